@@ -1,0 +1,46 @@
+"""Classic Splendor actions: the commands a seat may send, as PROTOCOL.md names them."""
+
+from __future__ import annotations
+
+import msgspec
+
+from events.colors import Gem, Token
+
+
+class _Action(msgspec.Struct, frozen=True, tag_field="kind", forbid_unknown_fields=True):
+    pass
+
+
+class TakeThree(_Action, tag="take_three"):
+    colors: tuple[Gem, ...]
+
+
+class TakeTwo(_Action, tag="take_two"):
+    color: Gem
+
+
+class Reserve(_Action, tag="reserve", omit_defaults=True):
+    """From the board (``card``) or blind from a deck (``level``)."""
+
+    card: str | None = None
+    level: int | None = None
+
+
+class Buy(_Action, tag="buy", omit_defaults=True):
+    card: str
+    payment: dict[Token, int] | None = None
+
+
+class ReturnTokens(_Action, tag="return_tokens"):
+    tokens: dict[Token, int]
+
+
+class ChooseNoble(_Action, tag="choose_noble"):
+    noble: str
+
+
+class Pass(_Action, tag="pass"):
+    pass
+
+
+ClassicAction = TakeThree | TakeTwo | Reserve | Buy | ReturnTokens | ChooseNoble | Pass

@@ -1,0 +1,90 @@
+"""Classic Splendor events: facts in the past tense, each one the whole of a change.
+
+Token fields are wire dicts (colour -> count) naming only the colours that moved.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from events.base import GameCreated, PlayerJoined
+
+
+class _Event(msgspec.Struct, frozen=True, tag_field="type", omit_defaults=True):
+    pass
+
+
+class GameStarted(_Event, tag="GameStarted"):
+    first_seat: int
+    nobles: tuple[str, ...]
+    board: tuple[tuple[str | None, ...], ...]  # the opening layout, levels 1..3
+    bank: dict[str, int]
+
+
+class TokensTaken(_Event, tag="TokensTaken"):
+    seat: int
+    tokens: dict[str, int]
+
+
+class CardReserved(_Event, tag="CardReserved"):
+    """``card`` is None only in a copy redacted for someone who may not see it."""
+
+    seat: int
+    level: int
+    card: str | None
+    blind: bool = False
+    gold: int = 0
+
+
+class CardBought(_Event, tag="CardBought"):
+    seat: int
+    card: str
+    payment: dict[str, int]
+    from_reserve: bool = False
+
+
+class CardDealt(_Event, tag="CardDealt"):
+    level: int
+    slot: int
+    card: str
+
+
+class TokensReturned(_Event, tag="TokensReturned"):
+    seat: int
+    tokens: dict[str, int]
+
+
+class NobleVisited(_Event, tag="NobleVisited"):
+    seat: int
+    noble: str
+
+
+class TurnPassed(_Event, tag="TurnPassed"):
+    seat: int
+
+
+class TurnEnded(_Event, tag="TurnEnded"):
+    seat: int
+    next_seat: int
+
+
+class GameEnded(_Event, tag="GameEnded"):
+    winners: tuple[int, ...]
+    points: tuple[int, ...]
+    cards: tuple[int, ...]
+
+
+ClassicEvent = (
+    GameCreated
+    | PlayerJoined
+    | GameStarted
+    | TokensTaken
+    | CardReserved
+    | CardBought
+    | CardDealt
+    | TokensReturned
+    | NobleVisited
+    | TurnPassed
+    | TurnEnded
+    | GameEnded
+)

@@ -1,0 +1,445 @@
+"""The rules of classic Splendor: ``decide`` and ``legal_actions``.
+
+``decide(state, seat, action, rng)`` returns the events an action causes or raises a
+``RuleViolation`` naming the broken rule; it never changes ``state``. Chance (a card
+dealt, a blind reserve, the opening layout) is drawn from ``rng`` at that moment and
+written into the event. Each rule is checked in one function below, which both
+``decide`` and ``legal_actions`` call.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Final, Literal
+
+from events.base import PlayerJoined
+from events.catalog import classic_cards, classic_nobles
+from events.classic.actions import (
+    Buy,
+    ChooseNoble,
+    ClassicAction,
+    Pass,
+    Reserve,
+    ReturnTokens,
+    TakeThree,
+    TakeTwo,
+)
+from events.classic.events import (
+    CardBought,
+    CardDealt,
+    CardReserved,
+    ClassicEvent,
+    GameEnded,
+    GameStarted,
+    NobleVisited,
+    TokensReturned,
+    TokensTaken,
+    TurnEnded,
+    TurnPassed,
+)
+from events.classic.state import ClassicState, PlayerState
+from events.colors import GEM_INDEX, GEMS, GOLD_INDEX, TOKENS, describe, only_nonzero, to_dict
+from events.errors import GameOver, IllegalAction, NotYourTurn
+from events.payment import can_afford, default_payment, gold_shortfall, needs, payment_problem
+
+Phase = Literal["main", "return_tokens", "choose_noble"]
+
+MAX_TOKENS: Final = 10
+MAX_RESERVED: Final = 3
+POINTS_TO_END: Final = 15
+TAKE_TWO_MINIMUM: Final = 4
+GEMS_BY_PLAYERS: Final = {2: 4, 3: 5, 4: 7}
+GOLD_TOKENS: Final = 5
+BOARD_SLOTS: Final = 4
+
+_CARDS = classic_cards()
+_NOBLES = classic_nobles()
+
+# Actions are frozen values: build each once and hand out the same objects.
+_TAKE_THREE = {
+    combo: TakeThree(tuple(GEMS[i] for i in combo))
+    for size in (1, 2, 3)
+    for combo in combinations(range(5), size)
+}
+_TAKE_TWO = [TakeTwo(g) for g in GEMS]
+_RESERVE_CARD = {card_id: Reserve(card=card_id) for card_id in _CARDS}
+_RESERVE_BLIND = {level: Reserve(level=level) for level in (1, 2, 3)}
+_BUY = {card_id: Buy(card_id) for card_id in _CARDS}
+_PASS = Pass()
+
+
+# ------------------------------------------------------------------ set-up
+
+
+def join(
+    state: ClassicState, name: str, bot: str | None, rng: random.Random
+) -> list[ClassicEvent]:
+    """A player takes the next free seat; the last seat starts the game."""
+    if state.status != "open" or len(state.players) >= state.players_count:
+        raise IllegalAction("This game has no free seat left.")
+    events: list[ClassicEvent] = [PlayerJoined(len(state.players), name, bot)]
+    if len(state.players) + 1 == state.players_count:
+        events.append(start(state.players_count, rng))
+    return events
+
+
+def start(players: int, rng: random.Random) -> GameStarted:
+    """The opening: nobles, 4 cards a level, the bank for this many players, first seat."""
+    nobles = tuple(rng.sample(sorted(_NOBLES), players + 1))
+    board = tuple(
+        tuple(rng.sample(sorted(c.id for c in _CARDS.values() if c.level == level), BOARD_SLOTS))
+        for level in (1, 2, 3)
+    )
+    bank = {g: GEMS_BY_PLAYERS[players] for g in GEMS} | {"gold": GOLD_TOKENS}
+    return GameStarted(rng.randrange(players), nobles, board, bank)
+
+
+# ------------------------------------------------------------------ phases
+
+
+def phase(state: ClassicState) -> Phase:
+    """Where the current turn stands: its main action, a token return, a noble choice."""
+    if not state.acted:
+        return "main"
+    player = state.players[state.seat]
+    if sum(player.tokens) > MAX_TOKENS:
+        return "return_tokens"
+    if not state.noble_visited and len(eligible_nobles(state, player.bonuses)) >= 2:
+        return "choose_noble"
+    return "main"
+
+
+def eligible_nobles(state: ClassicState, bonuses: list[int]) -> list[str]:
+    """Nobles on the table whose requirement these bonuses meet (bonuses, never tokens)."""
+    out = []
+    for noble_id in state.nobles:
+        req = _NOBLES[noble_id].requires
+        if (
+            bonuses[0] >= req[0]
+            and bonuses[1] >= req[1]
+            and bonuses[2] >= req[2]
+            and bonuses[3] >= req[3]
+            and bonuses[4] >= req[4]
+        ):
+            out.append(noble_id)
+    return out
+
+
+def final_round(state: ClassicState) -> bool:
+    return any(p.points >= POINTS_TO_END for p in state.players)
+
+
+# ------------------------------------------------------------------ decide
+
+
+def decide(
+    state: ClassicState, seat: int, action: ClassicAction, rng: random.Random
+) -> list[ClassicEvent]:
+    """The events ``action`` by ``seat`` causes, or a ``RuleViolation``."""
+    if state.status == "finished":
+        raise GameOver("The game is over.")
+    if state.status != "live":
+        raise IllegalAction("The game has not started: it is waiting for players.")
+    if seat != state.seat:
+        raise NotYourTurn(f"It is {state.players[state.seat].name}'s turn, not yours.")
+    player = state.players[seat]
+    current = phase(state)
+    if isinstance(action, ReturnTokens):
+        return _decide_return(state, player, current, action)
+    if isinstance(action, ChooseNoble):
+        return _decide_noble(state, player, current, action)
+    if current == "return_tokens":
+        raise IllegalAction("You hold more than 10 tokens: return tokens before anything else.")
+    if current == "choose_noble":
+        raise IllegalAction("Several nobles want to visit you: choose one first.")
+    match action:
+        case TakeThree(colors=colors):
+            problem = _take_three_problem(state, colors)
+            if problem:
+                raise IllegalAction(problem)
+            events: list[ClassicEvent] = [TokensTaken(seat, {c: 1 for c in colors})]
+            return _finish(state, player, events, sum(player.tokens) + len(colors))
+        case TakeTwo(color=color):
+            left = state.bank[GEM_INDEX[color]]
+            if left < TAKE_TWO_MINIMUM:
+                raise IllegalAction(
+                    f"take_two needs at least 4 {color} tokens in the supply, there are {left}"
+                )
+            events = [TokensTaken(seat, {color: 2})]
+            return _finish(state, player, events, sum(player.tokens) + 2)
+        case Reserve():
+            return _decide_reserve(state, player, action, rng)
+        case Buy():
+            return _decide_buy(state, player, action, rng)
+        case Pass():
+            if _main_actions(state, player):
+                raise IllegalAction("You may pass only when no other action is possible.")
+            return _finish(state, player, [TurnPassed(seat)], sum(player.tokens), passed=True)
+    raise IllegalAction(f"{type(action).__name__} is not a classic Splendor action.")
+
+
+def _take_three_problem(state: ClassicState, colors: tuple[str, ...]) -> str | None:
+    if len(set(colors)) != len(colors):
+        return "take_three takes tokens of different colours; use take_two for two of one colour"
+    if not 1 <= len(colors) <= 3:
+        return "take_three takes 3 tokens of different colours"
+    for color in colors:
+        if state.bank[GEM_INDEX[color]] == 0:
+            return f"there is no {color} token left in the supply"
+    left = sum(1 for i in range(5) if state.bank[i])
+    if len(colors) < 3 and left >= 3:
+        return (
+            f"take_three takes 3 different colours; fewer only when fewer than 3 colours "
+            f"are left in the supply, and {left} are"
+        )
+    return None
+
+
+def _decide_reserve(
+    state: ClassicState, player: PlayerState, action: Reserve, rng: random.Random
+) -> list[ClassicEvent]:
+    if len(player.reserved) >= MAX_RESERVED:
+        raise IllegalAction("You already hold 3 reserved cards, the most allowed.")
+    gold = 1 if state.bank[GOLD_INDEX] else 0
+    events: list[ClassicEvent]
+    if action.card is not None:
+        if action.level is not None:
+            raise IllegalAction("Reserve names a card on the board or a level's deck, not both.")
+        level, slot = _board_slot(state, action.card)
+        events = [CardReserved(player.seat, level, action.card, False, gold)]
+        _refill(state, level, slot, events, rng)
+    else:
+        level = action.level or 0
+        if level not in (1, 2, 3):
+            raise IllegalAction("Reserve needs a card on the board or a deck level of 1, 2 or 3.")
+        deck = state.decks[level - 1]
+        if not deck:
+            raise IllegalAction(f"The level-{level} deck is empty: there is nothing to reserve.")
+        card_id = deck[rng.randrange(len(deck))]
+        events = [CardReserved(player.seat, level, card_id, True, gold)]
+    return _finish(state, player, events, sum(player.tokens) + gold)
+
+
+def _board_slot(state: ClassicState, card_id: str) -> tuple[int, int]:
+    card = _CARDS.get(card_id)
+    if card is not None:
+        row = state.board[card.level - 1]
+        if card_id in row:
+            return card.level, row.index(card_id)
+    raise IllegalAction(f"Card {card_id} is not on the board.")
+
+
+def _refill(
+    state: ClassicState, level: int, slot: int, events: list[ClassicEvent], rng: random.Random
+) -> None:
+    """A board card left: deal the slot a card from the same level, if any is left."""
+    deck = state.decks[level - 1]
+    if deck:
+        events.append(CardDealt(level, slot, deck[rng.randrange(len(deck))]))
+
+
+def _decide_buy(
+    state: ClassicState, player: PlayerState, action: Buy, rng: random.Random
+) -> list[ClassicEvent]:
+    card_id = action.card
+    from_reserve = any(r.card == card_id for r in player.reserved)
+    if from_reserve:
+        level, slot = _CARDS[card_id].level, -1
+    else:
+        card = _CARDS.get(card_id)
+        if card is None or card_id not in state.board[card.level - 1]:
+            raise IllegalAction(f"Card {card_id} is neither on the board nor in your reserve.")
+        level, slot = _board_slot(state, card_id)
+    card = _CARDS[card_id]
+    need = needs(card.cost, player.bonuses)
+    if action.payment is None:
+        if not can_afford(need, player.tokens):
+            short = gold_shortfall(need, player.tokens) - player.tokens[GOLD_INDEX]
+            raise IllegalAction(
+                f"You can't afford {card_id}: after your bonuses it costs "
+                f"{describe(to_dict(need, GEMS))}, and you are {short} token"
+                f"{'s' if short > 1 else ''} short."
+            )
+        pay = default_payment(need, player.tokens)
+    else:
+        pay = [0] * 6
+        for name, n in action.payment.items():
+            pay[GEM_INDEX[name]] += n
+        problem = payment_problem(need, player.tokens, pay)
+        if problem:
+            raise IllegalAction(f"You can't buy {card_id} that way: {problem}.")
+    events: list[ClassicEvent] = [
+        CardBought(player.seat, card_id, only_nonzero(to_dict(pay)), from_reserve)
+    ]
+    if not from_reserve:
+        _refill(state, level, slot, events, rng)
+    bonuses = list(player.bonuses)
+    bonuses[card.color] += 1
+    return _finish(
+        state,
+        player,
+        events,
+        sum(player.tokens) - sum(pay),
+        bonuses=bonuses,
+        points=player.points + card.points,
+        cards=len(player.cards) + 1,
+    )
+
+
+def _decide_return(
+    state: ClassicState, player: PlayerState, current: Phase, action: ReturnTokens
+) -> list[ClassicEvent]:
+    if current != "return_tokens":
+        raise IllegalAction("You return tokens only when you hold more than 10 at a turn's end.")
+    held = sum(player.tokens)
+    returned = 0
+    for name, n in action.tokens.items():
+        if n < 0:
+            raise IllegalAction("You can't return a negative number of tokens.")
+        have = player.tokens[GEM_INDEX[name]]
+        if n > have:
+            raise IllegalAction(f"You return {n} {name} but hold only {have}.")
+        returned += n
+    if held - returned != MAX_TOKENS:
+        raise IllegalAction(
+            f"You hold {held} tokens: return exactly {held - MAX_TOKENS} to keep 10, "
+            f"not {returned}."
+        )
+    events: list[ClassicEvent] = [TokensReturned(player.seat, only_nonzero(dict(action.tokens)))]
+    return _finish(state, player, events, MAX_TOKENS)
+
+
+def _decide_noble(
+    state: ClassicState, player: PlayerState, current: Phase, action: ChooseNoble
+) -> list[ClassicEvent]:
+    if current != "choose_noble":
+        raise IllegalAction("You choose a noble only when several can visit you at once.")
+    if action.noble not in eligible_nobles(state, player.bonuses):
+        raise IllegalAction(f"Noble {action.noble} can't visit you: your bonuses don't meet it.")
+    events: list[ClassicEvent] = [NobleVisited(player.seat, action.noble)]
+    return _end_turn(state, player, events, player.points + _NOBLES[action.noble].points)
+
+
+def _finish(
+    state: ClassicState,
+    player: PlayerState,
+    events: list[ClassicEvent],
+    tokens_after: int,
+    *,
+    bonuses: list[int] | None = None,
+    points: int | None = None,
+    cards: int | None = None,
+    passed: bool = False,
+) -> list[ClassicEvent]:
+    """The end of a turn after its events so far: token return, noble visit, next seat."""
+    if tokens_after > MAX_TOKENS:
+        return events  # phase return_tokens
+    points = player.points if points is None else points
+    if not state.noble_visited:
+        eligible = eligible_nobles(state, player.bonuses if bonuses is None else bonuses)
+        if len(eligible) >= 2:
+            return events  # phase choose_noble
+        if eligible:
+            events.append(NobleVisited(player.seat, eligible[0]))
+            points += _NOBLES[eligible[0]].points
+    return _end_turn(state, player, events, points, cards, passed)
+
+
+def _end_turn(
+    state: ClassicState,
+    player: PlayerState,
+    events: list[ClassicEvent],
+    points: int,
+    cards: int | None = None,
+    passed: bool = False,
+) -> list[ClassicEvent]:
+    seat = player.seat
+    next_seat = (seat + 1) % state.players_count
+    events.append(TurnEnded(seat, next_seat))
+    all_points = [points if p.seat == seat else p.points for p in state.players]
+    all_cards = [
+        (len(p.cards) if cards is None else cards) if p.seat == seat else len(p.cards)
+        for p in state.players
+    ]
+    round_over = next_seat == state.first_seat
+    everyone_stuck = passed and state.passes_in_row + 1 >= state.players_count
+    if (round_over and max(all_points) >= POINTS_TO_END) or everyone_stuck:
+        events.append(GameEnded(winners(all_points, all_cards), tuple(all_points), tuple(all_cards)))
+    return events
+
+
+def winners(points: list[int], cards: list[int]) -> tuple[int, ...]:
+    """Most prestige; then fewest cards bought; a tie after that is a shared victory."""
+    best = max(points)
+    leaders = [s for s, p in enumerate(points) if p == best]
+    fewest = min(cards[s] for s in leaders)
+    return tuple(s for s in leaders if cards[s] == fewest)
+
+
+# ------------------------------------------------------------------ legal actions
+
+
+def legal_actions(state: ClassicState, seat: int) -> list[ClassicAction]:
+    """Every action ``seat`` may take now; empty when it is not that seat's move."""
+    if state.status != "live" or seat != state.seat:
+        return []
+    player = state.players[seat]
+    current = phase(state)
+    if current == "return_tokens":
+        return _return_options(player.tokens, sum(player.tokens) - MAX_TOKENS)
+    if current == "choose_noble":
+        return [ChooseNoble(n) for n in eligible_nobles(state, player.bonuses)]
+    actions = _main_actions(state, player)
+    return actions if actions else [_PASS]
+
+
+def _main_actions(state: ClassicState, player: PlayerState) -> list[ClassicAction]:
+    bank = state.bank
+    left = tuple(i for i in range(5) if bank[i])
+    actions: list[ClassicAction]
+    if len(left) >= 3:
+        actions = [_TAKE_THREE[combo] for combo in combinations(left, 3)]
+    else:
+        actions = [
+            _TAKE_THREE[combo] for size in range(1, len(left) + 1) for combo in combinations(left, size)
+        ]
+    actions.extend(_TAKE_TWO[i] for i in range(5) if bank[i] >= TAKE_TWO_MINIMUM)
+    can_reserve = len(player.reserved) < MAX_RESERVED
+    bonuses = player.bonuses
+    tokens = player.tokens
+    for row in state.board:
+        for card_id in row:
+            if card_id is None:
+                continue
+            if can_afford(needs(_CARDS[card_id].cost, bonuses), tokens):
+                actions.append(_BUY[card_id])
+            if can_reserve:
+                actions.append(_RESERVE_CARD[card_id])
+    if can_reserve:
+        actions.extend(_RESERVE_BLIND[level] for level in (1, 2, 3) if state.decks[level - 1])
+    for reservation in player.reserved:
+        if can_afford(needs(_CARDS[reservation.card].cost, bonuses), tokens):
+            actions.append(_BUY[reservation.card])
+    return actions
+
+
+def _return_options(tokens: list[int], count: int) -> list[ClassicAction]:
+    """Every way to give back exactly ``count`` of the tokens held."""
+    options: list[ClassicAction] = []
+
+    def walk(index: int, left: int, chosen: dict[str, int]) -> None:
+        if left == 0:
+            options.append(ReturnTokens(dict(chosen)))
+            return
+        if index == len(TOKENS):
+            return
+        name = TOKENS[index]
+        for n in range(min(left, tokens[index]), -1, -1):
+            if n:
+                chosen[name] = n
+            walk(index + 1, left - n, chosen)
+            chosen.pop(name, None)
+
+    walk(0, count, {})
+    return options
