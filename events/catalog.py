@@ -68,7 +68,9 @@ def classic_cards() -> dict[str, ClassicCard]:
             int(row["red"]),
             int(row["black"]),
         )
-        cards[card_id] = ClassicCard(card_id, level, GEMS.index(row["color"]), int(row["points"]), cost)
+        cards[card_id] = ClassicCard(
+            card_id, level, GEMS.index(row["color"]), int(row["points"]), cost
+        )
     return cards
 
 
@@ -178,5 +180,7 @@ def duel_catalog() -> dict[str, object]:
             for c in duel_cards().values()
         },
         "nobles": {},
-        "royals": {r.id: {"points": r.points, "ability": r.ability} for r in duel_royals().values()},
+        "royals": {
+            r.id: {"points": r.points, "ability": r.ability} for r in duel_royals().values()
+        },
     }

@@ -11,35 +11,35 @@ class _Action(msgspec.Struct, frozen=True, tag_field="kind", forbid_unknown_fiel
     pass
 
 
-class TakeThree(_Action, tag="take_three"):
+class TakeThree(_Action, frozen=True, tag="take_three"):
     colors: tuple[Gem, ...]
 
 
-class TakeTwo(_Action, tag="take_two"):
+class TakeTwo(_Action, frozen=True, tag="take_two"):
     color: Gem
 
 
-class Reserve(_Action, tag="reserve", omit_defaults=True):
+class Reserve(_Action, frozen=True, tag="reserve", omit_defaults=True):
     """From the board (``card``) or blind from a deck (``level``)."""
 
     card: str | None = None
     level: int | None = None
 
 
-class Buy(_Action, tag="buy", omit_defaults=True):
+class Buy(_Action, frozen=True, tag="buy", omit_defaults=True):
     card: str
     payment: dict[Token, int] | None = None
 
 
-class ReturnTokens(_Action, tag="return_tokens"):
+class ReturnTokens(_Action, frozen=True, tag="return_tokens"):
     tokens: dict[Token, int]
 
 
-class ChooseNoble(_Action, tag="choose_noble"):
+class ChooseNoble(_Action, frozen=True, tag="choose_noble"):
     noble: str
 
 
-class Pass(_Action, tag="pass"):
+class Pass(_Action, frozen=True, tag="pass"):
     pass
 
 

@@ -14,19 +14,19 @@ class _Event(msgspec.Struct, frozen=True, tag_field="type", omit_defaults=True):
     pass
 
 
-class GameStarted(_Event, tag="GameStarted"):
+class GameStarted(_Event, frozen=True, tag="GameStarted"):
     first_seat: int
     nobles: tuple[str, ...]
     board: tuple[tuple[str | None, ...], ...]  # the opening layout, levels 1..3
     bank: dict[str, int]
 
 
-class TokensTaken(_Event, tag="TokensTaken"):
+class TokensTaken(_Event, frozen=True, tag="TokensTaken"):
     seat: int
     tokens: dict[str, int]
 
 
-class CardReserved(_Event, tag="CardReserved"):
+class CardReserved(_Event, frozen=True, tag="CardReserved"):
     """``card`` is None only in a copy redacted for someone who may not see it."""
 
     seat: int
@@ -36,39 +36,39 @@ class CardReserved(_Event, tag="CardReserved"):
     gold: int = 0
 
 
-class CardBought(_Event, tag="CardBought"):
+class CardBought(_Event, frozen=True, tag="CardBought"):
     seat: int
     card: str
     payment: dict[str, int]
     from_reserve: bool = False
 
 
-class CardDealt(_Event, tag="CardDealt"):
+class CardDealt(_Event, frozen=True, tag="CardDealt"):
     level: int
     slot: int
     card: str
 
 
-class TokensReturned(_Event, tag="TokensReturned"):
+class TokensReturned(_Event, frozen=True, tag="TokensReturned"):
     seat: int
     tokens: dict[str, int]
 
 
-class NobleVisited(_Event, tag="NobleVisited"):
+class NobleVisited(_Event, frozen=True, tag="NobleVisited"):
     seat: int
     noble: str
 
 
-class TurnPassed(_Event, tag="TurnPassed"):
+class TurnPassed(_Event, frozen=True, tag="TurnPassed"):
     seat: int
 
 
-class TurnEnded(_Event, tag="TurnEnded"):
+class TurnEnded(_Event, frozen=True, tag="TurnEnded"):
     seat: int
     next_seat: int
 
 
-class GameEnded(_Event, tag="GameEnded"):
+class GameEnded(_Event, frozen=True, tag="GameEnded"):
     winners: tuple[int, ...]
     points: tuple[int, ...]
     cards: tuple[int, ...]

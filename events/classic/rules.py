@@ -39,7 +39,16 @@ from events.classic.events import (
     TurnPassed,
 )
 from events.classic.state import ClassicState, PlayerState
-from events.colors import GEM_INDEX, GEMS, GOLD_INDEX, TOKENS, describe, only_nonzero, to_dict
+from events.colors import (
+    GEM_INDEX,
+    GEMS,
+    GOLD_INDEX,
+    TOKENS,
+    Token,
+    describe,
+    only_nonzero,
+    to_dict,
+)
 from events.errors import GameOver, IllegalAction, NotYourTurn
 from events.payment import can_afford, default_payment, gold_shortfall, needs, payment_problem
 
@@ -72,9 +81,7 @@ _PASS = Pass()
 # ------------------------------------------------------------------ set-up
 
 
-def join(
-    state: ClassicState, name: str, bot: str | None, rng: random.Random
-) -> list[ClassicEvent]:
+def join(state: ClassicState, name: str, bot: str | None, rng: random.Random) -> list[ClassicEvent]:
     """A player takes the next free seat; the last seat starts the game."""
     if state.status != "open" or len(state.players) >= state.players_count:
         raise IllegalAction("This game has no free seat left.")
@@ -306,7 +313,9 @@ def _decide_return(
             f"You hold {held} tokens: return exactly {held - MAX_TOKENS} to keep 10, "
             f"not {returned}."
         )
-    events: list[ClassicEvent] = [TokensReturned(player.seat, only_nonzero(dict(action.tokens)))]
+    events: list[ClassicEvent] = [
+        TokensReturned(player.seat, {name: n for name, n in action.tokens.items() if n})
+    ]
     return _finish(state, player, events, MAX_TOKENS)
 
 
@@ -365,7 +374,9 @@ def _end_turn(
     round_over = next_seat == state.first_seat
     everyone_stuck = passed and state.passes_in_row + 1 >= state.players_count
     if (round_over and max(all_points) >= POINTS_TO_END) or everyone_stuck:
-        events.append(GameEnded(winners(all_points, all_cards), tuple(all_points), tuple(all_cards)))
+        events.append(
+            GameEnded(winners(all_points, all_cards), tuple(all_points), tuple(all_cards))
+        )
     return events
 
 
@@ -402,7 +413,9 @@ def _main_actions(state: ClassicState, player: PlayerState) -> list[ClassicActio
         actions = [_TAKE_THREE[combo] for combo in combinations(left, 3)]
     else:
         actions = [
-            _TAKE_THREE[combo] for size in range(1, len(left) + 1) for combo in combinations(left, size)
+            _TAKE_THREE[combo]
+            for size in range(1, len(left) + 1)
+            for combo in combinations(left, size)
         ]
     actions.extend(_TAKE_TWO[i] for i in range(5) if bank[i] >= TAKE_TWO_MINIMUM)
     can_reserve = len(player.reserved) < MAX_RESERVED
@@ -428,13 +441,13 @@ def _return_options(tokens: list[int], count: int) -> list[ClassicAction]:
     """Every way to give back exactly ``count`` of the tokens held."""
     options: list[ClassicAction] = []
 
-    def walk(index: int, left: int, chosen: dict[str, int]) -> None:
+    def walk(index: int, left: int, chosen: dict[Token, int]) -> None:
         if left == 0:
             options.append(ReturnTokens(dict(chosen)))
             return
         if index == len(TOKENS):
             return
-        name = TOKENS[index]
+        name: Token = TOKENS[index]
         for n in range(min(left, tokens[index]), -1, -1):
             if n:
                 chosen[name] = n

@@ -15,6 +15,7 @@ from events.classic.rules import final_round, legal_actions, phase
 from events.classic.state import ClassicState
 from events.colors import GEMS, TOKENS
 
+
 def view(state: ClassicState, viewer: int | None) -> dict[str, Any]:
     """The table as ``viewer`` (a seat, or None for a spectator) may see it."""
     finished = state.status == "finished"
@@ -82,11 +83,6 @@ def action_to_wire(action: ClassicAction) -> dict[str, Any]:
 
 def redact(event: ClassicEvent, viewer: int | None, finished: bool) -> ClassicEvent:
     """``event`` as ``viewer`` may see it: a blind reserve loses its card for others."""
-    if (
-        isinstance(event, CardReserved)
-        and event.blind
-        and not finished
-        and event.seat != viewer
-    ):
+    if isinstance(event, CardReserved) and event.blind and not finished and event.seat != viewer:
         return CardReserved(event.seat, event.level, None, True, event.gold)
     return event

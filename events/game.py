@@ -1,0 +1,79 @@
+"""One interface over both games, so the server, the hubs and the bots never ask
+which variant they hold. Each variant module fills a ``Variant``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from events.base import GameCreated
+from events.catalog import classic_catalog
+from events.classic import actions as classic_actions
+from events.classic import events as classic_events
+from events.classic import evolve as classic_evolve
+from events.classic import rules as classic_rules
+from events.classic import view as classic_view
+from events.classic.state import ClassicState
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The rules of one game, as plain functions (see each variant's modules)."""
+
+    name: str
+    min_players: int
+    max_players: int
+    new_state: Callable[[], Any]
+    join: Callable[[Any, str, str | None, random.Random], list[Any]]
+    decide: Callable[[Any, int, Any, random.Random], list[Any]]
+    evolve: Callable[[Any, Any], Any]
+    legal_actions: Callable[[Any, int], list[Any]]
+    view: Callable[[Any, int | None], dict[str, Any]]
+    redact: Callable[[Any, int | None, bool], Any]
+    catalog: Callable[[], dict[str, object]]
+    event_type: Any  # the tagged union of the variant's events
+    action_type: Any  # the tagged union of the variant's actions
+
+    def create(self, game_id: str, players: int) -> list[Any]:
+        """The first event of every game."""
+        return [GameCreated(game_id, self.name, players)]  # type: ignore[arg-type]
+
+    def fold(self, events: Iterable[Any], state: Any = None) -> Any:
+        state = self.new_state() if state is None else state
+        for event in events:
+            self.evolve(state, event)
+        return state
+
+    def event_decoder(self) -> msgspec.json.Decoder[Any]:
+        return msgspec.json.Decoder(self.event_type)
+
+    def action_decoder(self) -> msgspec.json.Decoder[Any]:
+        return msgspec.json.Decoder(self.action_type)
+
+
+CLASSIC = Variant(
+    name="classic",
+    min_players=2,
+    max_players=4,
+    new_state=ClassicState,
+    join=classic_rules.join,
+    decide=classic_rules.decide,
+    evolve=classic_evolve.evolve,
+    legal_actions=classic_rules.legal_actions,
+    view=classic_view.view,
+    redact=classic_view.redact,
+    catalog=classic_catalog,
+    event_type=classic_events.ClassicEvent,
+    action_type=classic_actions.ClassicAction,
+)
+
+VARIANTS: dict[str, Variant] = {"classic": CLASSIC}
+
+
+def variant(name: str) -> Variant:
+    return VARIANTS[name]
