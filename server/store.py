@@ -1,0 +1,313 @@
+"""The event store: one Redis stream per game, appended atomically by a Lua script.
+
+Keys of one game share a hash tag, so they live in one cluster slot:
+
+- ``game:{<id>}:events``   the stream; entry id ``<version>-0``, fields ``e`` (event
+  bytes, opaque here) and ``t`` (timestamp, integer ms since the epoch);
+- ``game:{<id>}:commands`` hash: command id -> ``b"<version>:<reply>"``, the version
+  the command ended at and the reply stored with it (for idempotent retries);
+- ``game:{<id>}:meta``     hash of free-form metadata.
+
+Version ``n`` is the 1-based position of an event in its game's log, so the version
+of a game is the id of its last entry, and "after version n" starts at ``(n+1)-0``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+import msgspec
+import redis.asyncio as aioredis
+from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
+
+__all__ = [
+    "AppendResult",
+    "EventStore",
+    "StoredEvent",
+    "VersionConflict",
+    "commands_key",
+    "events_key",
+    "meta_key",
+]
+
+READ_PAGE: Final = 1000
+
+_EVENTS_PREFIX: Final = "game:{"
+_EVENTS_SUFFIX: Final = "}:events"
+
+# KEYS[1] events stream, KEYS[2] commands hash.
+# ARGV[1] expected version, ARGV[2] command id ('' for none), ARGV[3] timestamp ms,
+# ARGV[4] reply to record with the command id, ARGV[5..] the events.
+# Returns {0, new_version} | {1, recorded_version, recorded_reply} | {2, actual_version}.
+_APPEND_LUA: Final = """
+local cmd = ARGV[2]
+if cmd ~= '' then
+  local seen = redis.call('HGET', KEYS[2], cmd)
+  if seen then
+    local sep = string.find(seen, ':', 1, true)
+    return {1, tonumber(string.sub(seen, 1, sep - 1)), string.sub(seen, sep + 1)}
+  end
+end
+local expected = tonumber(ARGV[1])
+local actual = 0
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #last > 0 then
+  actual = tonumber(string.match(last[1][1], '^(%d+)-'))
+end
+if actual ~= expected then
+  return {2, actual}
+end
+local v = expected
+for i = 5, #ARGV do
+  v = v + 1
+  redis.call('XADD', KEYS[1], string.format('%d-0', v), 'e', ARGV[i], 't', ARGV[3])
+end
+if cmd ~= '' then
+  redis.call('HSET', KEYS[2], cmd, string.format('%d:', v) .. ARGV[4])
+end
+return {0, v}
+"""
+
+
+class VersionConflict(Exception):
+    """The game's log is not at the version the writer expected."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"expected version {expected}, but the log is at {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+class StoredEvent(msgspec.Struct, frozen=True):
+    """One entry of a game's log."""
+
+    version: int
+    at_ms: int
+    data: bytes
+
+
+class AppendResult(msgspec.Struct, frozen=True):
+    """The outcome of an append: the version the log is at after this command.
+
+    ``duplicate`` is true when the command id had already been applied; then nothing
+    was written, ``version`` is the version recorded for it then, and ``reply`` the
+    reply recorded with it.
+    """
+
+    version: int
+    duplicate: bool
+    reply: bytes = b""
+
+
+def _check_id(game_id: str) -> None:
+    if not game_id or "{" in game_id or "}" in game_id:
+        raise ValueError(f"invalid game id {game_id!r}: must be non-empty, without braces")
+
+
+def events_key(game_id: str) -> str:
+    """The stream key of a game."""
+    _check_id(game_id)
+    return f"game:{{{game_id}}}:events"
+
+
+def commands_key(game_id: str) -> str:
+    """The command-id hash key of a game."""
+    _check_id(game_id)
+    return f"game:{{{game_id}}}:commands"
+
+
+def meta_key(game_id: str) -> str:
+    """The metadata hash key of a game."""
+    _check_id(game_id)
+    return f"game:{{{game_id}}}:meta"
+
+
+def _as_bytes(value: object) -> bytes:
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode()
+    if isinstance(value, bytearray | memoryview):
+        return bytes(value)
+    raise TypeError(f"unexpected Redis reply {value!r}")
+
+
+def _version_of(entry_id: object) -> int:
+    return int(_as_bytes(entry_id).split(b"-", 1)[0])
+
+
+def _to_event(entry: Any) -> StoredEvent:
+    entry_id, fields = entry
+    if not isinstance(fields, Mapping):
+        raise TypeError(f"unexpected stream entry {entry!r}")
+    return StoredEvent(
+        version=_version_of(entry_id),
+        at_ms=int(_as_bytes(fields[b"t"])),
+        data=_as_bytes(fields[b"e"]),
+    )
+
+
+def _flatten_entries(entries: Any) -> list[Any]:
+    """Stream entries from an XREAD reply, also from redis-py's RESP3 ``[entries]``."""
+    if (
+        isinstance(entries, list)
+        and len(entries) == 1
+        and isinstance(entries[0], list)
+        and entries[0]
+        and isinstance(entries[0][0], list | tuple)
+    ):
+        return list(entries[0])
+    return list(entries)
+
+
+class EventStore:
+    """Append-only game logs on Redis streams, with optimistic concurrency.
+
+    The client must be a ``redis.asyncio.Redis`` built with ``decode_responses=False``.
+    ``tail`` blocks a connection for up to ``block_ms``: give tailers their own client
+    (or pool) and no ``socket_timeout`` shorter than the block time.
+    """
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self._r = client
+        self._append = client.register_script(_APPEND_LUA)
+
+    @property
+    def client(self) -> aioredis.Redis:
+        """The Redis client this store uses."""
+        return self._r
+
+    async def append(
+        self,
+        game_id: str,
+        events: Sequence[bytes],
+        *,
+        expected_version: int,
+        command_id: str | None,
+        at_ms: int,
+        reply: bytes = b"",
+    ) -> AppendResult:
+        """Append ``events`` atomically if the log is at ``expected_version``.
+
+        If ``command_id`` was already applied to this game, nothing is written and the
+        recorded result comes back with ``duplicate=True`` (checked before the version).
+        Raises ``VersionConflict`` if the log moved on, ``ValueError`` for no events.
+        """
+        if not events:
+            raise ValueError("append needs at least one event")
+        if expected_version < 0:
+            raise ValueError("expected_version must be >= 0")
+        if command_id == "":
+            raise ValueError("command_id must be None or non-empty")
+        keys = [events_key(game_id), commands_key(game_id)]
+        args: list[bytes | str | int] = [
+            expected_version,
+            command_id or "",
+            int(at_ms),
+            reply,
+            *events,
+        ]
+        result = await self._append(keys=keys, args=args)
+        status = int(result[0])
+        if status == 0:
+            return AppendResult(version=int(result[1]), duplicate=False, reply=reply)
+        if status == 1:
+            return AppendResult(version=int(result[1]), duplicate=True, reply=_as_bytes(result[2]))
+        raise VersionConflict(expected_version, int(result[1]))
+
+    async def read(
+        self, game_id: str, after: int = 0, until: int | None = None
+    ) -> list[StoredEvent]:
+        """The events with ``after < version <= until`` (to the end if ``until`` is None)."""
+        if after < 0:
+            raise ValueError("after must be >= 0")
+        key = events_key(game_id)
+        end = "+" if until is None else f"{until}-0"
+        if until is not None and until <= after:
+            return []
+        out: list[StoredEvent] = []
+        start = after + 1
+        while True:
+            page = await self._r.xrange(key, min=f"{start}-0", max=end, count=READ_PAGE)
+            if not page:
+                break
+            out.extend(_to_event(entry) for entry in page)
+            if len(page) < READ_PAGE:
+                break
+            start = out[-1].version + 1
+        return out
+
+    async def version(self, game_id: str) -> int:
+        """The version of a game's log: its number of events, 0 for an unknown game."""
+        last = await self._r.xrevrange(events_key(game_id), max="+", min="-", count=1)
+        if not last:
+            return 0
+        return _version_of(last[0][0])
+
+    async def tail(
+        self, positions: Mapping[str, int], block_ms: int, count: int = 500
+    ) -> dict[str, list[StoredEvent]]:
+        """Wait up to ``block_ms`` for events after the given versions of several games.
+
+        One XREAD BLOCK over all the streams; returns only games with new events (at
+        most ``count`` each), or ``{}`` on timeout. With no positions it just sleeps.
+        """
+        if block_ms < 1:
+            raise ValueError("block_ms must be >= 1 (0 would block forever in Redis)")
+        if count < 1:
+            raise ValueError("count must be >= 1")
+        if not positions:
+            await asyncio.sleep(block_ms / 1000)
+            return {}
+        by_key: dict[bytes, str] = {}
+        streams: dict[KeyT, StreamIdT] = {}
+        for game_id, after in positions.items():
+            key = events_key(game_id)
+            by_key[key.encode()] = game_id
+            streams[key] = f"{max(after, 0)}-0"
+        reply = await self._r.xread(streams, count=count, block=block_ms)
+        if not reply:
+            return {}
+        pairs: list[tuple[Any, Any]]
+        if isinstance(reply, dict):  # RESP3 client
+            pairs = list(reply.items())
+        else:
+            pairs = [(item[0], item[1]) for item in reply]
+        out: dict[str, list[StoredEvent]] = {}
+        for key, entries in pairs:
+            events = [_to_event(entry) for entry in _flatten_entries(entries)]
+            if events:
+                out[by_key[_as_bytes(key)]] = events
+        return out
+
+    async def set_meta(self, game_id: str, mapping: Mapping[str, bytes | str | int]) -> None:
+        """Set fields of a game's metadata hash (others are kept)."""
+        if not mapping:
+            return
+        fields: dict[FieldT, EncodableT] = {k: v for k, v in mapping.items()}
+        await self._r.hset(meta_key(game_id), mapping=fields)
+
+    async def get_meta(self, game_id: str) -> dict[str, bytes]:
+        """A game's metadata hash, ``{}`` if it has none."""
+        raw = await self._r.hgetall(meta_key(game_id))
+        return {_as_bytes(k).decode(): _as_bytes(v) for k, v in raw.items()}
+
+    async def exists(self, game_id: str) -> bool:
+        """Whether a game has any events or metadata."""
+        n = await self._r.exists(events_key(game_id), meta_key(game_id))
+        return int(n) > 0
+
+    async def game_ids(self) -> list[str]:
+        """The ids of all games with a stream, sorted (SCAN, so cheap on the server)."""
+        found: set[str] = set()
+        async for key in self._r.scan_iter(
+            match=f"{_EVENTS_PREFIX}*{_EVENTS_SUFFIX}", count=1000, _type="stream"
+        ):
+            name = _as_bytes(key).decode()
+            if name.startswith(_EVENTS_PREFIX) and name.endswith(_EVENTS_SUFFIX):
+                game_id = name[len(_EVENTS_PREFIX) : -len(_EVENTS_SUFFIX)]
+                if game_id and "{" not in game_id and "}" not in game_id:
+                    found.add(game_id)
+        return sorted(found)

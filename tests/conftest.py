@@ -1,0 +1,44 @@
+"""Shared fixtures: a real Redis for the whole session, a clean database per test."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.embedded_redis import EmbeddedRedis
+from server.store import EventStore
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a Redis for the session: ``REDIS_URL`` if set, else an embedded one."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"))
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def redis_client(redis_server: str) -> AsyncIterator[aioredis.Redis]:
+    """An asyncio client on an emptied database (FLUSHDB at the start of the test)."""
+    client = aioredis.from_url(redis_server, decode_responses=False)
+    await client.flushdb()
+    try:
+        yield client
+    finally:
+        await client.aclose()
+
+
+@pytest.fixture
+def store(redis_client: aioredis.Redis) -> EventStore:
+    """An EventStore over the test's Redis client."""
+    return EventStore(redis_client)
