@@ -1,0 +1,134 @@
+"""The HTTP half of the Python client: PROTOCOL.md's endpoints as coroutines."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import httpx
+
+
+class ProtocolError(Exception):
+    """The server refused a request; ``code`` is PROTOCOL.md's error code."""
+
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+class Seat:
+    """A seat taken at a table: its number and the secret that acts for it."""
+
+    def __init__(self, game_id: str, seat: int, token: str | None) -> None:
+        self.game_id = game_id
+        self.seat = seat
+        self.token = token
+
+    def __repr__(self) -> str:
+        return f"Seat(game_id={self.game_id!r}, seat={self.seat})"
+
+
+class SplendorHTTP:
+    """Create, join and query games, and send commands, over HTTP."""
+
+    def __init__(self, base_url: str, *, client: httpx.AsyncClient | None = None) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._client = client or httpx.AsyncClient(timeout=30.0)
+        self._owns_client = client is None
+
+    async def __aenter__(self) -> SplendorHTTP:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        if self._owns_client:
+            await self._client.aclose()
+
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | None = None,
+        json: Any = None,
+        params: dict[str, Any] | None = None,
+    ) -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = await self._client.request(
+            method, self.base_url + path, json=json, params=params, headers=headers
+        )
+        body = response.json() if response.content else None
+        if response.status_code >= 400:
+            code = body.get("code", "error") if isinstance(body, dict) else "error"
+            message = body.get("message", response.text) if isinstance(body, dict) else response.text
+            raise ProtocolError(code, message, response.status_code)
+        return body
+
+    async def create_game(
+        self, variant: str = "classic", players: int = 2, seed: int | None = None
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {"variant": variant, "players": players}
+        if seed is not None:
+            body["seed"] = seed
+        game: dict[str, Any] = await self._request("POST", "/api/games", json=body)
+        return game
+
+    async def join(self, game_id: str, name: str) -> Seat:
+        answer = await self._request("POST", f"/api/games/{game_id}/seats", json={"name": name})
+        return Seat(game_id, answer["seat"], answer["token"])
+
+    async def add_bot(self, game_id: str, level: str) -> Seat:
+        answer = await self._request("POST", f"/api/games/{game_id}/seats", json={"bot": level})
+        return Seat(game_id, answer["seat"], answer.get("token"))
+
+    async def games(self, status: str = "live", limit: int = 20) -> list[dict[str, Any]]:
+        answer = await self._request("GET", "/api/games", params={"status": status, "limit": limit})
+        games: list[dict[str, Any]] = answer["games"]
+        return games
+
+    async def game(self, game_id: str) -> dict[str, Any]:
+        summary: dict[str, Any] = await self._request("GET", f"/api/games/{game_id}")
+        return summary
+
+    async def view(
+        self, game_id: str, *, version: int | None = None, token: str | None = None
+    ) -> dict[str, Any]:
+        params = {"version": version} if version is not None else None
+        answer = await self._request("GET", f"/api/games/{game_id}/view", token=token, params=params)
+        view: dict[str, Any] = answer["view"]
+        return view
+
+    async def events(
+        self, game_id: str, *, after: int = 0, token: str | None = None
+    ) -> list[dict[str, Any]]:
+        answer = await self._request(
+            "GET", f"/api/games/{game_id}/events", token=token, params={"after": after}
+        )
+        events: list[dict[str, Any]] = answer["events"]
+        return events
+
+    async def command(
+        self,
+        seat: Seat,
+        action: dict[str, Any],
+        *,
+        command_id: str | None = None,
+        expected_version: int | None = None,
+    ) -> int:
+        """Send one action for ``seat``; the version the game reached, or ProtocolError."""
+        body: dict[str, Any] = {"command_id": command_id or uuid.uuid4().hex, "action": action}
+        if expected_version is not None:
+            body["expected_version"] = expected_version
+        answer = await self._request(
+            "POST", f"/api/games/{seat.game_id}/commands", token=seat.token, json=body
+        )
+        version: int = answer["version"]
+        return version
+
+    async def catalog(self, variant: str = "classic") -> dict[str, Any]:
+        catalog: dict[str, Any] = await self._request("GET", f"/api/catalog/{variant}")
+        return catalog

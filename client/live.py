@@ -1,0 +1,191 @@
+"""The websocket half of the Python client: a live view of one game that survives drops.
+
+``LiveGame`` keeps the viewer's view from the snapshot and the diffs, checks that no
+version is skipped (``resync`` otherwise), reconnects with ``since`` after a drop, and
+resends unanswered commands with their original ``command_id`` so that a command is
+never lost nor applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import urlencode
+
+import jsonpatch
+import websockets
+from websockets.asyncio.client import ClientConnection, connect
+
+from client.http import ProtocolError
+
+
+class LiveGame:
+    """A websocket to one game: ``view`` and ``version`` are always the latest seen."""
+
+    def __init__(
+        self,
+        base_url: str,
+        game_id: str,
+        *,
+        token: str | None = None,
+        reconnect_delay: float = 0.2,
+        max_reconnect_delay: float = 5.0,
+    ) -> None:
+        scheme = "wss" if base_url.startswith("https") else "ws"
+        self._ws_base = scheme + base_url.rstrip("/").split(":", 1)[1]
+        self.game_id = game_id
+        self.token = token
+        self.view: dict[str, Any] | None = None
+        self.version = -1
+        self.reconnects = 0
+        self._delay = reconnect_delay
+        self._max_delay = max_reconnect_delay
+        self._socket: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._changed = asyncio.Condition()
+        self._pending: dict[str, tuple[dict[str, Any], asyncio.Future[int]]] = {}
+        self._closed = False
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def __aenter__(self) -> LiveGame:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def connect(self) -> None:
+        """Open the socket and wait for the first view."""
+        self._reader = asyncio.create_task(self._run())
+        await self.wait_for(lambda view: True)
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._socket is not None:
+            await self._socket.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        for _, future in self._pending.values():
+            if not future.done():
+                future.set_exception(ConnectionError("the live game was closed"))
+
+    def drop(self) -> None:
+        """Cut the connection as a network would (for tests): the client resumes."""
+        if self._socket is not None:
+            self._socket.transport.abort()
+
+    def _url(self) -> str:
+        params: dict[str, Any] = {}
+        if self.token:
+            params["token"] = self.token
+        if self.version >= 0:
+            params["since"] = self.version
+        query = f"?{urlencode(params)}" if params else ""
+        return f"{self._ws_base}/ws/games/{self.game_id}{query}"
+
+    async def _run(self) -> None:
+        delay = self._delay
+        while not self._closed:
+            try:
+                async with connect(self._url(), max_size=2**22) as socket:
+                    self._socket = socket
+                    delay = self._delay
+                    # Unanswered commands go again with their ids: applied once at most.
+                    for message, _ in list(self._pending.values()):
+                        await socket.send(json.dumps(message))
+                    async for raw in socket:
+                        await self._receive(socket, json.loads(raw))
+            except (OSError, websockets.ConnectionClosed, websockets.InvalidHandshake):
+                pass
+            self._socket = None
+            if self._closed:
+                return
+            self.reconnects += 1
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self._max_delay)
+
+    async def _receive(self, socket: ClientConnection, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "snapshot":
+            self.view = message["view"]
+            self.version = message["version"]
+        elif kind == "diff":
+            if self.view is None or message["version"] != self.version + 1:
+                if message["version"] > self.version:
+                    await socket.send(json.dumps({"type": "resync"}))
+                return
+            self.view = jsonpatch.apply_patch(self.view, message["patch"])
+            self.version = message["version"]
+        elif kind == "ack":
+            self._settle(message["command_id"], message["version"], None)
+            return
+        elif kind == "error":
+            command_id = message.get("command_id")
+            error = ProtocolError(message["code"], message["message"])
+            if command_id:
+                self._settle(command_id, None, error)
+            return
+        else:
+            return
+        async with self._changed:
+            self._changed.notify_all()
+
+    def _settle(self, command_id: str, version: int | None, error: Exception | None) -> None:
+        entry = self._pending.pop(command_id, None)
+        if entry is None or entry[1].done():
+            return
+        if error is not None:
+            entry[1].set_exception(error)
+        else:
+            entry[1].set_result(version if version is not None else -1)
+
+    # ------------------------------------------------------------ use
+
+    async def wait_for(self, predicate: Any, timeout: float | None = 30.0) -> dict[str, Any]:
+        """Wait until ``predicate(view)`` holds; the view then."""
+
+        async def waiting() -> dict[str, Any]:
+            async with self._changed:
+                while self.view is None or not predicate(self.view):
+                    await self._changed.wait()
+                return self.view
+
+        return await asyncio.wait_for(waiting(), timeout)
+
+    async def wait_version(self, version: int, timeout: float | None = 30.0) -> dict[str, Any]:
+        return await self.wait_for(lambda view: self.version >= version, timeout)
+
+    async def updates(self) -> AsyncIterator[dict[str, Any]]:
+        """Each new view, as it arrives (views may be skipped if the reader is slow)."""
+        seen = -1
+        while True:
+            view = await self.wait_for(lambda v, seen=seen: self.version > seen, timeout=None)
+            seen = self.version
+            yield view
+
+    async def send(
+        self,
+        action: dict[str, Any],
+        *,
+        expected_version: int | None = None,
+        command_id: str | None = None,
+        timeout: float = 30.0,
+    ) -> int:
+        """Send ``action``; the version it reached, or ProtocolError with its code."""
+        command_id = command_id or uuid.uuid4().hex
+        message: dict[str, Any] = {"type": "command", "command_id": command_id, "action": action}
+        if expected_version is not None:
+            message["expected_version"] = expected_version
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._pending[command_id] = (message, future)
+        if self._socket is not None:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await self._socket.send(json.dumps(message))
+        return await asyncio.wait_for(asyncio.shield(future), timeout)
