@@ -1,0 +1,75 @@
+"""A game drawn as text, for ``splendor watch``: redrawn whole on each move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+GEM_SYMBOLS = {
+    "white": "◇W",
+    "blue": "●U",
+    "green": "♣G",
+    "red": "♥R",
+    "black": "■K",
+    "gold": "★$",
+    "pearl": "○P",
+}
+ORDER = ("white", "blue", "green", "red", "black", "gold", "pearl")
+
+
+def tokens_line(counts: dict[str, int]) -> str:
+    return " ".join(f"{GEM_SYMBOLS[c]}{counts[c]}" for c in ORDER if c in counts)
+
+
+def card_text(card_id: str | None, catalog: dict[str, Any]) -> str:
+    if card_id is None:
+        return "[ empty ]"
+    card = catalog["cards"][card_id]
+    cost = " ".join(f"{GEM_SYMBOLS[c][1]}{n}" for c, n in card["cost"].items() if n)
+    colour = card["color"]
+    badge = GEM_SYMBOLS.get(colour, colour[:2])
+    return f"[{badge} {card['points']}pt | {cost}]"
+
+
+def render(view: dict[str, Any], catalog: dict[str, Any]) -> str:
+    """The whole table of ``view`` as lines of text."""
+    lines = [f"game {view['game']}  ({view['variant']})  version {view['version']}  {view['status']}"]
+    turn = view.get("turn")
+    if turn:
+        mover = view["players"][turn["seat"]]["name"] if view["players"] else "?"
+        final = "  final round" if turn.get("final_round") else ""
+        lines.append(f"turn {turn['number']}: {mover} ({turn['phase']}){final}")
+    if "bank" in view:
+        lines.append("bank   " + tokens_line(view["bank"]))
+    if view.get("nobles"):
+        noble_texts = []
+        for noble_id in view["nobles"]:
+            req = catalog["nobles"][noble_id]["requires"]
+            noble_texts.append(
+                "<" + " ".join(f"{GEM_SYMBOLS[c][1]}{n}" for c, n in req.items() if n) + ">"
+            )
+        lines.append("nobles " + " ".join(noble_texts))
+    rows = view.get("board") or view.get("pyramid") or {}
+    for level in ("3", "2", "1"):
+        if level in rows:
+            deck = view.get("decks", {}).get(level, 0)
+            cards = "  ".join(card_text(c, catalog) for c in rows[level])
+            lines.append(f"L{level} ({deck:2d}) {cards}")
+    for player in view["players"]:
+        marker = ">" if turn and turn["seat"] == player["seat"] else " "
+        bot = f" [{player['bot']}]" if player.get("bot") else ""
+        you = " (you)" if view.get("you") == player["seat"] else ""
+        lines.append(
+            f"{marker} {player['name']}{bot}{you}: {player['points']} pts  "
+            f"tokens {tokens_line(player['tokens'])}  bonuses {tokens_line(player['bonuses'])}"
+        )
+        reserved = [
+            card_text(r["card"], catalog) if "card" in r else f"[L{r['level']} face down]"
+            for r in player.get("reserved", [])
+        ]
+        if reserved:
+            lines.append("    reserved " + " ".join(reserved))
+    result = view.get("result")
+    if result:
+        names = ", ".join(view["players"][s]["name"] for s in result["winners"])
+        lines.append(f"game over: {names} won")
+    return "\n".join(lines)
