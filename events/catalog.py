@@ -141,7 +141,21 @@ def duel_tokens() -> dict[str, int]:
 
 @cache
 def duel_constants() -> dict[str, int]:
-    return {row["name"]: int(row["value"]) for row in _rows("duel_constants.csv")}
+    """The single-number limits of ``duel_constants.csv`` (lists: see their own functions)."""
+    return {
+        row["name"]: int(row["value"])
+        for row in _rows("duel_constants.csv")
+        if row["value"].isdigit()
+    }
+
+
+@cache
+def duel_royal_thresholds() -> tuple[int, ...]:
+    """The crown counts that each give a royal card (``3;6`` in the data)."""
+    for row in _rows("duel_constants.csv"):
+        if row["name"] == "royal_card_crown_thresholds":
+            return tuple(int(v) for v in row["value"].split(";"))
+    raise LookupError("duel_constants.csv has no royal_card_crown_thresholds")
 
 
 def classic_catalog() -> dict[str, object]:

@@ -12,13 +12,21 @@ from typing import Any
 import msgspec
 
 from events.base import GameCreated
-from events.catalog import classic_catalog
+from events.catalog import classic_catalog, duel_catalog
 from events.classic import actions as classic_actions
 from events.classic import events as classic_events
 from events.classic import evolve as classic_evolve
 from events.classic import rules as classic_rules
 from events.classic import view as classic_view
 from events.classic.state import ClassicState
+from events.duel import actions as duel_actions
+from events.duel import events as duel_events
+from events.duel import evolve as duel_evolve
+from events.duel import legal as duel_legal
+from events.duel import rules as duel_rules
+from events.duel import setup as duel_setup
+from events.duel import view as duel_view
+from events.duel.state import DuelState
 
 
 @dataclass(frozen=True)
@@ -72,7 +80,23 @@ CLASSIC = Variant(
     action_type=classic_actions.ClassicAction,
 )
 
-VARIANTS: dict[str, Variant] = {"classic": CLASSIC}
+DUEL = Variant(
+    name="duel",
+    min_players=2,
+    max_players=2,
+    new_state=DuelState,
+    join=duel_setup.join,
+    decide=duel_rules.decide,
+    evolve=duel_evolve.evolve,
+    legal_actions=duel_legal.legal_actions,
+    view=duel_view.view,
+    redact=duel_view.redact,
+    catalog=duel_catalog,
+    event_type=duel_events.DuelEvent,
+    action_type=duel_actions.DuelAction,
+)
+
+VARIANTS: dict[str, Variant] = {"classic": CLASSIC, "duel": DUEL}
 
 
 def variant(name: str) -> Variant:

@@ -1,0 +1,230 @@
+"""``evolve``: apply one Duel event to a state. It trusts its events: every check was
+made by ``decide`` before the event existed. What follows from the card data alone (a
+card's bonus, prestige and crowns, an ability waiting to resolve, a royal earned at a
+crown threshold) is applied here, as the card says; every choice and every draw is in
+an event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from events.base import GameCreated, PlayerJoined
+from events.catalog import duel_cards, duel_royals
+from events.colors import GEM_INDEX, GOLD_INDEX
+from events.duel.board import index
+from events.duel.constants import ROYAL_THRESHOLDS, TOKEN_COUNTS
+from events.duel.events import (
+    AbilityIgnored,
+    BoardReplenished,
+    BonusTokenTaken,
+    CardBought,
+    CardDealt,
+    CardReserved,
+    DuelEvent,
+    GameEnded,
+    GameStarted,
+    PrivilegesUsed,
+    PrivilegeTaken,
+    RoyalTaken,
+    TokensDiscarded,
+    TokensTaken,
+    TokenStolen,
+    TurnEnded,
+)
+from events.duel.state import DuelState, Pending, PlayerState, Result
+
+_CARDS = duel_cards()
+_ROYALS = duel_royals()
+
+# The ability of a card or royal -> what it leaves to resolve after the card.
+_PENDING: dict[str, Pending] = {
+    "take_privilege": "take_privilege",
+    "take_token": "take_bonus_token",
+    "steal_token": "steal_token",
+}
+_IGNORED: dict[str, Pending] = {
+    "take_token": "take_bonus_token",
+    "steal_token": "steal_token",
+    "take_privilege": "take_privilege",
+}
+
+
+def evolve(state: DuelState, event: DuelEvent) -> DuelState:
+    """Apply ``event`` to ``state`` in place and return it (the version goes up by one)."""
+    state.version += 1
+    match event:
+        case TokensTaken(seat=seat, cells=cells):
+            _board_to_player(state, state.players[seat], cells)
+            state.acted = True
+        case CardBought():
+            _buy(state, event)
+        case CardDealt(level=level, slot=slot, card=card_id):
+            state.pyramid[level - 1][slot] = card_id
+            state.decks[level - 1].remove(card_id)
+        case CardReserved(seat=seat, level=level, card=card_id, gold_cell=gold_cell, slot=slot):
+            assert card_id is not None, "a redacted event cannot be folded"
+            player = state.players[seat]
+            if slot is None:
+                state.decks[level - 1].remove(card_id)
+            else:
+                state.pyramid[level - 1][slot] = None
+            player.reserved.append(card_id)
+            state.board[index(gold_cell)] = None
+            player.tokens[GOLD_INDEX] += 1
+            state.acted = True
+        case PrivilegeTaken(seat=seat, reason=reason, from_seat=from_seat):
+            if from_seat is None:
+                state.privileges -= 1
+            else:
+                state.players[from_seat].privileges -= 1
+            state.players[seat].privileges += 1
+            if reason == "ability":
+                state.pending.remove("take_privilege")
+        case PrivilegesUsed(seat=seat, cells=cells):
+            player = state.players[seat]
+            _board_to_player(state, player, cells)
+            player.privileges -= len(cells)
+            state.privileges += len(cells)
+        case BoardReplenished(placed=placed):
+            for p in placed:
+                state.board[index(p.cell)] = p.token
+                state.bag[GEM_INDEX[p.token]] -= 1
+            state.replenished = True
+        case BonusTokenTaken(seat=seat, cell=cell):
+            _board_to_player(state, state.players[seat], (cell,))
+            state.pending.remove("take_bonus_token")
+            state.bonus_color = -1
+        case TokenStolen(seat=seat, from_seat=from_seat, token=token):
+            i = GEM_INDEX[token]
+            state.players[from_seat].tokens[i] -= 1
+            state.players[seat].tokens[i] += 1
+            state.pending.remove("steal_token")
+        case AbilityIgnored(ability=ability):
+            state.pending.remove(_IGNORED[ability])
+            if ability == "take_token":
+                state.bonus_color = -1
+        case RoyalTaken(seat=seat, royal=royal_id):
+            player = state.players[seat]
+            royal = _ROYALS[royal_id]
+            state.royals.remove(royal_id)
+            player.royals.append(royal_id)
+            player.points += royal.points
+            state.pending.remove("choose_royal")
+            _gain_ability(state, royal.ability, front=True)
+        case TokensDiscarded(seat=seat, tokens=tokens):
+            player = state.players[seat]
+            for name, n in tokens.items():
+                i = GEM_INDEX[name]
+                player.tokens[i] -= n
+                state.bag[i] += n
+        case TurnEnded(next_seat=next_seat):
+            state.seat = next_seat
+            state.turn_number += 1
+            state.replenished = False
+            state.acted = False
+            state.pending = []
+            state.bonus_color = -1
+            state.extra_turn = False
+        case GameEnded(winners=winners, reason=reason):
+            state.status = "finished"
+            state.result = Result(winners, reason)
+        case GameStarted():
+            _start(state, event)
+        case PlayerJoined(seat=seat, name=name, bot=bot):
+            state.players.append(PlayerState(seat, name, bot))
+        case GameCreated(game=game, players=players):
+            state.game = game
+            state.players_count = players
+    return state
+
+
+def _board_to_player(
+    state: DuelState, player: PlayerState, cells: Iterable[tuple[int, int]]
+) -> None:
+    for cell in cells:
+        i = index(cell)
+        token = state.board[i]
+        assert token is not None, "a take from an empty cell cannot be folded"
+        state.board[i] = None
+        player.tokens[GEM_INDEX[token]] += 1
+
+
+def _buy(state: DuelState, event: CardBought) -> None:
+    player = state.players[event.seat]
+    for name, n in event.payment.items():
+        i = GEM_INDEX[name]
+        player.tokens[i] -= n
+        state.bag[i] += n
+    card = _CARDS[event.card]
+    if event.from_reserve:
+        player.reserved.remove(event.card)
+    else:
+        row = state.pyramid[card.level - 1]
+        row[row.index(event.card)] = None
+    player.cards.append(event.card)
+    colour = owned_colour(player, event.wild_on) if event.wild_on else GEM_INDEX.get(card.color)
+    if colour is not None:
+        if card.color == "wild":
+            player.wilds[event.card] = colour
+        player.bonuses[colour] += card.bonus
+        player.colour_points[colour] += card.points
+    player.points += card.points
+    before = player.crowns
+    player.crowns += card.crowns
+    state.acted = True
+    _gain_ability(state, card.ability, front=False)
+    if card.ability == "take_token":
+        state.bonus_color = GEM_INDEX[card.color]
+    for threshold in ROYAL_THRESHOLDS:
+        if before < threshold <= player.crowns:
+            state.pending.append("choose_royal")
+
+
+def _gain_ability(state: DuelState, ability: str, *, front: bool) -> None:
+    """A card's ability queues after the card; a royal's resolves before what waits."""
+    if ability == "extra_turn":
+        state.extra_turn = True
+    elif ability in _PENDING:
+        if front:
+            state.pending.insert(0, _PENDING[ability])
+        else:
+            state.pending.append(_PENDING[ability])
+
+
+def owned_colour(player: PlayerState, card_id: str) -> int | None:
+    """The colour index of a card ``player`` owns (a wild one's is where it was put), if any."""
+    if card_id in player.wilds:
+        return player.wilds[card_id]
+    card = _CARDS.get(card_id)
+    if card is None or card.bonus == 0:
+        return None
+    return GEM_INDEX.get(card.color)
+
+
+def _start(state: DuelState, event: GameStarted) -> None:
+    state.status = "live"
+    state.first_seat = event.first_seat
+    state.seat = event.first_seat
+    state.turn_number = 1
+    state.board = [token for row in event.board for token in row]
+    state.bag = list(TOKEN_COUNTS)
+    for token in state.board:
+        if token is not None:
+            state.bag[GEM_INDEX[token]] -= 1
+    state.pyramid = [list(row) for row in event.pyramid]
+    dealt = {c for row in event.pyramid for c in row if c is not None}
+    state.decks = [
+        sorted(c.id for c in _CARDS.values() if c.level == level and c.id not in dealt)
+        for level in (1, 2, 3)
+    ]
+    state.royals = list(event.royals)
+    state.privileges = event.privileges
+
+
+def fold(events: Iterable[DuelEvent], state: DuelState | None = None) -> DuelState:
+    """The state after ``events``, from a new game unless a state to continue is given."""
+    state = DuelState() if state is None else state
+    for event in events:
+        evolve(state, event)
+    return state

@@ -1,0 +1,53 @@
+"""Joining a Duel and its opening: the pyramid, the 25 tokens along the spiral, the
+royals, the first player drawn at random and the second player's privilege.
+"""
+
+from __future__ import annotations
+
+import random
+
+from events.base import PlayerJoined
+from events.catalog import duel_cards, duel_royals
+from events.colors import DuelToken
+from events.duel.board import SIZE, SPIRAL
+from events.duel.constants import PRIVILEGES, PYRAMID, TOKEN_COUNTS, TOKEN_NAMES
+from events.duel.events import DuelEvent, GameStarted, PrivilegeTaken
+from events.duel.state import DuelState
+from events.errors import IllegalAction
+
+_CARDS = duel_cards()
+
+
+def join(state: DuelState, name: str, bot: str | None, rng: random.Random) -> list[DuelEvent]:
+    """A player takes the next free seat; the second seat starts the game."""
+    if state.status != "open" or len(state.players) >= state.players_count:
+        raise IllegalAction("This game has no free seat left.")
+    events: list[DuelEvent] = [PlayerJoined(len(state.players), name, bot)]
+    if len(state.players) + 1 == state.players_count:
+        events.extend(start(rng))
+    return events
+
+
+def start(rng: random.Random) -> list[DuelEvent]:
+    """The opening, every draw made now and written down; the second player's privilege."""
+    pyramid = tuple(
+        tuple(
+            rng.sample(
+                sorted(c.id for c in _CARDS.values() if c.level == level), PYRAMID[level - 1]
+            )
+        )
+        for level in (1, 2, 3)
+    )
+    bag: list[DuelToken] = [
+        name for name, n in zip(TOKEN_NAMES, TOKEN_COUNTS, strict=True) for _ in range(n)
+    ]
+    rng.shuffle(bag)
+    cells: list[DuelToken | None] = [None] * (SIZE * SIZE)
+    for cell, token in zip(SPIRAL, bag, strict=False):
+        cells[cell] = token
+    board = tuple(tuple(cells[row * SIZE : (row + 1) * SIZE]) for row in range(SIZE))
+    first = rng.randrange(2)
+    return [
+        GameStarted(first, board, pyramid, tuple(sorted(duel_royals())), PRIVILEGES),
+        PrivilegeTaken(1 - first, "setup"),
+    ]
