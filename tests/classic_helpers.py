@@ -62,7 +62,9 @@ class Table:
         self.events.append(
             GameStarted(
                 first_seat,
-                tuple(nobles) if nobles is not None else tuple(f"n{k}" for k in range(1, players + 2)),
+                tuple(nobles)
+                if nobles is not None
+                else tuple(f"n{k}" for k in range(1, players + 2)),
                 tuple(tuple(row) for row in (board or default_board())),
                 {g: per_gem for g in GEMS} | {"gold": gold},
             )
@@ -101,13 +103,17 @@ class Table:
         return fold(events)
 
 
-def deck_cards(level: int, count: int, board: Sequence[Sequence[str | None]] | None = None) -> list[str]:
+def deck_cards(
+    level: int, count: int, board: Sequence[Sequence[str | None]] | None = None
+) -> list[str]:
     """``count`` cards of ``level`` that are not on the (default) board."""
     on_board = {c for row in (board or default_board()) for c in row}
     return [c for c in level_ids(level) if c not in on_board][:count]
 
 
-def play(state: ClassicState, seat: int, action: ClassicAction, seed: int = 0) -> list[ClassicEvent]:
+def play(
+    state: ClassicState, seat: int, action: ClassicAction, seed: int = 0
+) -> list[ClassicEvent]:
     """``decide`` then ``evolve``: the events of one accepted action, folded into ``state``."""
     events = decide(state, seat, action, random.Random(seed))
     for event in events:
