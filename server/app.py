@@ -1,0 +1,121 @@
+"""``create_app``: the Starlette application, its Redis and its game service.
+
+The lifespan connects to ``REDIS_URL`` or, without one, starts the embedded Redis on
+the data folder (stopped again when the app stops), builds the store, the lobby and
+the service, and makes the lobby whole before the first request.
+
+Other modules plug in through two lists: ``routes`` (served before the web page) and
+``lifespans`` (entered once the service is ready, left before Redis goes away). The
+websocket module, ``server/ws.py``, is picked up by itself when it exists: it exposes
+``routes`` (with ``/ws/games/{id}``) and, optionally, ``lifespan(app)`` for its hubs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import logging
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import redis.asyncio as aioredis
+from starlette.applications import Starlette
+from starlette.routing import BaseRoute, Mount
+from starlette.staticfiles import StaticFiles
+
+from server.embedded_redis import EmbeddedRedis
+from server.lobby import Lobby
+from server.ratelimit import RateLimiter
+from server.routes import EXCEPTION_HANDLERS, api_routes
+from server.service import GameService
+from server.settings import Settings
+from server.store import EventStore
+
+log = logging.getLogger(__name__)
+
+Lifespan = Callable[[Starlette], AbstractAsyncContextManager[Any]]
+
+
+def web_root() -> Path:
+    """The static web page: ``client/web/`` inside the installed ``client`` package."""
+    return Path(str(resources.files("client").joinpath("web")))
+
+
+def _plugin_parts() -> tuple[list[BaseRoute], list[Lifespan]]:
+    """Routes and lifespan of ``server/ws.py`` (the websocket hubs), once it exists."""
+    if importlib.util.find_spec("server.ws") is None:
+        return [], []
+    ws = importlib.import_module("server.ws")
+    lifespan = getattr(ws, "lifespan", None)
+    return list(ws.routes), [lifespan] if lifespan is not None else []
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    routes: Sequence[BaseRoute] = (),
+    lifespans: Sequence[Lifespan] = (),
+    plugins: bool = True,
+) -> Starlette:
+    """The whole server as an ASGI app. ``settings`` default to the environment's.
+
+    ``app.state`` holds ``settings``, ``redis`` (the client), ``store``, ``lobby``,
+    ``service`` and ``rate_limiter`` once the lifespan has started.
+    """
+    settings = Settings.from_env() if settings is None else settings
+    extra_routes, extra_lifespans = list(routes), list(lifespans)
+    if plugins:
+        ws_routes, ws_lifespans = _plugin_parts()
+        # The websocket route /ws/games/{id} comes from server/ws.py, here.
+        extra_routes = ws_routes + extra_routes
+        extra_lifespans = ws_lifespans + extra_lifespans
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        embedded: EmbeddedRedis | None = None
+        url = settings.redis_url
+        if url is None:
+            # Started from the event loop's (main) thread on purpose: the embedded
+            # Redis then dies with this process even on kill -9 (PDEATHSIG).
+            embedded = EmbeddedRedis(settings.data_dir).start()
+            url = embedded.url
+            log.info("embedded Redis on %s, files in %s", url, embedded.data_dir)
+        client = aioredis.from_url(url, decode_responses=False)
+        try:
+            store = EventStore(client)
+            lobby = Lobby(client)
+            service = GameService(store, lobby, cache_games=settings.cache_games)
+            await service.start()
+            app.state.redis = client
+            app.state.store = store
+            app.state.lobby = lobby
+            app.state.service = service
+            app.state.embedded_redis = embedded
+            async with contextlib.AsyncExitStack() as stack:
+                for extra in extra_lifespans:
+                    await stack.enter_async_context(extra(app))
+                yield
+        finally:
+            await client.aclose()
+            if embedded is not None:
+                embedded.stop()
+
+    web = web_root()
+    app = Starlette(
+        routes=[
+            *api_routes(),
+            *extra_routes,
+            # Last: the web page (hash routing, so "/" and its files are all it needs).
+            Mount("/", StaticFiles(directory=web, html=True, check_dir=False), name="web"),
+        ],
+        exception_handlers=EXCEPTION_HANDLERS,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.rate_limiter = RateLimiter(settings.command_rate, settings.command_burst)
+    app.state.catalogs = {}
+    return app

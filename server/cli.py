@@ -1,0 +1,94 @@
+"""The ``splendor`` command: one subcommand per tool.
+
+``splendor serve`` runs the server. Other tools (``watch``, ``bot``, ``bots``) add
+themselves to ``SUBCOMMANDS`` below: a name, a one-line help, a function that adds
+its arguments to its parser, and a function that runs it and returns an exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from server.settings import Settings, SettingsError
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def _serve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", help="address to listen on (default: $HOST or 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port to listen on (default: $PORT or 8000)")
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        help="folder of the embedded Redis's files when REDIS_URL is not set"
+        " (default: $SPLENDOR_DATA_DIR or ./data)",
+    )
+    parser.add_argument(
+        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+    )
+
+
+def open_address(host: str, port: int) -> str:
+    """The address a person can open: a wildcard bind is reachable on localhost."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else "[::1]" if host == "::" else host
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from server.app import create_app
+
+    try:
+        settings = Settings.from_env().with_(host=args.host, port=args.port, data_dir=args.data_dir)
+    except SettingsError as e:
+        print(f"splendor serve: {e}", file=sys.stderr)
+        return 2
+    app = create_app(settings)
+    where = (
+        "Redis at REDIS_URL"
+        if settings.redis_url
+        else f"embedded Redis in {settings.data_dir.resolve()}"
+    )
+    print(f"splendor-live: open {open_address(settings.host, settings.port)} ({where})", flush=True)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level=args.log_level)
+    return 0
+
+
+SUBCOMMANDS: list[Subcommand] = [
+    Subcommand("serve", "run the server (HTTP API, websockets, web page)", _serve_arguments, serve),
+]
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(
+        prog="splendor", description="Play Splendor and Splendor Duel live."
+    )
+    commands = root.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for sub in SUBCOMMANDS:
+        sub_parser = commands.add_parser(sub.name, help=sub.help, description=sub.help)
+        sub.add_arguments(sub_parser)
+        sub_parser.set_defaults(run=sub.run)
+    return root
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""A game as the server holds it in memory: its variant, its secret seed, its event
+log decoded, and the state folded from that log. Thrown away freely (principle 5):
+it is loaded from the store and caught up by reading the events after its version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import msgspec
+
+from events.base import GameCreated
+from events.game import VARIANTS, Variant
+from server.store import StoredEvent
+
+_ENCODER = msgspec.json.Encoder()
+_CREATED = msgspec.json.Decoder(GameCreated)
+_EVENT_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
+
+
+class LoggedEvent(NamedTuple):
+    """One event of a game's log, decoded, with its version and time."""
+
+    version: int
+    at_ms: int
+    event: Any
+
+
+def encode_event(event: Any) -> bytes:
+    """An event as the store keeps it: msgspec JSON with its ``type`` tag."""
+    return _ENCODER.encode(event)
+
+
+def decode_event(variant: Variant, data: bytes) -> Any:
+    decoder = _EVENT_DECODERS.get(variant.name)
+    if decoder is None:
+        decoder = _EVENT_DECODERS[variant.name] = variant.event_decoder()
+    return decoder.decode(data)
+
+
+def decode_created(data: bytes) -> GameCreated:
+    """The first event of every game, whatever its variant."""
+    return _CREATED.decode(data)
+
+
+def token_digest(token: str) -> str:
+    """What the server keeps of a seat token: its SHA-256, hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(eq=False)
+class Game:
+    """The in-memory projection of one game. Change it only while holding ``lock``."""
+
+    id: str
+    variant: Variant
+    seed: int
+    created_ms: int
+    lock: asyncio.Lock
+    state: Any = None
+    log: list[LoggedEvent] = field(default_factory=list)
+    seat_digests: dict[int, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.state is None:
+            self.state = self.variant.new_state()
+
+    @property
+    def version(self) -> int:
+        return len(self.log)
+
+    @property
+    def status(self) -> str:
+        status: str = self.state.status
+        return status
+
+    def apply(self, stored: StoredEvent) -> None:
+        """Fold one stored event, which must be the next one."""
+        if stored.version != self.version + 1:
+            raise GapError(self.id, self.version, stored.version)
+        self.apply_event(decode_event(self.variant, stored.data), stored.at_ms)
+
+    def apply_event(self, event: Any, at_ms: int) -> None:
+        self.variant.evolve(self.state, event)
+        self.log.append(LoggedEvent(len(self.log) + 1, at_ms, event))
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat this token belongs to, compared in constant time, or None."""
+        digest = token_digest(token)
+        found = None
+        for seat, known in self.seat_digests.items():
+            if hmac.compare_digest(digest, known):
+                found = seat
+        return found
+
+    def state_at(self, version: int) -> Any:
+        """A new state folded from the first ``version`` events."""
+        return self.variant.fold(e.event for e in self.log[:version])
+
+
+class GapError(RuntimeError):
+    """A stored event is not the next one of a cached log: the cache must be reloaded."""
+
+    def __init__(self, game_id: str, have: int, got: int) -> None:
+        super().__init__(f"game {game_id}: cached at version {have}, next stored is {got}")
+
+
+def variant_named(name: str) -> Variant | None:
+    return VARIANTS.get(name)

@@ -1,0 +1,231 @@
+"""The HTTP API of PROTOCOL.md, as Starlette routes over the game service.
+
+Every handler checks in the same order, so the answer to a bad request never depends
+on what follows it: the rate limit (commands), the game (404), the token (401/403),
+the body (400), then the rules (409/422). Nothing is written before all checks pass.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Final, cast
+
+import msgspec
+from redis.exceptions import RedisError
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from events.game import VARIANTS
+from server import wire
+from server.errors import (
+    ServiceError,
+    bad_request,
+    forbidden,
+    missing_token,
+    not_found,
+    rate_limited,
+)
+from server.lobby import STATUSES, Status
+from server.ratelimit import RateLimiter
+from server.service import GameService
+
+DEFAULT_LIMIT: Final = 50
+MAX_LIMIT: Final = 200
+
+_encoder = msgspec.json.Encoder()
+
+
+def json(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(_encoder.encode(body), status, headers, media_type="application/json")
+
+
+def _service(request: Request) -> GameService:
+    return cast(GameService, request.app.state.service)
+
+
+async def read_body(request: Request) -> bytes:
+    """The request body, refused (400) past the size limit without reading it all."""
+    limit: int = request.app.state.settings.max_body_bytes
+    too_large = bad_request(f"The request body is larger than {limit} bytes.")
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        try:
+            size = int(declared)
+        except ValueError:
+            raise bad_request("Content-Length is not a number.") from None
+        if size > limit:
+            raise too_large
+    body = bytearray()
+    async for chunk in request.stream():  # also counted: a length may be absent or lie
+        body += chunk
+        if len(body) > limit:
+            raise too_large
+    return bytes(body)
+
+
+def bearer_token(request: Request) -> str | None:
+    """The seat token of ``Authorization: Bearer <token>``, None without the header."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise forbidden("The Authorization header must be: Bearer <seat token>.")
+    return token.strip()
+
+
+def _int_param(request: Request, name: str, default: int | None) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise bad_request(f"{name} must be an integer, not {raw!r}.") from None
+
+
+def _game_id(request: Request) -> str:
+    game_id: str = request.path_params["game_id"]
+    return game_id
+
+
+# ---------------------------------------------------------------------- handlers
+
+
+async def create_game(request: Request) -> Response:
+    body = wire.decode(await read_body(request), wire.CreateGame)
+    summary = await _service(request).create_game(body.variant, body.players, body.seed)
+    return json(summary, 201)
+
+
+async def join_seat(request: Request) -> Response:
+    service = _service(request)
+    game_id = _game_id(request)
+    await service.variant_of(game_id)  # 404 before looking at the body
+    name, bot = wire.player_name(wire.decode(await read_body(request), wire.JoinSeat))
+    joined = await service.join(game_id, name, bot)
+    return json({"seat": joined.seat, "token": joined.token, "version": joined.version}, 201)
+
+
+async def list_games(request: Request) -> Response:
+    raw_status = request.query_params.get("status")
+    if raw_status is not None and raw_status not in STATUSES:
+        raise bad_request(f"status must be one of {', '.join(STATUSES)}, not {raw_status!r}.")
+    limit = _int_param(request, "limit", DEFAULT_LIMIT)
+    assert limit is not None
+    if not 1 <= limit <= MAX_LIMIT:
+        raise bad_request(f"limit must be 1 to {MAX_LIMIT}, not {limit}.")
+    status: Status | None = raw_status  # narrowed by the check above
+    games = await _service(request).list_games(status, limit)
+    return json({"games": games})
+
+
+async def game_summary(request: Request) -> Response:
+    return json(await _service(request).summary(_game_id(request)))
+
+
+async def game_view(request: Request) -> Response:
+    service = _service(request)
+    game_id = _game_id(request)
+    version = _int_param(request, "version", None)
+    viewer = await service.seat_for_token(game_id, bearer_token(request))
+    view = await service.view(game_id, viewer, version)
+    return json({"version": view["version"], "view": view})
+
+
+async def game_events(request: Request) -> Response:
+    service = _service(request)
+    game_id = _game_id(request)
+    after = _int_param(request, "after", 0)
+    assert after is not None
+    viewer = await service.seat_for_token(game_id, bearer_token(request))
+    return json({"events": await service.events(game_id, viewer, after)})
+
+
+async def submit_command(request: Request) -> Response:
+    service = _service(request)
+    game_id = _game_id(request)
+    token = bearer_token(request)
+    limiter: RateLimiter = request.app.state.rate_limiter
+    client = request.client.host if request.client else "unknown"
+    wait = limiter.allow(f"token:{token}" if token else f"ip:{client}")
+    if wait is not None:
+        raise rate_limited(wait)
+    variant = await service.variant_of(game_id)
+    if token is None:
+        raise missing_token()
+    seat = await service.seat_for_token(game_id, token)
+    assert seat is not None
+    command = wire.decode(await read_body(request), wire.Command)
+    wire.check_command(command)
+    action = service.decode_action(variant.name, bytes(command.action))
+    result = await service.submit(
+        game_id, seat, command.command_id, action, command.expected_version
+    )
+    return json({"version": result.version})
+
+
+async def catalog(request: Request) -> Response:
+    name: str = request.path_params["variant"]
+    cached: dict[str, bytes] = request.app.state.catalogs
+    body = cached.get(name)
+    if body is None:
+        rules = VARIANTS.get(name)
+        if rules is None:
+            raise not_found(f"There is no variant {name!r}: try {', '.join(sorted(VARIANTS))}.")
+        body = cached[name] = _encoder.encode(rules.catalog())
+    return Response(body, media_type="application/json")
+
+
+async def healthz(request: Request) -> Response:
+    try:
+        await _service(request).store.client.ping()
+    except (RedisError, OSError) as e:
+        return json({"status": "unavailable", "message": f"Redis: {e}"}, 503)
+    return json({"status": "ok"})
+
+
+async def api_not_found(request: Request) -> Response:
+    raise not_found(f"There is no {request.method} {request.url.path}.")
+
+
+# ---------------------------------------------------------------------- errors
+
+
+async def on_service_error(request: Request, exc: Exception) -> Response:
+    error = cast(ServiceError, exc)
+    headers = None
+    if error.retry_after is not None:
+        headers = {"Retry-After": str(max(1, math.ceil(error.retry_after)))}
+    return json(error.to_wire(), error.status, headers)
+
+
+async def on_http_exception(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no such route, wrong method) in the API's shape."""
+    http = cast(HTTPException, exc)
+    code = "not_found" if http.status_code == 404 else "bad_request"
+    return json({"code": code, "message": http.detail}, http.status_code, dict(http.headers or {}))
+
+
+EXCEPTION_HANDLERS: Final = {
+    ServiceError: on_service_error,
+    HTTPException: on_http_exception,
+}
+
+
+def api_routes() -> list[BaseRoute]:
+    """Every route of PROTOCOL.md's HTTP table, plus ``/healthz``."""
+    return [
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games", list_games, methods=["GET"]),
+        Route("/api/games/{game_id}", game_summary, methods=["GET"]),
+        Route("/api/games/{game_id}/seats", join_seat, methods=["POST"]),
+        Route("/api/games/{game_id}/view", game_view, methods=["GET"]),
+        Route("/api/games/{game_id}/events", game_events, methods=["GET"]),
+        Route("/api/games/{game_id}/commands", submit_command, methods=["POST"]),
+        Route("/api/catalog/{variant}", catalog, methods=["GET"]),
+        Route("/healthz", healthz, methods=["GET", "HEAD"]),
+        Route("/api/{rest:path}", api_not_found),
+    ]

@@ -1,0 +1,600 @@
+"""The game service: the thin layer of I/O around ``events.game.Variant``.
+
+It creates games, seats players and bots, and turns commands into events: load the
+game's projection (cached in memory, else folded from its stream), ``decide`` with a
+generator derived from the game's secret seed and version, and append with the
+version it decided on. Within a process a per-game ``asyncio.Lock`` serializes
+commands; between processes the store's optimistic append does (principle 6): the
+loser of a race reads the events it missed and decides once more.
+
+The cached projection is trusted optimistically: a command is decided on it without
+reading the stream first, and only a refusal (a version conflict, a rule violation,
+a stale ``expected_version``) makes the service read what it may have missed before
+answering. So a command costs one round trip to Redis, plus the lobby update.
+
+The seed never leaves the server: it is kept in the game's meta hash, never in an
+event, and every draw is written into the events it causes (principle 2).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+import msgspec
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from events.errors import RuleViolation
+from events.game import VARIANTS, Variant
+from server.errors import (
+    ServiceError,
+    bad_request,
+    conflict,
+    forbidden,
+    from_violation,
+    not_found,
+)
+from server.lobby import FINISHED_KEY, VERSIONS_KEY, Lobby, LobbyEntry, Status
+from server.projection import (
+    Game,
+    GapError,
+    LoggedEvent,
+    decode_created,
+    encode_event,
+    token_digest,
+)
+from server.store import EventStore, VersionConflict, commands_key, meta_key
+from server.wire import event_to_wire, iso_time
+
+__all__ = [
+    "AppendedCallback",
+    "CommandResult",
+    "GameService",
+    "JoinResult",
+    "is_game_id",
+    "seats_key",
+]
+
+log = logging.getLogger(__name__)
+
+ATTEMPTS: Final = 3  # decide, and after a lost race decide once (then twice) more
+_ID_ALPHABET: Final = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i
+_ID_LENGTH: Final = 10
+_MAX_ID: Final = 64
+
+AppendedCallback = Callable[[str, int], Awaitable[None]]
+"""``on_appended(game_id, version)``: called after this process appended events."""
+
+
+class CommandResult(msgspec.Struct, frozen=True):
+    """A command's answer: the version the game is at after it. ``duplicate`` when the
+    command id had been applied before (nothing new was written)."""
+
+    version: int
+    duplicate: bool = False
+
+
+class JoinResult(msgspec.Struct, frozen=True):
+    """A seat taken: its number, its token (None for a bot) and the game's version."""
+
+    seat: int
+    token: str | None
+    version: int
+
+
+def seats_key(game_id: str) -> str:
+    """Hash seat number -> SHA-256 of its token; beside the game's other keys."""
+    return f"game:{{{game_id}}}:seats"
+
+
+def is_game_id(game_id: str) -> bool:
+    """Whether a string can name a game (letters, digits, ``-`` and ``_``)."""
+    return 0 < len(game_id) <= _MAX_ID and all(
+        c.isascii() and (c.isalnum() or c in "-_") for c in game_id
+    )
+
+
+def new_game_id() -> str:
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(_ID_LENGTH))
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class _Stale(Exception):
+    """The client's expected_version is not the cached version."""
+
+
+class GameService:
+    """Games over an ``EventStore``, with their lobby index kept up to date."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        lobby: Lobby | None = None,
+        *,
+        cache_games: int = 2000,
+        clock_ms: Callable[[], int] = _now_ms,
+    ) -> None:
+        self.store = store
+        self.lobby = lobby
+        self._r: aioredis.Redis = store.client
+        self._cache: OrderedDict[str, Game] = OrderedDict()
+        self._cache_games = max(1, cache_games)
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._clock_ms = clock_ms
+        self._subscribers: list[AppendedCallback] = []
+        self._action_decoders: dict[str, msgspec.json.Decoder[Any]] = {}
+
+    # ------------------------------------------------------------------ hooks
+
+    def subscribe(self, callback: AppendedCallback) -> Callable[[], None]:
+        """Call ``callback(game_id, version)`` after each append made by this service
+        (game created, seat taken, command applied); returns an unsubscribe function.
+
+        Callbacks run one after the other, outside the game's lock (so they may send
+        commands themselves), before the request that caused them is answered: keep
+        them short and start long work (a bot thinking) in a task of your own.
+        """
+        self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._subscribers:
+                self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    async def _notify(self, game_id: str, version: int) -> None:
+        for callback in list(self._subscribers):
+            try:
+                await callback(game_id, version)
+            except Exception:
+                log.exception("on_appended subscriber failed for %s at %d", game_id, version)
+
+    # ------------------------------------------------------------------ games
+
+    async def create_game(
+        self, variant: str, players: int | None = None, seed: int | None = None
+    ) -> dict[str, Any]:
+        """A new open game; returns its summary. ``seed`` makes it reproducible."""
+        rules = VARIANTS.get(variant)
+        if rules is None:
+            known = ", ".join(sorted(VARIANTS))
+            raise bad_request(f"Unknown variant {variant!r}: this server plays {known}.")
+        count = rules.min_players if players is None else players
+        if not rules.min_players <= count <= rules.max_players:
+            raise bad_request(
+                f"{variant} is played by {rules.min_players} to {rules.max_players} players,"
+                f" not {count}."
+            )
+        if seed is None:
+            seed = secrets.randbits(63)
+        for _ in range(ATTEMPTS):
+            game_id = new_game_id()
+            at_ms = self._clock_ms()
+            created = rules.create(game_id, count)
+            try:
+                # The append comes first: expected_version 0 proves the id is new, so
+                # the meta written next can never overwrite another game's seed.
+                await self.store.append(
+                    game_id,
+                    [encode_event(e) for e in created],
+                    expected_version=0,
+                    command_id=None,
+                    at_ms=at_ms,
+                )
+            except VersionConflict:
+                continue
+            await self.store.set_meta(
+                game_id,
+                {"variant": rules.name, "players": count, "seed": seed, "created_at": at_ms},
+            )
+            game = Game(game_id, rules, seed, at_ms, self._lock_for(game_id))
+            for event in created:
+                game.apply_event(event, at_ms)
+            self._remember(game)
+            await self._index(game)
+            await self._notify(game_id, game.version)
+            return self._summary(game)
+        raise ServiceError("conflict", "Could not find a free game id; try again.")
+
+    async def join(self, game_id: str, name: str, bot: str | None = None) -> JoinResult:
+        """Take the next free seat: a player's (a token is returned) or a bot's.
+
+        The game starts by itself when the last seat is filled (``Variant.join``).
+        """
+        lock = self._lock_for(game_id)
+        async with lock:
+            game = await self._game_locked(game_id, lock)
+            result = await self._join_locked(game, name, bot)
+        await self._notify(game_id, result.version)
+        return result
+
+    async def _join_locked(self, game: Game, name: str, bot: str | None) -> JoinResult:
+        for _ in range(ATTEMPTS):
+            try:
+                events = game.variant.join(game.state, name, bot, self._rng(game))
+            except RuleViolation as refusal:
+                if await self._catch_up(game):
+                    continue
+                raise from_violation(refusal) from None
+            try:
+                await self._append(game, events, None)
+            except VersionConflict:
+                await self._catch_up(game)
+                continue
+            seat: int = events[0].seat
+            token = None
+            if bot is None:
+                # Stored after the append: only the winner of this seat writes it, and
+                # nobody holds the token before this request is answered.
+                token = secrets.token_urlsafe(32)
+                digest = token_digest(token)
+                await self._r.hset(seats_key(game.id), str(seat), digest)
+                game.seat_digests[seat] = digest
+            return JoinResult(seat, token, game.version)
+        raise _busy()
+
+    async def seat_for_token(self, game_id: str, token: str | None) -> int | None:
+        """The seat a token acts for; None without a token (a spectator).
+
+        Raises ``not_found`` for an unknown game and ``unauthorized`` (403) for a token
+        that is no seat's of this game.
+        """
+        lock = self._lock_for(game_id)
+        async with lock:
+            game = await self._game_locked(game_id, lock, fresh=False)
+            if token is None:
+                return None
+            seat = game.seat_of(token)
+            if seat is None:
+                # Maybe another server process seated this player: re-read the seats.
+                await self._load_seats(game)
+                seat = game.seat_of(token)
+        if seat is None:
+            raise forbidden()
+        return seat
+
+    # ------------------------------------------------------------------ commands
+
+    def decode_action(self, variant: str, raw: bytes) -> Any:
+        """A JSON action as the variant's action Struct, or ``bad_request``."""
+        decoder = self._action_decoders.get(variant)
+        if decoder is None:
+            decoder = self._action_decoders[variant] = VARIANTS[variant].action_decoder()
+        try:
+            return decoder.decode(raw)
+        except msgspec.ValidationError as e:
+            raise bad_request(f"Invalid action: {e}.") from None
+        except msgspec.DecodeError as e:
+            raise bad_request(f"Malformed action: {e}.") from None
+
+    async def submit(
+        self,
+        game_id: str,
+        seat: int,
+        command_id: str,
+        action: Any,
+        expected_version: int | None = None,
+    ) -> CommandResult:
+        """Apply ``action`` for ``seat``, once per ``command_id``.
+
+        Raises ``ServiceError``: ``not_found``, ``conflict`` (``expected_version`` is
+        stale), or the rules' ``not_your_turn`` / ``illegal_action`` / ``game_over``.
+        A command id seen before gets the recorded answer, whatever the game's state.
+        """
+        lock = self._lock_for(game_id)
+        async with lock:
+            game = await self._game_locked(game_id, lock, fresh=False)
+            result = await self._submit_locked(game, seat, command_id, action, expected_version)
+        if not result.duplicate:
+            await self._notify(game_id, result.version)
+        return result
+
+    async def _submit_locked(
+        self,
+        game: Game,
+        seat: int,
+        command_id: str,
+        action: Any,
+        expected_version: int | None,
+    ) -> CommandResult:
+        for _ in range(ATTEMPTS):
+            try:
+                if expected_version is not None and expected_version != game.version:
+                    raise _Stale
+                events = game.variant.decide(game.state, seat, action, self._rng(game))
+            except (RuleViolation, _Stale) as refusal:
+                # Before refusing, make sure the refusal is not an artefact of a stale
+                # cache, and that this is not a retry of a command applied already.
+                recorded, caught_up = await asyncio.gather(
+                    self._recorded(game.id, command_id), self._catch_up(game)
+                )
+                if recorded is not None:
+                    return recorded
+                if caught_up:
+                    continue
+                if isinstance(refusal, RuleViolation):
+                    raise from_violation(refusal) from None
+                assert expected_version is not None
+                raise conflict(expected_version, game.version) from None
+            try:
+                return await self._append(game, events, command_id)
+            except VersionConflict:
+                await self._catch_up(game)
+        raise _busy()
+
+    async def _recorded(self, game_id: str, command_id: str) -> CommandResult | None:
+        """The answer recorded for a command id already applied, if any."""
+        seen = await self._r.hget(commands_key(game_id), command_id)
+        if seen is None:
+            return None
+        version = int(_text(seen).split(":", 1)[0])
+        return CommandResult(version, duplicate=True)
+
+    async def _append(self, game: Game, events: list[Any], command_id: str | None) -> CommandResult:
+        at_ms = self._clock_ms()
+        result = await self.store.append(
+            game.id,
+            [encode_event(e) for e in events],
+            expected_version=game.version,
+            command_id=command_id,
+            at_ms=at_ms,
+        )
+        if result.duplicate:
+            return CommandResult(result.version, duplicate=True)
+        try:
+            for event in events:
+                game.apply_event(event, at_ms)
+        except BaseException:
+            self._forget(game.id)  # a half-applied projection must not be reused
+            raise
+        if game.version != result.version:  # pragma: no cover - a bug, not a race
+            self._forget(game.id)
+            raise RuntimeError(f"{game.id}: projection at {game.version}, log at {result.version}")
+        await self._index(game)
+        return CommandResult(result.version)
+
+    # ------------------------------------------------------------------ reading
+
+    async def variant_of(self, game_id: str) -> Variant:
+        """The rules a game is played with."""
+        lock = self._lock_for(game_id)
+        async with lock:
+            return (await self._game_locked(game_id, lock, fresh=False)).variant
+
+    async def view(
+        self, game_id: str, viewer: int | None, version: int | None = None
+    ) -> dict[str, Any]:
+        """``viewer``'s view (a seat, or None for a spectator) now or at ``version``.
+
+        Raises ``bad_request`` for a version below 1 and ``not_found`` past the end.
+        """
+        lock = self._lock_for(game_id)
+        async with lock:
+            game = await self._game_locked(game_id, lock)
+            if version is None or version == game.version:
+                return game.variant.view(game.state, viewer)
+            _check_version(version, game.version)
+            state = game.state_at(version)
+        return game.variant.view(state, viewer)
+
+    async def log(self, game_id: str, after: int = 0) -> list[LoggedEvent]:
+        """The decoded events after version ``after``, unredacted: for server code only."""
+        if after < 0:
+            raise bad_request("after must be 0 or more.")
+        lock = self._lock_for(game_id)
+        async with lock:
+            game = await self._game_locked(game_id, lock)
+            return game.log[after:]
+
+    async def events(
+        self, game_id: str, viewer: int | None, after: int = 0
+    ) -> list[dict[str, Any]]:
+        """The events after ``after`` in PROTOCOL.md's wire shape, as ``viewer`` may
+        see them (``Variant.redact``: all of them once the game is finished)."""
+        if after < 0:
+            raise bad_request("after must be 0 or more.")
+        lock = self._lock_for(game_id)
+        async with lock:
+            game = await self._game_locked(game_id, lock)
+            finished = game.status == "finished"
+            redact = game.variant.redact
+            return [
+                event_to_wire(redact(e.event, viewer, finished), e.version, e.at_ms)
+                for e in game.log[after:]
+            ]
+
+    async def summary(self, game_id: str) -> dict[str, Any]:
+        """``GET /api/games/{id}``: id, variant, players, status, seats, version, result."""
+        lock = self._lock_for(game_id)
+        async with lock:
+            game = await self._game_locked(game_id, lock)
+            return self._summary(game)
+
+    async def list_games(self, status: Status | None, limit: int) -> list[dict[str, Any]]:
+        """The lobby: newest first, of one status or of all."""
+        if self.lobby is None:
+            return []
+        if status is None:
+            return await self.lobby.list_all(limit)
+        return await self.lobby.newest(status, limit)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def start(self) -> None:
+        """Make the lobby index whole: rebuilt from the streams if it is missing,
+        else brought up to date for any game it holds behind its stream (a process
+        that died between an append and its lobby update)."""
+        if self.lobby is None:
+            return
+        game_ids = await self.store.game_ids()
+        if not await self.lobby.is_built():
+            count = await self.lobby.rebuild(game_ids, self._entry_of)
+            log.info("lobby rebuilt from %d game streams", count)
+            return
+        members: list[Any] = await self._r.zrange(FINISHED_KEY, 0, -1)
+        finished = {_text(m) for m in members}
+        indexed = {_text(k): int(v) for k, v in (await self._r.hgetall(VERSIONS_KEY)).items()}
+        unfinished = [g for g in game_ids if g not in finished]
+        stale: list[str] = []
+        for start in range(0, len(unfinished), 100):
+            chunk = unfinished[start : start + 100]
+            versions = await asyncio.gather(*(self.store.version(g) for g in chunk))
+            stale.extend(g for g, v in zip(chunk, versions, strict=True) if indexed.get(g) != v)
+        if stale:
+            await self.lobby.rebuild(stale, self._entry_of)
+            log.info("lobby caught up for %d games", len(stale))
+
+    async def _entry_of(self, game_id: str) -> LobbyEntry | None:
+        lock = self._lock_for(game_id)
+        async with lock:
+            try:
+                game = await self._game_locked(game_id, lock)
+            except ServiceError:
+                return None
+            return self._entry(game)
+
+    def _entry(self, game: Game) -> LobbyEntry:
+        status: Status = game.state.status
+        return LobbyEntry(game.id, status, game.created_ms, game.version, self._summary(game))
+
+    async def _index(self, game: Game) -> None:
+        if self.lobby is None:
+            return
+        try:
+            await self.lobby.update(self._entry(game))
+        except RedisError:
+            # The event is appended and stays the truth; the index heals at the next
+            # update of this game or the next start.
+            log.exception("lobby update failed for %s at %d", game.id, game.version)
+
+    def _summary(self, game: Game) -> dict[str, Any]:
+        public = game.variant.view(game.state, None)
+        return {
+            "id": game.id,
+            "variant": game.variant.name,
+            "players": game.state.players_count,
+            "status": public["status"],
+            "seats": [
+                {"seat": p["seat"], "name": p["name"], "bot": p["bot"], "points": p["points"]}
+                for p in public["players"]
+            ],
+            "version": game.version,
+            "result": public["result"],
+            "created_at": iso_time(game.created_ms),
+        }
+
+    # ------------------------------------------------------------------ projections
+
+    def _lock_for(self, game_id: str) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
+        return lock
+
+    def _rng(self, game: Game) -> random.Random:
+        # Distinct for every version of every game, reproducible from the seed alone.
+        return random.Random(f"{game.seed}:{game.version}")
+
+    async def _game_locked(self, game_id: str, lock: asyncio.Lock, *, fresh: bool = True) -> Game:
+        """The game's projection (call with ``lock`` held); ``fresh`` reads what other
+        processes may have appended since it was cached."""
+        if not is_game_id(game_id):
+            raise not_found(f"There is no game {game_id!r}.")
+        game = self._cache.get(game_id)
+        if game is None or game.lock is not lock:
+            game = await self._load(game_id, lock)
+            self._remember(game)
+        else:
+            self._cache.move_to_end(game_id)
+            if fresh:
+                await self._catch_up(game)
+        return game
+
+    async def _load(self, game_id: str, lock: asyncio.Lock) -> Game:
+        meta, stored, seats = await asyncio.gather(
+            self.store.get_meta(game_id),
+            self.store.read(game_id),
+            self._r.hgetall(seats_key(game_id)),
+        )
+        if not stored:
+            raise not_found(f"There is no game {game_id!r}.")
+        created = decode_created(stored[0].data)
+        rules = VARIANTS.get(created.variant)
+        if rules is None:
+            raise not_found(f"Game {game_id!r} is a {created.variant} game, not served here.")
+        seed = await self._seed(game_id, meta)
+        created_ms = int(meta.get("created_at", stored[0].at_ms))
+        game = Game(game_id, rules, seed, created_ms, lock)
+        for event in stored:
+            game.apply(event)
+        game.seat_digests = {int(k): _text(v) for k, v in seats.items()}
+        return game
+
+    async def _seed(self, game_id: str, meta: dict[str, bytes]) -> int:
+        if "seed" in meta:
+            return int(meta["seed"])
+        # A process died between the game's first append and its meta: draw the seed
+        # now, once for every process (HSETNX), before anything was drawn from it.
+        await self._r.hsetnx(meta_key(game_id), "seed", secrets.randbits(63))
+        return int(await self._r.hget(meta_key(game_id), "seed") or 0)
+
+    async def _load_seats(self, game: Game) -> None:
+        seats = await self._r.hgetall(seats_key(game.id))
+        game.seat_digests = {int(k): _text(v) for k, v in seats.items()}
+
+    async def _catch_up(self, game: Game) -> bool:
+        """Fold the events appended since the cached version; True if there were any."""
+        stored = await self.store.read(game.id, after=game.version)
+        try:
+            for event in stored:
+                game.apply(event)
+        except (GapError, msgspec.DecodeError):
+            self._forget(game.id)
+            raise
+        return bool(stored)
+
+    def _remember(self, game: Game) -> None:
+        self._cache[game.id] = game
+        self._cache.move_to_end(game.id)
+        while len(self._cache) > self._cache_games:
+            self._cache.popitem(last=False)
+
+    def _forget(self, game_id: str) -> None:
+        self._cache.pop(game_id, None)
+
+    def cached_games(self) -> int:
+        """How many projections are held in memory."""
+        return len(self._cache)
+
+    def drop_cache(self) -> None:
+        """Forget every projection (they are reloaded from the streams when needed)."""
+        self._cache.clear()
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _check_version(version: int, current: int) -> None:
+    if version < 1:
+        raise bad_request("version must be 1 or more: version 1 is the game's creation.")
+    if version > current:
+        raise not_found(f"There is no version {version} yet: the game is at version {current}.")
+
+
+def _busy() -> ServiceError:
+    return ServiceError(
+        "conflict", "The game changed several times while this was decided: send it again."
+    )

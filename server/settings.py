@@ -1,0 +1,78 @@
+"""Server settings: defaults, overridden by the environment, then by the command line.
+
+Every setting has an environment variable (``SPLENDOR_*``, plus the conventional
+``REDIS_URL``, ``HOST`` and ``PORT``), so a Procfile or a container needs no flags.
+docs/operations.md lists them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Final
+
+MAX_BODY_BYTES: Final = 64 * 1024
+
+
+class SettingsError(ValueError):
+    """An environment variable holds a value the server cannot use."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a server process needs to know; immutable once built."""
+
+    # Redis: a URL (Redis 6.2+, Valkey, Cluster) or, when None, an embedded one.
+    redis_url: str | None = None
+    # Where the embedded Redis keeps its files (append-only log, snapshot, logs).
+    data_dir: Path = Path("data")
+    host: str = "127.0.0.1"
+    port: int = 8000
+    # Commands per second a client may send on average, and the burst it may send at once.
+    command_rate: float = 10.0
+    command_burst: int = 30
+    # Games whose projection stays in memory (least recently used ones are dropped).
+    cache_games: int = 2000
+    max_body_bytes: int = MAX_BODY_BYTES
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Defaults overridden by the environment (``os.environ`` unless given)."""
+        env = os.environ if environ is None else environ
+        base = cls()
+        return replace(
+            base,
+            redis_url=env.get("REDIS_URL") or None,
+            data_dir=Path(env.get("SPLENDOR_DATA_DIR") or base.data_dir),
+            host=env.get("HOST") or base.host,
+            port=_int(env, "PORT", base.port),
+            command_rate=_float(env, "SPLENDOR_COMMAND_RATE", base.command_rate),
+            command_burst=_int(env, "SPLENDOR_COMMAND_BURST", base.command_burst),
+            cache_games=_int(env, "SPLENDOR_CACHE_GAMES", base.cache_games),
+        )
+
+    def with_(self, **changes: object) -> Settings:
+        """A copy with some settings changed (``None`` values are ignored)."""
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})  # type: ignore[arg-type]
+
+
+def _int(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name)
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be an integer, not {raw!r}") from None
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number, not {raw!r}") from None

@@ -1,0 +1,89 @@
+"""Wire shapes of the server, apart from the domain: request bodies, events as clients
+see them, timestamps. Requests are decoded strictly (unknown fields refused, types
+checked) so bad input is turned away before it reaches the service.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Final, Literal
+
+import msgspec
+
+from server.errors import bad_request
+
+BOT_LEVELS: Final = ("random", "greedy", "mcts")
+BotLevel = Literal["random", "greedy", "mcts"]
+MAX_NAME: Final = 40
+MAX_COMMAND_ID: Final = 128
+
+
+class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/games``; ``players`` defaults to the variant's smallest table."""
+
+    variant: str
+    players: int | None = None
+    seed: int | None = None
+
+
+class JoinSeat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/games/{id}/seats``: a player's name, or a bot's level (exactly one)."""
+
+    name: str | None = None
+    bot: BotLevel | None = None
+
+
+class Command(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/games/{id}/commands``; the action is decoded by the game's variant."""
+
+    command_id: str
+    action: msgspec.Raw
+    expected_version: int | None = None
+
+
+def decode(data: bytes, kind: type[Any]) -> Any:
+    """``data`` as a ``kind`` Struct, or ``bad_request`` saying what is wrong."""
+    try:
+        return msgspec.json.decode(data, type=kind)
+    except msgspec.ValidationError as e:
+        raise bad_request(f"Invalid request: {e}.") from None
+    except msgspec.DecodeError as e:
+        raise bad_request(f"Malformed JSON: {e}.") from None
+
+
+def check_command(command: Command) -> None:
+    if not command.command_id or len(command.command_id) > MAX_COMMAND_ID:
+        raise bad_request(f"command_id must be 1 to {MAX_COMMAND_ID} characters.")
+    if command.expected_version is not None and command.expected_version < 0:
+        raise bad_request("expected_version must be 0 or more.")
+
+
+def player_name(join: JoinSeat) -> tuple[str, str | None]:
+    """The seat's name and bot level from a join request, checked."""
+    if (join.name is None) == (join.bot is None):
+        raise bad_request('Give either "name" (a player) or "bot" (a bot level), not both.')
+    if join.bot is not None:
+        return f"{join.bot.capitalize()} bot", join.bot
+    name = " ".join((join.name or "").split())
+    if not name or len(name) > MAX_NAME:
+        raise bad_request(f"name must be 1 to {MAX_NAME} characters.")
+    return name, None
+
+
+def iso_time(at_ms: int) -> str:
+    """Milliseconds since the epoch as ISO-8601 UTC: ``2025-01-31T12:00:00.123Z``."""
+    moment = datetime.fromtimestamp(at_ms / 1000, UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def event_to_wire(event: Any, version: int, at_ms: int) -> dict[str, Any]:
+    """PROTOCOL.md's event: ``{"version", "type", "at", ...fields}``, every field named
+    (defaults included, so clients never guess a missing one)."""
+    wire: dict[str, Any] = {
+        "version": version,
+        "type": type(event).__struct_config__.tag,
+        "at": iso_time(at_ms),
+    }
+    for name in event.__struct_fields__:
+        wire[name] = msgspec.to_builtins(getattr(event, name))
+    return wire

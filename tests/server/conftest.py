@@ -1,0 +1,44 @@
+"""Fixtures of the server tests: the service and the ASGI app on the session's Redis."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+from starlette.applications import Starlette
+
+from server.app import create_app
+from server.lobby import Lobby
+from server.service import GameService
+from server.settings import Settings
+from server.store import EventStore
+
+
+@pytest.fixture
+def service(store: EventStore) -> GameService:
+    """A game service with its lobby, on the test's emptied database."""
+    return GameService(store, Lobby(store.client))
+
+
+@pytest.fixture
+def settings(redis_server: str) -> Settings:
+    """Settings on the session's Redis, with no rate limit (tests send fast)."""
+    return Settings(redis_url=redis_server, command_rate=0)
+
+
+@pytest.fixture
+async def app(redis_client: aioredis.Redis, settings: Settings) -> AsyncIterator[Starlette]:
+    """The whole app with its lifespan running (database emptied first by redis_client)."""
+    application = create_app(settings, plugins=False)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture
+async def http(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client talking to the app in-process (ASGI)."""
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://splendor.test") as client:
+        yield client
