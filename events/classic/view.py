@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-from events.classic.actions import ClassicAction
+from events.classic.actions import ClassicAction, TakeThree
 from events.classic.events import CardReserved, ClassicEvent
 from events.classic.rules import final_round, legal_actions, phase
 from events.classic.state import ClassicState
@@ -76,8 +76,10 @@ def _level(card_id: str) -> int:
 
 
 def action_to_wire(action: ClassicAction) -> dict[str, Any]:
-    """An action as PROTOCOL.md writes it."""
+    """An action as PROTOCOL.md writes it (JSON types only: lists, never tuples)."""
     wire: dict[str, Any] = msgspec.to_builtins(action)
+    if isinstance(action, TakeThree):
+        wire["colors"] = list(action.colors)
     return wire
 
 
