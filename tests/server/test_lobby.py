@@ -1,0 +1,76 @@
+"""The lobby read model: open, live and finished lists, kept by the service and
+rebuilt from the streams when lost or behind."""
+
+from __future__ import annotations
+
+import redis.asyncio as aioredis
+
+from server.lobby import GAMES_KEY, Lobby, LobbyEntry
+from server.service import GameService
+from server.store import EventStore
+from tests.server.test_service import play, seated
+
+
+def ids(summaries: list[dict[str, object]]) -> list[object]:
+    return [s["id"] for s in summaries]
+
+
+async def test_games_move_from_open_to_live_to_finished_newest_first(service: GameService) -> None:
+    """Each list holds its games newest first; a game moves as it starts and ends."""
+    older = (await service.create_game("classic", 2, 1))["id"]
+    newer = (await service.create_game("classic", 3, 2))["id"]
+    assert ids(await service.list_games("open", 10)) == [newer, older]
+    assert ids(await service.list_games("open", 1)) == [newer]
+    live, _ = await seated(service, seed=4)
+    assert ids(await service.list_games("live", 10)) == [live]
+    summary = (await service.list_games("live", 10))[0]
+    assert summary == await service.summary(live)
+    assert {s["points"] for s in summary["seats"]} == {0}
+    await play(service, live, 600)
+    assert (await service.summary(live))["status"] == "finished"
+    assert ids(await service.list_games("finished", 10)) == [live]
+    assert ids(await service.list_games("live", 10)) == []
+    assert ids(await service.list_games(None, 10)) == [live, newer, older]
+
+
+async def test_the_lobby_is_rebuilt_from_the_streams_when_it_is_lost(store: EventStore) -> None:
+    """With every lobby key deleted, start() folds the streams back into the same lists."""
+    service = GameService(store, Lobby(store.client))
+    await service.start()
+    open_id = (await service.create_game("duel", 2, 1))["id"]
+    live_id, _ = await seated(service)
+    await play(service, live_id, 5)
+    before = {s: await service.list_games(s, 50) for s in ("open", "live", "finished")}
+    await Lobby(store.client).forget()
+    assert await service.list_games("live", 50) == []
+    restarted = GameService(store, Lobby(store.client))
+    await restarted.start()
+    after = {s: await restarted.list_games(s, 50) for s in ("open", "live", "finished")}
+    assert after == before
+    assert ids(after["open"]) == [open_id]
+
+
+async def test_a_game_indexed_behind_its_stream_is_caught_up_at_start(store: EventStore) -> None:
+    """Moves appended without a lobby update (a process died in between) are indexed
+    at the next start."""
+    service = GameService(store, Lobby(store.client))
+    await service.start()
+    game_id, _ = await seated(service)
+    unindexed = GameService(store, lobby=None)
+    version = await play(unindexed, game_id, 4)
+    assert (await service.list_games("live", 5))[0]["version"] == 4
+    restarted = GameService(store, Lobby(store.client))
+    await restarted.start()
+    assert (await restarted.list_games("live", 5))[0]["version"] == version
+
+
+async def test_an_older_summary_never_overwrites_a_newer_one(redis_client: aioredis.Redis) -> None:
+    """Updates carry their version: a late update from another process is ignored."""
+    lobby = Lobby(redis_client)
+    newer = LobbyEntry("g1", "live", 1000, 9, {"id": "g1", "version": 9})
+    older = LobbyEntry("g1", "open", 1000, 3, {"id": "g1", "version": 3})
+    assert await lobby.update(newer)
+    assert not await lobby.update(older)
+    assert await lobby.newest("live", 5) == [{"id": "g1", "version": 9}]
+    assert await lobby.newest("open", 5) == []
+    assert await redis_client.hget(GAMES_KEY, "g1") == b'{"id":"g1","version":9}'
