@@ -76,7 +76,7 @@ def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(
         prog="splendor", description="Play Splendor and Splendor Duel live."
     )
-    commands = root.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    commands = root.add_subparsers(dest="command", required=True)
     for sub in SUBCOMMANDS:
         sub_parser = commands.add_parser(sub.name, help=sub.help, description=sub.help)
         sub.add_arguments(sub_parser)
