@@ -31,6 +31,7 @@ from events.duel.events import (
     GameStarted,
     Placed,
     PrivilegeTaken,
+    TokensDiscarded,
     TokensTaken,
     TurnEnded,
 )
@@ -200,6 +201,14 @@ class Table:
         else:
             self.add(CardReserved(seat, level, card_id, gold))
         return self
+
+    def discard(self, seat: int, **tokens: int) -> Table:
+        """``seat`` puts these tokens into the bag."""
+        return self.add(TokensDiscarded(seat, tokens))
+
+    def lay(self, *placed: tuple[tuple[int, int], DuelToken]) -> Table:
+        """Lay bag tokens on these cells (a replenish of just these)."""
+        return self.add(BoardReplenished(0, tuple(Placed(cell, token) for cell, token in placed)))
 
     def privilege(self, seat: int, count: int = 1) -> Table:
         """``seat`` takes ``count`` privileges by the privilege rule."""
