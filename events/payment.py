@@ -69,3 +69,22 @@ def payment_problem(need: Sequence[int], tokens: Sequence[int], pay: Sequence[in
             return f"this payment is {gold_needed - pay[GOLD_INDEX]} short"
         return f"this payment has {pay[GOLD_INDEX] - gold_needed} gold too many"
     return None
+
+
+def gold_needed5(cost: Sequence[int], bonuses: Sequence[int], tokens: Sequence[int]) -> int:
+    """The gold a default payment of a five-colour (classic) cost uses: what the bonuses
+    and the coloured tokens leave unpaid. The same as ``gold_shortfall(needs(cost,
+    bonuses), tokens)``, unrolled because legal-move generation asks it for every card.
+    """
+    white = cost[0] - bonuses[0] - tokens[0]
+    blue = cost[1] - bonuses[1] - tokens[1]
+    green = cost[2] - bonuses[2] - tokens[2]
+    red = cost[3] - bonuses[3] - tokens[3]
+    black = cost[4] - bonuses[4] - tokens[4]
+    return (
+        (white if white > 0 else 0)
+        + (blue if blue > 0 else 0)
+        + (green if green > 0 else 0)
+        + (red if red > 0 else 0)
+        + (black if black > 0 else 0)
+    )

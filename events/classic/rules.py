@@ -10,6 +10,7 @@ written into the event. Each rule is checked in one function below, which both
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from itertools import combinations
 from typing import Final, Literal
 
@@ -50,7 +51,7 @@ from events.colors import (
     to_dict,
 )
 from events.errors import GameOver, IllegalAction, NotYourTurn
-from events.payment import can_afford, default_payment, gold_shortfall, needs, payment_problem
+from events.payment import default_payment, gold_needed5, needs, payment_problem
 
 Phase = Literal["main", "return_tokens", "choose_noble"]
 
@@ -65,11 +66,55 @@ BOARD_SLOTS: Final = 4
 _CARDS = classic_cards()
 _NOBLES = classic_nobles()
 
+_COST = {card_id: card.cost for card_id, card in _CARDS.items()}
+
+
+# ------------------------------------------------------------------ the rules' checks
+# Each rule is checked in one small function; decide and legal_actions both call it.
+
+
+def take_three_count_allowed(count: int, colours_left: int) -> bool:
+    """take_three takes 3 colours; fewer (but at least 1) only when fewer than 3 are left."""
+    return count == 3 or (1 <= count < 3 and colours_left < 3)
+
+
+def take_two_allowed(in_supply: int) -> bool:
+    """take_two needs at least 4 tokens of the colour in the supply before taking."""
+    return in_supply >= TAKE_TWO_MINIMUM
+
+
+def reserve_allowed(player: PlayerState) -> bool:
+    """At most 3 reserved cards."""
+    return len(player.reserved) < MAX_RESERVED
+
+
+def affordable(card_id: str, player: PlayerState) -> bool:
+    """The player's bonuses, coloured tokens and gold cover the card's cost."""
+    return gold_needed5(_COST[card_id], player.bonuses, player.tokens) <= player.tokens[GOLD_INDEX]
+
+
+def tokens_over(player: PlayerState) -> int:
+    """How many tokens the player must return to hold 10 (0 when at 10 or fewer)."""
+    held = sum(player.tokens)
+    return held - MAX_TOKENS if held > MAX_TOKENS else 0
+
+
 # Actions are frozen values: build each once and hand out the same objects.
 _TAKE_THREE = {
     combo: TakeThree(tuple(GEMS[i] for i in combo))
     for size in (1, 2, 3)
     for combo in combinations(range(5), size)
+}
+# For each set of colours left in the supply, the take_three actions the rule allows.
+_TAKE_THREE_BY_LEFT = {
+    left: tuple(
+        _TAKE_THREE[combo]
+        for size in (1, 2, 3)
+        if take_three_count_allowed(size, len(left))
+        for combo in combinations(left, size)
+    )
+    for n in range(6)
+    for left in combinations(range(5), n)
 }
 _TAKE_TWO = [TakeTwo(g) for g in GEMS]
 _RESERVE_CARD = {card_id: Reserve(card=card_id) for card_id in _CARDS}
@@ -110,7 +155,7 @@ def phase(state: ClassicState) -> Phase:
     if not state.acted:
         return "main"
     player = state.players[state.seat]
-    if sum(player.tokens) > MAX_TOKENS:
+    if tokens_over(player):
         return "return_tokens"
     if not state.noble_visited and len(eligible_nobles(state, player.bonuses)) >= 2:
         return "choose_noble"
@@ -169,7 +214,7 @@ def decide(
             return _finish(state, player, events, sum(player.tokens) + len(colors))
         case TakeTwo(color=color):
             left = state.bank[GEM_INDEX[color]]
-            if left < TAKE_TWO_MINIMUM:
+            if not take_two_allowed(left):
                 raise IllegalAction(
                     f"take_two needs at least 4 {color} tokens in the supply, there are {left}"
                 )
@@ -195,7 +240,7 @@ def _take_three_problem(state: ClassicState, colors: tuple[str, ...]) -> str | N
         if state.bank[GEM_INDEX[color]] == 0:
             return f"there is no {color} token left in the supply"
     left = sum(1 for i in range(5) if state.bank[i])
-    if len(colors) < 3 and left >= 3:
+    if not take_three_count_allowed(len(colors), left):
         return (
             f"take_three takes 3 different colours; fewer only when fewer than 3 colours "
             f"are left in the supply, and {left} are"
@@ -206,14 +251,17 @@ def _take_three_problem(state: ClassicState, colors: tuple[str, ...]) -> str | N
 def _decide_reserve(
     state: ClassicState, player: PlayerState, action: Reserve, rng: random.Random
 ) -> list[ClassicEvent]:
-    if len(player.reserved) >= MAX_RESERVED:
+    if not reserve_allowed(player):
         raise IllegalAction("You already hold 3 reserved cards, the most allowed.")
     gold = 1 if state.bank[GOLD_INDEX] else 0
     events: list[ClassicEvent]
     if action.card is not None:
         if action.level is not None:
             raise IllegalAction("Reserve names a card on the board or a level's deck, not both.")
-        level, slot = _board_slot(state, action.card)
+        where = _board_slot(state, action.card)
+        if where is None:
+            raise IllegalAction(f"Card {action.card} is not on the board.")
+        level, slot = where
         events = [CardReserved(player.seat, level, action.card, False, gold)]
         _refill(state, level, slot, events, rng)
     else:
@@ -228,13 +276,14 @@ def _decide_reserve(
     return _finish(state, player, events, sum(player.tokens) + gold)
 
 
-def _board_slot(state: ClassicState, card_id: str) -> tuple[int, int]:
+def _board_slot(state: ClassicState, card_id: str) -> tuple[int, int] | None:
+    """Where a card lies on the board (level, slot), or None when it is not there."""
     card = _CARDS.get(card_id)
     if card is not None:
         row = state.board[card.level - 1]
         if card_id in row:
             return card.level, row.index(card_id)
-    raise IllegalAction(f"Card {card_id} is not on the board.")
+    return None
 
 
 def _refill(
@@ -251,18 +300,16 @@ def _decide_buy(
 ) -> list[ClassicEvent]:
     card_id = action.card
     from_reserve = any(r.card == card_id for r in player.reserved)
-    if from_reserve:
-        level, slot = _CARDS[card_id].level, -1
-    else:
-        card = _CARDS.get(card_id)
-        if card is None or card_id not in state.board[card.level - 1]:
-            raise IllegalAction(f"Card {card_id} is neither on the board nor in your reserve.")
-        level, slot = _board_slot(state, card_id)
+    where = None if from_reserve else _board_slot(state, card_id)
+    if not from_reserve and where is None:
+        raise IllegalAction(f"Card {card_id} is neither on the board nor in your reserve.")
     card = _CARDS[card_id]
     need = needs(card.cost, player.bonuses)
     if action.payment is None:
-        if not can_afford(need, player.tokens):
-            short = gold_shortfall(need, player.tokens) - player.tokens[GOLD_INDEX]
+        if not affordable(card_id, player):
+            short = (
+                gold_needed5(card.cost, player.bonuses, player.tokens) - player.tokens[GOLD_INDEX]
+            )
             raise IllegalAction(
                 f"You can't afford {card_id}: after your bonuses it costs "
                 f"{describe(to_dict(need, GEMS))}, and you are {short} token"
@@ -279,8 +326,8 @@ def _decide_buy(
     events: list[ClassicEvent] = [
         CardBought(player.seat, card_id, only_nonzero(to_dict(pay)), from_reserve)
     ]
-    if not from_reserve:
-        _refill(state, level, slot, events, rng)
+    if where is not None:
+        _refill(state, *where, events, rng)
     bonuses = list(player.bonuses)
     bonuses[card.color] += 1
     return _finish(
@@ -300,6 +347,7 @@ def _decide_return(
     if current != "return_tokens":
         raise IllegalAction("You return tokens only when you hold more than 10 at a turn's end.")
     held = sum(player.tokens)
+    excess = tokens_over(player)
     returned = 0
     for name, n in action.tokens.items():
         if n < 0:
@@ -308,10 +356,9 @@ def _decide_return(
         if n > have:
             raise IllegalAction(f"You return {n} {name} but hold only {have}.")
         returned += n
-    if held - returned != MAX_TOKENS:
+    if returned != excess:
         raise IllegalAction(
-            f"You hold {held} tokens: return exactly {held - MAX_TOKENS} to keep 10, "
-            f"not {returned}."
+            f"You hold {held} tokens: return exactly {excess} to keep 10, not {returned}."
         )
     events: list[ClassicEvent] = [
         TokensReturned(player.seat, {name: n for name, n in action.tokens.items() if n})
@@ -366,14 +413,16 @@ def _end_turn(
     seat = player.seat
     next_seat = (seat + 1) % state.players_count
     events.append(TurnEnded(seat, next_seat))
-    all_points = [points if p.seat == seat else p.points for p in state.players]
-    all_cards = [
-        (len(p.cards) if cards is None else cards) if p.seat == seat else len(p.cards)
-        for p in state.players
-    ]
     round_over = next_seat == state.first_seat
     everyone_stuck = passed and state.passes_in_row + 1 >= state.players_count
-    if (round_over and max(all_points) >= POINTS_TO_END) or everyone_stuck:
+    # Points never go down, so someone reached 15 iff the mover does now or anyone had.
+    someone_at_15 = points >= POINTS_TO_END or final_round(state)
+    if (round_over and someone_at_15) or everyone_stuck:
+        all_points = [points if p.seat == seat else p.points for p in state.players]
+        all_cards = [
+            (len(p.cards) if cards is None else cards) if p.seat == seat else len(p.cards)
+            for p in state.players
+        ]
         events.append(
             GameEnded(winners(all_points, all_cards), tuple(all_points), tuple(all_cards))
         )
@@ -398,7 +447,7 @@ def legal_actions(state: ClassicState, seat: int) -> list[ClassicAction]:
     player = state.players[seat]
     current = phase(state)
     if current == "return_tokens":
-        return _return_options(player.tokens, sum(player.tokens) - MAX_TOKENS)
+        return list(_return_options(tuple(player.tokens), tokens_over(player)))
     if current == "choose_noble":
         return [ChooseNoble(n) for n in eligible_nobles(state, player.bonuses)]
     actions = _main_actions(state, player)
@@ -407,39 +456,30 @@ def legal_actions(state: ClassicState, seat: int) -> list[ClassicAction]:
 
 def _main_actions(state: ClassicState, player: PlayerState) -> list[ClassicAction]:
     bank = state.bank
-    left = tuple(i for i in range(5) if bank[i])
-    actions: list[ClassicAction]
-    if len(left) >= 3:
-        actions = [_TAKE_THREE[combo] for combo in combinations(left, 3)]
-    else:
-        actions = [
-            _TAKE_THREE[combo]
-            for size in range(1, len(left) + 1)
-            for combo in combinations(left, size)
-        ]
-    actions.extend(_TAKE_TWO[i] for i in range(5) if bank[i] >= TAKE_TWO_MINIMUM)
-    can_reserve = len(player.reserved) < MAX_RESERVED
-    bonuses = player.bonuses
-    tokens = player.tokens
+    actions: list[ClassicAction] = list(_TAKE_THREE_BY_LEFT[tuple(i for i in range(5) if bank[i])])
+    actions.extend(_TAKE_TWO[i] for i in range(5) if take_two_allowed(bank[i]))
+    can_reserve = reserve_allowed(player)
     for row in state.board:
         for card_id in row:
             if card_id is None:
                 continue
-            if can_afford(needs(_CARDS[card_id].cost, bonuses), tokens):
+            if affordable(card_id, player):
                 actions.append(_BUY[card_id])
             if can_reserve:
                 actions.append(_RESERVE_CARD[card_id])
     if can_reserve:
         actions.extend(_RESERVE_BLIND[level] for level in (1, 2, 3) if state.decks[level - 1])
     for reservation in player.reserved:
-        if can_afford(needs(_CARDS[reservation.card].cost, bonuses), tokens):
+        if affordable(reservation.card, player):
             actions.append(_BUY[reservation.card])
     return actions
 
 
-def _return_options(tokens: list[int], count: int) -> list[ClassicAction]:
-    """Every way to give back exactly ``count`` of the tokens held."""
-    options: list[ClassicAction] = []
+@lru_cache(maxsize=4096)
+def _return_options(tokens: tuple[int, ...], count: int) -> tuple[ReturnTokens, ...]:
+    """Every way to give back exactly ``count`` of the tokens held (memoized: the same
+    holdings recur often, and the actions are frozen values)."""
+    options: list[ReturnTokens] = []
 
     def walk(index: int, left: int, chosen: dict[Token, int]) -> None:
         if left == 0:
@@ -455,4 +495,4 @@ def _return_options(tokens: list[int], count: int) -> list[ClassicAction]:
             chosen.pop(name, None)
 
     walk(0, count, {})
-    return options
+    return tuple(options)
