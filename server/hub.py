@@ -1,0 +1,564 @@
+"""Hubs: what a server process pushes to the sockets watching its games.
+
+One ``Hub`` per watched game per process holds the game's log and the state folded
+from it. One ``Tailer`` per process reads the new events of every watched game in a
+single ``XREAD BLOCK`` (so a move made through any process reaches the watchers of
+all of them) and hands each hub its events. For each event the hub evolves its state
+once, then for each *audience* (a seat, or all spectators together) computes the
+view, the JSON Patch from that audience's previous view and the redacted event once,
+encodes the ``diff`` message once, and puts the same text in the outbox of every
+socket of that audience.
+
+Each socket has an ``Outbox``: a bounded queue and a writer task, so a slow or dead
+socket never delays the others. When a socket's queue overflows, its pending diffs are
+dropped and, once the queue has drained, it gets a fresh snapshot instead: a socket
+sees every version in order, or a snapshot that starts it over, never a gap.
+
+Everything that touches a hub's state, audiences and outboxes runs without awaiting
+in between (the event loop is the lock): a snapshot taken at version V is always
+followed by the diffs from V + 1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from typing import Any, Final
+
+import jsonpatch
+import msgspec
+import redis.asyncio as aioredis
+from jsonpointer import JsonPointer
+from redis.exceptions import RedisError
+
+from events.game import Variant
+from server.projection import LoggedEvent, decode_event
+from server.store import EventStore, StoredEvent
+from server.wire import event_to_wire
+
+__all__ = [
+    "DEFAULT_OUTBOX_LIMIT",
+    "Hub",
+    "Hubs",
+    "Outbox",
+    "Tailer",
+    "view_patch",
+]
+
+log = logging.getLogger(__name__)
+
+Viewer = int | None  # a seat, or None for a spectator
+Send = Callable[[str], Awaitable[None]]
+LoadGame = Callable[[str], Awaitable[tuple[Variant, Sequence[LoggedEvent]]]]
+
+DEFAULT_OUTBOX_LIMIT: Final = 256  # messages waiting for one socket before it is reset
+TAIL_BLOCK_MS: Final = 5_000  # a tailer is woken sooner when a game is added
+TAIL_COUNT: Final = 500  # events per game per read
+_RETRY_S: Final = (0.05, 0.2, 1.0, 2.0)
+
+_encoder = msgspec.json.Encoder()
+
+
+# ---------------------------------------------------------------------- JSON Patch
+
+
+class _Pointer(JsonPointer):
+    """A JSON Pointer parsed without validation: the diff only builds pointers from
+    the views' own keys, so the checks of ``JsonPointer`` would only cost time."""
+
+    def __init__(self, pointer: str) -> None:
+        parts = pointer.split("/")
+        del parts[0]
+        self.parts = [p.replace("~1", "/").replace("~0", "~") if "~" in p else p for p in parts]
+
+
+def _typed_leaf(value: object) -> object:
+    # jsonpatch compares leaves through this: (type, value) tells 1 from True and
+    # 1 from 1.0 as json.dumps would, at a fraction of the cost.
+    return (type(value), value)
+
+
+_typed: Any = _typed_leaf  # typed as returning str by the stubs; any comparable will do
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def view_patch(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """RFC 6902 operations turning view ``before`` into ``after`` (jsonpatch's diff).
+
+    Top-level members that are equal are skipped before jsonpatch walks them: most
+    of a table does not change with one event.
+    """
+    ops: list[dict[str, Any]] = []
+    for key, new in after.items():
+        path = "/" + _escape(key)
+        if key not in before:
+            ops.append({"op": "add", "path": path, "value": new})
+            continue
+        old = before[key]
+        if old == new and type(old) is type(new):
+            continue
+        patch = jsonpatch.JsonPatch.from_diff(old, new, dumps=_typed, pointer_cls=_Pointer)
+        sub_ops: list[dict[str, Any]] = patch.patch  # type: ignore[assignment]
+        for op in sub_ops:
+            op["path"] = path + op["path"]
+            if "from" in op:
+                op["from"] = path + op["from"]
+            ops.append(op)
+    for key in before:
+        if key not in after:
+            ops.append({"op": "remove", "path": "/" + _escape(key)})
+    return ops
+
+
+def _text(message: Mapping[str, Any]) -> str:
+    return _encoder.encode(message).decode()
+
+
+# ---------------------------------------------------------------------- outboxes
+
+
+class _CatchUp:
+    """A placeholder in an outbox: the diffs ``after < version <= until`` for one
+    viewer, computed by the writer when it gets there (not all at once)."""
+
+    __slots__ = ("after", "until")
+
+    def __init__(self, after: int, until: int) -> None:
+        self.after = after
+        self.until = until
+
+
+class Outbox:
+    """The messages waiting for one socket, and the task that sends them in order.
+
+    *Feed* messages (snapshots, diffs) are dropped when more than ``limit`` wait; the
+    socket then gets a snapshot when its queue has drained. *Replies* (ack, error,
+    pong) are never dropped: ``reply`` waits for room instead, which stops reading
+    from a client that sends faster than it reads.
+    """
+
+    def __init__(self, hub: Hub, viewer: Viewer, send: Send, limit: int) -> None:
+        self.hub = hub
+        self.viewer = viewer
+        self._send = send
+        self._limit = max(1, limit)
+        self._items: deque[tuple[bool, str | _CatchUp]] = deque()  # (is_feed, item)
+        self._replies = 0
+        self._wake = asyncio.Event()
+        self._room = asyncio.Event()
+        self._room.set()
+        self.needs_snapshot = False
+        self.resets = 0  # times this socket's diffs were dropped for a snapshot
+        self.closed = False
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        self.closed = True
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    # -- filled by the hub (synchronously)
+
+    def feed(self, item: str | _CatchUp) -> None:
+        """Queue a snapshot or diff; on overflow drop the feed and ask for a snapshot."""
+        if self.needs_snapshot or self.closed:
+            return  # the snapshot to come will cover it
+        if len(self._items) >= self._limit:
+            self.reset(overflow=True)
+            return
+        self._items.append((True, item))
+        self._wake.set()
+
+    def reset(self, *, overflow: bool = False) -> None:
+        """Drop the pending feed; a snapshot of the version of that moment follows."""
+        if overflow:
+            self.resets += 1
+        if any(is_feed for is_feed, _ in self._items):
+            self._items = deque(entry for entry in self._items if not entry[0])
+        self.needs_snapshot = True
+        self._wake.set()
+
+    # -- filled by the socket's reader
+
+    async def reply(self, text: str) -> None:
+        """Queue an ack, error or pong (after waiting for room if too many wait)."""
+        while self._replies >= self._limit and not self.closed:
+            self._room.clear()
+            await self._room.wait()
+        if self.closed:
+            return
+        self._replies += 1
+        self._items.append((False, text))
+        self._wake.set()
+
+    # -- the writer
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                if self._items:
+                    is_feed, item = self._items.popleft()
+                    if not is_feed:
+                        self._replies -= 1
+                        self._room.set()
+                    if isinstance(item, _CatchUp):
+                        await self._catch_up(item)
+                    else:
+                        await self._send(item)
+                elif self.needs_snapshot:
+                    # Taken and flagged done in one step: the hub's next diffs are
+                    # the ones after this snapshot's version.
+                    self.needs_snapshot = False
+                    await self._send(self.hub.snapshot(self.viewer))
+                else:
+                    self._wake.clear()
+                    await self._wake.wait()
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # the socket is gone: its reader sees it and leaves
+            log.debug("socket writer for %s stopped: %r", self.hub.game_id, e)
+        finally:
+            self.closed = True
+            self._room.set()
+
+    async def _catch_up(self, item: _CatchUp) -> None:
+        for text in self.hub.diffs(self.viewer, item.after, item.until):
+            if self.needs_snapshot:
+                return  # overflowed meanwhile: the snapshot to come starts it over
+            await self._send(text)
+
+
+# ---------------------------------------------------------------------- hubs
+
+
+class _Audience:
+    """The sockets that see a game the same way (one seat, or every spectator), with
+    the view they all have at the hub's version."""
+
+    __slots__ = ("outboxes", "snapshot", "view", "viewer")
+
+    def __init__(self, viewer: Viewer, view: dict[str, Any]) -> None:
+        self.viewer = viewer
+        self.view = view
+        self.outboxes: set[Outbox] = set()
+        self.snapshot: tuple[int, str] | None = None  # (version, text), made once
+
+
+class Hub:
+    """One game watched by this process: its log, its state, its audiences."""
+
+    def __init__(self, game_id: str, variant: Variant, log: Sequence[LoggedEvent]) -> None:
+        self.game_id = game_id
+        self.variant = variant
+        self.log: list[LoggedEvent] = list(log)
+        self.state: Any = variant.fold(e.event for e in self.log)
+        self._audiences: dict[Viewer, _Audience] = {}
+
+    @property
+    def version(self) -> int:
+        return len(self.log)
+
+    @property
+    def watchers(self) -> int:
+        return sum(len(a.outboxes) for a in self._audiences.values())
+
+    def attach(self, outbox: Outbox, since: int | None) -> None:
+        """Start a socket: a snapshot now, or the diffs after ``since`` if it has seen
+        that version, then every diff of its audience."""
+        audience = self._audience(outbox.viewer)
+        if since is None or since > self.version:
+            outbox.feed(self.snapshot(outbox.viewer))
+        elif since < self.version:
+            outbox.feed(_CatchUp(since, self.version))
+        audience.outboxes.add(outbox)
+
+    def detach(self, outbox: Outbox) -> None:
+        audience = self._audiences.get(outbox.viewer)
+        if audience is None:
+            return
+        audience.outboxes.discard(outbox)
+        if not audience.outboxes:
+            del self._audiences[outbox.viewer]
+
+    def _audience(self, viewer: Viewer) -> _Audience:
+        audience = self._audiences.get(viewer)
+        if audience is None:
+            audience = _Audience(viewer, self.variant.view(self.state, viewer))
+            self._audiences[viewer] = audience
+        return audience
+
+    def snapshot(self, viewer: Viewer) -> str:
+        """The ``snapshot`` message of ``viewer`` at the hub's version (made once per
+        audience and version)."""
+        audience = self._audience(viewer)
+        if audience.snapshot is None or audience.snapshot[0] != self.version:
+            text = _text({"type": "snapshot", "version": self.version, "view": audience.view})
+            audience.snapshot = (self.version, text)
+        return audience.snapshot[1]
+
+    def apply(self, stored: Sequence[StoredEvent]) -> None:
+        """Fold new events of the stream and send every audience its diffs."""
+        for entry in stored:
+            if entry.version <= self.version:
+                continue  # read twice (a tail that started before this hub's load)
+            if entry.version != self.version + 1:
+                # Not the next one: leave it; the tailer reads on from our version.
+                log.warning("%s: hub at %d got %d", self.game_id, self.version, entry.version)
+                return
+            self._apply_one(
+                LoggedEvent(entry.version, entry.at_ms, decode_event(self.variant, entry.data))
+            )
+
+    def _apply_one(self, logged: LoggedEvent) -> None:
+        variant = self.variant
+        variant.evolve(self.state, logged.event)
+        self.log.append(logged)
+        finished = self.state.status == "finished"
+        plain: dict[str, Any] | None = None  # the event's wire shape when not redacted
+        for audience in self._audiences.values():
+            after = variant.view(self.state, audience.viewer)
+            shown = variant.redact(logged.event, audience.viewer, finished)
+            if shown is logged.event:
+                if plain is None:
+                    plain = event_to_wire(shown, logged.version, logged.at_ms)
+                wire_event = plain
+            else:
+                wire_event = event_to_wire(shown, logged.version, logged.at_ms)
+            text = _text(
+                {
+                    "type": "diff",
+                    "version": logged.version,
+                    "event": wire_event,
+                    "patch": view_patch(audience.view, after),
+                }
+            )
+            audience.view = after
+            for outbox in audience.outboxes:
+                outbox.feed(text)
+
+    def diffs(self, viewer: Viewer, after: int, until: int) -> Iterator[str]:
+        """The ``diff`` messages of ``viewer`` for versions ``after + 1 .. until``,
+        one at a time, from the view at ``after`` (version 0: the empty table).
+
+        Events are redacted as ``GET /events`` does: all shown once the game is over.
+        """
+        variant = self.variant
+        state = variant.fold(e.event for e in self.log[:after])
+        before = variant.view(state, viewer)
+        finished = self.state.status == "finished"
+        for logged in self.log[after:until]:
+            variant.evolve(state, logged.event)
+            now = variant.view(state, viewer)
+            shown = variant.redact(logged.event, viewer, finished)
+            yield _text(
+                {
+                    "type": "diff",
+                    "version": logged.version,
+                    "event": event_to_wire(shown, logged.version, logged.at_ms),
+                    "patch": view_patch(before, now),
+                }
+            )
+            before = now
+
+
+# ---------------------------------------------------------------------- tailer
+
+
+class Tailer:
+    """Reads the new events of every watched game of this process, in one ``XREAD``.
+
+    ``tail_client`` must be a single-connection client of its own (``XREAD BLOCK``
+    holds its connection); ``wake_client`` is any other client, used to interrupt that
+    read (``CLIENT UNBLOCK``) when a game is added, so a new hub never waits for the
+    read in flight to time out.
+    """
+
+    def __init__(
+        self,
+        tail_client: aioredis.Redis,
+        wake_client: aioredis.Redis,
+        deliver: Callable[[str, list[StoredEvent]], None],
+        *,
+        block_ms: int = TAIL_BLOCK_MS,
+        count: int = TAIL_COUNT,
+    ) -> None:
+        self._tail_client = tail_client
+        self._store = EventStore(tail_client)
+        self._wake_client = wake_client
+        self._deliver = deliver
+        self._block_ms = block_ms
+        self._count = count
+        self._positions: dict[str, int] = {}
+        self._generation = 0  # bumped when a game is added
+        self._reading: int | None = None  # the generation of the read in flight
+        self._client_id: int | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._waking: asyncio.Task[None] | None = None
+        self.reads = 0
+
+    def watch(self, game_id: str, version: int) -> None:
+        """Read ``game_id``'s events after ``version`` from now on."""
+        self._positions[game_id] = version
+        self._generation += 1
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        elif self._reading is not None and (self._waking is None or self._waking.done()):
+            self._waking = asyncio.get_running_loop().create_task(self._wake())
+
+    def unwatch(self, game_id: str) -> None:
+        self._positions.pop(game_id, None)
+
+    def advance(self, game_id: str, version: int) -> None:
+        if game_id in self._positions:
+            self._positions[game_id] = version
+
+    async def close(self) -> None:
+        for task in (self._waking, self._task):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        await self._tail_client.aclose()
+
+    async def _run(self) -> None:
+        failures = 0
+        while self._positions:
+            try:
+                if self._client_id is None:
+                    self._client_id = int(await self._tail_client.client_id())
+                self._reading = self._generation
+                try:
+                    batch = await self._store.tail(
+                        dict(self._positions), self._block_ms, self._count
+                    )
+                finally:
+                    self._reading = None
+                failures = 0
+            except (RedisError, OSError) as e:
+                self._client_id = None  # a new connection has a new id
+                delay = _RETRY_S[min(failures, len(_RETRY_S) - 1)]
+                failures += 1
+                log.warning(
+                    "tailing %d games failed (%r); again in %.2f s", len(self._positions), e, delay
+                )
+                await asyncio.sleep(delay)
+                continue
+            self.reads += 1
+            for game_id, events in batch.items():
+                if game_id in self._positions:
+                    self._deliver(game_id, events)
+
+    async def _wake(self) -> None:
+        # CLIENT UNBLOCK answers 0 when the read has not reached Redis yet: try again
+        # a few times, then leave it to the read's own timeout.
+        for attempt in range(50):
+            reading = self._reading
+            if reading is None or reading >= self._generation or self._client_id is None:
+                return
+            try:
+                if await self._wake_client.client_unblock(self._client_id):
+                    return
+            except (RedisError, OSError):
+                return
+            await asyncio.sleep(0.001 * (1 + attempt // 10))
+
+
+# ---------------------------------------------------------------------- registry
+
+
+class Hubs:
+    """The hubs of one process: made when a game gets its first watcher, dropped
+    with its last."""
+
+    def __init__(
+        self,
+        load: LoadGame,
+        tail_client: aioredis.Redis,
+        wake_client: aioredis.Redis,
+        *,
+        outbox_limit: int = DEFAULT_OUTBOX_LIMIT,
+        block_ms: int = TAIL_BLOCK_MS,
+    ) -> None:
+        self._load = load
+        self._hubs: dict[str, Hub] = {}
+        self._loading: dict[str, asyncio.Future[Hub]] = {}
+        self.outbox_limit = outbox_limit
+        self.tailer = Tailer(tail_client, wake_client, self._deliver, block_ms=block_ms)
+
+    def __len__(self) -> int:
+        return len(self._hubs)
+
+    def get(self, game_id: str) -> Hub | None:
+        return self._hubs.get(game_id)
+
+    async def watch(self, game_id: str, viewer: Viewer, since: int | None, send: Send) -> Outbox:
+        """A started outbox for a new socket on ``game_id`` (loading its hub if needed).
+
+        Raises what ``load`` raises (an unknown game) before anything is started.
+        """
+        hub = self._hubs.get(game_id)
+        if hub is None:
+            hub = await self._hub(game_id)
+        outbox = Outbox(hub, viewer, send, self.outbox_limit)
+        hub.attach(outbox, since)
+        outbox.start()
+        return outbox
+
+    async def leave(self, outbox: Outbox) -> None:
+        """Stop a socket's outbox; the hub stops with its last watcher."""
+        await outbox.stop()
+        hub = outbox.hub
+        hub.detach(outbox)
+        if hub.watchers == 0 and self._hubs.get(hub.game_id) is hub:
+            del self._hubs[hub.game_id]
+            self.tailer.unwatch(hub.game_id)
+
+    async def _hub(self, game_id: str) -> Hub:
+        pending = self._loading.get(game_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Hub] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
+        try:
+            variant, logged = await self._load(game_id)
+            hub = self._hubs.get(game_id)
+            if hub is None:
+                hub = Hub(game_id, variant, logged)
+                self._hubs[game_id] = hub
+                self.tailer.watch(game_id, hub.version)
+            future.set_result(hub)
+            return hub
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except Exception as e:
+            future.set_exception(e)
+            future.exception()  # retrieved: other waiters re-raise it themselves
+            raise
+        finally:
+            del self._loading[game_id]
+
+    def _deliver(self, game_id: str, events: list[StoredEvent]) -> None:
+        hub = self._hubs.get(game_id)
+        if hub is None:
+            return
+        try:
+            hub.apply(events)
+        except Exception:
+            log.exception("%s: hub failed to apply events; its watchers start over", game_id)
+        self.tailer.advance(game_id, hub.version)
+
+    async def close(self) -> None:
+        await self.tailer.close()

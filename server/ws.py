@@ -1,0 +1,254 @@
+"""The websocket of PROTOCOL.md: ``/ws/games/{id}?token=…&since=N``.
+
+A socket watches one game. It gets a snapshot (or, with ``since``, the diffs it
+missed), then one diff per event, through the process's hub of that game
+(``server.hub``). It may send commands, which go through the game service exactly as
+``POST /commands`` does (same checks in the same order, same idempotency, same
+errors), ``resync`` for a fresh snapshot, and ``ping``.
+
+A message that cannot be understood gets an ``error`` and the socket stays open. A
+message larger than 64 KiB closes it with 1009 (the server is also run with
+``ws_max_size=65536`` so uvicorn refuses it before it is read whole). A socket that
+cannot start (unknown game, bad token, bad ``since``) gets one ``error`` and is closed
+with 4000 + the HTTP status of that error (4400, 4403, 4404). docs/live.md tells all.
+
+``server.app.create_app`` picks this module up by itself: ``routes`` and ``lifespan``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, Final
+
+import msgspec
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+from starlette.applications import Starlette
+from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.websockets import WebSocket
+
+from events.game import Variant
+from server import wire
+from server.errors import ServiceError, bad_request, missing_token, rate_limited
+from server.hub import DEFAULT_OUTBOX_LIMIT, Hubs, Outbox
+from server.projection import LoggedEvent
+from server.ratelimit import RateLimiter
+from server.service import GameService
+
+__all__ = ["MAX_MESSAGE_BYTES", "lifespan", "routes"]
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE_BYTES: Final = 64 * 1024
+CLOSE_TOO_BIG: Final = 1009
+CLOSE_INTERNAL: Final = 1011
+
+
+class CommandMessage(
+    msgspec.Struct, frozen=True, tag="command", tag_field="type", forbid_unknown_fields=True
+):
+    command_id: str
+    action: msgspec.Raw
+    expected_version: int | None = None
+
+
+class ResyncMessage(
+    msgspec.Struct, frozen=True, tag="resync", tag_field="type", forbid_unknown_fields=True
+):
+    pass
+
+
+class PingMessage(
+    msgspec.Struct, frozen=True, tag="ping", tag_field="type", forbid_unknown_fields=True
+):
+    pass
+
+
+ClientMessage = CommandMessage | ResyncMessage | PingMessage
+
+_decode_message = msgspec.json.Decoder(ClientMessage).decode
+_encode = msgspec.json.Encoder().encode
+_PONG: Final = '{"type":"pong"}'
+
+
+def _error(error: ServiceError, command_id: str | None = None) -> str:
+    message: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
+    if command_id is not None:
+        message["command_id"] = command_id
+    return _encode(message).decode()
+
+
+def _command_id_of(raw: bytes) -> str | None:
+    """The command id of a message refused as malformed, if it has a usable one."""
+    try:
+        data = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return None
+    if isinstance(data, dict) and data.get("type") == "command":
+        command_id = data.get("command_id")
+        if isinstance(command_id, str) and 0 < len(command_id) <= wire.MAX_COMMAND_ID:
+            return command_id
+    return None
+
+
+def _since(raw: str | None) -> int | None:
+    if raw is None or raw == "":
+        return None
+    try:
+        since = int(raw)
+    except ValueError:
+        raise bad_request(f"since must be a version (an integer), not {raw!r}.") from None
+    if since < 0:
+        raise bad_request("since must be 0 or more.")
+    return since
+
+
+class _Session:
+    """One socket's reading side: what the client sends, answered in order."""
+
+    def __init__(
+        self,
+        websocket: WebSocket,
+        service: GameService,
+        limiter: RateLimiter,
+        outbox: Outbox,
+        token: str | None,
+    ) -> None:
+        self.websocket = websocket
+        self.service = service
+        self.limiter = limiter
+        self.outbox = outbox
+        self.token = token
+        self.game_id = outbox.hub.game_id
+        self.variant = outbox.hub.variant.name
+
+    async def run(self) -> None:
+        while True:
+            message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            raw: bytes = text.encode() if text is not None else (message.get("bytes") or b"")
+            if len(raw) > MAX_MESSAGE_BYTES:
+                await self.websocket.close(
+                    CLOSE_TOO_BIG, f"A message may have at most {MAX_MESSAGE_BYTES} bytes."
+                )
+                return
+            await self._handle(raw)
+
+    async def _handle(self, raw: bytes) -> None:
+        try:
+            message = _decode_message(raw)
+        except msgspec.ValidationError as e:
+            await self.outbox.reply(
+                _error(bad_request(f"Invalid message: {e}."), _command_id_of(raw))
+            )
+            return
+        except msgspec.DecodeError as e:
+            await self.outbox.reply(_error(bad_request(f"Malformed JSON: {e}.")))
+            return
+        if isinstance(message, PingMessage):
+            await self.outbox.reply(_PONG)
+        elif isinstance(message, ResyncMessage):
+            self.outbox.reset()
+        else:
+            await self._command(message)
+
+    async def _command(self, message: CommandMessage) -> None:
+        command_id = message.command_id
+        try:
+            if self.token is None:
+                raise missing_token(
+                    "Spectators cannot act: connect with ?token=<seat token> to play."
+                )
+            wait = self.limiter.allow(f"token:{self.token}")
+            if wait is not None:
+                raise rate_limited(wait)
+            seat = self.outbox.viewer
+            assert seat is not None
+            wire.check_command(wire.Command(command_id, message.action, message.expected_version))
+            action = self.service.decode_action(self.variant, bytes(message.action))
+            result = await self.service.submit(
+                self.game_id, seat, command_id, action, message.expected_version
+            )
+        except ServiceError as e:
+            await self.outbox.reply(_error(e, command_id if command_id else None))
+            return
+        ack = {"type": "ack", "command_id": command_id, "version": result.version}
+        await self.outbox.reply(_encode(ack).decode())
+
+
+async def game_socket(websocket: WebSocket) -> None:
+    """``/ws/games/{game_id}``: a player (``?token=``) or a spectator watching a game."""
+    app_state = websocket.app.state
+    service: GameService = app_state.service
+    hubs: Hubs = app_state.hubs
+    game_id: str = websocket.path_params["game_id"]
+    await websocket.accept()
+    token = websocket.query_params.get("token") or None
+    try:
+        since = _since(websocket.query_params.get("since"))
+        viewer = await service.seat_for_token(game_id, token)
+        outbox = await hubs.watch(game_id, viewer, since, websocket.send_text)
+    except ServiceError as e:
+        await websocket.send_text(_error(e))
+        await websocket.close(4000 + e.status, e.code)
+        return
+    session = _Session(websocket, service, app_state.rate_limiter, outbox, token)
+    try:
+        await session.run()
+    except RedisError:
+        # The command may or may not be written: the client resends it (same id) on
+        # the socket it reconnects, and gets the one answer.
+        log.exception("Redis failed on the socket of %s", game_id)
+        await websocket.close(CLOSE_INTERNAL, "The server lost its store; reconnect.")
+    finally:
+        await hubs.leave(outbox)
+
+
+def tail_client(client: aioredis.Redis) -> aioredis.Redis:
+    """A single-connection client like ``client``, without a socket timeout: the
+    tailer's ``XREAD BLOCK`` holds its connection for seconds."""
+    pool = client.connection_pool
+    kwargs = dict(pool.connection_kwargs)
+    kwargs["socket_timeout"] = None
+    own_pool = aioredis.ConnectionPool(connection_class=pool.connection_class, **kwargs)
+    return aioredis.Redis(connection_pool=own_pool, single_connection_client=True)
+
+
+def outbox_limit(environ: dict[str, str] | None = None) -> int:
+    """``SPLENDOR_WS_QUEUE``: messages that may wait for one socket (default 256)."""
+    raw = (os.environ if environ is None else environ).get("SPLENDOR_WS_QUEUE")
+    if not raw:
+        return DEFAULT_OUTBOX_LIMIT
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"SPLENDOR_WS_QUEUE must be an integer, not {raw!r}") from None
+    if value < 1:
+        raise ValueError("SPLENDOR_WS_QUEUE must be 1 or more")
+    return value
+
+
+@asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    """The process's hubs, from the service's Redis, for as long as the app runs."""
+    service: GameService = app.state.service
+    client: aioredis.Redis = app.state.redis
+
+    async def load(game_id: str) -> tuple[Variant, Sequence[LoggedEvent]]:
+        variant = await service.variant_of(game_id)
+        return variant, await service.log(game_id)
+
+    hubs = Hubs(load, tail_client(client), client, outbox_limit=outbox_limit())
+    app.state.hubs = hubs
+    try:
+        yield
+    finally:
+        await hubs.close()
+
+
+routes: list[BaseRoute] = [WebSocketRoute("/ws/games/{game_id}", game_socket)]

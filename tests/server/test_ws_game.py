@@ -1,0 +1,96 @@
+"""A whole game played over websockets, watched by players and spectators."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+
+from server.settings import Settings
+from tests.server.ws_helpers import Watcher, connect, http_view, live_server, new_table
+
+
+def hidden_until(events: list[dict[str, Any]]) -> dict[str, tuple[int, int]]:
+    """Blind-reserved cards: card -> (owner, first version at which anyone may see it)."""
+    end = next(e["version"] for e in events if e["type"] == "GameEnded")
+    blind = {
+        e["card"]: (e["seat"], e["version"])
+        for e in events
+        if e["type"] == "CardReserved" and e["blind"]
+    }
+    revealed: dict[str, tuple[int, int]] = {}
+    for card, (owner, reserved_at) in blind.items():
+        bought = [
+            e["version"]
+            for e in events
+            if e["type"] == "CardBought" and e["card"] == card and e["version"] > reserved_at
+        ]
+        revealed[card] = (owner, bought[0] if bought else end)
+    return revealed
+
+
+def leaks(watcher: Watcher, secrets: dict[str, tuple[int, int]], seat: int | None) -> list[str]:
+    """Messages of ``watcher`` that show a blind-reserved card before it is public."""
+    found = []
+    for text, message in zip(watcher.texts, watcher.messages, strict=True):
+        version = message.get("version")
+        if version is None:
+            continue
+        for card, (owner, public_at) in secrets.items():
+            if owner != seat and version < public_at and f'"{card}"' in text:
+                found.append(f"{watcher.name} v{version}: {card}")
+    return found
+
+
+async def test_two_players_three_spectators_rebuild_every_view(
+    redis_client: Any, redis_server: str
+) -> None:
+    """Each socket's view rebuilt from its snapshot and diffs equals GET view at every
+    version of a whole game; no spectator or opponent ever sees a blind reserve."""
+    settings = Settings(redis_url=redis_server, command_rate=0)
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        table = await new_table(http, players=2, seed=11)
+        players = [
+            Watcher(f"p{seat}", await connect(server.ws_url(table.id, token)), seed=11, play=True)
+            for seat, token in enumerate(table.tokens)
+        ]
+        spectators = [Watcher(f"s{i}", await connect(server.ws_url(table.id))) for i in range(3)]
+        everyone = players + spectators
+        await asyncio.wait_for(asyncio.gather(*(w.run() for w in everyone)), 180)
+        await asyncio.wait_for(asyncio.gather(*(p.drain() for p in players)), 30)
+
+        summary = (await http.get(f"/api/games/{table.id}")).json()
+        assert summary["status"] == "finished"
+        final = summary["version"]
+        for watcher in everyone:
+            assert watcher.messages[0]["type"] == "snapshot"
+            assert watcher.snapshots == [watcher.snapshots[0]], "one snapshot, then diffs"
+            assert watcher.version == final
+
+        # Every version each socket saw equals what HTTP says that viewer sees then.
+        tokens: list[str | None] = [*table.tokens, None]
+        for seat, token in enumerate(tokens):
+            watchers = [players[seat]] if token is not None else spectators
+            first = min(watchers[0].views)
+            for version in range(first, final + 1):
+                expected = await http_view(http, table.id, token, version)
+                for watcher in watchers:
+                    assert watcher.views[version] == expected, (watcher.name, version)
+
+        # Every command a player sent was answered: an ack, or a stale-version refusal.
+        for player in players:
+            assert len(player.acks) + len(player.errors) == player.sent
+            assert {e["code"] for e in player.errors} <= {"conflict"}, player.errors
+        assert sum(len(p.acks) for p in players) > 20
+
+        # Blind reserves happened, and nobody but their owner saw them before the end.
+        events = (await http.get(f"/api/games/{table.id}/events")).json()["events"]
+        secrets = hidden_until(events)
+        assert secrets, "the seeded game should include blind reserves"
+        for watcher in spectators:
+            assert leaks(watcher, secrets, None) == []
+        for seat, player in enumerate(players):
+            assert leaks(player, secrets, seat) == []
+        for watcher in everyone:
+            await watcher.conn.close()

@@ -1,0 +1,237 @@
+"""Websocket tests against a real server: uvicorn on a free 127.0.0.1 port, the
+``websockets`` client library, and a socket-side view rebuilt from snapshot + diffs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import json
+import random
+import socket
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import jsonpatch
+import uvicorn
+import websockets
+from starlette.applications import Starlette
+from websockets.asyncio.client import ClientConnection
+
+from server.app import create_app
+from server.settings import Settings
+
+RECV_TIMEOUT = 20.0
+
+
+@dataclass
+class LiveServer:
+    """A running server: its address and its app (for ``app.state.hubs``)."""
+
+    host: str
+    port: int
+    app: Starlette
+
+    @property
+    def http_url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def ws_url(self, game_id: str, token: str | None = None, since: int | None = None) -> str:
+        params = []
+        if token is not None:
+            params.append(f"token={token}")
+        if since is not None:
+            params.append(f"since={since}")
+        query = "?" + "&".join(params) if params else ""
+        return f"ws://{self.host}:{self.port}/ws/games/{game_id}{query}"
+
+
+def listening_socket(sndbuf: int | None = None) -> socket.socket:
+    """A socket listening on a free 127.0.0.1 port. ``sndbuf`` (inherited by the
+    accepted sockets) keeps the kernel from buffering megabytes for a stalled client."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if sndbuf is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(1024)
+    sock.setblocking(False)
+    return sock
+
+
+@contextlib.asynccontextmanager
+async def live_server(
+    settings: Settings, *, sndbuf: int | None = None
+) -> AsyncIterator[LiveServer]:
+    """uvicorn serving ``create_app(settings)`` (with its websocket plugin) until exit."""
+    app = create_app(settings)
+    sock = listening_socket(sndbuf)
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(
+        app, ws_max_size=65536, log_level="warning", lifespan="on", timeout_graceful_shutdown=5
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        for _ in range(1000):
+            if server.started or task.done():
+                break
+            await asyncio.sleep(0.01)
+        assert server.started, "uvicorn did not start"
+        yield LiveServer("127.0.0.1", port, app)
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 15)
+        sock.close()
+
+
+@dataclass
+class Table:
+    """A game created and filled over HTTP: its id and the seats' tokens."""
+
+    id: str
+    tokens: list[str]
+
+
+async def new_table(
+    http: httpx.AsyncClient, players: int = 2, seed: int = 7, variant: str = "classic"
+) -> Table:
+    r = await http.post("/api/games", json={"variant": variant, "players": players, "seed": seed})
+    assert r.status_code == 201, r.text
+    game_id = r.json()["id"]
+    tokens = []
+    for i in range(players):
+        r = await http.post(f"/api/games/{game_id}/seats", json={"name": f"P{i}"})
+        assert r.status_code == 201, r.text
+        tokens.append(r.json()["token"])
+    return Table(game_id, tokens)
+
+
+async def http_view(
+    http: httpx.AsyncClient, game_id: str, token: str | None, version: int | None = None
+) -> dict[str, Any]:
+    params = {} if version is None else {"version": version}
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    r = await http.get(f"/api/games/{game_id}/view", params=params, headers=headers)
+    assert r.status_code == 200, r.text
+    view: dict[str, Any] = r.json()["view"]
+    return view
+
+
+def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A seeded choice that ends games soon and reserves blind now and then."""
+    blind = [a for a in legal if a["kind"] == "reserve" and a.get("level") is not None]
+    if blind and rng.random() < 0.25:
+        return rng.choice(blind)
+    buys = [a for a in legal if a["kind"] == "buy"]
+    if buys and rng.random() < 0.9:
+        return buys[-1]
+    return rng.choice(legal)
+
+
+@dataclass
+class Watcher:
+    """One socket: every message it got (raw text too) and its view rebuilt from them.
+
+    ``views[v]`` is the view after version ``v`` as rebuilt by this socket. A player
+    (``play=True``) sends a command whenever the latest view says it is its move.
+    """
+
+    name: str
+    conn: ClientConnection
+    seed: int = 0
+    play: bool = False
+    view: dict[str, Any] | None = None
+    version: int | None = None
+    views: dict[int, dict[str, Any]] = field(default_factory=dict)
+    texts: list[str] = field(default_factory=list)
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    acks: dict[str, int] = field(default_factory=dict)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    snapshots: list[int] = field(default_factory=list)
+    acted: set[int] = field(default_factory=set)
+    sent: int = 0
+    updated: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def take(self, text: str) -> dict[str, Any]:
+        """Apply one server message to the rebuilt view and check the version order."""
+        message: dict[str, Any] = json.loads(text)
+        self.texts.append(text)
+        self.messages.append(message)
+        kind = message["type"]
+        if kind == "snapshot":
+            self.view = message["view"]
+            self.version = message["version"]
+            self.snapshots.append(message["version"])
+        elif kind == "diff":
+            assert self.view is not None and self.version is not None, f"{self.name}: diff first"
+            assert message["version"] == self.version + 1, (
+                f"{self.name}: version {message['version']} after {self.version}"
+            )
+            assert message["event"]["version"] == message["version"]
+            self.view = jsonpatch.apply_patch(self.view, message["patch"])
+            self.version = message["version"]
+        elif kind == "ack":
+            self.acks[message["command_id"]] = message["version"]
+        elif kind == "error":
+            self.errors.append(message)
+        if kind in ("snapshot", "diff"):
+            assert self.view is not None and self.version is not None
+            self.views[self.version] = copy.deepcopy(self.view)
+        self.updated.set()
+        return message
+
+    def start_from(self, version: int, view: dict[str, Any]) -> None:
+        """Rebuild from a view known to the test (``since=version``)."""
+        self.view = copy.deepcopy(view)
+        self.version = version
+
+    async def next(self, timeout: float = RECV_TIMEOUT) -> dict[str, Any]:
+        text = await asyncio.wait_for(self.conn.recv(), timeout)
+        assert isinstance(text, str)
+        return self.take(text)
+
+    async def run(self, until_version: int | None = None) -> None:
+        """Read until the game is over (or at ``until_version``), playing if a player."""
+        while True:
+            if self.play:
+                await self._maybe_act()
+            if self.view is not None and (
+                self.view["status"] == "finished"
+                or (until_version is not None and (self.version or 0) >= until_version)
+            ):
+                return
+            await self.next()
+
+    async def drain(self) -> None:
+        """Read until the answer to a ping: every reply to what was sent before is in."""
+        await self.conn.send('{"type": "ping"}')
+        while (await self.next())["type"] != "pong":
+            pass
+
+    async def _maybe_act(self) -> None:
+        view = self.view
+        if view is None or view["status"] != "live" or self.version in self.acted:
+            return
+        if view["you"] != view["turn"]["seat"] or not view["legal"]:
+            return
+        assert self.version is not None
+        self.acted.add(self.version)
+        rng = random.Random(f"{self.seed}:{self.version}")
+        self.sent += 1
+        await self.conn.send(
+            json.dumps(
+                {
+                    "type": "command",
+                    "command_id": f"{self.name}-{self.version}",
+                    "expected_version": self.version,
+                    "action": choose(view["legal"], rng),
+                }
+            )
+        )
+
+
+async def connect(url: str, **kwargs: Any) -> ClientConnection:
+    return await websockets.connect(url, open_timeout=10, close_timeout=5, **kwargs)
