@@ -1,0 +1,39 @@
+"""Bots for classic Splendor. A bot sees only its own seat's view (PROTOCOL.md's
+classic view) and the public catalog, and answers one of the view's ``legal``
+actions, as a wire dict.
+
+Levels: ``random`` (uniform among legal actions), ``greedy`` (a one-move Splendor
+heuristic), ``mcts`` (information-set Monte Carlo tree search over determinizations
+of what the seat can't see). See docs/bots.md.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+from client.bots import greedy, mcts, random_bot
+
+BOTS: Final = frozenset({"random", "greedy", "mcts"})
+
+
+def choose(
+    level: str,
+    view: dict[str, Any],
+    rng: random.Random | None = None,
+    *,
+    seconds: float | None = mcts.SECONDS,
+    iterations: int | None = None,
+) -> dict[str, Any]:
+    """The action bot ``level`` plays in ``view`` (one of ``view["legal"]``).
+
+    ``seconds`` and ``iterations`` bound the MCTS bot's search (see ``mcts.search``);
+    the other levels answer at once and ignore them.
+    """
+    if level == "random":
+        return random_bot.choose(view, rng)
+    if level == "greedy":
+        return greedy.choose(view, rng)
+    if level == "mcts":
+        return mcts.choose(view, rng, seconds=seconds, iterations=iterations)
+    raise ValueError(f"unknown bot level {level!r}: one of {', '.join(sorted(BOTS))}")
