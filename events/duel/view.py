@@ -72,15 +72,25 @@ def view(state: DuelState, viewer: int | None) -> dict[str, Any]:
         }
         if state.status != "open"
         else None,
-        "legal": [action_to_wire(a) for a in legal_actions(state, state.seat)] if mover else [],
+        "legal": actions_to_wire(legal_actions(state, state.seat)) if mover else [],
         "result": {"winners": list(result.winners), "reason": result.reason} if result else None,
     }
 
 
-def action_to_wire(action: DuelAction) -> dict[str, Any]:
-    """An action as PROTOCOL.md writes it (cells as ``[row, col]`` lists)."""
-    wire: dict[str, Any] = msgspec.to_builtins(action)
+def actions_to_wire(actions: list[DuelAction]) -> list[dict[str, Any]]:
+    """Actions as PROTOCOL.md writes them: plain JSON values (cells as ``[row, col]``
+    lists, not tuples), so a view compares equal to its JSON form."""
+    wire: list[dict[str, Any]] = _decode_wire(_encode_wire(actions))
     return wire
+
+
+def action_to_wire(action: DuelAction) -> dict[str, Any]:
+    """One action as PROTOCOL.md writes it."""
+    return actions_to_wire([action])[0]
+
+
+_encode_wire = msgspec.json.Encoder().encode
+_decode_wire = msgspec.json.Decoder().decode
 
 
 def redact(event: DuelEvent, viewer: int | None, finished: bool) -> DuelEvent:

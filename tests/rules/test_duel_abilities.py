@@ -117,7 +117,10 @@ def test_steal_a_token_by_choice() -> None:
     play(state, 0, Buy("d2-02"))
     assert phase(state) == "steal_token"
     assert legal_actions(state, 0) == [StealToken("green"), StealToken("red")]
-    assert refused(state, 0, StealToken("gold")).message == "Gold can't be stolen: take a gem or a pearl."
+    assert (
+        refused(state, 0, StealToken("gold")).message
+        == "Gold can't be stolen: take a gem or a pearl."
+    )
     assert refused(state, 0, StealToken("black")).message == "Bo holds no black token."
     events = play(state, 0, StealToken("green"))
     assert events == [TokenStolen(0, 1, "green"), TurnEnded(0, 1)]

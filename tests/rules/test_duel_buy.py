@@ -66,7 +66,9 @@ def test_a_wrong_payment_is_refused() -> None:
     state = Table().give(0, blue=1, green=1, red=1, black=1, gold=1).state()
     problem = refused(state, 0, Buy("d1-01", payment={"blue": 1, "green": 1, "red": 1}))
     assert problem.message == "You can't buy d1-01 that way: this payment is 1 short."
-    problem = refused(state, 0, Buy("d1-01", payment={"blue": 1, "green": 1, "red": 1, "black": 1, "gold": 1}))
+    problem = refused(
+        state, 0, Buy("d1-01", payment={"blue": 1, "green": 1, "red": 1, "black": 1, "gold": 1})
+    )
     assert "1 gold too many" in problem.message
 
 

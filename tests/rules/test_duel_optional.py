@@ -119,7 +119,9 @@ def test_forced_replenish_when_no_mandatory_action_is_possible() -> None:
     assert isinstance(events[0], BoardReplenished) and events[0].forced
     assert len(events[0].placed) == 25
     assert events[1] == PrivilegeTaken(1, "replenish")
-    assert phase(state) == "main" and any(isinstance(a, TakeTokens) for a in legal_actions(state, 0))
+    assert phase(state) == "main" and any(
+        isinstance(a, TakeTokens) for a in legal_actions(state, 0)
+    )
 
 
 NO_PYRAMID = ((None,) * 5, (None,) * 4, (None,) * 3)
