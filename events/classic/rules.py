@@ -10,6 +10,7 @@ written into the event. Each rule is checked in one function below, which both
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from functools import lru_cache
 from itertools import combinations
 from typing import Final, Literal
@@ -88,9 +89,30 @@ def reserve_allowed(player: PlayerState) -> bool:
     return len(player.reserved) < MAX_RESERVED
 
 
-def affordable(card_id: str, player: PlayerState) -> bool:
-    """The player's bonuses, coloured tokens and gold cover the card's cost."""
-    return gold_needed5(_COST[card_id], player.bonuses, player.tokens) <= player.tokens[GOLD_INDEX]
+def affordable(player: PlayerState, card_ids: Iterable[str]) -> list[str]:
+    """The cards among ``card_ids`` that the player's bonuses, coloured tokens and gold
+    pay for. Unrolled over the five colours: legal_actions asks it for every card."""
+    tokens = player.tokens
+    bonuses = player.bonuses
+    white = bonuses[0] + tokens[0]
+    blue = bonuses[1] + tokens[1]
+    green = bonuses[2] + tokens[2]
+    red = bonuses[3] + tokens[3]
+    black = bonuses[4] + tokens[4]
+    gold = tokens[GOLD_INDEX]
+    out = []
+    for card_id in card_ids:
+        w, u, g, r, k = _COST[card_id]
+        missing = (
+            (w - white if w > white else 0)
+            + (u - blue if u > blue else 0)
+            + (g - green if g > green else 0)
+            + (r - red if r > red else 0)
+            + (k - black if k > black else 0)
+        )
+        if missing <= gold:
+            out.append(card_id)
+    return out
 
 
 def tokens_over(player: PlayerState) -> int:
@@ -306,7 +328,7 @@ def _decide_buy(
     card = _CARDS[card_id]
     need = needs(card.cost, player.bonuses)
     if action.payment is None:
-        if not affordable(card_id, player):
+        if not affordable(player, (card_id,)):
             short = (
                 gold_needed5(card.cost, player.bonuses, player.tokens) - player.tokens[GOLD_INDEX]
             )
@@ -459,19 +481,12 @@ def _main_actions(state: ClassicState, player: PlayerState) -> list[ClassicActio
     actions: list[ClassicAction] = list(_TAKE_THREE_BY_LEFT[tuple(i for i in range(5) if bank[i])])
     actions.extend(_TAKE_TWO[i] for i in range(5) if take_two_allowed(bank[i]))
     can_reserve = reserve_allowed(player)
-    for row in state.board:
-        for card_id in row:
-            if card_id is None:
-                continue
-            if affordable(card_id, player):
-                actions.append(_BUY[card_id])
-            if can_reserve:
-                actions.append(_RESERVE_CARD[card_id])
+    on_board = [card_id for row in state.board for card_id in row if card_id is not None]
+    reserved = [reservation.card for reservation in player.reserved]
+    actions.extend([_BUY[card_id] for card_id in affordable(player, on_board + reserved)])
     if can_reserve:
+        actions.extend([_RESERVE_CARD[card_id] for card_id in on_board])
         actions.extend(_RESERVE_BLIND[level] for level in (1, 2, 3) if state.decks[level - 1])
-    for reservation in player.reserved:
-        if affordable(reservation.card, player):
-            actions.append(_BUY[reservation.card])
     return actions
 
 
