@@ -42,16 +42,19 @@ from server.errors import (
     from_violation,
     not_found,
 )
-from server.lobby import FINISHED_KEY, VERSIONS_KEY, Lobby, LobbyEntry, Status
+from server.lobby import FINISHED_KEY, Lobby, LobbyEntry, Status
 from server.projection import (
+    LOAD_LUA,
     Game,
     GapError,
     LoggedEvent,
     decode_created,
     encode_event,
+    pairs,
     token_digest,
+    unpack_log,
 )
-from server.store import EventStore, VersionConflict, commands_key, meta_key
+from server.store import EventStore, VersionConflict, commands_key, events_key, meta_key
 from server.wire import event_to_wire, iso_time
 
 __all__ = [
@@ -134,6 +137,7 @@ class GameService:
         self._clock_ms = clock_ms
         self._subscribers: list[AppendedCallback] = []
         self._action_decoders: dict[str, msgspec.json.Decoder[Any]] = {}
+        self._load_script = self._r.register_script(LOAD_LUA)
 
     # ------------------------------------------------------------------ hooks
 
@@ -432,9 +436,10 @@ class GameService:
     # ------------------------------------------------------------------ lobby
 
     async def start(self) -> None:
-        """Make the lobby index whole: rebuilt from the streams if it is missing,
-        else brought up to date for any game it holds behind its stream (a process
-        that died between an append and its lobby update)."""
+        """Make the lobby index whole before serving: rebuilt from every stream if it
+        is missing, else refreshed for every game it does not list as finished (a
+        process may have died between an append and its lobby update). Finished games
+        never change, so a restart costs a fold of the unfinished games only."""
         if self.lobby is None:
             return
         game_ids = await self.store.game_ids()
@@ -444,16 +449,9 @@ class GameService:
             return
         members: list[Any] = await self._r.zrange(FINISHED_KEY, 0, -1)
         finished = {_text(m) for m in members}
-        indexed = {_text(k): int(v) for k, v in (await self._r.hgetall(VERSIONS_KEY)).items()}
         unfinished = [g for g in game_ids if g not in finished]
-        stale: list[str] = []
-        for start in range(0, len(unfinished), 100):
-            chunk = unfinished[start : start + 100]
-            versions = await asyncio.gather(*(self.store.version(g) for g in chunk))
-            stale.extend(g for g, v in zip(chunk, versions, strict=True) if indexed.get(g) != v)
-        if stale:
-            await self.lobby.rebuild(stale, self._entry_of)
-            log.info("lobby caught up for %d games", len(stale))
+        await self.lobby.rebuild(unfinished, self._entry_of)
+        log.info("lobby refreshed for %d unfinished games", len(unfinished))
 
     async def _entry_of(self, game_id: str) -> LobbyEntry | None:
         lock = self._lock_for(game_id)
@@ -469,7 +467,15 @@ class GameService:
         return LobbyEntry(game.id, status, game.created_ms, game.version, self._summary(game))
 
     async def _index(self, game: Game) -> None:
+        """Update the game's lobby entry when something a list shows has changed.
+
+        Lists show the status, the seats and their points, the result: most moves
+        change none of these, and skipping them saves a round trip per command.
+        """
         if self.lobby is None:
+            return
+        shown = _listed(game)
+        if shown == game.listed:
             return
         try:
             await self.lobby.update(self._entry(game))
@@ -477,6 +483,8 @@ class GameService:
             # The event is appended and stays the truth; the index heals at the next
             # update of this game or the next start.
             log.exception("lobby update failed for %s at %d", game.id, game.version)
+            return
+        game.listed = shown
 
     def _summary(self, game: Game) -> dict[str, Any]:
         public = game.variant.view(game.state, None)
@@ -523,11 +531,11 @@ class GameService:
         return game
 
     async def _load(self, game_id: str, lock: asyncio.Lock) -> Game:
-        meta, stored, seats = await asyncio.gather(
-            self.store.get_meta(game_id),
-            self.store.read(game_id),
-            self._r.hgetall(seats_key(game_id)),
+        packed, flat_meta, flat_seats = await self._load_script(
+            keys=[events_key(game_id), meta_key(game_id), seats_key(game_id)]
         )
+        stored = unpack_log(packed)
+        meta, seats = pairs(flat_meta), pairs(flat_seats)
         if not stored:
             raise not_found(f"There is no game {game_id!r}.")
         created = decode_created(stored[0].data)
@@ -581,6 +589,12 @@ class GameService:
     def drop_cache(self) -> None:
         """Forget every projection (they are reloaded from the streams when needed)."""
         self._cache.clear()
+
+
+def _listed(game: Game) -> tuple[Any, ...]:
+    """What the lobby lists of a game, in short: a change of it needs an update."""
+    state = game.state
+    return (state.status, tuple((p.name, p.bot, p.points) for p in state.players))
 
 
 def _text(value: bytes | str) -> str:
