@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
+import msgspec
+
 from events.base import GameCreated, PlayerJoined
 from events.catalog import classic_cards
 from events.classic.actions import ClassicAction
@@ -154,7 +156,8 @@ def random_game(
         if state.status != "live":
             return
         seat = state.seat
-        action = choose.choice(legal_actions(state, seat))
+        # Choose from a canonical order, so games don't depend on legal_actions' order.
+        action = choose.choice(sorted(legal_actions(state, seat), key=msgspec.json.encode))
         events = decide(state, seat, action, decision_rng(seed, state.version))
         for event in events:
             evolve(state, event)

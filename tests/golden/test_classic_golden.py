@@ -19,9 +19,9 @@ from tests.golden.record import SEEDS, actions_path, events_path
 
 # The results as recorded: a change here means the rules changed what a game is.
 RESULTS = {
-    2: Result((1,), (5, 15), (15, 16)),
-    3: Result((0,), (15, 10, 6), (14, 15, 15)),
-    4: Result((0,), (16, 14, 13, 14), (17, 12, 16, 15)),
+    2: Result((0,), (17, 8), (16, 15)),
+    3: Result((2,), (7, 15, 17), (17, 17, 16)),
+    4: Result((3,), (15, 4, 11, 15), (18, 9, 16, 14)),  # a tie on points: fewest cards wins
 }
 PLAYERS = sorted(SEEDS)
 
