@@ -34,6 +34,9 @@ from events.duel.turn import bonus_token_cells, stealable
 _CARDS = duel_cards()
 _REPLENISH = Replenish()
 _TAKE = {line: TakeTokens(tuple(cell_of(i) for i in line)) for line in LINES}
+_SINGLES = [line for line in LINES if len(line) == 1]
+_PAIRS = [line for line in LINES if len(line) == 2]
+_TRIPLES = [line for line in LINES if len(line) == 3]
 _BUY = {card_id: Buy(card_id) for card_id in _CARDS}
 _BLIND = {
     (cell, level): Reserve(cell_of(cell), level=level)
@@ -80,14 +83,10 @@ def legal_actions(state: DuelState, seat: int) -> list[DuelAction]:
         actions.extend(_privilege_options(state, player))
     if any(state.bag):
         actions.append(_REPLENISH)
-    board = state.board
-    for line in LINES:
-        for i in line:
-            token = board[i]
-            if token is None or token == GOLD:
-                break
-        else:
-            actions.append(_TAKE[line])
+    ok = [token is not None and token != GOLD for token in state.board]
+    actions.extend(_TAKE[line] for line in _SINGLES if ok[line[0]])
+    actions.extend(_TAKE[line] for line in _PAIRS if ok[line[0]] and ok[line[1]])
+    actions.extend(_TAKE[line] for line in _TRIPLES if ok[line[0]] and ok[line[1]] and ok[line[2]])
     actions.extend(_reserve_options(state, player))
     actions.extend(_buy_options(state, player))
     return actions

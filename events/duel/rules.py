@@ -21,6 +21,7 @@ from events.colors import (
     GOLD,
     GOLD_INDEX,
     PEARL,
+    PEARL_INDEX,
     DuelToken,
     describe,
     to_dict,
@@ -105,7 +106,18 @@ def affordable(player: PlayerState, card_id: str, tokens: Sequence[int]) -> bool
     card = _CARDS[card_id]
     if card.color == "wild" and not has_bonus_card(player):
         return False
-    return can_afford(needs(card.cost, player.bonuses), tokens)
+    # payment.can_afford(needs(...)) inlined: this runs for every card on every listing.
+    cost = card.cost
+    bonuses = player.bonuses
+    short = 0
+    for i in range(5):
+        missing = cost[i] - bonuses[i] - tokens[i]
+        if missing > 0:
+            short += missing
+    missing = cost[5] - tokens[PEARL_INDEX]  # no bonus is ever a pearl
+    if missing > 0:
+        short += missing
+    return short <= tokens[GOLD_INDEX]
 
 
 def mandatory_possible(

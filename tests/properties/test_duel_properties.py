@@ -8,14 +8,16 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from events.catalog import duel_cards
 from events.duel.constants import MAX_TOKENS, TOKEN_COUNTS
 from events.duel.events import CardReserved, DuelEvent, TurnEnded
 from events.duel.evolve import fold
 from events.duel.legal import legal_actions
-from events.duel.rules import decide
-from events.duel.state import DuelState
+from events.duel.rules import affordable, decide
+from events.duel.state import DuelState, PlayerState
 from events.duel.view import redact, view
 from events.game import DUEL
+from events.payment import can_afford, needs
 from tests.duel_helpers import random_game
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -115,3 +117,18 @@ def test_every_listed_action_is_accepted(seed: int) -> None:
         for action in sample.sample(actions, min(len(actions), 40)):
             assert decide(state, state.seat, action, random.Random(0))
         assert state == before
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(sorted(duel_cards())),
+    st.lists(st.integers(0, 3), min_size=5, max_size=5),
+    st.lists(st.integers(0, 4), min_size=7, max_size=7),
+)
+def test_affordable_agrees_with_the_payment_rules(
+    card_id: str, bonuses: list[int], tokens: list[int]
+) -> None:
+    """The fast affordability check of legal_actions says what payment.can_afford says."""
+    player = PlayerState(0, "Ana", tokens=tokens, bonuses=bonuses, cards=["d1-01"])
+    expected = can_afford(needs(duel_cards()[card_id].cost, bonuses), tokens)
+    assert affordable(player, card_id, tokens) == expected
