@@ -28,10 +28,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
-import jsonpatch
 import msgspec
 import redis.asyncio as aioredis
-from jsonpointer import JsonPointer
 from redis.exceptions import RedisError
 
 from events.game import Variant
@@ -65,55 +63,72 @@ _encoder = msgspec.json.Encoder()
 # ---------------------------------------------------------------------- JSON Patch
 
 
-class _Pointer(JsonPointer):
-    """A JSON Pointer parsed without validation: the diff only builds pointers from
-    the views' own keys, so the checks of ``JsonPointer`` would only cost time."""
-
-    def __init__(self, pointer: str) -> None:
-        parts = pointer.split("/")
-        del parts[0]
-        self.parts = [p.replace("~1", "/").replace("~0", "~") if "~" in p else p for p in parts]
-
-
-def _typed_leaf(value: object) -> object:
-    # jsonpatch compares leaves through this: (type, value) tells 1 from True and
-    # 1 from 1.0 as json.dumps would, at a fraction of the cost.
-    return (type(value), value)
-
-
-_typed: Any = _typed_leaf  # typed as returning str by the stubs; any comparable will do
-
-
 def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
+    return key.replace("~", "~0").replace("/", "~1") if "~" in key or "/" in key else key
 
 
-def view_patch(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """RFC 6902 operations turning view ``before`` into ``after`` (jsonpatch's diff).
+def _same(a: Any, b: Any) -> bool:
+    # Python equality is JSON equality for views: each member of a view keeps its JSON
+    # type (a count never turns into a boolean). The type check tells 1 from true
+    # where it is made; deep inside two equal containers it is not (1 == True).
+    return type(a) is type(b) and a == b
 
-    Top-level members that are equal are skipped before jsonpatch walks them: most
-    of a table does not change with one event.
+
+def view_patch(before: Any, after: Any) -> list[dict[str, Any]]:
+    """RFC 6902 operations (``add``, ``remove``, ``replace``) turning ``before`` into
+    ``after``: objects member by member, lists by their changed middle.
+
+    No ``move`` or ``copy``: jsonpatch's ``make_patch`` guesses moves and, on lists of
+    lists like ``legal``, sometimes makes patches that do not apply (python-json-patch
+    issues 138, 160, 179). Every patch is checked with ``jsonpatch.apply_patch`` in
+    the tests instead.
     """
     ops: list[dict[str, Any]] = []
-    for key, new in after.items():
-        path = "/" + _escape(key)
-        if key not in before:
-            ops.append({"op": "add", "path": path, "value": new})
-            continue
-        old = before[key]
-        if old == new and type(old) is type(new):
-            continue
-        patch = jsonpatch.JsonPatch.from_diff(old, new, dumps=_typed, pointer_cls=_Pointer)
-        sub_ops: list[dict[str, Any]] = patch.patch  # type: ignore[assignment]
-        for op in sub_ops:
-            op["path"] = path + op["path"]
-            if "from" in op:
-                op["from"] = path + op["from"]
-            ops.append(op)
-    for key in before:
-        if key not in after:
-            ops.append({"op": "remove", "path": "/" + _escape(key)})
+    _diff("", before, after, ops)
     return ops
+
+
+def _diff(path: str, a: Any, b: Any, ops: list[dict[str, Any]]) -> None:
+    if type(a) is dict and type(b) is dict:
+        for key, new in b.items():
+            where = path + "/" + _escape(key)
+            if key in a:
+                old = a[key]
+                if not _same(old, new):
+                    _diff(where, old, new, ops)
+            else:
+                ops.append({"op": "add", "path": where, "value": new})
+        for key in a:
+            if key not in b:
+                ops.append({"op": "remove", "path": path + "/" + _escape(key)})
+    elif type(a) is list and type(b) is list:
+        _diff_list(path, a, b, ops)
+    else:
+        ops.append({"op": "replace", "path": path, "value": b})
+
+
+def _diff_list(path: str, a: list[Any], b: list[Any], ops: list[dict[str, Any]]) -> None:
+    len_a, len_b = len(a), len(b)
+    shortest = min(len_a, len_b)
+    head = 0
+    while head < shortest and _same(a[head], b[head]):
+        head += 1
+    tail = 0
+    while tail < shortest - head and _same(a[len_a - 1 - tail], b[len_b - 1 - tail]):
+        tail += 1
+    middle_a, middle_b = len_a - head - tail, len_b - head - tail
+    paired = min(middle_a, middle_b)
+    if (paired + abs(middle_a - middle_b)) * 2 > len_b + 1:
+        # Most of the list changed (a new ``legal``): one replace says it shorter.
+        ops.append({"op": "replace", "path": path, "value": b})
+        return
+    for i in range(head, head + paired):
+        _diff(f"{path}/{i}", a[i], b[i], ops)
+    at = head + paired
+    for _ in range(middle_a - paired):
+        ops.append({"op": "remove", "path": f"{path}/{at}"})
+    for i in range(at, at + middle_b - paired):
+        ops.append({"op": "add", "path": f"{path}/{i}", "value": b[i]})
 
 
 def _text(message: Mapping[str, Any]) -> str:
