@@ -63,6 +63,7 @@ __all__ = [
     "GameService",
     "JoinResult",
     "is_game_id",
+    "reveal_reserves",
     "seats_key",
 ]
 
@@ -381,6 +382,8 @@ class GameService:
     ) -> dict[str, Any]:
         """``viewer``'s view (a seat, or None for a spectator) now or at ``version``.
 
+        Once the game is finished it is public (PROTOCOL.md): its past views show
+        every reserved card to everyone, as its events do.
         Raises ``bad_request`` for a version below 1 and ``not_found`` past the end.
         """
         lock = self._lock_for(game_id)
@@ -390,7 +393,11 @@ class GameService:
                 return game.variant.view(game.state, viewer)
             _check_version(version, game.version)
             state = game.state_at(version)
-        return game.variant.view(state, viewer)
+            finished = game.status == "finished"
+        view = game.variant.view(state, viewer)
+        if finished:
+            reveal_reserves(game.variant, state, view)
+        return view
 
     async def log(self, game_id: str, after: int = 0) -> list[LoggedEvent]:
         """The decoded events after version ``after``, unredacted: for server code only."""
@@ -589,6 +596,13 @@ class GameService:
     def drop_cache(self) -> None:
         """Forget every projection (they are reloaded from the streams when needed)."""
         self._cache.clear()
+
+
+def reveal_reserves(variant: Variant, state: Any, view: dict[str, Any]) -> None:
+    """Show every player's reserved cards in ``view`` as their owner sees them."""
+    for i, player in enumerate(view["players"]):
+        if player["seat"] != view["you"]:
+            player["reserved"] = variant.view(state, player["seat"])["players"][i]["reserved"]
 
 
 def _listed(game: Game) -> tuple[Any, ...]:

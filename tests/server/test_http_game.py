@@ -15,13 +15,17 @@ MAX_MOVES = 2000
 
 
 def fold_views(events: list[dict[str, Any]], viewer: int | None) -> list[dict[str, Any]]:
-    """The views of ``viewer`` after each event, folded here from the wire events (as
-    JSON: the view's tuples are lists once sent)."""
+    """The views of ``viewer`` after each event of a finished game, folded here from
+    the wire events (as JSON: the view's tuples are lists once sent). The game being
+    over, every reserved card is shown: each player's as its owner saw it."""
     state = CLASSIC.new_state()
     views = []
     for wire in events:
         CLASSIC.evolve(state, msgspec.convert(wire, CLASSIC.event_type))
-        views.append(msgspec.json.decode(msgspec.json.encode(CLASSIC.view(state, viewer))))
+        view = CLASSIC.view(state, viewer)
+        for seat, player in enumerate(view["players"]):
+            player["reserved"] = CLASSIC.view(state, seat)["players"][seat]["reserved"]
+        views.append(msgspec.json.decode(msgspec.json.encode(view)))
     return views
 
 
@@ -29,9 +33,11 @@ async def test_two_players_play_a_whole_game_and_every_version_matches_the_fold(
     http: httpx.AsyncClient,
 ) -> None:
     """A seeded 2-player game is played to its end over HTTP; /events folded equals
-    /view?version=N for both seats and a spectator at every version."""
+    /view?version=N for both seats and a spectator at every version (blind reserves
+    included, now public)."""
     table = await new_table(http, players=2, seed=2024)
     rng = random.Random(1)
+    blind = 0
     for _ in range(MAX_MOVES):
         spectator = await table.view(None)
         if spectator["status"] == "finished":
@@ -42,11 +48,13 @@ async def test_two_players_play_a_whole_game_and_every_version_matches_the_fold(
         other = await table.view(1 - seat)
         assert other["legal"] == []
         action = choose(view["legal"], rng)
+        blind += action["kind"] == "reserve" and "level" in action
         r = await table.command(seat, action, expected_version=view["version"])
         assert r.status_code == 200, r.text
         assert r.json()["version"] > view["version"]
     else:
         raise AssertionError("the game did not end")
+    assert blind, "the seeded game has a blind reserve, so the reveal is tested"
 
     final = await table.view(None)
     assert final["result"] is not None and final["result"]["winners"]
