@@ -174,7 +174,7 @@ def decide(state: DuelState, seat: int, action: DuelAction, rng: random.Random) 
     current = phase(state)
     match action:
         case UsePrivileges():
-            return _use_privileges(state, player, current, action)
+            return _use_privileges(state, player, action)
         case Replenish():
             return _replenish(state, player, current, rng)
         case TakeBonusToken():
@@ -255,9 +255,9 @@ def _gem_or_pearl_problem(state: DuelState, cell: Cell, how: str) -> str | None:
 
 
 def _use_privileges(
-    state: DuelState, player: PlayerState, current: Phase, action: UsePrivileges
+    state: DuelState, player: PlayerState, action: UsePrivileges
 ) -> list[DuelEvent]:
-    if current != "main" or state.acted:
+    if state.acted:
         raise IllegalAction(
             "Privileges are used at the start of a turn, before its mandatory action."
         )
@@ -290,7 +290,7 @@ def _use_privileges(
 def _replenish(
     state: DuelState, player: PlayerState, current: Phase, rng: random.Random
 ) -> list[DuelEvent]:
-    if current not in ("main", "replenish") or state.acted:
+    if state.acted:
         raise IllegalAction(
             "The board is replenished at the start of a turn, before its mandatory action."
         )

@@ -177,3 +177,17 @@ def test_privileges_may_not_leave_no_mandatory_action() -> None:
     assert uses == [UsePrivileges(((0, 0),)), UsePrivileges(((4, 4),))]
     play(state, 0, UsePrivileges(((0, 0),)))
     assert phase(state) == "main"
+
+
+def test_optional_actions_come_before_the_mandatory_one() -> None:
+    """After the mandatory action (here, waiting for a discard) neither optional action is allowed."""
+    state = Table().give(0, white=3, blue=3, green=3).privilege(0).state()
+    play(state, 0, TakeTokens(((0, 4), (1, 4), (2, 4))))
+    assert phase(state) == "discard_tokens"
+    problem = refused(state, 0, UsePrivileges(((4, 0),)))
+    assert (
+        problem.message
+        == "Privileges are used at the start of a turn, before its mandatory action."
+    )
+    problem = refused(state, 0, Replenish())
+    assert problem.message.startswith("The board is replenished at the start of a turn")
