@@ -105,3 +105,20 @@ def test_a_take_after_a_reserve_is_not_possible() -> None:
     play(state, 0, Reserve((1, 0), level=1))
     problem = refused(state, 0, TakeTokens(((0, 0),)))
     assert problem.code == "not_your_turn"
+
+
+def test_an_empty_deck_leaves_the_slot_empty_and_cannot_be_reserved_from() -> None:
+    """With the level-3 deck used up, a reserved pyramid card is not replaced, and a
+    blind reserve from that level is refused."""
+    table = Table()
+    table.own(1, *(f"d3-{n:02d}" for n in range(4, 14)))
+    state = table.state()
+    assert state.decks[2] == []
+    events = play(state, 0, Reserve((1, 0), card="d3-01"))
+    assert [type(e).__name__ for e in events] == ["CardReserved", "TurnEnded"]
+    assert state.pyramid[2] == [None, "d3-02", "d3-03"]
+    assert view(state, None)["decks"]["3"] == 0
+    state = table.state()
+    problem = refused(state, 0, Reserve((1, 0), level=3))
+    assert problem.message == "The level-3 deck is empty: there is nothing to reserve."
+    assert Reserve((1, 0), level=3) not in legal_actions(state, 0)
