@@ -63,14 +63,18 @@ def listening_socket(sndbuf: int | None = None) -> socket.socket:
 
 @contextlib.asynccontextmanager
 async def live_server(
-    settings: Settings, *, sndbuf: int | None = None
+    settings: Settings, *, sndbuf: int | None = None, ws_max_size: int = 65536
 ) -> AsyncIterator[LiveServer]:
     """uvicorn serving ``create_app(settings)`` (with its websocket plugin) until exit."""
     app = create_app(settings)
     sock = listening_socket(sndbuf)
     port = sock.getsockname()[1]
     config = uvicorn.Config(
-        app, ws_max_size=65536, log_level="warning", lifespan="on", timeout_graceful_shutdown=5
+        app,
+        ws_max_size=ws_max_size,
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=5,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
