@@ -143,8 +143,14 @@ def _iterate(
     plies = 0
     # Selection and expansion.
     while state.result is None and plies < depth:
-        ranked = root_actions if node is root else _ranked(state)
-        offered = ranked[: _widen(node.visits)]
+        if node is root:
+            offered = root_actions[: _widen(node.visits)]
+        elif node.visits == 0:
+            # A new node offers one action, the cheap policy's: build just that one.
+            first = policy.rollout_action(state, rng)
+            offered = [first] if first is not None else _ranked(state)[:1]
+        else:
+            offered = _ranked(state)[: _widen(node.visits)]
         chosen: ClassicAction | None = None
         child: Node | None = None
         for action in offered:

@@ -28,26 +28,55 @@ from events.classic.state import ClassicState, PlayerState
 from events.colors import GEM_INDEX, GEMS, Token
 
 WIN_POINTS = 15
+_CARD: Final = {card_id: (COST[card_id], POINTS[card_id], COLOR[card_id]) for card_id in COST}
 
 
 def _target(state: ClassicState, player: PlayerState) -> tuple[int, ...]:
     """Per colour, the tokens still missing for the card best worth planning toward."""
-    best = -1.0
-    best_cost: tuple[int, ...] = (0, 0, 0, 0, 0)
+    return _survey(state, player, _pulls(state, player.bonuses))[1]
+
+
+def _survey(
+    state: ClassicState, player: PlayerState, pulls: list[float]
+) -> tuple[str | None, tuple[int, ...]]:
+    """One pass over the cards within reach: the best card to buy now (or None), and
+    per colour the tokens missing for the best card to plan toward."""
     bonuses, tokens, bank = player.bonuses, player.tokens, state.bank
-    pulls = _pulls(state, bonuses)
+    gold = tokens[5]
+    best_buy: str | None = None
+    best_buy_score = -1e9
+    best_plan = -1.0
+    plan_cost: tuple[int, ...] = (0, 0, 0, 0, 0)
     candidates = [c for row in state.board for c in row if c is not None]
     candidates.extend(r.card for r in player.reserved)
     for card_id in candidates:
-        cost = COST[card_id]
-        turns = turns_to_afford(cost, bonuses, tokens, bank)
-        if turns == 0:
-            continue  # affordable already: a buy, not a plan
-        value = (POINTS[card_id] + 1.0 + pulls[COLOR[card_id]]) / (1 + turns)
-        if value > best:
-            best = value
-            best_cost = cost
-    return tuple(max(0, best_cost[i] - bonuses[i] - tokens[i]) for i in range(5))
+        cost, points, colour = _CARD[card_id]
+        short = worst = scarce = 0
+        for i in range(5):
+            d = cost[i] - bonuses[i] - tokens[i]
+            if d > 0:
+                short += d
+                if d > worst:
+                    worst = d
+                if d > bank[i]:
+                    scarce += d - bank[i]
+        if short <= gold:
+            score = 2.0 * points + pulls[colour] - 0.5 * short
+            if player.points + points >= WIN_POINTS:
+                score += 20.0
+            if score > best_buy_score:
+                best_buy, best_buy_score = card_id, score
+            continue
+        turns = max((short - gold + 2) // 3, (worst - gold + 1) // 2) + scarce
+        value = (points + 1.0 + pulls[colour]) / (1 + turns)
+        if value > best_plan:
+            best_plan = value
+            plan_cost = cost
+    missing = tuple(
+        plan_cost[i] - bonuses[i] - tokens[i] if plan_cost[i] > bonuses[i] + tokens[i] else 0
+        for i in range(5)
+    )
+    return best_buy, missing
 
 
 def _pulls(state: ClassicState, bonuses: Sequence[int]) -> list[float]:
@@ -228,33 +257,13 @@ def rollout_action(state: ClassicState, rng: random.Random) -> ClassicAction | N
 def _main_move(
     state: ClassicState, player: PlayerState, rng: random.Random
 ) -> ClassicAction | None:
-    bonuses, tokens, bank = player.bonuses, player.tokens, state.bank
-    pulls = _pulls(state, bonuses)
-    best: str | None = None
-    best_score = -1e9
-    candidates = [c for row in state.board for c in row if c is not None]
-    candidates.extend(r.card for r in player.reserved)
-    for card_id in candidates:
-        cost = COST[card_id]
-        gold = 0
-        for i in range(5):
-            d = cost[i] - bonuses[i] - tokens[i]
-            if d > 0:
-                gold += d
-        if gold > tokens[5]:
-            continue
-        points = POINTS[card_id]
-        score = 2.0 * points + pulls[COLOR[card_id]] - 0.5 * gold
-        if player.points + points >= WIN_POINTS:
-            score += 20.0
-        if score > best_score:
-            best, best_score = card_id, score
+    bank = state.bank
+    best, missing = _survey(state, player, _pulls(state, player.bonuses))
     if best is not None:
         return _BUY[best]
     available = [i for i in range(5) if bank[i] > 0]
     if not available:
         return None  # no token to take: reserve or pass, from the list
-    missing = _target(state, player)
     wanted = [i for i in available if missing[i] > 0]
     if len(wanted) == 1 and missing[wanted[0]] >= 2 and bank[wanted[0]] >= 4:
         return _TAKE_TWO[wanted[0]]
