@@ -1,10 +1,13 @@
 """``evolve``: apply one classic event to a state. It trusts its events: every check
 was made by ``decide`` before the event existed, so nothing here decides a rule.
+
+One small function applies each event type; ``evolve`` finds it by the event's type.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from events.base import GameCreated, PlayerJoined
 from events.catalog import classic_cards, classic_nobles
@@ -22,98 +25,142 @@ from events.classic.events import (
     TurnPassed,
 )
 from events.classic.state import ClassicState, PlayerState, Reservation, Result
-from events.colors import GEM_INDEX
+from events.colors import GEM_INDEX, GOLD_INDEX
 
 _CARDS = classic_cards()
 _NOBLES = classic_nobles()
+# Every card id of each level, in id order: what GameStarted leaves in the decks.
+_LEVEL_IDS = tuple(
+    tuple(sorted(c.id for c in _CARDS.values() if c.level == level)) for level in (1, 2, 3)
+)
 
 
 def evolve(state: ClassicState, event: ClassicEvent) -> ClassicState:
     """Apply ``event`` to ``state`` in place and return it (the version goes up by one)."""
     state.version += 1
-    match event:
-        case TokensTaken(seat=seat, tokens=tokens):
-            player = state.players[seat]
-            for name, n in tokens.items():
-                i = GEM_INDEX[name]
-                player.tokens[i] += n
-                state.bank[i] -= n
-            state.acted = True
-            state.passes_in_row = 0
-        case CardBought(seat=seat, card=card_id, payment=payment, from_reserve=from_reserve):
-            player = state.players[seat]
-            for name, n in payment.items():
-                i = GEM_INDEX[name]
-                player.tokens[i] -= n
-                state.bank[i] += n
-            card = _CARDS[card_id]
-            if from_reserve:
-                player.reserved = [r for r in player.reserved if r.card != card_id]
-            else:
-                _take_from_board(state, card.level, card_id)
-            player.cards.append(card_id)
-            player.bonuses[card.color] += 1
-            player.points += card.points
-            state.acted = True
-            state.passes_in_row = 0
-        case CardDealt(level=level, slot=slot, card=card_id):
-            state.board[level - 1][slot] = card_id
-            state.decks[level - 1].remove(card_id)
-        case CardReserved(seat=seat, level=level, card=card_id, blind=blind, gold=gold):
-            player = state.players[seat]
-            assert card_id is not None, "a redacted event cannot be folded"
-            if blind:
-                state.decks[level - 1].remove(card_id)
-            else:
-                _take_from_board(state, level, card_id)
-            player.reserved.append(Reservation(card_id, blind))
-            player.tokens[5] += gold
-            state.bank[5] -= gold
-            state.acted = True
-            state.passes_in_row = 0
-        case TokensReturned(seat=seat, tokens=tokens):
-            player = state.players[seat]
-            for name, n in tokens.items():
-                i = GEM_INDEX[name]
-                player.tokens[i] -= n
-                state.bank[i] += n
-        case NobleVisited(seat=seat, noble=noble_id):
-            player = state.players[seat]
-            state.nobles.remove(noble_id)
-            player.nobles.append(noble_id)
-            player.points += _NOBLES[noble_id].points
-            state.noble_visited = True
-        case TurnPassed():
-            state.acted = True
-            state.passes_in_row += 1
-        case TurnEnded(next_seat=next_seat):
-            state.seat = next_seat
-            state.turn_number += 1
-            state.acted = False
-            state.noble_visited = False
-        case GameEnded(winners=winners, points=points, cards=cards):
-            state.status = "finished"
-            state.result = Result(winners, points, cards)
-        case GameStarted(first_seat=first, nobles=nobles, board=board, bank=bank):
-            state.status = "live"
-            state.first_seat = first
-            state.seat = first
-            state.turn_number = 1
-            state.nobles = list(nobles)
-            state.board = [list(row) for row in board]
-            dealt = {c for row in board for c in row if c is not None}
-            state.decks = [
-                sorted(c.id for c in _CARDS.values() if c.level == level and c.id not in dealt)
-                for level in (1, 2, 3)
-            ]
-            for name, n in bank.items():
-                state.bank[GEM_INDEX[name]] = n
-        case PlayerJoined(seat=seat, name=name, bot=bot):
-            state.players.append(PlayerState(seat, name, bot))
-        case GameCreated(game=game, players=players):
-            state.game = game
-            state.players_count = players
+    _APPLY[type(event)](state, event)
     return state
+
+
+def fold(events: Iterable[ClassicEvent], state: ClassicState | None = None) -> ClassicState:
+    """The state after ``events``, from a new game unless a state to continue is given."""
+    state = ClassicState() if state is None else state
+    apply = _APPLY
+    for event in events:
+        state.version += 1
+        apply[type(event)](state, event)
+    return state
+
+
+# ------------------------------------------------------------------ one function per event
+
+
+def _game_created(state: ClassicState, event: GameCreated) -> None:
+    state.game = event.game
+    state.players_count = event.players
+
+
+def _player_joined(state: ClassicState, event: PlayerJoined) -> None:
+    state.players.append(PlayerState(event.seat, event.name, event.bot))
+
+
+def _game_started(state: ClassicState, event: GameStarted) -> None:
+    state.status = "live"
+    state.first_seat = event.first_seat
+    state.seat = event.first_seat
+    state.turn_number = 1
+    state.nobles = list(event.nobles)
+    state.board = [list(row) for row in event.board]
+    dealt = {c for row in event.board for c in row if c is not None}
+    state.decks = [[c for c in ids if c not in dealt] for ids in _LEVEL_IDS]
+    for name, n in event.bank.items():
+        state.bank[GEM_INDEX[name]] = n
+
+
+def _tokens_taken(state: ClassicState, event: TokensTaken) -> None:
+    tokens = state.players[event.seat].tokens
+    bank = state.bank
+    for name, n in event.tokens.items():
+        i = GEM_INDEX[name]
+        tokens[i] += n
+        bank[i] -= n
+    state.acted = True
+    state.passes_in_row = 0
+
+
+def _card_bought(state: ClassicState, event: CardBought) -> None:
+    player = state.players[event.seat]
+    tokens = player.tokens
+    bank = state.bank
+    for name, n in event.payment.items():
+        i = GEM_INDEX[name]
+        tokens[i] -= n
+        bank[i] += n
+    card_id = event.card
+    card = _CARDS[card_id]
+    if event.from_reserve:
+        player.reserved = [r for r in player.reserved if r.card != card_id]
+    else:
+        _take_from_board(state, card.level, card_id)
+    player.cards.append(card_id)
+    player.bonuses[card.color] += 1
+    player.points += card.points
+    state.acted = True
+    state.passes_in_row = 0
+
+
+def _card_dealt(state: ClassicState, event: CardDealt) -> None:
+    state.board[event.level - 1][event.slot] = event.card
+    state.decks[event.level - 1].remove(event.card)
+
+
+def _card_reserved(state: ClassicState, event: CardReserved) -> None:
+    card_id = event.card
+    assert card_id is not None, "a redacted event cannot be folded"
+    if event.blind:
+        state.decks[event.level - 1].remove(card_id)
+    else:
+        _take_from_board(state, event.level, card_id)
+    player = state.players[event.seat]
+    player.reserved.append(Reservation(card_id, event.blind))
+    player.tokens[GOLD_INDEX] += event.gold
+    state.bank[GOLD_INDEX] -= event.gold
+    state.acted = True
+    state.passes_in_row = 0
+
+
+def _tokens_returned(state: ClassicState, event: TokensReturned) -> None:
+    tokens = state.players[event.seat].tokens
+    bank = state.bank
+    for name, n in event.tokens.items():
+        i = GEM_INDEX[name]
+        tokens[i] -= n
+        bank[i] += n
+
+
+def _noble_visited(state: ClassicState, event: NobleVisited) -> None:
+    player = state.players[event.seat]
+    state.nobles.remove(event.noble)
+    player.nobles.append(event.noble)
+    player.points += _NOBLES[event.noble].points
+    state.noble_visited = True
+
+
+def _turn_passed(state: ClassicState, event: TurnPassed) -> None:
+    state.acted = True
+    state.passes_in_row += 1
+
+
+def _turn_ended(state: ClassicState, event: TurnEnded) -> None:
+    state.seat = event.next_seat
+    state.turn_number += 1
+    state.acted = False
+    state.noble_visited = False
+
+
+def _game_ended(state: ClassicState, event: GameEnded) -> None:
+    state.status = "finished"
+    state.result = Result(event.winners, event.points, event.cards)
 
 
 def _take_from_board(state: ClassicState, level: int, card_id: str) -> None:
@@ -121,9 +168,17 @@ def _take_from_board(state: ClassicState, level: int, card_id: str) -> None:
     row[row.index(card_id)] = None
 
 
-def fold(events: Iterable[ClassicEvent], state: ClassicState | None = None) -> ClassicState:
-    """The state after ``events``, from a new game unless a state to continue is given."""
-    state = ClassicState() if state is None else state
-    for event in events:
-        evolve(state, event)
-    return state
+_APPLY: dict[type[Any], Callable[[ClassicState, Any], None]] = {
+    GameCreated: _game_created,
+    PlayerJoined: _player_joined,
+    GameStarted: _game_started,
+    TokensTaken: _tokens_taken,
+    CardBought: _card_bought,
+    CardDealt: _card_dealt,
+    CardReserved: _card_reserved,
+    TokensReturned: _tokens_returned,
+    NobleVisited: _noble_visited,
+    TurnPassed: _turn_passed,
+    TurnEnded: _turn_ended,
+    GameEnded: _game_ended,
+}
