@@ -9,13 +9,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from events.catalog import duel_cards
+from events.duel.actions import (
+    Buy,
+    ChooseRoyal,
+    DiscardTokens,
+    DuelAction,
+    Replenish,
+    Reserve,
+    StealToken,
+    TakeBonusToken,
+    TakeTokens,
+    UsePrivileges,
+)
 from events.duel.constants import MAX_TOKENS, TOKEN_COUNTS
 from events.duel.events import CardReserved, DuelEvent, TurnEnded
-from events.duel.evolve import fold
+from events.duel.evolve import evolve, fold
 from events.duel.legal import legal_actions
 from events.duel.rules import affordable, decide
 from events.duel.state import DuelState, PlayerState
 from events.duel.view import redact, view
+from events.errors import RuleViolation
 from events.game import DUEL
 from events.payment import can_afford, needs
 from tests.duel_helpers import random_game
@@ -132,3 +145,49 @@ def test_affordable_agrees_with_the_payment_rules(
     player = PlayerState(0, "Ana", tokens=tokens, bonuses=bonuses, cards=["d1-01"])
     expected = can_afford(needs(duel_cards()[card_id].cost, bonuses), tokens)
     assert affordable(player, card_id, tokens) == expected
+
+
+CELL = st.tuples(st.integers(-1, 5), st.integers(-1, 5))
+TOKEN = st.sampled_from(["white", "blue", "green", "red", "black", "gold", "pearl"])
+CARD = st.sampled_from([*sorted(duel_cards()), "d9-99"])
+ANY_ACTION = st.one_of(
+    st.builds(UsePrivileges, st.lists(CELL, max_size=4).map(tuple)),
+    st.just(Replenish()),
+    st.builds(TakeTokens, st.lists(CELL, max_size=4).map(tuple)),
+    st.builds(Reserve, CELL, st.one_of(st.none(), CARD), st.one_of(st.none(), st.integers(0, 4))),
+    st.builds(
+        Buy,
+        CARD,
+        st.one_of(st.none(), st.dictionaries(TOKEN, st.integers(-1, 5), max_size=3)),
+        st.one_of(st.none(), CARD),
+    ),
+    st.builds(TakeBonusToken, CELL),
+    st.builds(StealToken, TOKEN),
+    st.builds(ChooseRoyal, st.sampled_from(["r1", "r2", "r3", "r4", "r9"])),
+    st.builds(DiscardTokens, st.dictionaries(TOKEN, st.integers(-1, 4), max_size=3)),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(SEEDS, st.integers(0, 150), st.integers(0, 1), ANY_ACTION)
+def test_any_action_is_accepted_or_refused_cleanly(
+    seed: int, moves: int, seat: int, action: DuelAction
+) -> None:
+    """Whatever a client sends, decide returns events or raises a RuleViolation with a
+    message, and never changes the state; accepted events keep the tokens accounted for."""
+    state = list(random_game(seed, moves))[-1][0]
+    before = state.copy()
+    try:
+        events = decide(state, seat, action, random.Random(seed))
+    except RuleViolation as violation:
+        assert violation.message and violation.code in (
+            "illegal_action",
+            "not_your_turn",
+            "game_over",
+        )
+        assert state == before
+        return
+    assert state == before
+    for event in events:
+        evolve(state, event)
+    assert tokens_held(state) == list(TOKEN_COUNTS)
