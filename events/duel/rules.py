@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Literal
 
-from events.catalog import duel_cards, duel_royals
+from events.catalog import duel_cards
 from events.colors import (
     DUEL_TOKENS,
     GEM_INDEX,
@@ -67,7 +67,6 @@ Phase = Literal[
 COST_NAMES = (*GEMS, PEARL)  # the order of a Duel card's cost
 
 _CARDS = duel_cards()
-_ROYALS = duel_royals()
 
 
 # ------------------------------------------------------------------ phases

@@ -9,7 +9,6 @@ first real choice, which the phase then names.
 
 from __future__ import annotations
 
-from events.catalog import duel_cards
 from events.colors import DUEL_TOKENS, GOLD_INDEX
 from events.duel.board import cell_of
 from events.duel.constants import (
@@ -32,8 +31,6 @@ from events.duel.events import (
 )
 from events.duel.evolve import evolve
 from events.duel.state import DuelState, Pending, PlayerState, Reason
-
-_CARDS = duel_cards()
 
 
 def privilege_for(state: DuelState, seat: int, reason: PrivilegeReason) -> PrivilegeTaken | None:
