@@ -1,0 +1,87 @@
+// The HTTP half of PROTOCOL.md. Every answer that is not 2xx becomes an ApiError
+// carrying the protocol's error code and its sentence.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, path, { body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch {
+    throw new ApiError(0, "network", "The server can't be reached right now.");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const code = (data && data.code) || `http_${response.status}`;
+    const message = (data && data.message) || `The server answered ${response.status}.`;
+    throw new ApiError(response.status, code, message);
+  }
+  return data;
+}
+
+const game = (id) => `/api/games/${encodeURIComponent(id)}`;
+
+export function createGame({ variant = "classic", players = 2, seed } = {}) {
+  const body = { variant, players };
+  if (Number.isInteger(seed)) body.seed = seed;
+  return request("POST", "/api/games", { body });
+}
+
+/** `who` is {"name": str} for a person or {"bot": level} for a bot. */
+export function takeSeat(id, who) {
+  return request("POST", `${game(id)}/seats`, { body: who });
+}
+
+export async function listGames(status, limit = 20) {
+  const data = await request("GET", `/api/games?status=${status}&limit=${limit}`);
+  return data.games;
+}
+
+export function gameSummary(id) {
+  return request("GET", game(id));
+}
+
+export function fetchView(id, { version, token } = {}) {
+  const query = version === undefined ? "" : `?version=${version}`;
+  return request("GET", `${game(id)}/view${query}`, { token });
+}
+
+export async function fetchEvents(id, { after = 0, token } = {}) {
+  const data = await request("GET", `${game(id)}/events?after=${after}`, { token });
+  return data.events;
+}
+
+export function postCommand(id, command, token) {
+  return request("POST", `${game(id)}/commands`, { body: command, token });
+}
+
+const catalogs = new Map();
+
+/** The card and noble data of a variant, fetched once per page. */
+export function fetchCatalog(variant) {
+  if (!catalogs.has(variant)) {
+    const pending = request("GET", `/api/catalog/${variant}`);
+    pending.catch(() => catalogs.delete(variant));
+    catalogs.set(variant, pending);
+  }
+  return catalogs.get(variant);
+}

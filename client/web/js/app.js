@@ -1,0 +1,63 @@
+// The page's router. The server serves only "/", so every page is a hash route:
+//   #/                lobby
+//   #/join/{id}       take a seat in an open game
+//   #/play/{id}       the table, acting for this browser's seat
+//   #/watch/{id}      the table as a spectator
+//   #/replay/{id}[/N] the replay of a game, at move N
+
+import { mount } from "./dom.js";
+import { showGame } from "./game.js";
+import { showJoin } from "./join.js";
+import { showLobby } from "./lobby.js";
+import { showReplay } from "./replay.js";
+
+const ROUTES = [
+  [/^#?\/?$/, (main) => showLobby(main), "Lobby"],
+  [/^#\/join\/([^/]+)\/?$/, (main, id) => showJoin(main, id), "Join"],
+  [/^#\/play\/([^/]+)\/?$/, (main, id) => showGame(main, id, "play"), "Table"],
+  [/^#\/watch\/([^/]+)\/?$/, (main, id) => showGame(main, id, "watch"), "Watching"],
+  [/^#\/replay\/([^/]+)(?:\/(\d+))?\/?$/, (main, id, n) => showReplay(main, id, n ? Number(n) : undefined), "Replay"],
+];
+
+let cleanup = () => {};
+let generation = 0;
+let lastPage = null;
+
+async function route() {
+  const hash = window.location.hash || "#/";
+  const match = ROUTES.map(([re, show, title]) => [hash.match(re), show, title]).find(([m]) => m);
+  const main = document.getElementById("main");
+  const [m, show, title] = match || [null, null, "Not found"];
+  const page = m ? `${title}:${m[1] || ""}` : "missing";
+  // The replay rewrites its own address as it steps: that is not a new page.
+  if (page === lastPage && title === "Replay") return;
+  lastPage = page;
+  generation += 1;
+  const mine = generation;
+  cleanup();
+  cleanup = () => {};
+  document.body.dataset.page = title.toLowerCase();
+  document.title = m && m[1] ? `${title} ${decodeURIComponent(m[1])} · Splendor Live` : `${title} · Splendor Live`;
+  if (!m) {
+    mount(main, Object.assign(document.createElement("p"), { className: "notice", textContent: "This page does not exist." }));
+    return;
+  }
+  const args = m.slice(1).map((part) => (part === undefined ? undefined : decodeURIComponent(part)));
+  const done = await show(main, ...args);
+  if (mine !== generation) {
+    // Another route started meanwhile: this page is already gone.
+    if (typeof done === "function") done();
+    return;
+  }
+  cleanup = typeof done === "function" ? done : () => {};
+}
+
+window.addEventListener("hashchange", () => {
+  route().then(() => {
+    // Screen readers and keyboards start at the new page, unless it focused a field.
+    if (!document.activeElement || document.activeElement === document.body) {
+      document.getElementById("main").focus({ preventScroll: true });
+    }
+  });
+});
+route();

@@ -1,0 +1,127 @@
+// Development cards, card backs and nobles, drawn with HTML/CSS and the gem symbols.
+
+import { h, listWords, plural, svg } from "./dom.js";
+import { GEMS, costPip, gemIcon, gemLabel } from "./gems.js";
+
+const ROMAN = { 1: "I", 2: "II", 3: "III" };
+
+/** Words for a cost or requirement: "2 white and 3 red". */
+export function costWords(cost) {
+  const parts = GEMS.filter((g) => cost[g]).map((g) => `${cost[g]} ${g}`);
+  return parts.length ? listWords(parts) : "nothing";
+}
+
+/** "level-2 blue card, 3 points": how the log and labels name a card. */
+export function cardName(card) {
+  const points = card.points ? `, ${plural(card.points, "point")}` : "";
+  return `level-${card.level} ${card.color} card${points}`;
+}
+
+export function cardLabel(card) {
+  return `Level ${card.level} ${gemLabel(card.color)} card, ${plural(card.points, "point")}, costs ${costWords(card.cost)}`;
+}
+
+/**
+ * A card's face. With `onClick` it is a button (the table's interactive cards);
+ * `extra` adds classes (e.g. "selected", "affordable").
+ */
+export function cardFace(id, card, { onClick, extra = [], size = "", label, attrs = {} } = {}) {
+  if (!card) return cardSlotEmpty();
+  const tag = onClick ? "button" : "div";
+  const text = label || cardLabel(card);
+  const el = h(
+    tag,
+    {
+      class: ["card", `card-${card.color}`, `level-${card.level}`, size && `card-${size}`, ...extra],
+      dataset: { card: id, level: String(card.level) },
+      "aria-label": text,
+      title: onClick ? null : text,
+      role: onClick ? null : "img",
+      type: onClick ? "button" : null,
+      onclick: onClick || null,
+      ...attrs,
+    },
+    h(
+      "span",
+      { class: "card-head" },
+      h("span", { class: "card-points" }, card.points ? String(card.points) : ""),
+      h("span", { class: "card-bonus" }, gemIcon(card.color, "card-gem")),
+    ),
+    gemIcon(card.color, "card-art"),
+    h("span", { class: "card-level", "aria-hidden": "true" }, ROMAN[card.level]),
+    h(
+      "span",
+      { class: "card-cost" },
+      GEMS.filter((g) => card.cost[g]).map((g) => costPip(g, card.cost[g])),
+    ),
+  );
+  return el;
+}
+
+export function cardSlotEmpty() {
+  return h("div", { class: "card card-empty", role: "img", "aria-label": "Empty slot" });
+}
+
+/** A face-down card: the level only (a deck, or someone's hidden reserve). */
+export function cardBack(level, { count, onClick, extra = [], size = "", label, attrs = {} } = {}) {
+  const tag = onClick ? "button" : "div";
+  const text =
+    label || (count === undefined ? `A hidden level-${level} card` : `Level ${level} deck, ${plural(count, "card")} left`);
+  return h(
+    tag,
+    {
+      class: ["card", "card-back", `level-${level}`, size && `card-${size}`, ...extra],
+      "aria-label": text,
+      title: onClick ? null : text,
+      role: onClick ? null : "img",
+      type: onClick ? "button" : null,
+      onclick: onClick || null,
+      ...attrs,
+    },
+    svg(
+      "0 0 40 40",
+      '<path d="M20 4 34 14 20 36 6 14Z"/><path class="facet" d="M6 14h28M13 14l7 22 7-22M12 6.5l1 7.5 7-10 7 10 1-7.5"/>',
+      { class: "back-mark" },
+    ),
+    h("span", { class: "back-level" }, ROMAN[level]),
+    count === undefined ? null : h("span", { class: "back-count" }, String(count)),
+  );
+}
+
+export function nobleLabel(noble) {
+  return `Noble, ${plural(noble.points, "point")}, visits a player with ${costWords(noble.requires)} cards`;
+}
+
+/** A noble tile: its points and the bonuses it requires. */
+export function nobleTile(id, noble, { onClick, extra = [], size = "" } = {}) {
+  const tag = onClick ? "button" : "div";
+  return h(
+    tag,
+    {
+      class: ["noble", size && `noble-${size}`, ...extra],
+      dataset: { noble: id },
+      "aria-label": nobleLabel(noble),
+      title: onClick ? null : nobleLabel(noble),
+      role: onClick ? null : "img",
+      type: onClick ? "button" : null,
+      onclick: onClick || null,
+    },
+    h(
+      "span",
+      { class: "noble-head" },
+      h("span", { class: "noble-points" }, String(noble.points)),
+      svg(
+        "0 0 24 24",
+        '<path d="M3 18 4.5 7l4.5 5 3-7 3 7 4.5-5L21 18Z"/><rect x="3" y="19" width="18" height="2.5" rx="1"/>',
+        { class: "noble-crown" },
+      ),
+    ),
+    h(
+      "span",
+      { class: "noble-req" },
+      GEMS.filter((g) => noble.requires[g]).map((g) => costPip(g, noble.requires[g], "square")),
+    ),
+  );
+}
+
+export { gemIcon };

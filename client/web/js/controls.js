@@ -1,0 +1,450 @@
+// Acting by clicking: the token picker, the card and deck choices, the pass
+// button, and the dialogs for returning tokens and choosing a noble. Only what
+// the view's `legal` list holds can be confirmed: the page never re-implements
+// a rule, it matches the user's choice against the server's list.
+
+import { cardFace, cardName, costWords, nobleTile } from "./cards.js";
+import { h, plural } from "./dom.js";
+import { GEMS, TOKENS, gemLabel, tokenChip } from "./gems.js";
+import { deepEqual } from "./patch.js";
+import { tokensWords } from "./words.js";
+
+const ERROR_PREFIX = {
+  not_your_turn: "It is not your turn.",
+  conflict: "The table changed before your move arrived; it is up to date now, please choose again.",
+  game_over: "The game is over.",
+  unauthorized: "This page holds no valid seat for this game.",
+  rate_limited: "Too many moves too fast; wait a moment.",
+  network: "The server can't be reached right now.",
+  timeout: "No answer from the server yet.",
+};
+
+/** A refused action in words. */
+export function problemWords(err) {
+  const prefix = ERROR_PREFIX[err.code];
+  const message = err.message || "";
+  if (err.code === "illegal_action" || err.code === "bad_request") return message || "That move is not allowed.";
+  if (!prefix) return message || "The server refused that move.";
+  return message && err.code !== "conflict" && message !== prefix ? `${prefix} ${message}` : prefix;
+}
+
+function emptySelection() {
+  return { tokens: {}, card: null, deck: null, reserved: null };
+}
+
+function sameTokens(a, b) {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if ((a[k] || 0) !== (b[k] || 0)) return false;
+  return true;
+}
+
+export class Controls {
+  /** send(action) -> Promise; render() redraws the page; names: Names. */
+  constructor({ send, render, catalog, names }) {
+    this.send = send;
+    this.render = render;
+    this.catalog = catalog;
+    this.names = names;
+    this.view = null;
+    this.selection = emptySelection();
+    this.busy = false;
+    this.message = null; // {kind: "error"|"info", text}
+    this.returnPick = {};
+    this.dialogDismissed = null; // the version whose dialog the user closed
+    this.returnDialog = this.makeDialog("return-dialog", "Return tokens");
+    this.nobleDialog = this.makeDialog("noble-dialog", "Choose a noble");
+  }
+
+  destroy() {
+    this.returnDialog.remove();
+    this.nobleDialog.remove();
+  }
+
+  makeDialog(id, title) {
+    const dialog = h("dialog", { class: "dialog", id, "aria-labelledby": `${id}-title` });
+    dialog.addEventListener("cancel", (e) => {
+      // Escape hides the dialog to look at the table; the action bar reopens it.
+      e.preventDefault();
+      this.dialogDismissed = this.view && this.view.version;
+      dialog.close();
+      this.render();
+    });
+    dialog.dataset.title = title;
+    document.body.append(dialog);
+    return dialog;
+  }
+
+  // ------------------------------------------------------------ state
+
+  get legal() {
+    return (this.view && this.view.legal) || [];
+  }
+
+  get phase() {
+    return this.view && this.view.turn ? this.view.turn.phase : null;
+  }
+
+  get myTurn() {
+    const v = this.view;
+    return !!(v && v.status === "live" && v.you !== null && v.you !== undefined && v.turn && v.turn.seat === v.you);
+  }
+
+  isLegal(action) {
+    return this.legal.some((a) => deepEqual(a, action));
+  }
+
+  update(view) {
+    const changed = !this.view || this.view.version !== view.version;
+    this.view = view;
+    if (changed) {
+      this.selection = emptySelection();
+      this.returnPick = {};
+    }
+    this.syncDialogs();
+  }
+
+  // ------------------------------------------------------------ tokens
+
+  /** The take action the picked tokens make, if `legal` holds it. */
+  takeAction(tokens = this.selection.tokens) {
+    const colors = GEMS.filter((c) => tokens[c]);
+    if (colors.length === 1 && tokens[colors[0]] === 2) {
+      const action = { kind: "take_two", color: colors[0] };
+      return this.isLegal(action) ? action : null;
+    }
+    if (!colors.length || colors.some((c) => tokens[c] !== 1)) return null;
+    return this.legal.find((a) => a.kind === "take_three" && a.colors.length === colors.length && colors.every((c) => a.colors.includes(c))) || null;
+  }
+
+  /** Could these picks still grow into (or be) a legal take? */
+  takeReachable(tokens) {
+    const colors = GEMS.filter((c) => tokens[c]);
+    if (!colors.length) return true;
+    if (colors.length === 1 && tokens[colors[0]] === 2) return this.isLegal({ kind: "take_two", color: colors[0] });
+    if (colors.some((c) => tokens[c] !== 1)) return false;
+    return this.legal.some(
+      (a) =>
+        (a.kind === "take_three" && colors.every((c) => a.colors.includes(c))) ||
+        (a.kind === "take_two" && colors.length === 1 && a.color === colors[0]),
+    );
+  }
+
+  nextPick(color) {
+    const tokens = { ...this.selection.tokens };
+    const picked = tokens[color] || 0;
+    const others = GEMS.some((c) => c !== color && tokens[c]);
+    if (picked === 0) tokens[color] = 1;
+    else if (picked === 1 && !others) tokens[color] = 2;
+    else delete tokens[color];
+    if (this.takeReachable(tokens)) return tokens;
+    if (picked === 1 && !others) return {}; // a second click where take_two is not allowed: unpick
+    return { [color]: 1 };
+  }
+
+  tokenEnabled(color) {
+    if (!this.myTurn || this.phase !== "main" || this.busy) return false;
+    if (this.selection.tokens[color]) return true;
+    return this.takeReachable({ [color]: 1 });
+  }
+
+  // ------------------------------------------------------------ clicks
+
+  clearMessage() {
+    this.message = null;
+  }
+
+  onToken(color) {
+    this.clearMessage();
+    const tokens = this.nextPick(color);
+    this.selection = { ...emptySelection(), tokens };
+    this.render();
+  }
+
+  onCard(id) {
+    this.clearMessage();
+    this.selection = this.selection.card === id ? emptySelection() : { ...emptySelection(), card: id };
+    this.render();
+  }
+
+  onDeck(level) {
+    this.clearMessage();
+    this.selection = this.selection.deck === level ? emptySelection() : { ...emptySelection(), deck: level };
+    this.render();
+  }
+
+  onReserved(id) {
+    this.clearMessage();
+    this.selection = this.selection.reserved === id ? emptySelection() : { ...emptySelection(), reserved: id };
+    this.render();
+  }
+
+  cancel() {
+    this.clearMessage();
+    this.selection = emptySelection();
+    this.render();
+  }
+
+  async act(action) {
+    if (this.busy) return;
+    this.busy = true;
+    this.message = null;
+    this.render();
+    try {
+      await this.send(action);
+      this.selection = emptySelection();
+      this.returnPick = {};
+    } catch (err) {
+      this.message = { kind: "error", text: problemWords(err), code: err.code || "" };
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  /** What renderTable/renderPlayers need to make the table clickable. */
+  tableUi() {
+    const affordable = new Set(this.legal.filter((a) => a.kind === "buy").map((a) => a.card));
+    return {
+      selection: this.selection,
+      affordable,
+      onToken: (c) => this.onToken(c),
+      onCard: (id) => this.onCard(id),
+      onDeck: (level) => this.onDeck(level),
+      onReserved: (id) => this.onReserved(id),
+      tokenEnabled: (c) => this.tokenEnabled(c),
+    };
+  }
+
+  // ------------------------------------------------------------ action bar
+
+  prompt() {
+    const v = this.view;
+    if (!v) return "";
+    if (v.status === "open") return "Waiting for players to join…";
+    if (v.status === "finished") return "The game is over.";
+    const mover = this.names.of(v.turn.seat);
+    if (!this.myTurn) {
+      const doing = v.turn.phase === "return_tokens" ? " is returning tokens" : v.turn.phase === "choose_noble" ? " is choosing a noble" : " is playing";
+      return `${mover}${doing}…`;
+    }
+    if (this.busy) return "Sending your move…";
+    if (this.phase === "return_tokens") return "You hold more than 10 tokens: return some to keep 10.";
+    if (this.phase === "choose_noble") return "Several nobles want to visit you: choose one.";
+    if (this.legal.length === 1 && this.legal[0].kind === "pass") return "No action is possible: you must pass.";
+    return "Your turn: pick tokens from the bank, or choose a card or a deck.";
+  }
+
+  button(label, action, { primary = false, key, hint } = {}) {
+    const enabled = !!action && !this.busy;
+    return h(
+      "button",
+      {
+        type: "button",
+        class: ["btn", primary && "btn-primary"],
+        disabled: !enabled,
+        dataset: { key, action: action ? action.kind : "" },
+        title: !action && hint ? hint : null,
+        onclick: () => action && this.act(action),
+      },
+      label,
+    );
+  }
+
+  cancelButton() {
+    return h("button", { type: "button", class: "btn btn-quiet", dataset: { key: "cancel" }, onclick: () => this.cancel() }, "Cancel");
+  }
+
+  selectionRow() {
+    const sel = this.selection;
+    const picked = GEMS.filter((c) => sel.tokens[c]);
+    if (picked.length) {
+      const action = this.takeAction();
+      const hint = action ? null : this.legal.some((a) => a.kind === "take_three" && a.colors.length > picked.length) ? "Pick more colours" : "This combination can't be taken";
+      return h(
+        "div",
+        { class: "action-row" },
+        h("span", { class: "picked-tokens" }, picked.map((c) => tokenChip(c, sel.tokens[c], { size: "sm" }))),
+        this.button(`Take ${tokensWords(sel.tokens)}`, action, { primary: true, key: "take", hint }),
+        this.cancelButton(),
+        !action ? h("span", { class: "hint" }, hint) : null,
+      );
+    }
+    const cardId = sel.card || sel.reserved;
+    if (cardId) {
+      const card = this.catalog.cards[cardId];
+      const buy = { kind: "buy", card: cardId };
+      const reserve = { kind: "reserve", card: cardId };
+      const canBuy = this.isLegal(buy);
+      const canReserve = !!sel.card && this.isLegal(reserve);
+      const me = this.view.players.find((p) => p.seat === this.view.you);
+      const hints = [];
+      if (!canBuy) hints.push("you can't afford it yet");
+      if (sel.card && !canReserve && me && me.reserved.length >= 3) hints.push("you already hold 3 reserved cards");
+      return h(
+        "div",
+        { class: "action-row" },
+        cardFace(cardId, card, { size: "xs" }),
+        h("span", { class: "chosen" }, `${cardName(card)}; costs ${costWords(card.cost)}`),
+        this.button("Buy", canBuy ? buy : null, { primary: true, key: "buy" }),
+        sel.card ? this.button(this.view.bank.gold ? "Reserve (+1 gold)" : "Reserve", canReserve ? reserve : null, { key: "reserve" }) : null,
+        this.cancelButton(),
+        hints.length ? h("span", { class: "hint" }, `${hints.join("; ")}.`) : null,
+      );
+    }
+    if (sel.deck) {
+      const action = { kind: "reserve", level: sel.deck };
+      const ok = this.isLegal(action);
+      return h(
+        "div",
+        { class: "action-row" },
+        h("span", { class: "chosen" }, `The top card of the level-${sel.deck} deck, unseen by the others.`),
+        this.button(this.view.bank.gold ? "Reserve blind (+1 gold)" : "Reserve blind", ok ? action : null, { primary: true, key: "reserve-blind" }),
+        this.cancelButton(),
+        ok ? null : h("span", { class: "hint" }, "You can't reserve now."),
+      );
+    }
+    return null;
+  }
+
+  actionBar() {
+    const v = this.view;
+    const bar = h(
+      "section",
+      { class: ["action-bar", this.myTurn && "my-turn"], "aria-label": "Your actions", dataset: { busy: String(this.busy) } },
+      h("p", { class: "prompt", id: "prompt" }, this.prompt()),
+    );
+    if (v && this.myTurn && !this.busy) {
+      if (this.phase === "main") {
+        bar.append(this.selectionRow() || h("div", { class: "action-row placeholder" }, h("span", { class: "hint" }, "Nothing chosen yet.")));
+        if (this.isLegal({ kind: "pass" })) bar.append(h("div", { class: "action-row" }, this.button("Pass", { kind: "pass" }, { key: "pass" })));
+      } else {
+        const dialog = this.phase === "return_tokens" ? this.returnDialog : this.nobleDialog;
+        bar.append(
+          h(
+            "div",
+            { class: "action-row" },
+            h("button", { type: "button", class: "btn btn-primary", dataset: { key: "reopen" }, onclick: () => this.openDialog(dialog) }, this.phase === "return_tokens" ? "Return tokens…" : "Choose a noble…"),
+          ),
+        );
+      }
+    }
+    bar.append(
+      h(
+        "p",
+        { class: ["action-message", this.message && `msg-${this.message.kind}`], role: "alert", id: "action-message", dataset: { code: this.message ? this.message.code : "" } },
+        this.message ? this.message.text : "",
+      ),
+    );
+    return bar;
+  }
+
+  // ------------------------------------------------------------ dialogs
+
+  syncDialogs() {
+    const wantReturn = this.myTurn && this.phase === "return_tokens";
+    const wantNoble = this.myTurn && this.phase === "choose_noble";
+    this.fillReturnDialog(wantReturn);
+    this.fillNobleDialog(wantNoble);
+    for (const [dialog, want] of [
+      [this.returnDialog, wantReturn],
+      [this.nobleDialog, wantNoble],
+    ]) {
+      if (!want && dialog.open) dialog.close();
+      if (want && !dialog.open && this.dialogDismissed !== this.view.version) this.openDialog(dialog);
+    }
+  }
+
+  openDialog(dialog) {
+    if (!dialog.open) dialog.showModal();
+    const first = dialog.querySelector("button:not([disabled])");
+    if (first) first.focus();
+  }
+
+  dialogFrame(dialog, body) {
+    const id = dialog.id;
+    dialog.replaceChildren(
+      h("h2", { id: `${id}-title`, class: "dialog-title" }, dialog.dataset.title),
+      body,
+    );
+  }
+
+  fillReturnDialog(active) {
+    if (!active) return;
+    const me = this.view.players.find((p) => p.seat === this.view.you);
+    const held = TOKENS.reduce((n, c) => n + (me.tokens[c] || 0), 0);
+    const need = held - 10;
+    const pick = this.returnPick;
+    const chosen = TOKENS.reduce((n, c) => n + (pick[c] || 0), 0);
+    const wanted = Object.fromEntries(TOKENS.filter((c) => pick[c]).map((c) => [c, pick[c]]));
+    const action = this.legal.find((a) => a.kind === "return_tokens" && sameTokens(a.tokens, wanted)) || null;
+    const step = (color, delta) => {
+      const next = Math.max(0, Math.min(me.tokens[color], (pick[color] || 0) + delta));
+      this.returnPick = { ...pick, [color]: next };
+      this.fillReturnDialog(true);
+      const again = this.returnDialog.querySelector(`[data-key="${delta > 0 ? "more" : "less"}-${color}"]`);
+      if (again && !again.disabled) again.focus();
+      else this.returnDialog.querySelector("[data-key=confirm-return]")?.focus();
+    };
+    const rows = TOKENS.filter((c) => me.tokens[c]).map((color) =>
+      h(
+        "div",
+        { class: "return-row", dataset: { color } },
+        tokenChip(color, me.tokens[color], { size: "sm", label: `You hold ${me.tokens[color]} ${gemLabel(color)}` }),
+        h("span", { class: "return-name" }, color),
+        h("button", { type: "button", class: "btn btn-step", dataset: { key: `less-${color}` }, "aria-label": `Return one ${color} less`, disabled: !pick[color], onclick: () => step(color, -1) }, "−"),
+        h("output", { class: "return-count", "aria-label": `${color} to return` }, String(pick[color] || 0)),
+        h("button", { type: "button", class: "btn btn-step", dataset: { key: `more-${color}` }, "aria-label": `Return one more ${color}`, disabled: (pick[color] || 0) >= me.tokens[color] || chosen >= need, onclick: () => step(color, 1) }, "+"),
+      ),
+    );
+    this.dialogFrame(
+      this.returnDialog,
+      h(
+        "div",
+        { class: "dialog-body" },
+        h("p", {}, `You hold ${held} tokens: return ${need} to keep 10. Chosen: ${chosen} of ${need}.`),
+        h("div", { class: "return-rows" }, rows),
+        h(
+          "div",
+          { class: "dialog-actions" },
+          h("button", { type: "button", class: "btn btn-quiet", dataset: { key: "look" }, onclick: () => { this.dialogDismissed = this.view.version; this.returnDialog.close(); this.render(); } }, "Look at the table"),
+          h(
+            "button",
+            { type: "button", class: "btn btn-primary", dataset: { key: "confirm-return" }, disabled: !action || this.busy, onclick: () => { this.returnDialog.close(); this.act(action); } },
+            chosen ? `Return ${tokensWords(wanted)}` : "Return",
+          ),
+        ),
+      ),
+    );
+  }
+
+  fillNobleDialog(active) {
+    if (!active) return;
+    const choices = this.legal.filter((a) => a.kind === "choose_noble");
+    this.dialogFrame(
+      this.nobleDialog,
+      h(
+        "div",
+        { class: "dialog-body" },
+        h("p", {}, `${plural(choices.length, "noble")} can visit you this turn, but only one will: choose who.`),
+        h(
+          "div",
+          { class: "noble-choices" },
+          choices.map((a) =>
+            nobleTile(a.noble, this.catalog.nobles[a.noble], {
+              onClick: () => {
+                this.nobleDialog.close();
+                this.act(a);
+              },
+              extra: ["noble-choice"],
+            }),
+          ),
+        ),
+        h(
+          "div",
+          { class: "dialog-actions" },
+          h("button", { type: "button", class: "btn btn-quiet", onclick: () => { this.dialogDismissed = this.view.version; this.nobleDialog.close(); this.render(); } }, "Look at the table"),
+        ),
+      ),
+    );
+  }
+}

@@ -1,0 +1,68 @@
+// A tiny element builder: the page never puts server text into innerHTML.
+
+/**
+ * h("button", {class: "x", onclick: fn, dataset: {card: "1-07"}, "aria-label": "…"}, child, …)
+ * Children may be strings, nodes, arrays, or null/false (skipped).
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+export function setAttrs(el, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "dataset") {
+      for (const [k, v] of Object.entries(value)) {
+        if (v !== null && v !== undefined) el.dataset[k] = typeof v === "string" ? v : JSON.stringify(v);
+      }
+    } else if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === "class") {
+      el.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
+    } else if (key === "style" && typeof value === "object") {
+      for (const [prop, v] of Object.entries(value)) el.style.setProperty(prop, v);
+    } else if (value === true) {
+      el.setAttribute(key, "");
+    } else {
+      el.setAttribute(key, String(value));
+    }
+  }
+}
+
+export function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** An SVG element from a trusted constant string of inner markup. */
+export function svg(viewBox, inner, attrs = {}) {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  el.setAttribute("viewBox", viewBox);
+  el.setAttribute("aria-hidden", "true");
+  el.setAttribute("focusable", "false");
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  el.innerHTML = inner;
+  return el;
+}
+
+/** Replace the children of `el`. */
+export function mount(el, ...children) {
+  el.replaceChildren();
+  return append(el, children);
+}
+
+/** "a", "a and b", "a, b and c". */
+export function listWords(parts) {
+  if (parts.length <= 1) return parts.join("");
+  return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
+
+export function plural(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
+}

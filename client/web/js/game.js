@@ -1,0 +1,277 @@
+// The live table: `#/play/{id}` (with this browser's seat token) and
+// `#/watch/{id}` (a spectator: no token, read-only, hidden cards face down).
+
+import { ApiError, fetchCatalog, fetchEvents, gameSummary } from "./api.js";
+import { Controls } from "./controls.js";
+import { h, mount, plural } from "./dom.js";
+import { LiveGame } from "./live.js";
+import { GameLog } from "./log.js";
+import { resultHeadline, resultTable } from "./results.js";
+import { seatFor } from "./seats.js";
+import { sharePanel } from "./share.js";
+import { decorate, renderPlayers, renderTable } from "./table.js";
+import { Names, variantName } from "./words.js";
+
+const CONNECTION_WORDS = {
+  connecting: "Connecting…",
+  live: "Live",
+  reconnecting: "Reconnecting…",
+  closed: "Disconnected",
+};
+
+export function connectionBadge(state) {
+  return h(
+    "span",
+    { class: ["conn", `conn-${state}`], id: "connection", role: "status", dataset: { state } },
+    h("span", { class: "conn-dot", "aria-hidden": "true" }),
+    CONNECTION_WORDS[state] || state,
+  );
+}
+
+/** Re-render `slot` with `build()` and give focus back to the same control. */
+function rerender(slot, build) {
+  const active = document.activeElement;
+  const key = active && slot.contains(active) ? active.dataset.key : null;
+  mount(slot, build());
+  if (key) {
+    const again = slot.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (again && !again.disabled) again.focus();
+    else slot.querySelector("#prompt")?.setAttribute("tabindex", "-1");
+  }
+}
+
+export function turnLine(view, names) {
+  if (view.status === "open") {
+    const seated = view.players.length;
+    return `Waiting for players: ${seated} of ${view.players_count || "?"} seated`;
+  }
+  if (view.status === "finished") return `Finished after ${plural(view.turn ? view.turn.number : 0, "turn")}`;
+  const t = view.turn;
+  const who = view.you === t.seat ? "your move" : `${names.of(t.seat)} to play`;
+  const phase = t.phase === "return_tokens" ? " (returning tokens)" : t.phase === "choose_noble" ? " (choosing a noble)" : "";
+  return `Turn ${t.number} · ${who}${phase}${t.final_round ? " · final round" : ""}`;
+}
+
+export async function showGame(main, gameId, mode) {
+  const seat = mode === "play" ? seatFor(gameId) : null;
+  if (mode === "play" && !seat) {
+    window.location.replace(`#/join/${encodeURIComponent(gameId)}`);
+    return () => {};
+  }
+  const token = seat ? seat.token : null;
+  mount(main, h("p", { class: "loading" }, "Loading the table…"));
+  let summary;
+  try {
+    summary = await gameSummary(gameId);
+  } catch (err) {
+    mount(main, notFound(err));
+    return () => {};
+  }
+  if (summary.variant !== "classic") {
+    mount(main, h("section", { class: "panel notice" }, h("h1", {}, variantName(summary.variant)), h("p", {}, "This page shows classic Splendor tables; Splendor Duel tables are coming soon."), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
+    return () => {};
+  }
+  const catalog = await fetchCatalog(summary.variant);
+
+  const names = new Names();
+  const log = new GameLog({ names, catalog });
+  const headSlot = h("div", { class: "game-head" });
+  const bannerSlot = h("div", { class: "banner-slot" });
+  const tableSlot = h("div", { class: "table-slot" });
+  const barSlot = h("div", { class: "bar-slot" });
+  const playersSlot = h("div", { class: "players-slot" });
+  const endDialog = h("dialog", { class: "dialog end-dialog", id: "end-dialog", "aria-labelledby": "end-title" });
+  document.body.append(endDialog);
+
+  let view = null;
+  let connection = "connecting";
+  let shownEnd = false;
+  let previousStatus = null;
+
+  const live = new LiveGame({
+    gameId,
+    token,
+    onView: (v, info) => {
+      view = v;
+      if (info.event) log.add([{ version: v.version, ...info.event }]);
+      if (info.snapshot) catchUpLog();
+      names.learnView(v);
+      if (controls) controls.update(v);
+      if (v.status === "finished" && previousStatus && previousStatus !== "finished" && !shownEnd) showEnd();
+      previousStatus = v.status;
+      render();
+    },
+    onState: (state) => {
+      connection = state;
+      renderHead();
+      if (state === "live") catchUpLog();
+    },
+    onProblem: (problem) => {
+      if (controls) {
+        controls.message = { kind: "error", text: problem.message, code: problem.code };
+        render();
+      }
+    },
+  });
+  const controls = token
+    ? new Controls({ send: (action) => live.command(action), render: () => render(), catalog, names })
+    : null;
+
+  let catchingUp = false;
+  async function catchUpLog() {
+    if (catchingUp) return;
+    catchingUp = true;
+    try {
+      log.add(await fetchEvents(gameId, { after: log.lastVersion, token }));
+    } catch {
+      // the next snapshot or reconnect tries again
+    } finally {
+      catchingUp = false;
+    }
+  }
+
+  let headKey = null;
+  function renderHead() {
+    // Drawn again only when what it says changes (an open Share menu stays open).
+    const line = view ? turnLine({ ...view, players_count: summary.players }, names) : "Connecting…";
+    const key = JSON.stringify([connection, line, view ? view.status : null]);
+    if (key === headKey) return;
+    headKey = key;
+    mount(
+      headSlot,
+      h(
+        "div",
+        { class: "game-title" },
+        h("h1", {}, `${variantName(summary.variant)} `, h("span", { class: "game-id" }, `#${gameId}`)),
+        h("p", { class: "turn-line", id: "turn-line" }, line),
+      ),
+      h(
+        "div",
+        { class: "head-side" },
+        connectionBadge(connection),
+        h("span", { class: "who-am-i" }, token ? `Playing as ${seat.name}` : "Watching"),
+        view && view.status !== "open"
+          ? h("details", { class: "share-menu" }, h("summary", { class: "btn btn-small" }, "Share"), sharePanel(gameId, { join: false }))
+          : null,
+      ),
+    );
+  }
+
+  let bannerKey = null;
+  function renderBanner() {
+    const key = view ? JSON.stringify([view.status, view.players.length, view.result]) : null;
+    if (key === bannerKey) return;
+    bannerKey = key;
+    if (!view) return mount(bannerSlot);
+    if (view.status === "open") {
+      const missing = summary.players - view.players.length;
+      return mount(
+        bannerSlot,
+        h(
+          "section",
+          { class: "banner banner-open", "aria-label": "Waiting for players" },
+          h("h2", {}, `Waiting for ${plural(missing, "more player")}`),
+          h("p", {}, "Send this address to a friend; the game starts by itself when the last seat is taken."),
+          sharePanel(gameId),
+        ),
+      );
+    }
+    if (view.status === "finished" && view.result) {
+      return mount(
+        bannerSlot,
+        h(
+          "section",
+          { class: "banner banner-end", id: "result-banner", "aria-label": "Result" },
+          h("h2", {}, resultHeadline(view)),
+          h("div", { class: "banner-actions" }, h("a", { class: "btn btn-primary", href: `#/replay/${encodeURIComponent(gameId)}` }, "Replay this game"), h("a", { class: "btn", href: "#/" }, "Back to the lobby")),
+        ),
+      );
+    }
+    return mount(bannerSlot);
+  }
+
+  const drawn = { view: null, interactive: false };
+  function render() {
+    renderHead();
+    renderBanner();
+    if (!view) return;
+    const ui = controls && view.status === "live" ? controls.tableUi() : null;
+    // The table is drawn once per view; a click while choosing only updates the
+    // selection on it (decorate), which keeps clicks cheap and focus in place.
+    if (drawn.view !== view || drawn.interactive !== !!ui) {
+      rerender(tableSlot, () => renderTable(view, catalog, ui));
+      rerender(playersSlot, () => renderPlayers(view, catalog, ui));
+      drawn.view = view;
+      drawn.interactive = !!ui;
+    }
+    if (ui) {
+      decorate(tableSlot, view, ui);
+      decorate(playersSlot, view, ui);
+    }
+    if (controls) rerender(barSlot, () => controls.actionBar());
+    else if (view.status === "live") mount(barSlot, h("p", { class: "watch-note" }, "You are watching: hidden reserved cards stay face down."));
+    else mount(barSlot);
+  }
+
+  function showEnd() {
+    shownEnd = true;
+    mount(
+      endDialog,
+      h("h2", { id: "end-title", class: "dialog-title" }, "Game over"),
+      h("p", { class: "end-headline" }, resultHeadline(view)),
+      resultTable(view),
+      h(
+        "div",
+        { class: "dialog-actions" },
+        h("button", { type: "button", class: "btn btn-quiet", onclick: () => endDialog.close() }, "Close"),
+        h("a", { class: "btn", href: "#/" }, "Lobby"),
+        h("a", { class: "btn btn-primary", href: `#/replay/${encodeURIComponent(gameId)}` }, "Replay"),
+      ),
+    );
+    endDialog.showModal();
+    endDialog.querySelector(".btn-primary").focus();
+  }
+
+  const onKey = (e) => {
+    if (e.key === "Escape" && controls && !document.querySelector("dialog[open]")) controls.cancel();
+  };
+  document.addEventListener("keydown", onKey);
+
+  mount(
+    main,
+    h(
+      "div",
+      { class: "game-page", dataset: { mode, game: gameId } },
+      headSlot,
+      bannerSlot,
+      h(
+        "div",
+        { class: "game-grid" },
+        h("div", { class: "col-board" }, tableSlot, barSlot),
+        h("div", { class: "col-players" }, h("h2", { class: "panel-title sr-only" }, "Players"), playersSlot),
+        h("div", { class: "col-log" }, log.el),
+      ),
+    ),
+  );
+  render();
+  live.start();
+  catchUpLog();
+
+  return () => {
+    live.stop();
+    document.removeEventListener("keydown", onKey);
+    if (controls) controls.destroy();
+    endDialog.remove();
+  };
+}
+
+function notFound(err) {
+  const missing = err instanceof ApiError && err.code === "not_found";
+  return h(
+    "section",
+    { class: "panel notice" },
+    h("h1", {}, missing ? "No such game" : "The game can't be loaded"),
+    h("p", {}, missing ? "This address names no game on this server." : err.message),
+    h("a", { class: "btn", href: "#/" }, "Back to the lobby"),
+  );
+}

@@ -1,0 +1,82 @@
+// `#/join/{id}`: the address a player shares. Takes a seat with a name, keeps its
+// token in localStorage, and goes to the table. A browser already seated there
+// goes straight back to its seat.
+
+import { ApiError, gameSummary, takeSeat } from "./api.js";
+import { h, listWords, mount, plural } from "./dom.js";
+import { playerName, rememberName, rememberSeat, seatFor } from "./seats.js";
+import { botName, variantName } from "./words.js";
+
+export async function showJoin(main, gameId) {
+  if (seatFor(gameId)) {
+    window.location.replace(`#/play/${encodeURIComponent(gameId)}`);
+    return () => {};
+  }
+  mount(main, h("p", { class: "loading" }, "Loading the game…"));
+  let game;
+  try {
+    game = await gameSummary(gameId);
+  } catch (err) {
+    mount(main, h("section", { class: "panel notice" }, h("h1", {}, "No such game"), h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
+    return () => {};
+  }
+  const seated = game.seats || [];
+  const names = seated.map((s) => s.name || botName(s.bot));
+  if (game.status !== "open") {
+    const replay = game.status === "finished";
+    mount(
+      main,
+      h(
+        "section",
+        { class: "panel notice" },
+        h("h1", {}, replay ? "This game is over" : "This game has already started"),
+        h("p", {}, `${listWords(names)} ${replay ? "played" : "are playing"} it; every seat is taken.`),
+        h("a", { class: "btn btn-primary", href: `#/${replay ? "replay" : "watch"}/${encodeURIComponent(gameId)}` }, replay ? "Replay it" : "Watch it"),
+        " ",
+        h("a", { class: "btn", href: "#/" }, "Back to the lobby"),
+      ),
+    );
+    return () => {};
+  }
+  const input = h("input", { id: "join-name", type: "text", maxlength: "24", autocomplete: "nickname", value: playerName(), placeholder: "Your name", required: true });
+  const error = h("p", { class: "form-error", role: "alert", id: "join-error" });
+  const submit = h("button", { type: "submit", class: "btn btn-primary", id: "join-game" }, "Take a seat");
+  const host = names.length ? `${listWords(names)} ${names.length > 1 ? "are" : "is"} waiting` : "Nobody has sat down yet";
+  mount(
+    main,
+    h(
+      "form",
+      {
+        class: "panel join-panel",
+        "aria-labelledby": "join-title",
+        onsubmit: async (e) => {
+          e.preventDefault();
+          const name = input.value.trim();
+          if (!name) {
+            error.textContent = "Write your name first: the other players see it.";
+            input.focus();
+            return;
+          }
+          rememberName(name);
+          submit.disabled = true;
+          error.textContent = "";
+          try {
+            const seat = await takeSeat(gameId, { name });
+            rememberSeat(gameId, { seat: seat.seat, token: seat.token, name });
+            window.location.hash = `#/play/${encodeURIComponent(gameId)}`;
+          } catch (err) {
+            error.textContent = err instanceof ApiError && err.code === "illegal_action" ? `${err.message} You can still watch it.` : err.message;
+            submit.disabled = false;
+          }
+        },
+      },
+      h("h1", { id: "join-title", class: "panel-title" }, `Join a game of ${variantName(game.variant)}`),
+      h("p", {}, `${host}: ${plural(seated.length, "seat")} of ${game.players} taken. The game starts when the last seat is taken.`),
+      h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), input),
+      h("div", { class: "form-actions" }, submit, h("a", { class: "btn", href: `#/watch/${encodeURIComponent(gameId)}` }, "Just watch")),
+      error,
+    ),
+  );
+  input.focus();
+  return () => {};
+}

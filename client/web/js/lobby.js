@@ -1,0 +1,267 @@
+// The lobby (`#/`): start a game, join an open one, watch a live one, replay a
+// finished one, and come back to the games this browser sits at.
+
+import { ApiError, createGame, fetchView, gameSummary, listGames, takeSeat } from "./api.js";
+import { h, listWords, mount, plural } from "./dom.js";
+import { mySeats, playerName, rememberName, rememberSeat } from "./seats.js";
+import { botName, variantName } from "./words.js";
+
+const REFRESH_MS = 8000;
+const SEAT_CHOICES = [
+  ["you", "You"],
+  ["open", "Open seat: a friend joins"],
+  ["bot:random", "Bot: random"],
+  ["bot:greedy", "Bot: greedy"],
+  ["bot:mcts", "Bot: MCTS (strongest)"],
+];
+
+/** `?seed=42` in the page address fixes the game's random draws (tests, tournaments). */
+function seedFromAddress() {
+  const raw = new URLSearchParams(window.location.search).get("seed");
+  if (raw === null || !/^-?\d+$/.test(raw)) return undefined;
+  return Number(raw);
+}
+
+function seatName(s) {
+  return s.name || botName(s.bot);
+}
+
+export function showLobby(main) {
+  const seed = seedFromAddress();
+  const form = newGameForm(seed);
+  const lists = {
+    mine: h("div", { class: "game-list", id: "my-games" }),
+    open: h("div", { class: "game-list", id: "open-games" }),
+    live: h("div", { class: "game-list", id: "live-games" }),
+    finished: h("div", { class: "game-list", id: "finished-games" }),
+  };
+  mount(
+    main,
+    h(
+      "div",
+      { class: "lobby" },
+      h(
+        "div",
+        { class: "lobby-col" },
+        form,
+        h("section", { class: "panel", "aria-labelledby": "mine-title", id: "mine-panel", hidden: true }, h("h2", { id: "mine-title", class: "panel-title" }, "Your games"), lists.mine),
+      ),
+      h(
+        "div",
+        { class: "lobby-col" },
+        h("section", { class: "panel", "aria-labelledby": "open-title" }, h("h2", { id: "open-title", class: "panel-title" }, "Open games: join one"), lists.open),
+        h("section", { class: "panel", "aria-labelledby": "live-title" }, h("h2", { id: "live-title", class: "panel-title" }, "Live games: watch"), lists.live),
+        h("section", { class: "panel", "aria-labelledby": "finished-title" }, h("h2", { id: "finished-title", class: "panel-title" }, "Finished games: replay"), lists.finished),
+      ),
+    ),
+  );
+  let stopped = false;
+  const refresh = () => {
+    if (stopped || document.hidden) return;
+    refreshLists(lists).catch(() => {});
+  };
+  refresh();
+  const timer = window.setInterval(refresh, REFRESH_MS);
+  return () => {
+    stopped = true;
+    window.clearInterval(timer);
+  };
+}
+
+// ---------------------------------------------------------------- new game
+
+function newGameForm(seed) {
+  const nameInput = h("input", { id: "player-name", name: "name", type: "text", maxlength: "24", autocomplete: "nickname", value: playerName(), placeholder: "Your name" });
+  const variant = h(
+    "select",
+    { id: "variant", name: "variant" },
+    h("option", { value: "classic" }, "Splendor (2–4 players)"),
+    h("option", { value: "duel", disabled: true }, "Splendor Duel (coming soon)"),
+  );
+  const seatsBox = h("div", { class: "seat-choices", id: "seat-choices" });
+  const playersBox = h("div", { class: "segmented", role: "radiogroup", "aria-label": "Players" });
+  const error = h("p", { class: "form-error", role: "alert", id: "new-game-error" });
+  let players = 2;
+  let choices = ["you", "open", "open", "open"];
+
+  const drawPlayers = () => {
+    mount(
+      playersBox,
+      [2, 3, 4].map((n) =>
+        h(
+          "label",
+          { class: ["segment", n === players && "checked"] },
+          h("input", {
+            type: "radio",
+            name: "players",
+            value: String(n),
+            checked: n === players,
+            onchange: () => {
+              players = n;
+              drawPlayers();
+              drawSeats();
+            },
+          }),
+          `${n} players`,
+        ),
+      ),
+    );
+  };
+  const drawSeats = () => {
+    mount(
+      seatsBox,
+      Array.from({ length: players }, (_, i) =>
+        h(
+          "div",
+          { class: "seat-choice" },
+          h("label", { for: `seat-${i}` }, `Seat ${i + 1}`),
+          h(
+            "select",
+            {
+              id: `seat-${i}`,
+              dataset: { seat: String(i) },
+              onchange: (e) => {
+                choices[i] = e.target.value;
+                // One "You" at most: another seat that said "You" becomes open.
+                if (choices[i] === "you") choices = choices.map((c, j) => (j !== i && c === "you" ? "open" : c));
+                drawSeats();
+              },
+            },
+            SEAT_CHOICES.map(([value, label]) => h("option", { value, selected: choices[i] === value }, label)),
+          ),
+        ),
+      ),
+    );
+  };
+  drawPlayers();
+  drawSeats();
+
+  const submit = h("button", { type: "submit", class: "btn btn-primary btn-wide", id: "start-game" }, "Start the game");
+  const form = h(
+    "form",
+    {
+      class: "panel new-game",
+      "aria-labelledby": "new-title",
+      onsubmit: async (e) => {
+        e.preventDefault();
+        error.textContent = "";
+        const seats = choices.slice(0, players);
+        const iPlay = seats.includes("you");
+        const name = nameInput.value.trim();
+        if (iPlay && !name) {
+          error.textContent = "Write your name first: the other players see it.";
+          nameInput.focus();
+          return;
+        }
+        if (name) rememberName(name);
+        submit.disabled = true;
+        submit.textContent = "Starting…";
+        try {
+          const game = await createGame({ variant: variant.value, players, seed });
+          // Seats are numbered in joining order: you first, then the bots;
+          // open seats are left for the friends who follow the join address.
+          if (iPlay) {
+            const mine = await takeSeat(game.id, { name });
+            rememberSeat(game.id, { seat: mine.seat, token: mine.token, name });
+          }
+          for (const choice of seats) {
+            if (choice.startsWith("bot:")) await takeSeat(game.id, { bot: choice.slice(4) });
+          }
+          window.location.hash = `#/${iPlay ? "play" : "watch"}/${encodeURIComponent(game.id)}`;
+        } catch (err) {
+          error.textContent = err instanceof ApiError ? err.message : String(err);
+          submit.disabled = false;
+          submit.textContent = "Start the game";
+        }
+      },
+    },
+    h("h1", { id: "new-title", class: "panel-title" }, "Start a game"),
+    h("div", { class: "field" }, h("label", { for: "player-name" }, "Your name"), nameInput),
+    h("div", { class: "field" }, h("label", { for: "variant" }, "Game"), variant),
+    h("div", { class: "field" }, h("span", { class: "field-label", id: "players-label" }, "Players"), playersBox),
+    h("fieldset", { class: "field seats-field" }, h("legend", { class: "field-label" }, "Who sits where"), seatsBox),
+    seed === undefined ? null : h("p", { class: "hint", id: "seed-note" }, `Seed ${seed}: the deals of this game are fixed.`),
+    submit,
+    error,
+  );
+  return form;
+}
+
+// ---------------------------------------------------------------- lists
+
+async function refreshLists(lists) {
+  const [open, live, finished] = await Promise.all(["open", "live", "finished"].map((s) => listGames(s, 12).catch(() => null)));
+  if (open) mount(lists.open, open.length ? open.map(openRow) : empty("No open game right now: start one."));
+  if (live) {
+    const views = await Promise.all(live.slice(0, 8).map((g) => fetchView(g.id).then((r) => r.view, () => null)));
+    mount(lists.live, live.length ? live.map((g, i) => liveRow(g, views[i])) : empty("Nobody is playing right now."));
+  }
+  if (finished) mount(lists.finished, finished.length ? finished.map(finishedRow) : empty("No finished game yet."));
+  await refreshMine(lists.mine);
+}
+
+async function refreshMine(box) {
+  const seats = mySeats().slice(0, 6);
+  const panel = box.closest("section");
+  if (!seats.length) {
+    panel.hidden = true;
+    return;
+  }
+  const summaries = await Promise.all(seats.map((s) => gameSummary(s.game).catch(() => null)));
+  const rows = seats
+    .map((s, i) => [s, summaries[i]])
+    .filter(([, g]) => g)
+    .map(([s, g]) =>
+      row(
+        g,
+        [h("strong", {}, `${s.name}`), ` at ${variantName(g.variant)} #${g.id}`, h("span", { class: `status status-${g.status}` }, g.status)],
+        g.status === "finished"
+          ? [link(`#/replay/${g.id}`, "Replay", "replay")]
+          : [link(`#/play/${g.id}`, g.status === "open" ? "Wait at the table" : "Take your seat", "resume", true)],
+      ),
+    );
+  panel.hidden = rows.length === 0;
+  mount(box, rows);
+}
+
+function empty(text) {
+  return h("p", { class: "empty" }, text);
+}
+
+function link(href, label, key, primary = false) {
+  return h("a", { class: ["btn", "btn-small", primary && "btn-primary"], href, dataset: { key } }, label);
+}
+
+function row(game, body, actions) {
+  return h("div", { class: "game-row", dataset: { game: game.id, status: game.status } }, h("div", { class: "game-row-body" }, body), h("div", { class: "game-row-actions" }, actions));
+}
+
+function openRow(g) {
+  const seated = g.seats || [];
+  const who = seated.length ? listWords(seated.map(seatName)) : "nobody yet";
+  return row(
+    g,
+    [h("strong", {}, `${variantName(g.variant)}, ${g.players} players`), h("span", { class: "muted" }, ` · ${seated.length} of ${g.players} seated: ${who}`)],
+    [link(`#/join/${g.id}`, "Join", "join", true), link(`#/watch/${g.id}`, "Watch", "watch")],
+  );
+}
+
+function liveRow(g, view) {
+  const scores = view
+    ? view.players.map((p) => h("span", { class: "score" }, `${seatName(p)} `, h("b", {}, String(p.points))))
+    : (g.seats || []).map((s) => h("span", { class: "score" }, seatName(s)));
+  const turn = view && view.turn ? ` · turn ${view.turn.number}` : "";
+  return row(g, [h("span", { class: "scores" }, scores), h("span", { class: "muted" }, `${variantName(g.variant)}${turn}`)], [link(`#/watch/${g.id}`, "Watch", "watch", true)]);
+}
+
+function finishedRow(g) {
+  const seats = g.seats || [];
+  const r = g.result;
+  let text = seats.map(seatName).join(" · ");
+  if (r && r.winners) {
+    const winners = r.winners.map((w) => seatName(seats.find((s) => s.seat === w) || { name: `Seat ${w + 1}` }));
+    const points = r.points ? ` (${r.points.join("–")})` : "";
+    text = `${listWords(winners)} won${points}`;
+  }
+  return row(g, [h("strong", {}, text), h("span", { class: "muted" }, ` · ${variantName(g.variant)}, ${plural(g.players, "player")}`)], [link(`#/replay/${g.id}`, "Replay", "replay", true)]);
+}

@@ -1,0 +1,289 @@
+// The table of a classic game drawn from a view: nobles, the three rows of cards
+// (level 3 on top) with their decks, the bank, and every player's area.
+//
+// The same drawing serves playing, watching and replaying; `ui` makes it
+// interactive. Every part carries data-attributes that restate the view it shows
+// (the browser tests compare them to GET /view), so the DOM is checkable.
+
+import { cardBack, cardFace, cardLabel, nobleTile } from "./cards.js";
+import { h, plural } from "./dom.js";
+import { GEMS, TOKENS, gemIcon, gemLabel, tokenChip } from "./gems.js";
+import { botName } from "./words.js";
+
+/**
+ * ui (optional): {
+ *   selection: {tokens: {colour: n}, card: id|null, deck: level|null},
+ *   onToken(colour), onCard(id), onDeck(level), onReserved(id),
+ *   tokenEnabled(colour) -> bool, active: bool (the viewer may act now)
+ * }
+ */
+export function renderTable(view, catalog, ui = null) {
+  const turn = view.turn || {};
+  return h(
+    "section",
+    {
+      class: ["table", ui && "interactive"],
+      id: "table",
+      "aria-label": "The table",
+      dataset: {
+        version: String(view.version),
+        status: view.status,
+        turnSeat: turn.seat === undefined || turn.seat === null ? "" : String(turn.seat),
+        phase: turn.phase || "",
+        you: view.you === null || view.you === undefined ? "" : String(view.you),
+      },
+    },
+    h(
+      "div",
+      { class: "board-area" },
+      renderNobles(view, catalog),
+      h("div", { class: "board-and-bank" }, renderRows(view, catalog, ui), renderBank(view, ui)),
+    ),
+  );
+}
+
+function renderNobles(view, catalog) {
+  const nobles = view.nobles || [];
+  return h(
+    "div",
+    { class: "nobles", role: "list", "aria-label": `Nobles on the table: ${nobles.length}` },
+    nobles.map((id) => h("div", { role: "listitem", class: "noble-wrap" }, nobleTile(id, catalog.nobles[id]))),
+  );
+}
+
+function renderRows(view, catalog, ui) {
+  const rows = [3, 2, 1].map((level) => {
+    const slots = (view.board && view.board[String(level)]) || [];
+    const count = (view.decks && view.decks[String(level)]) ?? 0;
+    const selection = ui ? ui.selection : null;
+    const deck = h(
+      "div",
+      { class: "slot deck-slot", dataset: { deck: String(level), count: String(count) } },
+      count
+        ? cardBack(level, {
+            count,
+            onClick: ui ? () => ui.onDeck(level) : null,
+            extra: ["deck", selection && selection.deck === level && "selected"],
+            attrs: ui ? { "data-key": `deck-${level}`, "aria-pressed": String(!!(selection && selection.deck === level)) } : {},
+            label: `Level ${level} deck, ${plural(count, "card")} left${ui ? ": choose to reserve its top card blind" : ""}`,
+          })
+        : h("div", { class: "card card-empty deck-empty", role: "img", "aria-label": `Level ${level} deck is empty` }, h("span", { class: "back-count" }, "0")),
+    );
+    const cards = [0, 1, 2, 3].map((index) => {
+      const id = slots[index] ?? null;
+      const card = id ? catalog.cards[id] : null;
+      const selected = !!(selection && id && selection.card === id);
+      return h(
+        "div",
+        { class: "slot", dataset: { level: String(level), index: String(index), card: id || "" } },
+        card
+          ? cardFace(id, card, {
+              onClick: ui ? () => ui.onCard(id) : null,
+              extra: [selected && "selected", ui && ui.affordable && ui.affordable.has(id) && "affordable"],
+              attrs: ui ? { "data-key": `card-${id}`, "aria-pressed": String(selected) } : {},
+              label: ui ? `${cardLabel(card)}${ui.affordable && ui.affordable.has(id) ? ", you can buy it" : ""}` : null,
+            })
+          : h("div", { class: "card card-empty", role: "img", "aria-label": "Empty slot" }),
+      );
+    });
+    return h(
+      "div",
+      { class: "card-row", dataset: { row: String(level) }, role: "group", "aria-label": `Level ${level} cards` },
+      deck,
+      cards,
+    );
+  });
+  return h("div", { class: "rows" }, rows);
+}
+
+function renderBank(view, ui) {
+  const bank = view.bank || {};
+  const selection = (ui && ui.selection && ui.selection.tokens) || {};
+  return h(
+    "div",
+    { class: "bank", role: "group", "aria-label": "The bank" },
+    h("h2", { class: "bank-title" }, "Bank"),
+    TOKENS.map((color) => {
+      const count = bank[color] ?? 0;
+      const picked = selection[color] || 0;
+      const label = `${count} ${gemLabel(color)} in the bank${picked ? `, ${picked} picked` : ""}`;
+      const inner = [
+        h("span", { class: "token-disc" }, gemIcon(color)),
+        h("span", { class: "token-count" }, String(count)),
+        picked ? h("span", { class: "picked", "aria-hidden": "true" }, `+${picked}`) : null,
+      ];
+      if (ui && color !== "gold") {
+        return h(
+          "button",
+          {
+            type: "button",
+            class: ["token", "token-lg", `token-${color}`, "bank-token", picked && "picked-token"],
+            dataset: { bank: color, count: String(count), key: `bank-${color}` },
+            "aria-label": label,
+            "aria-pressed": String(picked > 0),
+            disabled: !ui.tokenEnabled(color),
+            onclick: () => ui.onToken(color),
+          },
+          inner,
+        );
+      }
+      return h(
+        "div",
+        { class: ["token", "token-lg", `token-${color}`, "bank-token"], role: "img", "aria-label": label, title: label, dataset: { bank: color, count: String(count) } },
+        inner,
+      );
+    }),
+  );
+}
+
+/** Every player's area: tokens, bonuses (cards by colour), points, reserves, nobles. */
+export function renderPlayers(view, catalog, ui = null) {
+  const turn = view.turn || {};
+  return h(
+    "div",
+    { class: "players", role: "list", "aria-label": "Players" },
+    (view.players || []).map((p) => renderPlayer(view, p, catalog, ui, view.status === "live" && turn.seat === p.seat)),
+  );
+}
+
+function renderPlayer(view, p, catalog, ui, toPlay) {
+  const mine = view.you !== null && view.you !== undefined && view.you === p.seat;
+  const held = TOKENS.reduce((n, c) => n + (p.tokens[c] || 0), 0);
+  const winner = view.result && view.result.winners.includes(p.seat);
+  const name = p.name || botName(p.bot);
+  const byColor = {};
+  for (const id of p.cards) {
+    const card = catalog.cards[id];
+    if (!card) continue;
+    (byColor[card.color] ||= []).push(card);
+  }
+  return h(
+    "section",
+    {
+      class: ["player", toPlay && "to-play", mine && "mine", winner && "winner"],
+      role: "listitem",
+      "aria-label": `${name}${mine ? " (you)" : ""}, ${plural(p.points, "point")}${toPlay ? ", to play" : ""}`,
+      dataset: {
+        player: String(p.seat),
+        points: String(p.points),
+        tokens: p.tokens,
+        bonuses: p.bonuses,
+        cards: p.cards,
+        reserved: p.reserved,
+        nobles: p.nobles,
+      },
+    },
+    h(
+      "header",
+      { class: "player-head" },
+      h("span", { class: "turn-dot", "aria-hidden": "true" }),
+      h("span", { class: "player-name" }, name),
+      mine ? h("span", { class: "tag tag-you" }, "you") : null,
+      p.bot ? h("span", { class: "tag tag-bot" }, `${p.bot} bot`) : null,
+      winner ? h("span", { class: "tag tag-win" }, "winner") : null,
+      h("span", { class: "player-points", "aria-hidden": "true" }, String(p.points), h("small", {}, "pts")),
+    ),
+    h(
+      "div",
+      { class: "player-gems" },
+      TOKENS.map((color) => {
+        const cards = byColor[color] || [];
+        const bonus = p.bonuses[color] || 0;
+        const points = cards.reduce((n, c) => n + c.points, 0);
+        return h(
+          "div",
+          { class: ["gem-col", `gem-col-${color}`] },
+          color === "gold"
+            ? h("span", { class: "bonus bonus-none", "aria-hidden": "true" })
+            : h(
+                "span",
+                {
+                  class: ["bonus", `bonus-${color}`, bonus === 0 && "bonus-zero", bonus > 1 && "stack-2", bonus > 2 && "stack-3"],
+                  role: "img",
+                  "aria-label": `${plural(bonus, `${color} card`)}${points ? ` worth ${plural(points, "point")}` : ""}`,
+                  title: `${plural(bonus, `${color} card`)}${points ? `, ${plural(points, "point")}` : ""}`,
+                },
+                gemIcon(color, "bonus-icon"),
+                h("span", { class: "bonus-count" }, String(bonus)),
+                points ? h("span", { class: "bonus-points" }, `${points}★`) : null,
+              ),
+          tokenChip(color, p.tokens[color] || 0, { size: "sm", label: `${p.tokens[color] || 0} ${gemLabel(color)} token${p.tokens[color] === 1 ? "" : "s"}` }),
+        );
+      }),
+    ),
+    h(
+      "div",
+      { class: "player-extra" },
+      h("span", { class: ["held", held > 10 && "over"], title: "Tokens held (10 at most at a turn's end)" }, `${held}/10 tokens`),
+      h(
+        "div",
+        { class: "reserved", role: "list", "aria-label": `${plural(p.reserved.length, "reserved card")}` },
+        p.reserved.map((r, i) => {
+          if (r.card) {
+            const card = catalog.cards[r.card];
+            const selected = !!(ui && ui.selection && ui.selection.reserved === r.card);
+            const clickable = ui && mine;
+            return h(
+              "div",
+              { role: "listitem", class: "reserved-item" },
+              cardFace(r.card, card, {
+                size: "sm",
+                onClick: clickable ? () => ui.onReserved(r.card) : null,
+                extra: ["reserved-card", selected && "selected", clickable && ui.affordable && ui.affordable.has(r.card) && "affordable"],
+                attrs: clickable ? { "data-key": `res-${r.card}`, "aria-pressed": String(selected) } : {},
+                label: `Reserved: ${cardLabel(card)}`,
+              }),
+            );
+          }
+          return h("div", { role: "listitem", class: "reserved-item" }, cardBack(r.level, { size: "sm", label: `A hidden reserved level-${r.level} card`, attrs: { "data-hidden-level": String(r.level), "data-key": `hidden-${p.seat}-${i}` } }));
+        }),
+      ),
+      p.nobles.length
+        ? h(
+            "div",
+            { class: "player-nobles", role: "list", "aria-label": plural(p.nobles.length, "noble") },
+            p.nobles.map((id) => h("div", { role: "listitem" }, nobleTile(id, catalog.nobles[id], { size: "sm" }))),
+          )
+        : null,
+    ),
+  );
+}
+
+export { GEMS };
+
+/**
+ * Bring the selection shown on an already drawn table up to date (picked tokens,
+ * the chosen card or deck, which bank tokens may still be picked) without drawing
+ * it again: clicks while choosing cost no re-render.
+ */
+export function decorate(root, view, ui) {
+  const sel = ui.selection;
+  for (const button of root.querySelectorAll("button[data-bank]")) {
+    const color = button.dataset.bank;
+    const picked = sel.tokens[color] || 0;
+    button.classList.toggle("picked-token", picked > 0);
+    button.setAttribute("aria-pressed", String(picked > 0));
+    button.disabled = !ui.tokenEnabled(color);
+    button.setAttribute("aria-label", `${button.dataset.count} ${gemLabel(color)} in the bank${picked ? `, ${picked} picked` : ""}`);
+    let badge = button.querySelector(".picked");
+    if (picked && !badge) {
+      badge = h("span", { class: "picked", "aria-hidden": "true" });
+      button.append(badge);
+    }
+    if (badge) {
+      if (picked) badge.textContent = `+${picked}`;
+      else badge.remove();
+    }
+  }
+  for (const button of root.querySelectorAll("button.card[data-card]")) {
+    const id = button.dataset.card;
+    const chosen = button.classList.contains("reserved-card") ? sel.reserved === id : sel.card === id;
+    button.classList.toggle("selected", chosen);
+    button.setAttribute("aria-pressed", String(chosen));
+  }
+  for (const button of root.querySelectorAll("[data-deck] button")) {
+    const chosen = sel.deck === Number(button.closest("[data-deck]").dataset.deck);
+    button.classList.toggle("selected", chosen);
+    button.setAttribute("aria-pressed", String(chosen));
+  }
+}

@@ -1,0 +1,103 @@
+// The game log in sentences, built from the events (PROTOCOL.md "Events").
+// `describeEvent` returns {text, kind}: kind "minor" marks bookkeeping lines
+// (a card dealt, a turn handed on) that the log shows small.
+
+import { cardName } from "./cards.js";
+import { listWords, plural } from "./dom.js";
+import { TOKENS } from "./gems.js";
+
+/** "1 white, 1 blue and 1 red" (colours in table order). */
+export function tokensWords(tokens) {
+  const order = [...TOKENS, "pearl"];
+  const parts = order.filter((c) => tokens && tokens[c]).map((c) => `${tokens[c]} ${c}`);
+  return parts.length ? listWords(parts) : "no tokens";
+}
+
+/** Who sits where, from the events and the view (names may arrive by either). */
+export class Names {
+  constructor() {
+    this.bySeat = new Map();
+  }
+
+  learnEvent(event) {
+    if (event.type === "PlayerJoined") this.bySeat.set(event.seat, event.name || botName(event.bot));
+  }
+
+  learnView(view) {
+    for (const p of (view && view.players) || []) this.bySeat.set(p.seat, p.name || botName(p.bot));
+  }
+
+  of(seat) {
+    return this.bySeat.get(seat) || `Seat ${seat + 1}`;
+  }
+}
+
+export function botName(bot) {
+  return bot ? `Bot (${bot})` : "Someone";
+}
+
+function card(catalog, id) {
+  return catalog && catalog.cards ? catalog.cards[id] : null;
+}
+
+export function describeEvent(event, names, catalog) {
+  const who = (seat) => names.of(seat);
+  switch (event.type) {
+    case "GameCreated":
+      return { text: `A ${event.players}-player game of ${variantName(event.variant)} was set up.`, kind: "minor" };
+    case "PlayerJoined":
+      return {
+        text: event.bot ? `${event.name || botName(event.bot)} (a ${event.bot} bot) took seat ${event.seat + 1}.` : `${event.name} took seat ${event.seat + 1}.`,
+        kind: "minor",
+      };
+    case "GameStarted":
+      return { text: `The game began; ${who(event.first_seat)} plays first.`, kind: "major" };
+    case "TokensTaken":
+      return { text: `${who(event.seat)} took ${tokensWords(event.tokens)}.`, kind: "move" };
+    case "CardReserved": {
+      const gold = event.gold ? " and took 1 gold" : "";
+      if (event.blind) {
+        const seen = event.card && card(catalog, event.card);
+        const what = seen ? ` (a ${cardName(seen)})` : "";
+        return { text: `${who(event.seat)} reserved a level-${event.level} card from the deck${what}${gold}.`, kind: "move" };
+      }
+      const c = card(catalog, event.card);
+      return { text: `${who(event.seat)} reserved a ${c ? cardName(c) : `level-${event.level} card`}${gold}.`, kind: "move" };
+    }
+    case "CardBought": {
+      const c = card(catalog, event.card);
+      const what = c ? `a level-${c.level} ${c.color} card` : "a card";
+      const points = c && c.points ? ` for ${plural(c.points, "point")}` : "";
+      const from = event.from_reserve ? " from their reserve" : "";
+      const paid = Object.values(event.payment || {}).some(Boolean) ? `, paying ${tokensWords(event.payment)}` : ", for free";
+      return { text: `${who(event.seat)} bought ${what}${from}${points}${paid}.`, kind: "move" };
+    }
+    case "CardDealt": {
+      const c = card(catalog, event.card);
+      return { text: `A ${c ? cardName(c) : `level-${event.level} card`} was dealt to the board.`, kind: "minor" };
+    }
+    case "TokensReturned":
+      return { text: `${who(event.seat)} returned ${tokensWords(event.tokens)} to keep 10 tokens.`, kind: "move" };
+    case "NobleVisited": {
+      const noble = catalog && catalog.nobles ? catalog.nobles[event.noble] : null;
+      const points = noble ? ` (+${plural(noble.points, "point")})` : "";
+      return { text: `A noble visited ${who(event.seat)}${points}.`, kind: "major" };
+    }
+    case "TurnPassed":
+      return { text: `${who(event.seat)} could not act and passed.`, kind: "move" };
+    case "TurnEnded":
+      return { text: `${who(event.next_seat)}'s turn.`, kind: "minor" };
+    case "GameEnded": {
+      const winners = (event.winners || []).map(who);
+      const best = Math.max(...(event.points || [0]));
+      const verb = winners.length > 1 ? "share the victory" : "won";
+      return { text: `The game ended: ${listWords(winners)} ${verb} with ${plural(best, "point")}.`, kind: "major" };
+    }
+    default:
+      return { text: `${event.type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()}.`, kind: "minor" };
+  }
+}
+
+export function variantName(variant) {
+  return variant === "duel" ? "Splendor Duel" : "Splendor";
+}

@@ -1,0 +1,173 @@
+"""Browser test fixtures: real server processes on loopback, a real Chromium.
+
+The server runs as a subprocess (uvicorn with ``server.app:create_app``) on the
+session's Redis, so a test can kill it and start it again on the same port. The
+browser is Debian's Chromium driven by Playwright's sync API.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """One server process on 127.0.0.1:port, on the given Redis; restartable."""
+
+    def __init__(self, redis_url: str, log_dir: Path, port: int | None = None) -> None:
+        self.redis_url = redis_url
+        self.port = port or free_port()
+        self.log_path = log_dir / f"server-{self.port}.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        env = {**os.environ, "REDIS_URL": self.redis_url, "SPLENDOR_COMMAND_RATE": "0"}
+        with self.log_path.open("ab") as log:
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "uvicorn",
+                    "--factory",
+                    "server.app:create_app",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--log-level",
+                    "warning",
+                ],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()}")
+            try:
+                if httpx.get(f"{self.base}/api/catalog/classic", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"server did not start: {self.log_path.read_text()}")
+
+    def stop(self, crash: bool = False) -> None:
+        """Stop the process: SIGKILL when ``crash`` (sockets just drop), else SIGTERM."""
+        if self.proc is None:
+            return
+        if crash:
+            self.proc.kill()
+        else:
+            self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+        self.proc = None
+
+
+@pytest.fixture(scope="session")
+def server_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder for the server processes' output."""
+    return tmp_path_factory.mktemp("server-logs")
+
+
+@pytest.fixture(scope="session")
+def server(redis_server: str, server_logs: Path) -> Iterator[ServerProcess]:
+    """A server process shared by the browser tests that don't stop it."""
+    process = ServerProcess(redis_server, server_logs).start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless."""
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class Console:
+    """Console errors and page errors of every page it watches."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, page: Page, name: str) -> Page:
+        def on_console(message: ConsoleMessage) -> None:
+            if message.type == "error":
+                self.errors.append(f"{name}: {message.text}")
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda error: self.errors.append(f"{name}: {error}"))
+        return page
+
+    def unexpected(self, allowed: tuple[str, ...] = ()) -> list[str]:
+        return [e for e in self.errors if not any(a in e for a in allowed)]
+
+
+@pytest.fixture
+def console() -> Console:
+    """Collects console errors; tests assert there are none."""
+    return Console()
+
+
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
+    """A list the test appends browser contexts to; all closed at the end."""
+    opened: list[BrowserContext] = []
+    try:
+        yield opened
+    finally:
+        for context in opened:
+            context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """docs/screenshots/, where the test run writes the page's pictures."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
