@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from typing import Final
 
 from events.catalog import duel_spiral
+from events.duel.constants import MAX_TAKE
 
 SIZE: Final = 5
 CELLS: Final = SIZE * SIZE
-MAX_LINE: Final = 3
 
 Cell = tuple[int, int]
 
@@ -40,7 +40,7 @@ def on_board(cell: Sequence[int]) -> bool:
 def _lines() -> tuple[tuple[int, ...], ...]:
     """Every run of 1 to 3 adjacent cells in one straight line, each once."""
     out: list[tuple[int, ...]] = [(i,) for i in range(CELLS)]
-    for length in range(2, MAX_LINE + 1):
+    for length in range(2, MAX_TAKE + 1):
         for row in range(SIZE):
             for col in range(SIZE):
                 for dr, dc in _DIRECTIONS:
