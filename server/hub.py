@@ -289,6 +289,10 @@ class Hub:
     def watchers(self) -> int:
         return sum(len(a.outboxes) for a in self._audiences.values())
 
+    def outboxes(self) -> list[Outbox]:
+        """The outboxes of every socket watching this game here."""
+        return [o for a in self._audiences.values() for o in a.outboxes]
+
     def attach(self, outbox: Outbox, since: int | None) -> None:
         """Start a socket: a snapshot now, or the diffs after ``since`` if it has seen
         that version, then every diff of its audience."""

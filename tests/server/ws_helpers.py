@@ -9,6 +9,7 @@ import copy
 import json
 import random
 import socket
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,9 @@ import uvicorn
 import websockets
 from starlette.applications import Starlette
 from websockets.asyncio.client import ClientConnection
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.uri import parse_uri
 
 from server.app import create_app
 from server.settings import Settings
@@ -155,6 +159,7 @@ class Watcher:
     acks: dict[str, int] = field(default_factory=dict)
     errors: list[dict[str, Any]] = field(default_factory=list)
     snapshots: list[int] = field(default_factory=list)
+    received_at: dict[int, float] = field(default_factory=dict)  # version -> monotonic
     acted: set[int] = field(default_factory=set)
     sent: int = 0
     updated: asyncio.Event = field(default_factory=asyncio.Event)
@@ -183,6 +188,7 @@ class Watcher:
             self.errors.append(message)
         if kind in ("snapshot", "diff"):
             assert self.view is not None and self.version is not None
+            self.received_at[self.version] = time.monotonic()
             self.views[self.version] = copy.deepcopy(self.view)
         self.updated.set()
         return message
@@ -239,3 +245,44 @@ class Watcher:
 
 async def connect(url: str, **kwargs: Any) -> ClientConnection:
     return await websockets.connect(url, open_timeout=10, close_timeout=5, **kwargs)
+
+
+class StalledSocket:
+    """A websocket client that connects and then reads nothing until told to.
+
+    Built on the ``websockets`` sans-I/O protocol over a plain socket with a small
+    receive buffer, so the server, not this process's buffers, holds what it sends.
+    """
+
+    def __init__(self, url: str, rcvbuf: int = 4096) -> None:
+        self.url = url
+        self.rcvbuf = rcvbuf
+        self.protocol = ClientProtocol(parse_uri(url), max_size=None)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+
+    async def open(self) -> None:
+        """Connect and send the opening handshake (its answer is read later)."""
+        loop = asyncio.get_running_loop()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, self.rcvbuf)
+        self.sock.setblocking(False)
+        uri = parse_uri(self.url)
+        await loop.sock_connect(self.sock, (uri.host, uri.port))
+        self.protocol.send_request(self.protocol.connect())
+        await loop.sock_sendall(self.sock, b"".join(self.protocol.data_to_send()))
+
+    async def read_into(self, watcher: Watcher, until_version: int, timeout: float) -> None:
+        """Read at last: feed every text message to ``watcher`` up to a version."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while watcher.version is None or watcher.version < until_version:
+            left = deadline - loop.time()
+            assert left > 0, f"stalled socket stuck at {watcher.version}"
+            data = await asyncio.wait_for(loop.sock_recv(self.sock, 65536), left)
+            assert data, "the server closed the stalled socket"
+            self.protocol.receive_data(data)
+            for event in self.protocol.events_received():
+                if isinstance(event, Frame) and event.opcode == Opcode.TEXT:
+                    watcher.take(event.data.decode())
+
+    def close(self) -> None:
+        self.sock.close()
