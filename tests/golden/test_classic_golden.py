@@ -59,8 +59,7 @@ def test_the_log_lines_are_stable_json(players: int) -> None:
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_decide_reproduces_the_log_from_the_decisions(players: int) -> None:
-    """Re-deciding each recorded action with its derived generator gives the recorded
-    events, and every recorded action was listed as legal at its turn."""
+    """Re-deciding each recorded (and listed) action with its derived rng gives the log."""
     log = recorded_log(players)
     action_decoder = msgspec.json.Decoder(ClassicAction)
     state = evolve(ClassicState(), log[0])
