@@ -25,9 +25,9 @@ from events.duel.actions import (
     UsePrivileges,
 )
 from events.duel.board import CELLS, LINES, cell_of
+from events.duel.checks import affordable, phase, privileges_leave_an_action
 from events.duel.constants import MAX_RESERVED, MAX_TOKENS, TOKEN_NAMES
 from events.duel.evolve import owned_colour
-from events.duel.rules import affordable, phase, privileges_leave_an_action
 from events.duel.state import DuelState, PlayerState
 from events.duel.turn import bonus_token_cells, stealable
 

@@ -14,9 +14,9 @@ from events.catalog import duel_cards
 from events.colors import DUEL_TOKENS, GEMS
 from events.duel.actions import DuelAction
 from events.duel.board import SIZE
+from events.duel.checks import phase
 from events.duel.events import CardReserved, DuelEvent
 from events.duel.legal import legal_actions
-from events.duel.rules import phase
 from events.duel.state import DuelState
 
 _CARDS = duel_cards()

@@ -21,11 +21,12 @@ from events.duel.actions import (
     TakeTokens,
     UsePrivileges,
 )
+from events.duel.checks import affordable
 from events.duel.constants import MAX_TOKENS, TOKEN_COUNTS
 from events.duel.events import CardReserved, DuelEvent, TurnEnded
 from events.duel.evolve import evolve, fold
 from events.duel.legal import legal_actions
-from events.duel.rules import affordable, decide
+from events.duel.rules import decide
 from events.duel.state import DuelState, PlayerState
 from events.duel.view import redact, view
 from events.errors import RuleViolation

@@ -12,6 +12,7 @@ FULL_BOARD, row 0 at the top:
 from __future__ import annotations
 
 from events.duel.actions import Buy, ChooseRoyal, StealToken, TakeBonusToken, TakeTokens
+from events.duel.checks import phase
 from events.duel.events import (
     AbilityIgnored,
     BonusTokenTaken,
@@ -21,7 +22,6 @@ from events.duel.events import (
     TurnEnded,
 )
 from events.duel.legal import legal_actions
-from events.duel.rules import phase
 from events.duel.view import view
 from tests.duel_helpers import Table, kinds, play, refused
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from events.base import GameCreated
 from events.duel.actions import Buy, ChooseRoyal, DiscardTokens, TakeTokens
+from events.duel.checks import phase
 from events.duel.events import GameEnded, TokensDiscarded, TurnEnded
 from events.duel.evolve import fold
 from events.duel.legal import legal_actions
-from events.duel.rules import phase
 from events.duel.view import view
 from tests.duel_helpers import Table, kinds, play, refused
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from events.catalog import duel_spiral
 from events.duel.actions import Replenish, TakeTokens, UsePrivileges
+from events.duel.checks import phase
 from events.duel.events import BoardReplenished, PrivilegesUsed, PrivilegeTaken
 from events.duel.legal import legal_actions
-from events.duel.rules import phase
 from events.duel.view import view
 from tests.duel_helpers import EMPTY_BOARD, Table, at, kinds, play, refused
 
