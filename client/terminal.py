@@ -12,6 +12,8 @@ GEM_SYMBOLS = {
     "black": "■K",
     "gold": "★$",
     "pearl": "○P",
+    "wild": "✱*",
+    "none": "··",
 }
 ORDER = ("white", "blue", "green", "red", "black", "gold", "pearl")
 
@@ -34,7 +36,7 @@ def render(view: dict[str, Any], catalog: dict[str, Any]) -> str:
     """The whole table of ``view`` as lines of text."""
     lines = [f"game {view['game']}  ({view['variant']})  version {view['version']}  {view['status']}"]
     turn = view.get("turn")
-    if turn:
+    if turn and view["status"] == "live":
         mover = view["players"][turn["seat"]]["name"] if view["players"] else "?"
         final = "  final round" if turn.get("final_round") else ""
         lines.append(f"turn {turn['number']}: {mover} ({turn['phase']}){final}")
@@ -48,7 +50,9 @@ def render(view: dict[str, Any], catalog: dict[str, Any]) -> str:
                 "<" + " ".join(f"{GEM_SYMBOLS[c][1]}{n}" for c, n in req.items() if n) + ">"
             )
         lines.append("nobles " + " ".join(noble_texts))
-    rows = view.get("board") or view.get("pyramid") or {}
+    if view["variant"] == "duel":
+        lines.extend(_duel_board(view))
+    rows = view["pyramid"] if view["variant"] == "duel" else view.get("board", {})
     for level in ("3", "2", "1"):
         if level in rows:
             deck = view.get("decks", {}).get(level, 0)
@@ -62,6 +66,11 @@ def render(view: dict[str, Any], catalog: dict[str, Any]) -> str:
             f"{marker} {player['name']}{bot}{you}: {player['points']} pts  "
             f"tokens {tokens_line(player['tokens'])}  bonuses {tokens_line(player['bonuses'])}"
         )
+        if view["variant"] == "duel":
+            lines.append(
+                f"    crowns {player.get('crowns', 0)}  privileges {player.get('privileges', 0)}"
+                f"  royals {len(player.get('royals', []))}"
+            )
         reserved = [
             card_text(r["card"], catalog) if "card" in r else f"[L{r['level']} face down]"
             for r in player.get("reserved", [])
@@ -73,3 +82,12 @@ def render(view: dict[str, Any], catalog: dict[str, Any]) -> str:
         names = ", ".join(view["players"][s]["name"] for s in result["winners"])
         lines.append(f"game over: {names} won")
     return "\n".join(lines)
+
+
+def _duel_board(view: dict[str, Any]) -> list[str]:
+    lines = ["board"]
+    for row in view["board"]:
+        lines.append("  " + " ".join(GEM_SYMBOLS[t] if t else " ." for t in row))
+    lines.append("bag    " + tokens_line(view.get("bag", {})))
+    lines.append(f"privileges in supply {view.get('privileges', 0)}  royals {view.get('royals', [])}")
+    return lines
