@@ -1,0 +1,77 @@
+"""The live page survives its server: it shows that it is reconnecting, then catches up
+on the moves made meanwhile (through another server process on the same Redis)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser, BrowserContext, expect
+
+from tests.browser.conftest import DESKTOP, Console, ServerProcess
+from tests.browser.pages import Api, give_seat, public_part, read_table, wait_version
+from tests.browser.strategy import choose
+
+# Chromium logs a failed websocket handshake (and fetches) while the server is down.
+WHILE_DOWN = ("WebSocket connection to", "ERR_CONNECTION_REFUSED", "Failed to load resource")
+
+
+def test_page_shows_reconnecting_then_the_moves_it_missed(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    redis_server: str,
+    server_logs: Path,
+    console: Console,
+) -> None:
+    """Killing the page's server shows "Reconnecting…"; moves made meanwhile on a second server appear once the first is back (since=<last version>)."""
+    first = ServerProcess(redis_server, server_logs).start()
+    second = ServerProcess(redis_server, server_logs).start()
+    try:
+        api = Api(first.base)
+        other = Api(second.base)
+        catalog = api.catalog()
+        game_id = api.new_game(seed=5)
+        tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
+
+        context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+        contexts.append(context)
+        player = console.watch(context.new_page(), "player")
+        spectator = console.watch(context.new_page(), "spectator")
+        give_seat(player, first.base, game_id, 0, tokens[0], "Ana")
+        player.goto(f"{first.base}/#/play/{game_id}")
+        spectator.goto(f"{first.base}/#/watch/{game_id}")
+        for page in (player, spectator):
+            expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+        before = api.view(game_id)["version"]
+        wait_version(player, before)
+
+        first.stop(crash=True)
+        for page in (player, spectator):
+            expect(page.locator("#connection")).to_have_attribute("data-state", "reconnecting")
+            expect(page.locator("#connection")).to_have_text("Reconnecting…")
+
+        # Two moves while the page's server is down, made through the other one.
+        used: set[str] = set()
+        for _ in range(2):
+            public = other.view(game_id)
+            seat = public["turn"]["seat"]
+            view = other.view(game_id, tokens[seat])
+            other.command(game_id, tokens[seat], choose(view, catalog, used))
+        after = other.view(game_id)["version"]
+        assert after > before
+
+        first.start()  # same port: the pages reconnect with since=<their version>
+        for page in (player, spectator):
+            expect(page.locator("#connection")).to_have_attribute(
+                "data-state", "live", timeout=15_000
+            )
+            wait_version(page, after)
+            for version in range(before + 1, after + 1):
+                expect(page.locator(f'.log-line[data-version="{version}"]')).to_have_count(1)
+        assert read_table(player) == public_part(api.view(game_id, tokens[0]))
+        assert read_table(spectator) == public_part(api.view(game_id))
+        assert console.unexpected(WHILE_DOWN) == []
+        api.close()
+        other.close()
+    finally:
+        first.stop()
+        second.stop()
