@@ -37,6 +37,7 @@ Chooser = Callable[[dict[str, Any]], dict[str, Any]]
 class Budget:
     seconds: float | None
     iterations: int | None
+    depth: int
 
 
 @dataclass
@@ -61,7 +62,11 @@ def make_bot(level: str, rng: random.Random, budget: Budget, tally: Tally) -> Ch
             action = greedy.choose(view, rng)
         else:
             index, done = mcts.search(
-                view, rng, seconds=budget.seconds, iterations=budget.iterations
+                view,
+                rng,
+                seconds=budget.seconds,
+                iterations=budget.iterations,
+                depth=budget.depth,
             )
             action = view["legal"][index]
             tally.iterations += done
@@ -139,19 +144,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--mcts-iterations", type=int, default=100)
     parser.add_argument("--mcts-seconds", type=float, default=None)
+    parser.add_argument("--mcts-depth", type=int, default=mcts.DEPTH)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     budget = (
-        Budget(args.mcts_seconds, None)
+        Budget(args.mcts_seconds, None, args.mcts_depth)
         if args.mcts_seconds is not None
-        else Budget(None, args.mcts_iterations)
+        else Budget(None, args.mcts_iterations, args.mcts_depth)
     )
     what = (
         f"{budget.seconds} s per move"
         if budget.seconds is not None
         else f"{budget.iterations} iterations per move"
     )
-    print(f"MCTS budget: {what}, depth {mcts.DEPTH} plies")
+    print(f"MCTS budget: {what}, depth {budget.depth} plies")
     for name in args.match or ["greedy-random", "mcts-greedy"]:
         first, second = name.split("-")
         match(first, second, args.games, budget, args.seed)

@@ -51,7 +51,7 @@ GOLD_SPENT: Final = 0.25  # gold spent on a card is flexibility lost
 TOKEN_WORTH: Final = 0.03  # a token no target needs still has some use
 OVERFLOW: Final = 0.3  # a token that must be given back at once is a turn's share wasted
 BLOCK: Final = 0.6  # share of an opponent's gain that denying a card is worth
-RESERVE_COST: Final = 0.7  # a reserve spends a turn and a slot
+RESERVE_COST: Final = 2.0  # a reserve spends a turn and a slot
 RESERVE_SLOT: Final = 0.4  # more per card already reserved
 
 
