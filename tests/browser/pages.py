@@ -192,3 +192,22 @@ class Api:
         assert r.status_code == 200
         catalog: dict[str, Any] = r.json()
         return catalog
+
+
+def play_moves(api: Api, game_id: str, tokens: list[str], moves: int = 10_000) -> View:
+    """Play up to ``moves`` turns over HTTP with the scripted strategy, stopping at the
+    end of the game; returns the final public view."""
+    from tests.browser.strategy import choose, kind_of
+
+    catalog = api.catalog()
+    used: set[str] = set()
+    for _ in range(moves):
+        public = api.view(game_id)
+        if public["status"] == "finished":
+            return public
+        seat = public["turn"]["seat"]
+        view = api.view(game_id, tokens[seat])
+        action = choose(view, catalog, used)
+        used.add(kind_of(action))
+        api.command(game_id, tokens[seat], action)
+    return api.view(game_id)

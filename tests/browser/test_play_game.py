@@ -175,6 +175,5 @@ def test_two_players_play_a_whole_game_by_clicking_while_a_spectator_watches(
     # The lobby now lists the finished game for replay.
     ana.click("#end-dialog a[href='#/']")
     expect(ana.locator(f'#finished-games [data-game="{game_id}"]')).to_be_visible()
-    ana.screenshot(path=str(screenshots / "lobby.png"))
     assert console.unexpected() == []
     api.close()

@@ -7,26 +7,15 @@ from pathlib import Path
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import DESKTOP, Console, ServerProcess
-from tests.browser.pages import Api, public_part, read_table, wait_version
-from tests.browser.strategy import choose, kind_of
+from tests.browser.pages import Api, play_moves, public_part, read_table, wait_version
 
 
 def play_to_the_end(api: Api, seed: int) -> str:
     """A 2-player game played over HTTP by the scripted strategy; returns its id."""
-    catalog = api.catalog()
     game_id = api.new_game(seed=seed)
     tokens = [api.join(game_id, "Ada"), api.join(game_id, "Bo")]
-    used: set[str] = set()
-    for _ in range(400):
-        public = api.view(game_id)
-        if public["status"] == "finished":
-            return game_id
-        seat = public["turn"]["seat"]
-        view = api.view(game_id, tokens[seat])
-        action = choose(view, catalog, used)
-        used.add(kind_of(action))
-        api.command(game_id, tokens[seat], action)
-    raise AssertionError("the game did not end")
+    assert play_moves(api, game_id, tokens)["status"] == "finished"
+    return game_id
 
 
 def shows_version(page: Page, api: Api, game_id: str, version: int) -> None:

@@ -176,6 +176,7 @@ function newGameForm(seed) {
       },
     },
     h("h1", { id: "new-title", class: "panel-title" }, "Start a game"),
+    h("p", { class: "intro" }, "Play Splendor with friends or bots, watch any game as it happens, and replay any game move by move."),
     h("div", { class: "field" }, h("label", { for: "player-name" }, "Your name"), nameInput),
     h("div", { class: "field" }, h("label", { for: "variant" }, "Game"), variant),
     h("div", { class: "field" }, h("span", { class: "field-label", id: "players-label" }, "Players"), playersBox),
@@ -193,7 +194,10 @@ async function refreshLists(lists) {
   const [open, live, finished] = await Promise.all(["open", "live", "finished"].map((s) => listGames(s, 12).catch(() => null)));
   if (open) mount(lists.open, open.length ? open.map(openRow) : empty("No open game right now: start one."));
   if (live) {
-    const views = await Promise.all(live.slice(0, 8).map((g) => fetchView(g.id).then((r) => r.view, () => null)));
+    // Summaries may carry each seat's points; otherwise the public view has them.
+    const views = await Promise.all(
+      live.map((g, i) => (i < 8 && !(g.seats || []).every((s) => "points" in s) ? fetchView(g.id).then((r) => r.view, () => null) : null)),
+    );
     mount(lists.live, live.length ? live.map((g, i) => liveRow(g, views[i])) : empty("Nobody is playing right now."));
   }
   if (finished) mount(lists.finished, finished.length ? finished.map(finishedRow) : empty("No finished game yet."));
@@ -241,17 +245,44 @@ function openRow(g) {
   const who = seated.length ? listWords(seated.map(seatName)) : "nobody yet";
   return row(
     g,
-    [h("strong", {}, `${variantName(g.variant)}, ${g.players} players`), h("span", { class: "muted" }, ` · ${seated.length} of ${g.players} seated: ${who}`)],
+    [h("strong", {}, `${variantName(g.variant)}, ${g.players} players`), h("span", { class: "muted" }, `${seated.length} of ${g.players} seated: ${who}${when(g, "created")}`)],
     [link(`#/join/${g.id}`, "Join", "join", true), link(`#/watch/${g.id}`, "Watch", "watch")],
   );
 }
 
+/** "3 min ago" from an ISO time (the summaries' created_at), or "". */
+function ago(iso) {
+  const t = Date.parse(iso || "");
+  if (!Number.isFinite(t)) return "";
+  const minutes = Math.round((Date.now() - t) / 60000);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${plural(hours, "hour")} ago`;
+  return `${plural(Math.round(hours / 24), "day")} ago`;
+}
+
+function when(g, verb) {
+  const t = ago(g.created_at);
+  return t ? ` · ${verb} ${t}` : "";
+}
+
 function liveRow(g, view) {
-  const scores = view
-    ? view.players.map((p) => h("span", { class: "score" }, `${seatName(p)} `, h("b", {}, String(p.points))))
-    : (g.seats || []).map((s) => h("span", { class: "score" }, seatName(s)));
+  const seats = view ? view.players : g.seats || [];
+  const scores = seats.map((p) =>
+    h(
+      "span",
+      { class: "score", dataset: { seat: String(p.seat) } },
+      `${seatName(p)} `,
+      "points" in p ? h("b", { "aria-label": `${p.points} points` }, String(p.points)) : null,
+    ),
+  );
   const turn = view && view.turn ? ` · turn ${view.turn.number}` : "";
-  return row(g, [h("span", { class: "scores" }, scores), h("span", { class: "muted" }, `${variantName(g.variant)}${turn}`)], [link(`#/watch/${g.id}`, "Watch", "watch", true)]);
+  return row(
+    g,
+    [h("span", { class: "scores" }, scores), h("span", { class: "muted" }, `${variantName(g.variant)}${turn}${when(g, "started")}`)],
+    [link(`#/watch/${g.id}`, "Watch", "watch", true)],
+  );
 }
 
 function finishedRow(g) {
@@ -259,9 +290,11 @@ function finishedRow(g) {
   const r = g.result;
   let text = seats.map(seatName).join(" · ");
   if (r && r.winners) {
-    const winners = r.winners.map((w) => seatName(seats.find((s) => s.seat === w) || { name: `Seat ${w + 1}` }));
-    const points = r.points ? ` (${r.points.join("–")})` : "";
-    text = `${listWords(winners)} won${points}`;
+    const name = (seat) => seatName(seats.find((s) => s.seat === seat) || { name: `Seat ${seat + 1}` });
+    const others = seats.map((s) => s.seat).filter((s) => !r.winners.includes(s));
+    const points = r.points ? ` ${[...r.winners, ...others].map((s) => r.points[s]).join("–")}` : "";
+    const against = others.length ? ` against ${listWords(others.map(name))}` : "";
+    text = `${listWords(r.winners.map(name))} won${points}${against}`;
   }
-  return row(g, [h("strong", {}, text), h("span", { class: "muted" }, ` · ${variantName(g.variant)}, ${plural(g.players, "player")}`)], [link(`#/replay/${g.id}`, "Replay", "replay", true)]);
+  return row(g, [h("strong", {}, text), h("span", { class: "muted" }, `${variantName(g.variant)}${when(g, "played")}`)], [link(`#/replay/${g.id}`, "Replay", "replay", true)]);
 }

@@ -197,7 +197,7 @@ export async function showReplay(main, gameId, startAt) {
         "div",
         { class: "game-head" },
         h("div", { class: "game-title" }, h("h1", {}, `Replay: ${variantName(summary.variant)} `, h("span", { class: "game-id" }, `#${gameId}`)), title),
-        h("div", { class: "head-side" }, headline, h("a", { class: "btn btn-small", href: "#/" }, "Lobby")),
+        h("div", { class: "head-side" }, headline),
       ),
       h(
         "section",
