@@ -34,6 +34,7 @@ from redis.exceptions import RedisError
 
 from events.game import Variant
 from server.projection import LoggedEvent, decode_event
+from server.service import reveal_reserves
 from server.store import EventStore, StoredEvent
 from server.wire import event_to_wire
 
@@ -140,13 +141,15 @@ def _text(message: Mapping[str, Any]) -> str:
 
 class _CatchUp:
     """A placeholder in an outbox: the diffs ``after < version <= until`` for one
-    viewer, computed by the writer when it gets there (not all at once)."""
+    viewer, computed by the writer when it gets there (not all at once). ``public``:
+    the game was over at ``until``, so its past is shown to everyone."""
 
-    __slots__ = ("after", "until")
+    __slots__ = ("after", "public", "until")
 
-    def __init__(self, after: int, until: int) -> None:
+    def __init__(self, after: int, until: int, public: bool) -> None:
         self.after = after
         self.until = until
+        self.public = public
 
 
 class Outbox:
@@ -249,7 +252,7 @@ class Outbox:
             self._room.set()
 
     async def _catch_up(self, item: _CatchUp) -> None:
-        for text in self.hub.diffs(self.viewer, item.after, item.until):
+        for text in self.hub.diffs(self.viewer, item.after, item.until, item.public):
             if self.needs_snapshot:
                 return  # overflowed meanwhile: the snapshot to come starts it over
             await self._send(text)
@@ -300,7 +303,7 @@ class Hub:
         if since is None or since > self.version:
             outbox.feed(self.snapshot(outbox.viewer))
         elif since < self.version:
-            outbox.feed(_CatchUp(since, self.version))
+            outbox.feed(_CatchUp(since, self.version, self.state.status == "finished"))
         audience.outboxes.add(outbox)
 
     def detach(self, outbox: Outbox) -> None:
@@ -367,20 +370,20 @@ class Hub:
             for outbox in audience.outboxes:
                 outbox.feed(text)
 
-    def diffs(self, viewer: Viewer, after: int, until: int) -> Iterator[str]:
+    def diffs(self, viewer: Viewer, after: int, until: int, public: bool) -> Iterator[str]:
         """The ``diff`` messages of ``viewer`` for versions ``after + 1 .. until``,
         one at a time, from the view at ``after`` (version 0: the empty table).
 
-        Events are redacted as ``GET /events`` does: all shown once the game is over.
+        ``public`` (the game is over): every reserved card and every event is shown,
+        as ``GET /view?version=`` and ``GET /events`` show a finished game's past.
         """
         variant = self.variant
         state = variant.fold(e.event for e in self.log[:after])
-        before = variant.view(state, viewer)
-        finished = self.state.status == "finished"
+        before = self._past_view(state, viewer, public)
         for logged in self.log[after:until]:
             variant.evolve(state, logged.event)
-            now = variant.view(state, viewer)
-            shown = variant.redact(logged.event, viewer, finished)
+            now = self._past_view(state, viewer, public)
+            shown = variant.redact(logged.event, viewer, public)
             yield _text(
                 {
                     "type": "diff",
@@ -390,6 +393,12 @@ class Hub:
                 }
             )
             before = now
+
+    def _past_view(self, state: Any, viewer: Viewer, public: bool) -> dict[str, Any]:
+        view = self.variant.view(state, viewer)
+        if public:
+            reveal_reserves(self.variant, state, view)
+        return view
 
 
 # ---------------------------------------------------------------------- tailer

@@ -8,7 +8,14 @@ from typing import Any
 import httpx
 
 from server.settings import Settings
-from tests.server.ws_helpers import Watcher, connect, http_view, live_server, new_table
+from tests.server.ws_helpers import (
+    Watcher,
+    connect,
+    http_view,
+    live_server,
+    live_view_at,
+    new_table,
+)
 
 
 def hidden_until(events: list[dict[str, Any]]) -> dict[str, tuple[int, int]]:
@@ -43,6 +50,12 @@ def leaks(watcher: Watcher, secrets: dict[str, tuple[int, int]], seat: int | Non
     return found
 
 
+async def wait_for_version(watcher: Watcher, version: int) -> None:
+    while watcher.version is None or watcher.version < version:
+        watcher.updated.clear()
+        await asyncio.wait_for(watcher.updated.wait(), 20)
+
+
 async def test_two_players_three_spectators_rebuild_every_view(
     redis_client: Any, redis_server: str
 ) -> None:
@@ -57,7 +70,34 @@ async def test_two_players_three_spectators_rebuild_every_view(
         ]
         spectators = [Watcher(f"s{i}", await connect(server.ws_url(table.id))) for i in range(3)]
         everyone = players + spectators
-        await asyncio.wait_for(asyncio.gather(*(w.run() for w in everyone)), 180)
+        classes: list[tuple[int | None, str | None, list[Watcher]]] = [
+            (0, table.tokens[0], [players[0]]),
+            (1, table.tokens[1], [players[1]]),
+            (None, None, spectators),
+        ]
+        checked = 0
+        checking = asyncio.Lock()
+
+        async def check_live_views(version: int) -> None:
+            # Before each move: every version so far, on every socket, against GET view
+            # while the game is live (once over, its past views are all public).
+            nonlocal checked
+            async with checking:
+                for v in range(max(checked + 1, min(players[0].views)), version + 1):
+                    for watcher in everyone:
+                        await wait_for_version(watcher, v)
+                    expected = [await http_view(http, table.id, t, v) for _, t, _ in classes]
+                    live = (await http.get(f"/api/games/{table.id}")).json()["status"] == "live"
+                    if not live:
+                        return  # the last move's versions are checked after the game
+                    for (_, _, watchers), view in zip(classes, expected, strict=True):
+                        for watcher in watchers:
+                            assert watcher.views[v] == view, (watcher.name, v)
+                    checked = v
+
+        for player in players:
+            player.before_acting = check_live_views
+        await asyncio.wait_for(asyncio.gather(*(w.run() for w in everyone)), 240)
         await asyncio.wait_for(asyncio.gather(*(p.drain() for p in players)), 30)
 
         summary = (await http.get(f"/api/games/{table.id}")).json()
@@ -67,16 +107,17 @@ async def test_two_players_three_spectators_rebuild_every_view(
             assert watcher.messages[0]["type"] == "snapshot"
             assert watcher.snapshots == [watcher.snapshots[0]], "one snapshot, then diffs"
             assert watcher.version == final
+        assert checked > final - 10
 
-        # Every version each socket saw equals what HTTP says that viewer sees then.
-        tokens: list[str | None] = [*table.tokens, None]
-        for seat, token in enumerate(tokens):
-            watchers = [players[seat]] if token is not None else spectators
-            first = min(watchers[0].views)
-            for version in range(first, final + 1):
-                expected = await http_view(http, table.id, token, version)
-                for watcher in watchers:
-                    assert watcher.views[version] == expected, (watcher.name, version)
+        # The last move's versions: the final one as GET shows it; those before it as
+        # the view of the log folded to there (GET now shows that past all public).
+        events = (await http.get(f"/api/games/{table.id}/events")).json()["events"]
+        for seat, token, watchers in classes:
+            expected = await http_view(http, table.id, token, final)
+            assert all(w.views[final] == expected for w in watchers)
+            for v in range(checked + 1, final):
+                folded = live_view_at(events, v, seat)
+                assert all(w.views[v] == folded for w in watchers), v
 
         # Every command a player sent was answered: an ack, or a stale-version refusal.
         for player in players:
@@ -85,7 +126,6 @@ async def test_two_players_three_spectators_rebuild_every_view(
         assert sum(len(p.acks) for p in players) > 20
 
         # Blind reserves happened, and nobody but their owner saw them before the end.
-        events = (await http.get(f"/api/games/{table.id}/events")).json()["events"]
         secrets = hidden_until(events)
         assert secrets, "the seeded game should include blind reserves"
         for watcher in spectators:

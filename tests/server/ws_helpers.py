@@ -10,7 +10,7 @@ import json
 import random
 import socket
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,7 @@ from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.uri import parse_uri
 
+from events.game import VARIANTS
 from server.app import create_app
 from server.settings import Settings
 
@@ -128,6 +129,20 @@ async def http_view(
     return view
 
 
+def live_view_at(
+    events: list[dict[str, Any]], version: int, viewer: int | None, variant: str = "classic"
+) -> dict[str, Any]:
+    """The view ``viewer`` had at ``version`` while the game was live: the public log
+    (``GET /events`` of a finished game) folded to there, seen by ``Variant.view``."""
+    rules = VARIANTS[variant]
+    decode = rules.event_decoder().decode
+    log = [
+        decode(json.dumps({k: v for k, v in e.items() if k not in ("version", "at")}))
+        for e in events[:version]
+    ]
+    return rules.view(rules.fold(log), viewer)
+
+
 def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """A seeded choice that ends games soon and reserves blind now and then."""
     blind = [a for a in legal if a["kind"] == "reserve" and a.get("level") is not None]
@@ -161,6 +176,9 @@ class Watcher:
     snapshots: list[int] = field(default_factory=list)
     received_at: dict[int, float] = field(default_factory=dict)  # version -> monotonic
     acted: set[int] = field(default_factory=set)
+    # Awaited before a player acts on a version (a test checks the game there first).
+    before_acting: Callable[[int], Awaitable[None]] | None = None
+    _acting: asyncio.Task[None] | None = None
     sent: int = 0
     updated: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -204,16 +222,23 @@ class Watcher:
         return self.take(text)
 
     async def run(self, until_version: int | None = None) -> None:
-        """Read until the game is over (or at ``until_version``), playing if a player."""
-        while True:
-            if self.play:
-                await self._maybe_act()
-            if self.view is not None and (
-                self.view["status"] == "finished"
-                or (until_version is not None and (self.version or 0) >= until_version)
-            ):
-                return
-            await self.next()
+        """Read until the game is over (or at ``until_version``), playing if a player.
+
+        A player acts in a task of its own, so reading never waits for it.
+        """
+        try:
+            while True:
+                if self.play:
+                    self._maybe_act()
+                if self.view is not None and (
+                    self.view["status"] == "finished"
+                    or (until_version is not None and (self.version or 0) >= until_version)
+                ):
+                    return
+                await self.next()
+        finally:
+            if self._acting is not None:
+                await self._acting
 
     async def drain(self) -> None:
         """Read until the answer to a ping: every reply to what was sent before is in."""
@@ -221,26 +246,33 @@ class Watcher:
         while (await self.next())["type"] != "pong":
             pass
 
-    async def _maybe_act(self) -> None:
+    def _maybe_act(self) -> None:
         view = self.view
         if view is None or view["status"] != "live" or self.version in self.acted:
             return
         if view["you"] != view["turn"]["seat"] or not view["legal"]:
             return
+        if self._acting is not None and not self._acting.done():
+            return  # the task in flight looks again when it is done
         assert self.version is not None
         self.acted.add(self.version)
-        rng = random.Random(f"{self.seed}:{self.version}")
-        self.sent += 1
-        await self.conn.send(
-            json.dumps(
-                {
-                    "type": "command",
-                    "command_id": f"{self.name}-{self.version}",
-                    "expected_version": self.version,
-                    "action": choose(view["legal"], rng),
-                }
-            )
-        )
+        self._acting = asyncio.create_task(self._act(self.version, view))
+
+    async def _act(self, version: int, view: dict[str, Any]) -> None:
+        if self.before_acting is not None:
+            await self.before_acting(version)
+        if self.version == version:
+            rng = random.Random(f"{self.seed}:{version}")
+            self.sent += 1
+            command = {
+                "type": "command",
+                "command_id": f"{self.name}-{version}",
+                "expected_version": version,
+                "action": choose(view["legal"], rng),
+            }
+            await self.conn.send(json.dumps(command))
+        self._acting = None
+        self._maybe_act()
 
 
 async def connect(url: str, **kwargs: Any) -> ClientConnection:

@@ -1,0 +1,109 @@
+"""Two ``splendor serve`` processes on one Redis: a move made through one reaches the
+sockets of the other, every version in order."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+
+from tests.server.ws_helpers import Watcher, connect, http_view, live_view_at, new_table
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextlib.asynccontextmanager
+async def splendor_serve(redis_url: str) -> AsyncIterator[str]:
+    """A ``splendor serve`` subprocess on ``redis_url``; yields its base URL."""
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": redis_url, "SPLENDOR_COMMAND_RATE": "0"}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        async with httpx.AsyncClient(base_url=base) as http:
+            for _ in range(200):
+                assert process.poll() is None, "splendor serve exited"
+                with contextlib.suppress(httpx.TransportError):
+                    if (await http.get("/healthz")).status_code == 200:
+                        break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("splendor serve did not answer /healthz")
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+def ws_url(base: str, game_id: str, token: str | None = None) -> str:
+    url = base.replace("http://", "ws://") + f"/ws/games/{game_id}"
+    return url + (f"?token={token}" if token else "")
+
+
+async def test_player_on_one_server_spectator_on_the_other(
+    redis_client: Any, redis_server: str
+) -> None:
+    """Players on server A, spectators on A and B: B's spectator sees every move in
+    order with no gap, the same diffs as A's, each version equal to GET view."""
+    async with (
+        splendor_serve(redis_server) as a,
+        splendor_serve(redis_server) as b,
+        httpx.AsyncClient(base_url=a) as http_a,
+        httpx.AsyncClient(base_url=b) as http_b,
+    ):
+        table = await new_table(http_a, players=2, seed=31)
+        players = [
+            Watcher(f"p{seat}@a", await connect(ws_url(a, table.id, token)), seed=31, play=True)
+            for seat, token in enumerate(table.tokens)
+        ]
+        on_a = Watcher("s@a", await connect(ws_url(a, table.id)))
+        on_b = Watcher("s@b", await connect(ws_url(b, table.id)))
+        everyone = [*players, on_a, on_b]
+        await asyncio.wait_for(asyncio.gather(*(w.run() for w in everyone)), 180)
+
+        final = (await http_b.get(f"/api/games/{table.id}")).json()
+        assert final["status"] == "finished" and on_b.version == final["version"]
+        diffs_b = [m for m in on_b.messages if m["type"] == "diff"]
+        diffs_a = [m for m in on_a.messages if m["type"] == "diff"]
+        start = on_b.snapshots[0]
+        assert on_b.snapshots == [start]
+        assert [m["version"] for m in diffs_b] == list(range(start + 1, final["version"] + 1))
+        assert [m for m in diffs_a if m["version"] > start] == diffs_b
+        # Each version as it was while live (GET shows a finished game's past public).
+        events = (await http_b.get(f"/api/games/{table.id}/events")).json()["events"]
+        for version in range(start, final["version"]):
+            assert on_b.views[version] == live_view_at(events, version, None), version
+        assert on_b.view == await http_view(http_b, table.id, None)
+        for watcher in everyone:
+            await watcher.conn.close()
