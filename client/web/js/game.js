@@ -117,12 +117,22 @@ export async function showGame(main, gameId, mode) {
     ? new Controls({ send: (action) => live.command(action), render: () => render(), catalog, names })
     : null;
 
+  // The log's events come from GET /events (at start and after every snapshot, which
+  // may follow a gap) and from the diffs. One fetch at a time; a request made during
+  // a fetch runs again after it, so a snapshot newer than that fetch is covered.
   let catchingUp = false;
+  let again = false;
   async function catchUpLog() {
-    if (catchingUp) return;
+    if (catchingUp) {
+      again = true;
+      return;
+    }
     catchingUp = true;
     try {
-      log.add(await fetchEvents(gameId, { after: log.lastVersion, token }));
+      do {
+        again = false;
+        log.add(await fetchEvents(gameId, { after: log.lastVersion, token }));
+      } while (again);
     } catch {
       // the next snapshot or reconnect tries again
     } finally {
