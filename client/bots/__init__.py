@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from client.bots import greedy, mcts, random_bot
+from client.bots import duel_greedy, duel_random, greedy, mcts, random_bot
 
 BOTS: Final = frozenset({"random", "greedy", "mcts"})
 
@@ -29,7 +29,14 @@ def choose(
 
     ``seconds`` and ``iterations`` bound the MCTS bot's search (see ``mcts.search``);
     the other levels answer at once and ignore them.
+    A Duel view goes to the Duel bots; ``mcts`` plays as Duel greedy there until a
+    Duel MCTS exists (docs/bots.md, "Duel bots").
     """
+    if view.get("variant") == "duel":
+        if level == "random":
+            return duel_random.choose(view, rng)
+        if level in ("greedy", "mcts"):
+            return duel_greedy.choose(view, rng)
     if level == "random":
         return random_bot.choose(view, rng)
     if level == "greedy":
