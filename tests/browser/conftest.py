@@ -19,6 +19,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
 
+from tests.browser.pages import Api
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -117,6 +119,16 @@ def server(redis_server: str, server_logs: Path) -> Iterator[ServerProcess]:
         yield process
     finally:
         process.stop()
+
+
+@pytest.fixture
+def api(server: ServerProcess) -> Iterator[Api]:
+    """The HTTP API of the shared server, for the test's own reads and moves."""
+    client = Api(server.base)
+    try:
+        yield client
+    finally:
+        client.close()
 
 
 @pytest.fixture(scope="session")

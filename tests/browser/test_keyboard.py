@@ -12,10 +12,10 @@ def test_a_move_made_with_tab_enter_and_space_and_escape_clears_a_choice(
     browser: Browser,
     contexts: list[BrowserContext],
     server: ServerProcess,
+    api: Api,
     console: Console,
 ) -> None:
     """Tab, Enter and Space pick tokens and confirm a take; focus is visible; Escape drops a chosen card; every gem is named with its stone."""
-    api = Api(server.base)
     game_id = api.new_game(seed=21)
     tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
     seat = api.view(game_id)["turn"]["seat"]
@@ -72,4 +72,3 @@ def test_a_move_made_with_tab_enter_and_space_and_escape_clears_a_choice(
     mine = api.view(game_id, tokens[seat])["players"][seat]["tokens"]
     assert (mine["white"], mine["blue"], mine["green"]) == (1, 1, 1)
     assert console.unexpected() == []
-    api.close()

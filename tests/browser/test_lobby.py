@@ -16,11 +16,11 @@ def test_lobby_lists_games_and_a_joined_seat_survives_a_reload(
     browser: Browser,
     contexts: list[BrowserContext],
     server: ServerProcess,
+    api: Api,
     console: Console,
     screenshots: Path,
 ) -> None:
     """Open games offer Join, live games show names and scores, finished games Replay; joining from the list seats the player, and a reload takes the seat back."""
-    api = Api(server.base)
     open_id = api.new_game(players=2)
     api.join(open_id, "Dora")
     live_id = api.new_game(seed=3)
@@ -84,4 +84,3 @@ def test_lobby_lists_games_and_a_joined_seat_survives_a_reload(
     assert seats[1]["bot"] == "greedy"
     assert small.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert console.unexpected() == []
-    api.close()

@@ -61,11 +61,11 @@ def test_two_players_play_a_whole_game_by_clicking_while_a_spectator_watches(
     browser: Browser,
     contexts: list[BrowserContext],
     server: ServerProcess,
+    api: Api,
     console: Console,
     screenshots: Path,
 ) -> None:
     """Two pages start, join and finish a seeded game by clicks only, using every action; a third page watches the same public table and never receives a blind-reserved card."""
-    api = Api(server.base)
     catalog = api.catalog()
     ana = _open(browser, contexts, console, "ana", DESKTOP)
     ben = _open(browser, contexts, console, "ben", PHONE)
@@ -176,4 +176,3 @@ def test_two_players_play_a_whole_game_by_clicking_while_a_spectator_watches(
     ana.click("#end-dialog a[href='#/']")
     expect(ana.locator(f'#finished-games [data-game="{game_id}"]')).to_be_visible()
     assert console.unexpected() == []
-    api.close()

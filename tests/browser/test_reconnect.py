@@ -25,9 +25,9 @@ def test_page_shows_reconnecting_then_the_moves_it_missed(
     """Killing the page's server shows "Reconnecting…"; moves made meanwhile on a second server appear once the first is back (since=<last version>)."""
     first = ServerProcess(redis_server, server_logs).start()
     second = ServerProcess(redis_server, server_logs).start()
+    api = Api(first.base)
+    other = Api(second.base)
     try:
-        api = Api(first.base)
-        other = Api(second.base)
         catalog = api.catalog()
         game_id = api.new_game(seed=5)
         tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
@@ -70,8 +70,8 @@ def test_page_shows_reconnecting_then_the_moves_it_missed(
         assert read_table(player) == public_part(api.view(game_id, tokens[0]))
         assert read_table(spectator) == public_part(api.view(game_id))
         assert console.unexpected(WHILE_DOWN) == []
+    finally:
         api.close()
         other.close()
-    finally:
         first.stop()
         second.stop()

@@ -14,10 +14,10 @@ def test_an_outdated_page_is_refused_in_words_then_catches_up_and_plays(
     browser: Browser,
     contexts: list[BrowserContext],
     server: ServerProcess,
+    api: Api,
     console: Console,
 ) -> None:
     """A page that missed a move (its frames held back) sends a stale move: the refusal shows in words, the page resyncs and its next move is accepted."""
-    api = Api(server.base)
     game_id = api.new_game(seed=11)
     names = ["Ana", "Ben"]
     tokens = [api.join(game_id, name) for name in names]
@@ -79,4 +79,3 @@ def test_an_outdated_page_is_refused_in_words_then_catches_up_and_plays(
     expect(message).to_be_empty()
     assert read_table(page) == public_part(api.view(game_id, tokens[seat]))
     assert console.unexpected() == []
-    api.close()

@@ -31,11 +31,11 @@ def test_replay_jumps_steps_and_plays_showing_the_servers_view_at_each_move(
     browser: Browser,
     contexts: list[BrowserContext],
     server: ServerProcess,
+    api: Api,
     console: Console,
     screenshots: Path,
 ) -> None:
     """Jumping to a move, stepping with the keyboard and buttons, the slider and play/pause all show exactly GET view?version=N."""
-    api = Api(server.base)
     game_id = play_to_the_end(api, seed=30)
     last = api.view(game_id)["version"]
     context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
@@ -91,4 +91,3 @@ def test_replay_jumps_steps_and_plays_showing_the_servers_view_at_each_move(
     shows_version(page, api, game_id, 70)
     page.screenshot(path=str(screenshots / "replay.png"))
     assert console.unexpected() == []
-    api.close()

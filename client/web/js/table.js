@@ -6,7 +6,7 @@
 // (the browser tests compare them to GET /view), so the DOM is checkable.
 
 import { cardBack, cardFace, cardLabel, nobleTile } from "./cards.js";
-import { h, plural } from "./dom.js";
+import { h, plural, svg } from "./dom.js";
 import { GEMS, TOKENS, gemIcon, gemLabel, tokenChip } from "./gems.js";
 import { botName } from "./words.js";
 
@@ -33,12 +33,19 @@ export function renderTable(view, catalog, ui = null) {
         you: view.you === null || view.you === undefined ? "" : String(view.you),
       },
     },
-    h(
-      "div",
-      { class: "board-area" },
-      renderNobles(view, catalog),
-      h("div", { class: "board-and-bank" }, renderRows(view, catalog, ui), renderBank(view, ui)),
-    ),
+    view.status === "open"
+      ? h(
+          "div",
+          { class: "board-area board-waiting" },
+          svg("0 0 40 40", '<path d="M20 4 34 14 20 36 6 14Z"/><path class="facet" d="M6 14h28M13 14l7 22 7-22M12 6.5l1 7.5 7-10 7 10 1-7.5"/>', { class: "waiting-mark" }),
+          h("p", {}, "The cards are dealt and the tokens set out when the last seat is taken."),
+        )
+      : h(
+          "div",
+          { class: "board-area" },
+          renderNobles(view, catalog),
+          h("div", { class: "board-and-bank" }, renderRows(view, catalog, ui), renderBank(view, ui)),
+        ),
   );
 }
 
