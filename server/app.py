@@ -51,7 +51,11 @@ def _plugin_parts() -> tuple[list[BaseRoute], list[Lifespan]]:
         return [], []
     ws = importlib.import_module("server.ws")
     lifespan = getattr(ws, "lifespan", None)
-    return list(ws.routes), [lifespan] if lifespan is not None else []
+    lifespans: list[Lifespan] = [lifespan] if lifespan is not None else []
+    # The bot runner plays bot seats (server/bots.py), after the hubs are up.
+    bots = importlib.import_module("server.bots")
+    lifespans.append(bots.lifespan)
+    return list(ws.routes), lifespans
 
 
 def create_app(

@@ -73,6 +73,8 @@ ATTEMPTS: Final = 3  # decide, and after a lost race decide once (then twice) mo
 _ID_ALPHABET: Final = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i
 _ID_LENGTH: Final = 10
 _MAX_ID: Final = 64
+BOT_GAMES_KEY: Final = "bots:games"
+"""Redis set of the games with a bot seat, watched by the bot runners."""
 
 AppendedCallback = Callable[[str, int], Awaitable[None]]
 """``on_appended(game_id, version)``: called after this process appended events."""
@@ -246,6 +248,9 @@ class GameService:
                 digest = token_digest(token)
                 await self._r.hset(seats_key(game.id), str(seat), digest)
                 game.seat_digests[seat] = digest
+            else:
+                # Listed for every bot runner (server/bots.py), in any process.
+                await self._r.sadd(BOT_GAMES_KEY, game.id)
             return JoinResult(seat, token, game.version)
         raise _busy()
 

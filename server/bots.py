@@ -1,0 +1,251 @@
+"""Bot seats played by the server: a runner that watches every game with a bot seat
+and, when a bot may act, asks the bot for a move and sends it as an ordinary command.
+
+A bot sees only its own seat's view (``Variant.view(state, seat)``), exactly what a
+player's websocket would get; its move goes through ``GameService.submit`` with the
+same validation and events as anyone's. The command id is ``bot:<seat>:<version>``,
+so several runners (server processes, or ``splendor bots`` workers) racing on one
+game apply a move once: the others get the recorded answer or a conflict.
+
+Games with bot seats are listed in the Redis set ``bots:games`` (added when a bot
+takes a seat, removed when the game ends), so a runner in any process finds them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import AsyncIterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import msgspec
+import redis.asyncio as aioredis
+from starlette.applications import Starlette
+
+from client.bots import BOTS, choose
+from events.game import Variant
+from server.errors import ServiceError
+from server.service import BOT_GAMES_KEY, GameService
+from server.store import EventStore
+
+log = logging.getLogger(__name__)
+
+REFRESH_SECONDS: Final = 0.25
+TAIL_BLOCK_MS: Final = 200
+
+
+def bot_delay(environ: dict[str, str] | None = None) -> float:
+    """``SPLENDOR_BOT_DELAY``: seconds a bot waits before answering, so a person can
+    follow its moves (default 0.4; 0 in tests and tournaments)."""
+    raw = (os.environ if environ is None else environ).get("SPLENDOR_BOT_DELAY")
+    return 0.4 if not raw else max(0.0, float(raw))
+
+
+def mcts_seconds(environ: dict[str, str] | None = None) -> float:
+    """``SPLENDOR_MCTS_SECONDS``: the MCTS bot's thinking time per move (default 1)."""
+    raw = (os.environ if environ is None else environ).get("SPLENDOR_MCTS_SECONDS")
+    return 1.0 if not raw else max(0.01, float(raw))
+
+
+def think(level: str, view: dict[str, Any], seed: str, seconds: float) -> dict[str, Any]:
+    """One bot move; a plain function so that it can run in another process."""
+    return choose(level, view, random.Random(seed), seconds=seconds)
+
+
+@dataclass
+class _Table:
+    variant: Variant
+    state: Any
+    bots: dict[int, str] = field(default_factory=dict)
+    thinking: set[tuple[int, int]] = field(default_factory=set)
+
+
+class BotRunner:
+    """Plays every bot seat of every game in ``bots:games`` until closed."""
+
+    def __init__(
+        self,
+        service: GameService,
+        tail_redis: aioredis.Redis,
+        *,
+        delay: float | None = None,
+        seconds: float | None = None,
+    ) -> None:
+        self.service = service
+        self._redis = service.store.client
+        self._tail = EventStore(tail_redis)
+        self._delay = bot_delay() if delay is None else delay
+        self._seconds = mcts_seconds() if seconds is None else seconds
+        self._tables: dict[str, _Table] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._pool: Executor | None = None
+        self._closed = False
+        self.moves = 0
+
+    async def run(self) -> None:
+        """Watch and play until ``close``."""
+        next_refresh = 0.0
+        while not self._closed:
+            try:
+                if time.monotonic() >= next_refresh:
+                    await self._refresh()
+                    next_refresh = time.monotonic() + REFRESH_SECONDS
+                if not self._tables:
+                    await asyncio.sleep(REFRESH_SECONDS)
+                    continue
+                positions = {g: t.state.version for g, t in self._tables.items()}
+                batch = await self._tail.tail(positions, TAIL_BLOCK_MS)
+                for game_id, entries in batch.items():
+                    table = self._tables.get(game_id)
+                    if table is None:
+                        continue
+                    decoder = _decoder(table.variant)
+                    for entry in entries:
+                        if entry.version == table.state.version + 1:
+                            table.variant.evolve(table.state, decoder.decode(entry.data))
+                    self._play(game_id, table)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("bot runner loop failed; retrying")
+                await asyncio.sleep(1.0)
+
+    async def close(self) -> None:
+        self._closed = True
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _refresh(self) -> None:
+        """Pick up games that got a bot seat; let go of those that ended."""
+        raw = await self._redis.smembers(BOT_GAMES_KEY)
+        members = {m.decode() if isinstance(m, bytes) else m for m in raw}
+        for game_id in list(self._tables):
+            if game_id not in members:
+                del self._tables[game_id]
+        for game_id in members - set(self._tables):
+            try:
+                variant = await self.service.variant_of(game_id)
+                logged = await self.service.log(game_id)
+            except ServiceError:
+                await self._redis.srem(BOT_GAMES_KEY, game_id)
+                continue
+            state = variant.fold(entry.event for entry in logged)
+            table = _Table(variant, state)
+            self._tables[game_id] = table
+            self._play(game_id, table)
+
+    def _play(self, game_id: str, table: _Table) -> None:
+        state = table.state
+        table.bots = {p.seat: p.bot for p in state.players if p.bot}
+        if state.status == "finished":
+            self._tables.pop(game_id, None)
+            self._spawn(self._redis.srem(BOT_GAMES_KEY, game_id))
+            return
+        if state.status != "live":
+            return
+        for seat, level in table.bots.items():
+            key = (seat, state.version)
+            if key in table.thinking or not table.variant.legal_actions(state, seat):
+                continue
+            table.thinking.add(key)
+            view = table.variant.view(state, seat)
+            self._spawn(self._move(game_id, table, seat, level, view, state.version))
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _move(
+        self, game_id: str, table: _Table, seat: int, level: str, view: dict[str, Any], version: int
+    ) -> None:
+        try:
+            started = time.monotonic()
+            seed = f"{game_id}:{seat}:{version}"
+            loop = asyncio.get_running_loop()
+            if level == "mcts":
+                wire = await loop.run_in_executor(
+                    self._process_pool(), think, level, view, seed, self._seconds
+                )
+            else:
+                wire = think(level, view, seed, self._seconds)
+            wait = self._delay - (time.monotonic() - started)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            action = msgspec.convert(wire, table.variant.action_type)
+            await self.service.submit(
+                game_id, seat, f"bot:{seat}:{version}", action, expected_version=version
+            )
+            self.moves += 1
+        except ServiceError as refusal:
+            # Another runner moved first, or the game moved on: the tail brings the news.
+            log.debug("bot move in %s at %d refused: %s", game_id, version, refusal)
+        except Exception:
+            log.exception("bot %s at seat %d of %s failed", level, seat, game_id)
+        finally:
+            table.thinking.discard((seat, version))
+
+    def _process_pool(self) -> Executor:
+        # MCTS thinks for a second of CPU: in its own process it never holds the GIL
+        # that the server's sockets need.
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+
+_DECODERS: dict[str, Any] = {}
+
+
+def _decoder(variant: Variant) -> Any:
+    decoder = _DECODERS.get(variant.name)
+    if decoder is None:
+        decoder = _DECODERS[variant.name] = variant.event_decoder()
+    return decoder
+
+
+def bots_mode(environ: dict[str, str] | None = None) -> str:
+    """``SPLENDOR_BOTS``: ``inline`` (default: this server plays its bots) or ``off``
+    (a separate ``splendor bots`` worker plays them)."""
+    mode = (os.environ if environ is None else environ).get("SPLENDOR_BOTS") or "inline"
+    if mode not in ("inline", "off"):
+        raise ValueError(f"SPLENDOR_BOTS must be inline or off, not {mode!r}")
+    return mode
+
+
+@asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    """The server's own bot runner, unless ``SPLENDOR_BOTS=off``."""
+    if bots_mode() == "off":
+        yield
+        return
+    from server.ws import tail_client
+
+    tail = tail_client(app.state.redis)
+    runner = BotRunner(app.state.service, tail)
+    app.state.bot_runner = runner
+    task = asyncio.create_task(runner.run())
+    try:
+        yield
+    finally:
+        await runner.close()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await tail.aclose()
+        await tail.connection_pool.disconnect()
+
+
+__all__ = ["BOTS", "BOT_GAMES_KEY", "BotRunner", "lifespan"]

@@ -1,0 +1,99 @@
+"""Bot seats played by the server's bot runner: ordinary commands, to the game's end."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+
+from events.game import VARIANTS
+from server.settings import Settings
+from tests.server.ws_helpers import live_server
+
+
+async def _finished(http: httpx.AsyncClient, game_id: str, seconds: float) -> dict[str, object]:
+    deadline = asyncio.get_running_loop().time() + seconds
+    while True:
+        summary: dict[str, object] = (await http.get(f"/api/games/{game_id}")).json()
+        if summary["status"] == "finished" or asyncio.get_running_loop().time() > deadline:
+            return summary
+        await asyncio.sleep(0.1)
+
+
+@pytest.mark.parametrize(
+    "variant,levels",
+    [
+        ("classic", ["greedy", "random", "greedy", "random"]),
+        ("duel", ["greedy", "random"]),
+    ],
+)
+async def test_bots_play_a_game_to_its_end_with_nobody_watching(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, variant: str, levels: list[str]
+) -> None:
+    """A table of bot seats only plays itself to the end; its log folds to the result."""
+    monkeypatch.setenv("SPLENDOR_BOT_DELAY", "0")
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        r = await http.post(
+            "/api/games", json={"variant": variant, "players": len(levels), "seed": 5}
+        )
+        game_id = r.json()["id"]
+        for level in levels:
+            r = await http.post(f"/api/games/{game_id}/seats", json={"bot": level})
+            assert r.status_code == 201 and "token" not in r.json() or r.json()["token"] is None
+        summary = await _finished(http, game_id, 180)
+        assert summary["status"] == "finished"
+        assert [s["bot"] for s in summary["seats"]] == levels  # type: ignore[index]
+        events = (await http.get(f"/api/games/{game_id}/events")).json()["events"]
+        assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+        rules = VARIANTS[variant]
+        state = rules.fold(rules.event_decoder().decode(_strip(e)) for e in events)
+        view = (await http.get(f"/api/games/{game_id}/view")).json()["view"]
+        assert rules.view(state, None)["result"] == view["result"]
+
+
+async def test_a_bot_moves_right_after_a_human_on_another_connection(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A human's move wakes the bot, whose answer is back before the human's next turn."""
+    monkeypatch.setenv("SPLENDOR_BOT_DELAY", "0")
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        game_id = (
+            await http.post("/api/games", json={"variant": "classic", "players": 2, "seed": 11})
+        ).json()["id"]
+        token = (await http.post(f"/api/games/{game_id}/seats", json={"name": "Ana"})).json()[
+            "token"
+        ]
+        await http.post(f"/api/games/{game_id}/seats", json={"bot": "greedy"})
+        auth = {"Authorization": f"Bearer {token}"}
+        for move in range(6):
+            view = await _my_turn(http, game_id, auth)
+            action = view["legal"][0]
+            r = await http.post(
+                f"/api/games/{game_id}/commands",
+                json={"command_id": f"ana-{move}", "action": action},
+                headers=auth,
+            )
+            assert r.status_code == 200, r.text
+        events = (await http.get(f"/api/games/{game_id}/events")).json()["events"]
+        movers = [e["seat"] for e in events if e["type"] == "TurnEnded"]
+        assert len(movers) >= 11 and set(movers) == {0, 1}
+
+
+async def _my_turn(
+    http: httpx.AsyncClient, game_id: str, auth: dict[str, str]
+) -> dict[str, object]:
+    for _ in range(300):
+        view: dict[str, object] = (
+            await http.get(f"/api/games/{game_id}/view", headers=auth)
+        ).json()["view"]
+        if view["legal"]:
+            return view
+        await asyncio.sleep(0.05)
+    raise AssertionError("the bot never answered")
+
+
+def _strip(event: dict[str, object]) -> bytes:
+    import json
+
+    return json.dumps({k: v for k, v in event.items() if k not in ("version", "at")}).encode()
