@@ -1,0 +1,547 @@
+"""Benchmark of live play over websockets; prints its figures.
+
+    .venv/bin/python bench/ws_bench.py [--games 10 100 500] [--seconds 20]
+                                       [--paced-games 113 --rate 100] [--idle 4000]
+
+A real ``splendor serve`` process (the server, measured from outside through
+``/proc/<pid>``) on a private redis-server, and, in this process, real websocket
+clients (the ``websockets`` library) on loopback:
+
+- **live games**: K four-player classic games, each with 4 player sockets and 4
+  spectator sockets. A player answers as soon as its view says it is its move (a
+  random legal action, ``expected_version`` set); a finished game is replaced by a new
+  one. Latency of a command: from its send to the moment the last of the game's 8
+  sockets has the diff of the command's last event (all clocks in this process).
+  Server CPU per command: the server process's user + system time over the window
+  divided by the commands acked in it (Redis's own CPU is reported beside it).
+- **paced**: the same with a global pace (``--rate`` commands/s) instead of answering
+  at once: the latency of a server that is not saturated.
+- **baselines**, in the same runs: the round trip of ``ping``/``pong`` on a socket of
+  an idle game (the server's websocket floor), and of one ``XADD`` from this process.
+- **idle sockets**: a fresh server holding ``--idle`` spectator sockets on 4-player
+  games nobody plays; the server's RSS before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import msgspec
+import redis.asyncio as aioredis
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+from server.embedded_redis import EmbeddedRedis
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+PLAYERS = 4
+SPECTATORS = 4
+SOCKETS = PLAYERS + SPECTATORS
+WARM_UP_S = 3.0
+TURN_EVENTS = ("TurnEnded", "GameStarted")
+
+
+# ---------------------------------------------------------------------- processes
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (from /proc/<pid>/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextlib.asynccontextmanager
+async def splendor_serve(redis_url: str, profile: Path | None) -> AsyncIterator[tuple[str, int]]:
+    """A ``splendor serve`` process; yields its address and pid."""
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": redis_url, "SPLENDOR_COMMAND_RATE": "0"}
+    prefix = [sys.executable]
+    if profile is not None:
+        prefix += ["-m", "cProfile", "-o", str(profile)]
+    command = [*prefix, "-m", "server.cli", "serve", "--port", str(port), "--log-level", "warning"]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    base = f"127.0.0.1:{port}"
+    try:
+        async with httpx.AsyncClient(base_url=f"http://{base}") as http:
+            for _ in range(300):
+                if process.poll() is not None:
+                    raise RuntimeError("splendor serve exited")
+                with contextlib.suppress(httpx.TransportError):
+                    if (await http.get("/healthz")).status_code == 200:
+                        break
+                await asyncio.sleep(0.05)
+        yield base, process.pid
+    finally:
+        # uvicorn re-raises the signal once stopped: SIGINT lets cProfile write its file.
+        process.send_signal(signal.SIGINT if profile is not None else signal.SIGTERM)
+        stopping = time.perf_counter()
+        try:
+            process.wait(60)
+            if time.perf_counter() - stopping > 5:
+                print(f"(the server took {time.perf_counter() - stopping:.0f} s to stop)")
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+# ---------------------------------------------------------------------- clients
+
+
+class Message(msgspec.Struct):
+    """What a spectator needs of a server message (the rest is skipped)."""
+
+    type: str
+    version: int | None = None
+
+
+decode_light = msgspec.json.Decoder(Message).decode
+decode_full = msgspec.json.Decoder().decode
+encode = msgspec.json.Encoder().encode
+
+
+def apply_patch(doc: Any, ops: list[dict[str, Any]]) -> Any:
+    """Apply add/remove/replace operations in place (all the server sends)."""
+    for op in ops:
+        path = op["path"]
+        if path == "":
+            doc = op["value"]
+            continue
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in path.split("/")[1:]]
+        parent = doc
+        for part in parts[:-1]:
+            parent = parent[int(part)] if isinstance(parent, list) else parent[part]
+        last = parts[-1]
+        kind = op["op"]
+        if isinstance(parent, list):
+            index = len(parent) if last == "-" else int(last)
+            if kind == "add":
+                parent.insert(index, op["value"])
+            elif kind == "remove":
+                del parent[index]
+            else:
+                parent[index] = op["value"]
+        elif kind == "remove":
+            del parent[last]
+        else:
+            parent[last] = op["value"]
+    return doc
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+@dataclass
+class Stats:
+    measuring: bool = False
+    latencies: list[float] = field(default_factory=list)
+    commands: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    games_finished: int = 0
+
+
+class Pacer:
+    """A global pace for commands: ``rate`` permits a second, none saved up."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self._next = time.perf_counter()
+
+    async def wait(self) -> None:
+        now = time.perf_counter()
+        slot = max(self._next, now)
+        self._next = slot + 1 / self.rate
+        if slot > now:
+            await asyncio.sleep(slot - now)
+
+
+class LiveGame:
+    """One game on its 8 sockets; tracks when each version has reached all of them."""
+
+    def __init__(self, game_id: str, stats: Stats, pacer: Pacer | None, seed: int) -> None:
+        self.id = game_id
+        self.stats = stats
+        self.pacer = pacer
+        self.rng = random.Random(seed)
+        self.reached: dict[int, list[float]] = {}  # version -> [sockets, last time]
+        self.sent_at: dict[str, float] = {}
+        self.final_sent: dict[int, float] = {}  # last version of a command -> sent at
+        self.finished = asyncio.Event()
+        self.commands = itertools.count()
+
+    def seen(self, version: int, at: float) -> None:
+        entry = self.reached.get(version)
+        if entry is None:
+            entry = self.reached[version] = [0, at]
+        entry[0] += 1
+        entry[1] = at
+        if entry[0] == SOCKETS:
+            self._complete(version)
+
+    def acked(self, command_id: str, version: int) -> None:
+        sent = self.sent_at.pop(command_id, None)
+        if sent is None:
+            return
+        self.final_sent[version] = sent
+        self._complete(version)
+
+    def _complete(self, version: int) -> None:
+        entry = self.reached.get(version)
+        sent = self.final_sent.get(version)
+        if entry is None or sent is None or entry[0] < SOCKETS:
+            return
+        del self.final_sent[version]
+        if self.stats.measuring:
+            self.stats.latencies.append(entry[1] - sent)
+            self.stats.commands += 1
+        for v in [v for v in self.reached if v <= version]:
+            del self.reached[v]
+
+
+async def spectate(conn: ClientConnection, game: LiveGame) -> None:
+    async for text in conn:
+        at = time.perf_counter()
+        message = decode_light(text)
+        if message.type == "diff" and message.version is not None:
+            game.seen(message.version, at)
+
+
+async def play(conn: ClientConnection, game: LiveGame, seat: int) -> None:
+    view: Any = None
+    version = 0
+    last_event = ""
+    in_flight: str | None = None
+    acted = -1
+    acked = -1  # the version our last command brought the game to
+    async for text in conn:
+        at = time.perf_counter()
+        message = decode_full(text)
+        kind = message["type"]
+        if kind == "diff":
+            version = message["version"]
+            view = apply_patch(view, message["patch"])
+            last_event = message["event"]["type"]
+            game.seen(version, at)
+        elif kind == "snapshot":
+            view, version, last_event = message["view"], message["version"], "GameStarted"
+        elif kind == "ack":
+            in_flight = None
+            acked = message["version"]
+            game.acked(message["command_id"], acked)
+        elif kind == "error":
+            in_flight = None
+            game.stats.errors[message["code"]] = game.stats.errors.get(message["code"], 0) + 1
+            game.sent_at.pop(message.get("command_id", ""), None)
+        if view["status"] == "finished":
+            game.finished.set()
+            return
+        if (
+            in_flight is None
+            and acted != version
+            and view["turn"]["seat"] == seat
+            and view["legal"]
+            and (last_event in TURN_EVENTS or version == acked)
+        ):
+            acted = version
+            if game.pacer is not None:
+                await game.pacer.wait()
+            in_flight = f"{game.id}-{seat}-{next(game.commands)}"
+            action = game.rng.choice(view["legal"])
+            body = {
+                "type": "command",
+                "command_id": in_flight,
+                "expected_version": version,
+                "action": action,
+            }
+            game.sent_at[in_flight] = time.perf_counter()
+            await conn.send(encode(body).decode())
+
+
+# ---------------------------------------------------------------------- set-up
+
+
+async def new_game(http: httpx.AsyncClient, seed: int) -> tuple[str, list[str]]:
+    r = await http.post("/api/games", json={"variant": "classic", "players": PLAYERS, "seed": seed})
+    r.raise_for_status()
+    game_id: str = r.json()["id"]
+    tokens = []
+    for i in range(PLAYERS):
+        r = await http.post(f"/api/games/{game_id}/seats", json={"name": f"P{i}"})
+        r.raise_for_status()
+        tokens.append(r.json()["token"])
+    return game_id, tokens
+
+
+async def bounded(limit: int, jobs: list[Callable[[], Awaitable[Any]]]) -> list[Any]:
+    gate = asyncio.Semaphore(limit)
+
+    async def one(job: Callable[[], Awaitable[Any]]) -> Any:
+        async with gate:
+            return await job()
+
+    return await asyncio.gather(*(one(j) for j in jobs))
+
+
+async def ws(base: str, game_id: str, token: str | None = None) -> ClientConnection:
+    url = f"ws://{base}/ws/games/{game_id}" + (f"?token={token}" if token else "")
+    return await websockets.connect(
+        url, open_timeout=60, max_size=None, ping_interval=None, compression=None
+    )
+
+
+class Slot:
+    """One of the K game slots: runs games one after the other until stopped."""
+
+    def __init__(
+        self, base: str, http: httpx.AsyncClient, stats: Stats, pacer: Pacer | None, seed: int
+    ) -> None:
+        self.base, self.http, self.stats, self.pacer = base, http, stats, pacer
+        self.seeds = itertools.count(seed * 1000)
+        self.stopping = False
+        self.ready = asyncio.Event()
+
+    async def run(self, first: tuple[str, list[str]]) -> None:
+        game_id, tokens = first
+        while not self.stopping:
+            seed = next(self.seeds)
+            game = LiveGame(game_id, self.stats, self.pacer, seed)
+            conns = [await ws(self.base, game_id) for _ in range(SPECTATORS)]
+            conns += [await ws(self.base, game_id, t) for t in tokens]
+            self.ready.set()
+            tasks = [asyncio.create_task(spectate(c, game)) for c in conns[:SPECTATORS]]
+            tasks += [
+                asyncio.create_task(play(c, game, seat))
+                for seat, c in enumerate(conns[SPECTATORS:])
+            ]
+            while not self.stopping and not game.finished.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(game.finished.wait(), 0.5)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)
+            if game.finished.is_set() and self.stats.measuring:
+                self.stats.games_finished += 1
+            if not self.stopping:
+                game_id, tokens = await new_game(self.http, seed)
+
+
+async def baselines(
+    base: str,
+    redis_url: str,
+    idle_game: str,
+    stop: asyncio.Event,
+    echo: list[float],
+    xadd: list[float],
+    measuring: Callable[[], bool],
+) -> None:
+    """Ping/pong on a socket of an idle game and XADD round trips, every 20 ms."""
+    conn = await ws(base, idle_game)
+    await conn.recv()  # its snapshot
+    client = aioredis.from_url(redis_url)
+    try:
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            await conn.send('{"type":"ping"}')
+            await conn.recv()
+            t1 = time.perf_counter()
+            await client.xadd("bench:xadd", {"e": b"x" * 200}, maxlen=1000, approximate=True)
+            t2 = time.perf_counter()
+            if measuring():
+                echo.append(t1 - t0)
+                xadd.append(t2 - t1)
+            await asyncio.sleep(0.02)
+    finally:
+        await conn.close()
+        await client.aclose()
+
+
+async def live_run(
+    base: str,
+    pid: int,
+    redis_pid: int | None,
+    redis_url: str,
+    games: int,
+    seconds: float,
+    rate: float | None,
+) -> dict[str, Any]:
+    stats = Stats()
+    pacer = Pacer(rate) if rate else None
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=f"http://{base}", limits=limits, timeout=60) as http:
+        firsts = await bounded(20, [lambda i=i: new_game(http, 7000 + i) for i in range(games)])
+        idle_game, _ = await new_game(http, 99)
+        slots = [Slot(base, http, stats, pacer, 7000 + i) for i in range(games)]
+        tasks = [asyncio.create_task(s.run(f)) for s, f in zip(slots, firsts, strict=True)]
+        await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in slots)), 300)
+        stop = asyncio.Event()
+        echo: list[float] = []
+        xadd: list[float] = []
+        sampler = asyncio.create_task(
+            baselines(base, redis_url, idle_game, stop, echo, xadd, lambda: stats.measuring)
+        )
+        await asyncio.sleep(WARM_UP_S)
+        cpu0, rcpu0, own0 = cpu_seconds(pid), redis_cpu(redis_pid), own_cpu()
+        t0 = time.perf_counter()
+        stats.measuring = True
+        await asyncio.sleep(seconds)
+        stats.measuring = False
+        elapsed = time.perf_counter() - t0
+        cpu1, rcpu1, own1 = cpu_seconds(pid), redis_cpu(redis_pid), own_cpu()
+        rss = rss_mib(pid)
+        stop.set()
+        for slot in slots:
+            slot.stopping = True
+        await asyncio.gather(*tasks, sampler, return_exceptions=True)
+    n = max(1, stats.commands)
+    return {
+        "games": games,
+        "sockets": games * SOCKETS,
+        "rate": rate,
+        "commands": stats.commands,
+        "per_s": stats.commands / elapsed,
+        "p50_ms": percentile(stats.latencies, 0.5) * 1e3,
+        "p99_ms": percentile(stats.latencies, 0.99) * 1e3,
+        "cpu_us": (cpu1 - cpu0) / n * 1e6,
+        "cpu_pct": (cpu1 - cpu0) / elapsed * 100,
+        "redis_us": (rcpu1 - rcpu0) / n * 1e6,
+        "client_pct": (own1 - own0) / elapsed * 100,
+        "rss_mib": rss,
+        "echo_p50_ms": percentile(echo, 0.5) * 1e3,
+        "echo_p99_ms": percentile(echo, 0.99) * 1e3,
+        "xadd_p50_ms": percentile(xadd, 0.5) * 1e3,
+        "xadd_p99_ms": percentile(xadd, 0.99) * 1e3,
+        "errors": dict(stats.errors),
+        "finished": stats.games_finished,
+        "load": os.getloadavg()[0],
+    }
+
+
+def redis_cpu(pid: int | None) -> float:
+    return cpu_seconds(pid) if pid else 0.0
+
+
+def own_cpu() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+async def idle_run(base: str, pid: int, sockets: int) -> dict[str, Any]:
+    per_game = 40
+    games = (sockets + per_game - 1) // per_game
+    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=60) as http:
+        ids = [
+            g for g, _ in await bounded(20, [lambda i=i: new_game(http, i) for i in range(games)])
+        ]
+    before = rss_mib(pid)
+    conns = await bounded(
+        100, [lambda g=g: ws(base, g) for g in ids for _ in range(per_game)][:sockets]
+    )
+    await asyncio.gather(*(c.recv() for c in conns))  # every snapshot is in
+    await asyncio.sleep(5)
+    cpu0 = cpu_seconds(pid)
+    await asyncio.sleep(5)
+    idle_cpu = (cpu_seconds(pid) - cpu0) / 5 * 100
+    after = rss_mib(pid)
+    await bounded(200, [lambda c=c: c.close() for c in conns])
+    return {
+        "sockets": len(conns),
+        "games": games,
+        "rss_before": before,
+        "rss_after": after,
+        "per_socket_kib": (after - before) * 1024 / max(1, len(conns)),
+        "idle_cpu": idle_cpu,
+    }
+
+
+def show_live(r: dict[str, Any]) -> None:
+    pace = f"paced {r['rate']:.0f}/s" if r["rate"] else "as fast as answered"
+    print(
+        f"K={r['games']:>4} ({r['sockets']} sockets, {pace}): {r['commands']} commands,"
+        f" {r['per_s']:.0f}/s; latency p50 {r['p50_ms']:.2f} ms p99 {r['p99_ms']:.2f} ms;"
+        f" server CPU {r['cpu_us']:.0f} µs/command ({r['cpu_pct']:.0f}% of a core),"
+        f" RSS {r['rss_mib']:.0f} MiB; Redis {r['redis_us']:.0f} µs/command;"
+        f" client {r['client_pct']:.0f}% of a core; echo p50 {r['echo_p50_ms']:.2f}"
+        f" p99 {r['echo_p99_ms']:.2f} ms; XADD p50 {r['xadd_p50_ms']:.2f}"
+        f" p99 {r['xadd_p99_ms']:.2f} ms; games finished {r['finished']};"
+        f" errors {r['errors'] or 'none'}; load {r['load']:.1f}",
+        flush=True,
+    )
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, nargs="*", default=[10, 100, 500])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--paced-games", type=int, default=113)
+    parser.add_argument("--rate", type=float, default=100.0)
+    parser.add_argument("--idle", type=int, default=4000)
+    parser.add_argument("--profile", type=Path, help="cProfile the server into this file")
+    args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        url = os.environ.get("REDIS_URL")
+        embedded = None
+        if url is None:
+            embedded = EmbeddedRedis(Path(tmp) / "redis").start()
+            url = embedded.url
+        redis_pid = embedded.pid if embedded else None
+        try:
+            async with splendor_serve(url, args.profile) as (base, pid):
+                for games in args.games:
+                    show_live(await live_run(base, pid, redis_pid, url, games, args.seconds, None))
+                if args.paced_games:
+                    show_live(
+                        await live_run(
+                            base, pid, redis_pid, url, args.paced_games, args.seconds, args.rate
+                        )
+                    )
+            if args.idle:
+                async with splendor_serve(url, None) as (base, pid):
+                    r = await idle_run(base, pid, args.idle)
+                    print(
+                        f"idle: {r['sockets']} sockets on {r['games']} games: server RSS"
+                        f" {r['rss_before']:.0f} -> {r['rss_after']:.0f} MiB"
+                        f" ({r['per_socket_kib']:.1f} KiB a socket), idle CPU {r['idle_cpu']:.1f}%",
+                        flush=True,
+                    )
+        finally:
+            if embedded is not None:
+                embedded.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
