@@ -165,6 +165,20 @@ def test_two_players_play_a_whole_game_by_clicking_while_a_spectator_watches(
     expect(ana.locator("#end-dialog")).to_be_visible()
     expect(ana.locator("#end-dialog .result-table tbody tr")).to_have_count(2)
     _same_public_table(cy, api, game_id)
+    # The log tells the game in sentences.
+    log = ana.locator(".log-list").inner_text()
+    for phrase in (
+        "took 1 ",
+        "took 2 ",
+        "reserved a level-",
+        "card from the deck",
+        "bought a level-",
+        "from their reserve",
+        "to keep 10 tokens",
+        "A noble visited",
+        "The game ended:",
+    ):
+        assert phrase in log, f"no {phrase!r} in the log"
 
     # The spectator never received the blind card while it was secret.
     assert blind, "no blind reserve happened"
