@@ -194,6 +194,19 @@ def test_greedy_puts_a_wild_card_on_its_strongest_colour() -> None:
     assert answer["wild_on"] in ("d3-02", "d1-05")
 
 
+def test_greedy_steals_the_token_the_opponent_needs() -> None:
+    """The opponent holds 3 black (d1-19's price) and a white: greedy's steal takes a black."""
+    pyramid = (
+        ("d1-01", "d1-19", "d1-03", "d1-06", "d1-07"),
+        ("d2-01", "d2-02", "d2-05", "d2-06"),
+        ("d3-01", "d3-03", "d3-05"),
+    )
+    state = Table(pyramid=pyramid).give(0, blue=4, red=3).give(1, black=3, white=1).state()
+    play_action(state, 0, {"kind": "buy", "card": "d2-02"})  # its ability: steal a token
+    assert view(state, 0)["turn"]["phase"] == "steal_token"
+    assert _greedy(state) == {"kind": "steal_token", "color": "black"}
+
+
 def play_action(state: DuelState, seat: int, wire: dict[str, Any]) -> None:
     """Decide and fold one wire action into ``state``."""
     for event in decide(state, seat, to_action(wire), random.Random(0)):
