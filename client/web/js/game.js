@@ -256,7 +256,7 @@ export async function showGame(main, gameId, mode) {
       bannerSlot,
       h(
         "div",
-        { class: "game-grid" },
+        { class: ["game-grid", summary.players >= 3 && "many-players"] },
         h("div", { class: "col-board" }, tableSlot, barSlot),
         h("div", { class: "col-players" }, h("h2", { class: "panel-title sr-only" }, "Players"), playersSlot),
         h("div", { class: "col-log" }, log.el),

@@ -217,7 +217,7 @@ export async function showReplay(main, gameId, startAt) {
       ),
       h(
         "div",
-        { class: "game-grid" },
+        { class: ["game-grid", summary.players >= 3 && "many-players"] },
         h("div", { class: "col-board" }, tableSlot),
         h("div", { class: "col-players" }, playersSlot),
         h("div", { class: "col-log" }, log.el),
