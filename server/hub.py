@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 import msgspec
@@ -51,12 +51,14 @@ log = logging.getLogger(__name__)
 
 Viewer = int | None  # a seat, or None for a spectator
 Send = Callable[[str], Awaitable[None]]
+Close = Callable[[int, str], Coroutine[Any, Any, None]]  # a websocket close: code, reason
 LoadGame = Callable[[str], Awaitable[tuple[Variant, Sequence[LoggedEvent]]]]
 
 DEFAULT_OUTBOX_LIMIT: Final = 256  # messages waiting for one socket before it is reset
 TAIL_BLOCK_MS: Final = 5_000  # a tailer is woken sooner when a game is added
 TAIL_COUNT: Final = 500  # events per game per read
 _RETRY_S: Final = (0.05, 0.2, 1.0, 2.0)
+CLOSE_INTERNAL: Final = 1011
 
 _encoder = msgspec.json.Encoder()
 
@@ -164,10 +166,13 @@ class Outbox:
     from a client that sends faster than it reads.
     """
 
-    def __init__(self, hub: Hub, viewer: Viewer, send: Send, limit: int) -> None:
+    def __init__(
+        self, hub: Hub, viewer: Viewer, send: Send, limit: int, close: Close | None = None
+    ) -> None:
         self.hub = hub
         self.viewer = viewer
         self._send = send
+        self._close = close
         self._limit = max(1, limit)
         self._items: deque[tuple[bool, str | _CatchUp]] = deque()  # (is_feed, item)
         self._replies = 0
@@ -189,6 +194,15 @@ class Outbox:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+    def abandon(self, code: int, reason: str) -> None:
+        """Send nothing more and close the socket (its client reconnects)."""
+        self.closed = True
+        self._items.clear()
+        self._wake.set()
+        self._room.set()
+        if self._close is not None:
+            asyncio.get_running_loop().create_task(self._close(code, reason))
 
     # -- filled by the hub (synchronously)
 
@@ -461,7 +475,7 @@ class Tailer:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        await self._tail_client.aclose()
+        await self._tail_client.aclose(close_connection_pool=True)
 
     async def _run(self) -> None:
         failures = 0
@@ -534,7 +548,14 @@ class Hubs:
     def get(self, game_id: str) -> Hub | None:
         return self._hubs.get(game_id)
 
-    async def watch(self, game_id: str, viewer: Viewer, since: int | None, send: Send) -> Outbox:
+    async def watch(
+        self,
+        game_id: str,
+        viewer: Viewer,
+        since: int | None,
+        send: Send,
+        close: Close | None = None,
+    ) -> Outbox:
         """A started outbox for a new socket on ``game_id`` (loading its hub if needed).
 
         Raises what ``load`` raises (an unknown game) before anything is started.
@@ -542,7 +563,7 @@ class Hubs:
         hub = self._hubs.get(game_id)
         if hub is None:
             hub = await self._hub(game_id)
-        outbox = Outbox(hub, viewer, send, self.outbox_limit)
+        outbox = Outbox(hub, viewer, send, self.outbox_limit, close)
         hub.attach(outbox, since)
         outbox.start()
         return outbox
@@ -588,7 +609,14 @@ class Hubs:
         try:
             hub.apply(events)
         except Exception:
-            log.exception("%s: hub failed to apply events; its watchers start over", game_id)
+            # Its state may be half-changed: drop the hub; its sockets are closed, and
+            # their clients reconnect (with ``since``) to a hub loaded afresh.
+            log.exception("%s: hub failed to apply events; closing its sockets", game_id)
+            del self._hubs[game_id]
+            self.tailer.unwatch(game_id)
+            for outbox in hub.outboxes():
+                outbox.abandon(CLOSE_INTERNAL, "The server lost track of this game; reconnect.")
+            return
         self.tailer.advance(game_id, hub.version)
 
     async def close(self) -> None:

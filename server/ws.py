@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket
 from events.game import Variant
 from server import wire
 from server.errors import ServiceError, bad_request, missing_token, rate_limited
-from server.hub import DEFAULT_OUTBOX_LIMIT, Hubs, Outbox
+from server.hub import CLOSE_INTERNAL, DEFAULT_OUTBOX_LIMIT, Hubs, Outbox
 from server.projection import LoggedEvent
 from server.ratelimit import RateLimiter
 from server.service import GameService
@@ -44,7 +44,6 @@ log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES: Final = 64 * 1024
 CLOSE_TOO_BIG: Final = 1009
-CLOSE_INTERNAL: Final = 1011
 
 
 class CommandMessage(
@@ -192,7 +191,7 @@ async def game_socket(websocket: WebSocket) -> None:
     try:
         since = _since(websocket.query_params.get("since"))
         viewer = await service.seat_for_token(game_id, token)
-        outbox = await hubs.watch(game_id, viewer, since, websocket.send_text)
+        outbox = await hubs.watch(game_id, viewer, since, websocket.send_text, websocket.close)
     except ServiceError as e:
         await websocket.send_text(_error(e))
         await websocket.close(4000 + e.status, e.code)

@@ -1,0 +1,70 @@
+"""The per-process tailer: one XREAD for every watched game, woken for a new one."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+import websockets
+
+from server.hub import Tailer
+from server.settings import Settings
+from server.store import EventStore, StoredEvent
+from server.ws import tail_client
+from tests.server.ws_helpers import Watcher, connect, live_server, new_table
+
+
+async def test_a_game_added_during_a_long_read_is_tailed_at_once(
+    redis_client: aioredis.Redis, store: EventStore
+) -> None:
+    """A tailer blocked for a minute on one game is woken (CLIENT UNBLOCK) when a
+    second is added, and delivers both games' new events from one loop."""
+    got: dict[str, list[int]] = {}
+    arrived = asyncio.Event()
+
+    def deliver(game_id: str, events: list[StoredEvent]) -> None:
+        got.setdefault(game_id, []).extend(e.version for e in events)
+        tailer.advance(game_id, events[-1].version)  # as the hubs do
+        arrived.set()
+
+    tailer = Tailer(tail_client(redis_client), redis_client, deliver, block_ms=60_000)
+    try:
+        for game in ("a", "b"):
+            await store.append(game, [b"{}"], expected_version=0, command_id=None, at_ms=1)
+        tailer.watch("a", 1)
+        await asyncio.sleep(0.3)  # the tailer is now blocked on "a" alone
+        tailer.watch("b", 1)
+        await asyncio.sleep(0.3)
+        await store.append("b", [b"{}"], expected_version=1, command_id=None, at_ms=2)
+        await asyncio.wait_for(arrived.wait(), 10)  # far less than the 60 s block
+        assert got == {"b": [2]}
+        arrived.clear()
+        await store.append("a", [b"{}", b"{}"], expected_version=1, command_id=None, at_ms=3)
+        await asyncio.wait_for(arrived.wait(), 10)
+        assert got == {"b": [2], "a": [2, 3]}
+    finally:
+        await tailer.close()
+
+
+async def test_a_hub_that_cannot_read_its_log_closes_its_sockets(
+    redis_client: aioredis.Redis, redis_server: str
+) -> None:
+    """An event the hub cannot decode closes its sockets with 1011; the clients can
+    reconnect to a hub loaded afresh."""
+    settings = Settings(redis_url=redis_server, command_rate=0)
+    store = EventStore(redis_client)
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        table = await new_table(http, players=2, seed=8)
+        watcher = Watcher("s", await connect(server.ws_url(table.id)))
+        first: dict[str, Any] = await watcher.next()
+        version = first["version"]
+        await store.append(
+            table.id, [b"not an event"], expected_version=version, command_id=None, at_ms=5
+        )
+        with pytest.raises(websockets.ConnectionClosed):
+            while True:
+                await watcher.next()
+        assert watcher.conn.close_code == 1011
