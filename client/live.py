@@ -36,7 +36,7 @@ class LiveGame:
         max_reconnect_delay: float = 5.0,
     ) -> None:
         scheme = "wss" if base_url.startswith("https") else "ws"
-        self._ws_base = scheme + base_url.rstrip("/").split(":", 1)[1]
+        self._ws_base = scheme + ":" + base_url.rstrip("/").split(":", 1)[1]
         self.game_id = game_id
         self.token = token
         self.view: dict[str, Any] | None = None
@@ -49,6 +49,7 @@ class LiveGame:
         self._changed = asyncio.Condition()
         self._pending: dict[str, tuple[dict[str, Any], asyncio.Future[int]]] = {}
         self._closed = False
+        self._fatal: Exception | None = None
 
     # ------------------------------------------------------------ lifecycle
 
@@ -104,6 +105,11 @@ class LiveGame:
                         await self._receive(socket, json.loads(raw))
             except (OSError, websockets.ConnectionClosed, websockets.InvalidHandshake):
                 pass
+            except websockets.InvalidURI as wrong:
+                self._fatal = wrong
+                async with self._changed:
+                    self._changed.notify_all()
+                return
             self._socket = None
             if self._closed:
                 return
@@ -154,6 +160,8 @@ class LiveGame:
         async def waiting() -> dict[str, Any]:
             async with self._changed:
                 while self.view is None or not predicate(self.view):
+                    if self._fatal is not None:
+                        raise self._fatal
                     await self._changed.wait()
                 return self.view
 

@@ -248,4 +248,22 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await tail.connection_pool.disconnect()
 
 
-__all__ = ["BOTS", "BOT_GAMES_KEY", "BotRunner", "lifespan"]
+async def run_worker(redis_url: str) -> None:
+    """``splendor bots``: play every bot seat of the servers sharing ``redis_url``,
+    for deployments whose servers run with ``SPLENDOR_BOTS=off``."""
+    from server.lobby import Lobby
+
+    client = aioredis.from_url(redis_url, decode_responses=False)
+    tail = aioredis.from_url(redis_url, decode_responses=False, single_connection_client=True)
+    service = GameService(EventStore(client), Lobby(client))
+    runner = BotRunner(service, tail)
+    log.info("bot worker on %s", redis_url)
+    try:
+        await runner.run()
+    finally:
+        await runner.close()
+        await tail.aclose()
+        await client.aclose()
+
+
+__all__ = ["BOTS", "BOT_GAMES_KEY", "BotRunner", "lifespan", "run_worker"]

@@ -8,6 +8,7 @@ its arguments to its parser, and a function that runs it and returns an exit cod
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -67,8 +68,65 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _watch_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("url", help="a game's page (http://host:8000/#/watch/ID) or the server")
+    parser.add_argument("--game", help="the game id, when URL is the server's address")
+    parser.add_argument("--token", help="a seat token, to watch as that player")
+
+
+def watch(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from client.commands import watch as follow
+
+    try:
+        return asyncio.run(follow(args.url, args.game, token=args.token))
+    except KeyboardInterrupt:
+        return 0
+
+
+def _bot_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--server", required=True, help="the server's address or a game's page")
+    parser.add_argument("--game", help="the game id (unless --server is a game's page)")
+    parser.add_argument("--level", default="greedy", choices=["random", "greedy", "mcts"])
+    parser.add_argument("--name", help="the bot's name at the table")
+
+
+def bot(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from client.commands import play_bot
+
+    return asyncio.run(play_bot(args.server, args.game, args.level, args.name))
+
+
+def _bots_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--redis-url", help="the Redis of the servers (default: $REDIS_URL)")
+
+
+def bots(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from server.bots import run_worker
+
+    url = args.redis_url or Settings.from_env().redis_url
+    if not url:
+        print(
+            "splendor bots: set REDIS_URL (or --redis-url) to the servers' Redis", file=sys.stderr
+        )
+        return 2
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run_worker(url))
+    return 0
+
+
 SUBCOMMANDS: list[Subcommand] = [
     Subcommand("serve", "run the server (HTTP API, websockets, web page)", _serve_arguments, serve),
+    Subcommand("watch", "follow a live game in the terminal", _watch_arguments, watch),
+    Subcommand("bot", "join a game's seat as a bot and play it", _bot_arguments, bot),
+    Subcommand(
+        "bots", "play every server bot seat (a worker beside the servers)", _bots_arguments, bots
+    ),
 ]
 
 

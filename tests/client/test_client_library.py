@@ -1,0 +1,131 @@
+"""The Python client against a real server: live views, resume after drops, refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+
+import pytest
+
+from client.commands import play_bot, split_game_url, watch
+from client.http import ProtocolError, Seat, SplendorHTTP
+from client.live import LiveGame
+from server.settings import Settings
+from tests.server.ws_helpers import live_server
+
+
+async def _table(http: SplendorHTTP, seed: int = 3) -> tuple[str, list[Seat]]:
+    game = await http.create_game("classic", 2, seed=seed)
+    seats = [await http.join(game["id"], name) for name in ("Ana", "Ben")]
+    return game["id"], seats
+
+
+async def _move(http: SplendorHTTP, seats: list[Seat], rng: random.Random) -> int:
+    view = await http.view(seats[0].game_id)
+    mover = seats[view["turn"]["seat"]]
+    legal = (await http.view(mover.game_id, token=mover.token))["legal"]
+    return await http.command(mover, rng.choice(legal))
+
+
+async def test_live_view_resumes_after_a_drop_without_missing_a_move(settings: Settings) -> None:
+    """A dropped watcher reconnects with `since`, and its view catches up exactly."""
+    async with live_server(settings) as server, SplendorHTTP(server.http_url) as http:
+        game_id, seats = await _table(http)
+        rng = random.Random(1)
+        async with LiveGame(server.http_url, game_id) as live:
+            seen: list[int] = []
+
+            async def record() -> None:
+                async for _ in live.updates():
+                    seen.append(live.version)
+
+            recorder = asyncio.create_task(record())
+            await live.wait_version(await _move(http, seats, rng))
+            live.drop()
+            for _ in range(10):
+                version = await _move(http, seats, rng)
+            view = await live.wait_version(version)
+            recorder.cancel()
+            assert live.reconnects >= 1
+            assert view == await http.view(game_id)
+            assert seen == sorted(seen) and len(set(seen)) == len(seen)
+
+
+async def test_refusals_surface_as_errors_with_their_code(settings: Settings) -> None:
+    """Illegal, out-of-turn and stale commands raise ProtocolError with PROTOCOL.md's code."""
+    async with live_server(settings) as server, SplendorHTTP(server.http_url) as http:
+        game_id, seats = await _table(http)
+        view = await http.view(game_id)
+        mover, other = seats[view["turn"]["seat"]], seats[1 - view["turn"]["seat"]]
+        async with LiveGame(server.http_url, game_id, token=other.token) as live:
+            with pytest.raises(ProtocolError) as refused:
+                await live.send({"kind": "take_two", "color": "red"})
+            assert refused.value.code == "not_your_turn"
+        async with LiveGame(server.http_url, game_id, token=mover.token) as live:
+            with pytest.raises(ProtocolError) as refused:
+                await live.send({"kind": "buy", "card": "3-01"})
+            assert refused.value.code == "illegal_action"
+            with pytest.raises(ProtocolError) as refused:
+                await live.send({"kind": "pass"}, expected_version=1)
+            assert refused.value.code == "conflict"
+        with pytest.raises(ProtocolError) as refused:
+            await http.command(Seat(game_id, 0, "not-a-token"), {"kind": "pass"})
+        assert (refused.value.code, refused.value.status) == ("unauthorized", 403)
+        assert (await http.view(game_id))["version"] == view["version"]
+
+
+async def test_a_command_sent_during_a_drop_is_applied_once(settings: Settings) -> None:
+    """A command whose answer was lost is sent again with its id and applied once."""
+    async with live_server(settings) as server, SplendorHTTP(server.http_url) as http:
+        game_id, seats = await _table(http)
+        view = await http.view(game_id)
+        mover = seats[view["turn"]["seat"]]
+        async with LiveGame(server.http_url, game_id, token=mover.token) as live:
+            action = live.view["legal"][0] if live.view else {}
+            live.drop()
+            version = await live.send(action, command_id="once")
+            again = await http.command(mover, action, command_id="once")
+        assert version == again
+        events = await http.events(game_id)
+        assert [e["version"] for e in events] == list(range(1, version + 1))
+
+
+async def test_watch_draws_the_table_until_the_game_ends(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`splendor watch` follows a bots' game from its page address to the end."""
+    monkeypatch.setenv("SPLENDOR_BOT_DELAY", "0")
+    async with live_server(settings) as server, SplendorHTTP(server.http_url) as http:
+        game = await http.create_game("classic", 2, seed=9)
+        await http.add_bot(game["id"], "greedy")
+        await http.add_bot(game["id"], "random")
+        out = io.StringIO()
+        url = f"{server.http_url}/#/watch/{game['id']}"
+        assert await asyncio.wait_for(watch(url, out=out, clear=False), 120) == 0
+        assert "game over:" in out.getvalue()
+
+
+async def test_an_outside_bot_joins_and_plays_to_the_end(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`splendor bot` takes a seat over the wire and plays against a server bot."""
+    monkeypatch.setenv("SPLENDOR_BOT_DELAY", "0")
+    async with live_server(settings) as server, SplendorHTTP(server.http_url) as http:
+        game = await http.create_game("classic", 2, seed=4)
+        await http.add_bot(game["id"], "greedy")
+        code = await asyncio.wait_for(play_bot(server.http_url, game["id"], "greedy"), 120)
+        assert code == 0
+        summary = await http.game(game["id"])
+        assert summary["status"] == "finished"
+        assert [s["name"] for s in summary["seats"]][1] == "greedy bot"
+
+
+def test_game_addresses_are_understood() -> None:
+    """Page addresses, API addresses and a base URL with --game all name the game."""
+    assert split_game_url("http://h:8/#/watch/abc") == ("http://h:8", "abc")
+    assert split_game_url("http://h:8/#/play/x-1") == ("http://h:8", "x-1")
+    assert split_game_url("http://h:8/api/games/g1") == ("http://h:8", "g1")
+    assert split_game_url("http://h:8/", "g2") == ("http://h:8", "g2")
+    with pytest.raises(ValueError):
+        split_game_url("http://h:8/")
