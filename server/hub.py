@@ -113,6 +113,50 @@ def _diff(path: str, a: Any, b: Any, ops: list[dict[str, Any]]) -> None:
         ops.append({"op": "replace", "path": path, "value": b})
 
 
+_MISSING: Any = object()
+Shared = dict[str, tuple[Any, Any, list[dict[str, Any]]]]
+
+
+def _members_patch(
+    before: dict[str, Any], after: dict[str, Any], shared: Shared
+) -> list[dict[str, Any]]:
+    """``view_patch`` of two views, member by member, reusing ``shared``: the first
+    patch of each member made for the same event in another audience's views.
+
+    Most members (bank, board, the other players) are the same in every audience's
+    view; comparing them costs far less than diffing them again.
+    """
+    ops: list[dict[str, Any]] = []
+    for key, new in after.items():
+        old = before.get(key, _MISSING)
+        if type(old) is type(new) and old == new:
+            continue
+        seen = shared.get(key)
+        if (
+            seen is not None
+            and type(seen[1]) is type(new)
+            and type(seen[0]) is type(old)
+            and seen[1] == new
+            and seen[0] == old
+        ):
+            ops.extend(seen[2])
+            continue
+        member_ops: list[dict[str, Any]] = []
+        where = "/" + _escape(key)
+        if old is _MISSING:
+            member_ops.append({"op": "add", "path": where, "value": new})
+        else:
+            _diff(where, old, new, member_ops)
+        if seen is None:
+            shared[key] = (old, new, member_ops)
+        ops.extend(member_ops)
+    if before.keys() != after.keys():
+        for key in before:
+            if key not in after:
+                ops.append({"op": "remove", "path": "/" + _escape(key)})
+    return ops
+
+
 def _diff_list(path: str, a: list[Any], b: list[Any], ops: list[dict[str, Any]]) -> None:
     len_a, len_b = len(a), len(b)
     shortest = min(len_a, len_b)
@@ -365,14 +409,17 @@ class Hub:
         variant.evolve(self.state, logged.event)
         self.log.append(logged)
         finished = self.state.status == "finished"
-        plain: dict[str, Any] | None = None  # the event's wire shape when not redacted
+        plain: msgspec.Raw | None = None  # the event as JSON, when not redacted
+        shared: Shared = {}
         for audience in self._audiences.values():
             after = variant.view(self.state, audience.viewer)
             shown = variant.redact(logged.event, audience.viewer, finished)
             if shown is logged.event:
                 if plain is None:
-                    plain = event_to_wire(shown, logged.version, logged.at_ms)
-                wire_event = plain
+                    plain = msgspec.Raw(
+                        _encoder.encode(event_to_wire(shown, logged.version, logged.at_ms))
+                    )
+                wire_event: Any = plain
             else:
                 wire_event = event_to_wire(shown, logged.version, logged.at_ms)
             text = _text(
@@ -380,7 +427,7 @@ class Hub:
                     "type": "diff",
                     "version": logged.version,
                     "event": wire_event,
-                    "patch": view_patch(audience.view, after),
+                    "patch": _members_patch(audience.view, after, shared),
                 }
             )
             audience.view = after

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
 from typing import Any
 
@@ -11,7 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from events.game import VARIANTS
-from server.hub import view_patch
+from server.hub import Hub, Outbox, view_patch
+from server.projection import LoggedEvent, encode_event
+from server.store import StoredEvent
 
 keys = st.text(alphabet="ab/~01", min_size=1, max_size=3)
 leaves = st.none() | st.integers(-3, 3) | st.text(alphabet="xyz", max_size=2)
@@ -99,3 +103,63 @@ def test_every_view_of_seeded_games_is_reached_by_its_patch(name: str, players: 
             pending = variant.decide(
                 state, seat, rng.choice(variant.legal_actions(state, seat)), rng
             )
+
+
+@pytest.mark.parametrize(("name", "players"), TABLES)
+async def test_hub_diffs_rebuild_every_audience_view(name: str, players: int) -> None:
+    """Through a hub (patches shared between audiences where their views agree), each
+    audience's diffs rebuild its view at every version of seeded random games."""
+    variant = VARIANTS[name]
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = variant.new_state()
+        log: list[LoggedEvent] = []
+
+        def add(events: list[Any], log: list[LoggedEvent] = log, state: Any = state) -> None:
+            for event in events:
+                variant.evolve(state, event)
+                log.append(LoggedEvent(len(log) + 1, 1_700_000_000_000, event))
+
+        add(variant.create("g", players))
+        for i in range(players):
+            add(variant.join(state, f"p{i}", None, rng))
+        hub = Hub("g", variant, log)
+        received: dict[int | None, list[str]] = {}
+        for viewer in [None, *range(players)]:
+            texts = received.setdefault(viewer, [])
+
+            async def send(text: str, texts: list[str] = texts) -> None:
+                texts.append(text)
+
+            outbox = Outbox(hub, viewer, send, limit=10_000)
+            hub.attach(outbox, None)
+            outbox.start()
+        for _ in range(600):
+            if state.status != "live":
+                break
+            start = len(log)
+            seat = state.seat
+            add(variant.decide(state, seat, rng.choice(variant.legal_actions(state, seat)), rng))
+            hub.apply([StoredEvent(e.version, e.at_ms, encode_event(e.event)) for e in log[start:]])
+            await asyncio.sleep(0)
+        for _ in range(10):
+            await asyncio.sleep(0)
+        rebuilt: dict[int | None, dict[int, Any]] = {}
+        for viewer, texts in received.items():
+            messages = [json.loads(t) for t in texts]
+            view = messages[0]["view"]
+            rebuilt[viewer] = {view["version"]: view}
+            for message in messages[1:]:
+                assert message["version"] == view["version"] + 1
+                view = jsonpatch.apply_patch(view, message["patch"])
+                rebuilt[viewer][message["version"]] = view
+        replay = variant.new_state()
+        for logged in log:
+            variant.evolve(replay, logged.event)
+            for viewer, views in rebuilt.items():
+                if logged.version in views:
+                    assert views[logged.version] == variant.view(replay, viewer)
+        for views in rebuilt.values():
+            assert sorted(views) == list(range(min(views), len(log) + 1))
+        for outbox in hub.outboxes():
+            await outbox.stop()
