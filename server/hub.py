@@ -1,9 +1,9 @@
 """Hubs: what a server process pushes to the sockets watching its games.
 
 One ``Hub`` per watched game per process holds the game's log and the state folded
-from it. One ``Tailer`` per process reads the new events of every watched game in a
-single ``XREAD BLOCK`` (so a move made through any process reaches the watchers of
-all of them) and hands each hub its events. For each event the hub evolves its state
+from it. One ``Tailer`` per process (``server.tailer``) reads the new events of every
+watched game from Redis, whichever process appended them, and hands each hub its
+events. For each event the hub evolves its state
 once, then for each *audience* (a seat, or all spectators together) computes the
 view, the JSON Patch from that audience's previous view and the redacted event once,
 encodes the ``diff`` message once, and puts the same text in the outbox of every
@@ -30,22 +30,16 @@ from typing import Any, Final
 
 import msgspec
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError
 
 from events.game import Variant
 from server.projection import LoggedEvent, decode_event
 from server.service import reveal_reserves
-from server.store import EventStore, StoredEvent
+from server.store import StoredEvent
+from server.tailer import TAIL_BLOCK_MS, Tailer, TailMode
+from server.viewdiff import Shared, members_patch, view_patch
 from server.wire import event_to_wire
 
-__all__ = [
-    "DEFAULT_OUTBOX_LIMIT",
-    "Hub",
-    "Hubs",
-    "Outbox",
-    "Tailer",
-    "view_patch",
-]
+__all__ = ["CLOSE_INTERNAL", "DEFAULT_OUTBOX_LIMIT", "Hub", "Hubs", "Outbox", "Send", "Viewer"]
 
 log = logging.getLogger(__name__)
 
@@ -55,130 +49,9 @@ Close = Callable[[int, str], Coroutine[Any, Any, None]]  # a websocket close: co
 LoadGame = Callable[[str], Awaitable[tuple[Variant, Sequence[LoggedEvent]]]]
 
 DEFAULT_OUTBOX_LIMIT: Final = 256  # messages waiting for one socket before it is reset
-TAIL_BLOCK_MS: Final = 5_000  # a tailer is woken sooner when a game is added
-TAIL_COUNT: Final = 500  # events per game per read
-_RETRY_S: Final = (0.05, 0.2, 1.0, 2.0)
 CLOSE_INTERNAL: Final = 1011
 
 _encoder = msgspec.json.Encoder()
-
-
-# ---------------------------------------------------------------------- JSON Patch
-
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1") if "~" in key or "/" in key else key
-
-
-def _same(a: Any, b: Any) -> bool:
-    # Python equality is JSON equality for views: each member of a view keeps its JSON
-    # type (a count never turns into a boolean). The type check tells 1 from true
-    # where it is made; deep inside two equal containers it is not (1 == True).
-    return type(a) is type(b) and a == b
-
-
-def view_patch(before: Any, after: Any) -> list[dict[str, Any]]:
-    """RFC 6902 operations (``add``, ``remove``, ``replace``) turning ``before`` into
-    ``after``: objects member by member, lists by their changed middle.
-
-    No ``move`` or ``copy``: jsonpatch's ``make_patch`` guesses moves and, on lists of
-    lists like ``legal``, sometimes makes patches that do not apply (python-json-patch
-    issues 138, 160, 179). Every patch is checked with ``jsonpatch.apply_patch`` in
-    the tests instead.
-    """
-    ops: list[dict[str, Any]] = []
-    _diff("", before, after, ops)
-    return ops
-
-
-def _diff(path: str, a: Any, b: Any, ops: list[dict[str, Any]]) -> None:
-    if type(a) is dict and type(b) is dict:
-        missing = object()
-        for key, new in b.items():
-            old = a.get(key, missing)
-            if type(old) is type(new) and old == new:  # _same, inlined: the hot loop
-                continue
-            where = path + "/" + _escape(key)
-            if old is missing:
-                ops.append({"op": "add", "path": where, "value": new})
-            else:
-                _diff(where, old, new, ops)
-        if a.keys() != b.keys():
-            for key in a:
-                if key not in b:
-                    ops.append({"op": "remove", "path": path + "/" + _escape(key)})
-    elif type(a) is list and type(b) is list:
-        _diff_list(path, a, b, ops)
-    else:
-        ops.append({"op": "replace", "path": path, "value": b})
-
-
-_MISSING: Any = object()
-Shared = dict[str, tuple[Any, Any, list[dict[str, Any]]]]
-
-
-def _members_patch(
-    before: dict[str, Any], after: dict[str, Any], shared: Shared
-) -> list[dict[str, Any]]:
-    """``view_patch`` of two views, member by member, reusing ``shared``: the first
-    patch of each member made for the same event in another audience's views.
-
-    Most members (bank, board, the other players) are the same in every audience's
-    view; comparing them costs far less than diffing them again.
-    """
-    ops: list[dict[str, Any]] = []
-    for key, new in after.items():
-        old = before.get(key, _MISSING)
-        if type(old) is type(new) and old == new:
-            continue
-        seen = shared.get(key)
-        if (
-            seen is not None
-            and type(seen[1]) is type(new)
-            and type(seen[0]) is type(old)
-            and seen[1] == new
-            and seen[0] == old
-        ):
-            ops.extend(seen[2])
-            continue
-        member_ops: list[dict[str, Any]] = []
-        where = "/" + _escape(key)
-        if old is _MISSING:
-            member_ops.append({"op": "add", "path": where, "value": new})
-        else:
-            _diff(where, old, new, member_ops)
-        if seen is None:
-            shared[key] = (old, new, member_ops)
-        ops.extend(member_ops)
-    if before.keys() != after.keys():
-        for key in before:
-            if key not in after:
-                ops.append({"op": "remove", "path": "/" + _escape(key)})
-    return ops
-
-
-def _diff_list(path: str, a: list[Any], b: list[Any], ops: list[dict[str, Any]]) -> None:
-    len_a, len_b = len(a), len(b)
-    shortest = min(len_a, len_b)
-    head = 0
-    while head < shortest and _same(a[head], b[head]):
-        head += 1
-    tail = 0
-    while tail < shortest - head and _same(a[len_a - 1 - tail], b[len_b - 1 - tail]):
-        tail += 1
-    middle_a, middle_b = len_a - head - tail, len_b - head - tail
-    paired = min(middle_a, middle_b)
-    if (paired + abs(middle_a - middle_b)) * 2 > len_b + 1:
-        # Most of the list changed (a new ``legal``): one replace says it shorter.
-        ops.append({"op": "replace", "path": path, "value": b})
-        return
-    for i in range(head, head + paired):
-        _diff(f"{path}/{i}", a[i], b[i], ops)
-    at = head + paired
-    for _ in range(middle_a - paired):
-        ops.append({"op": "remove", "path": f"{path}/{at}"})
-    for i in range(at, at + middle_b - paired):
-        ops.append({"op": "add", "path": f"{path}/{i}", "value": b[i]})
 
 
 def _text(message: Mapping[str, Any]) -> str:
@@ -427,7 +300,7 @@ class Hub:
                     "type": "diff",
                     "version": logged.version,
                     "event": wire_event,
-                    "patch": _members_patch(audience.view, after, shared),
+                    "patch": members_patch(audience.view, after, shared),
                 }
             )
             audience.view = after
@@ -465,108 +338,6 @@ class Hub:
         return view
 
 
-# ---------------------------------------------------------------------- tailer
-
-
-class Tailer:
-    """Reads the new events of every watched game of this process, in one ``XREAD``.
-
-    ``tail_client`` must be a single-connection client of its own (``XREAD BLOCK``
-    holds its connection); ``wake_client`` is any other client, used to interrupt that
-    read (``CLIENT UNBLOCK``) when a game is added, so a new hub never waits for the
-    read in flight to time out.
-    """
-
-    def __init__(
-        self,
-        tail_client: aioredis.Redis,
-        wake_client: aioredis.Redis,
-        deliver: Callable[[str, list[StoredEvent]], None],
-        *,
-        block_ms: int = TAIL_BLOCK_MS,
-        count: int = TAIL_COUNT,
-    ) -> None:
-        self._tail_client = tail_client
-        self._store = EventStore(tail_client)
-        self._wake_client = wake_client
-        self._deliver = deliver
-        self._block_ms = block_ms
-        self._count = count
-        self._positions: dict[str, int] = {}
-        self._generation = 0  # bumped when a game is added
-        self._reading: int | None = None  # the generation of the read in flight
-        self._client_id: int | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._waking: asyncio.Task[None] | None = None
-        self.reads = 0
-
-    def watch(self, game_id: str, version: int) -> None:
-        """Read ``game_id``'s events after ``version`` from now on."""
-        self._positions[game_id] = version
-        self._generation += 1
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
-        elif self._reading is not None and (self._waking is None or self._waking.done()):
-            self._waking = asyncio.get_running_loop().create_task(self._wake())
-
-    def unwatch(self, game_id: str) -> None:
-        self._positions.pop(game_id, None)
-
-    def advance(self, game_id: str, version: int) -> None:
-        if game_id in self._positions:
-            self._positions[game_id] = version
-
-    async def close(self) -> None:
-        for task in (self._waking, self._task):
-            if task is not None and not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-        await self._tail_client.aclose(close_connection_pool=True)
-
-    async def _run(self) -> None:
-        failures = 0
-        while self._positions:
-            try:
-                if self._client_id is None:
-                    self._client_id = int(await self._tail_client.client_id())
-                self._reading = self._generation
-                try:
-                    batch = await self._store.tail(
-                        dict(self._positions), self._block_ms, self._count
-                    )
-                finally:
-                    self._reading = None
-                failures = 0
-            except (RedisError, OSError) as e:
-                self._client_id = None  # a new connection has a new id
-                delay = _RETRY_S[min(failures, len(_RETRY_S) - 1)]
-                failures += 1
-                log.warning(
-                    "tailing %d games failed (%r); again in %.2f s", len(self._positions), e, delay
-                )
-                await asyncio.sleep(delay)
-                continue
-            self.reads += 1
-            for game_id, events in batch.items():
-                if game_id in self._positions:
-                    self._deliver(game_id, events)
-
-    async def _wake(self) -> None:
-        # CLIENT UNBLOCK answers 0 when the read has not reached Redis yet: try again
-        # a few times, then leave it to the read's own timeout.
-        for attempt in range(50):
-            reading = self._reading
-            if reading is None or reading >= self._generation or self._client_id is None:
-                return
-            try:
-                if await self._wake_client.client_unblock(self._client_id):
-                    return
-            except (RedisError, OSError):
-                return
-            await asyncio.sleep(0.001 * (1 + attempt // 10))
-
-
 # ---------------------------------------------------------------------- registry
 
 
@@ -582,12 +353,15 @@ class Hubs:
         *,
         outbox_limit: int = DEFAULT_OUTBOX_LIMIT,
         block_ms: int = TAIL_BLOCK_MS,
+        tail_mode: TailMode = "auto",
     ) -> None:
         self._load = load
         self._hubs: dict[str, Hub] = {}
         self._loading: dict[str, asyncio.Future[Hub]] = {}
         self.outbox_limit = outbox_limit
-        self.tailer = Tailer(tail_client, wake_client, self._deliver, block_ms=block_ms)
+        self.tailer = Tailer(
+            tail_client, wake_client, self._deliver, block_ms=block_ms, mode=tail_mode
+        )
 
     def __len__(self) -> int:
         return len(self._hubs)

@@ -21,22 +21,25 @@ import logging
 import os
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import msgspec
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.types import Receive, Scope
+from starlette.types import Send as ASGISend
 from starlette.websockets import WebSocket
 
 from events.game import Variant
 from server import wire
 from server.errors import ServiceError, bad_request, missing_token, rate_limited
-from server.hub import CLOSE_INTERNAL, DEFAULT_OUTBOX_LIMIT, Hubs, Outbox
+from server.hub import CLOSE_INTERNAL, DEFAULT_OUTBOX_LIMIT, Hubs, Outbox, Send
 from server.projection import LoggedEvent
 from server.ratelimit import RateLimiter
 from server.service import GameService
+from server.tailer import TailMode
 
 __all__ = ["MAX_MESSAGE_BYTES", "lifespan", "routes"]
 
@@ -180,7 +183,7 @@ class _Session:
         await self.outbox.reply(_encode(ack).decode())
 
 
-async def game_socket(websocket: WebSocket) -> None:
+async def game_socket(websocket: WebSocket, send_text: Send) -> None:
     """``/ws/games/{game_id}``: a player (``?token=``) or a spectator watching a game."""
     app_state = websocket.app.state
     service: GameService = app_state.service
@@ -191,7 +194,7 @@ async def game_socket(websocket: WebSocket) -> None:
     try:
         since = _since(websocket.query_params.get("since"))
         viewer = await service.seat_for_token(game_id, token)
-        outbox = await hubs.watch(game_id, viewer, since, websocket.send_text, websocket.close)
+        outbox = await hubs.watch(game_id, viewer, since, send_text, websocket.close)
     except ServiceError as e:
         await websocket.send_text(_error(e))
         await websocket.close(4000 + e.status, e.code)
@@ -206,6 +209,17 @@ async def game_socket(websocket: WebSocket) -> None:
         await websocket.close(CLOSE_INTERNAL, "The server lost its store; reconnect.")
     finally:
         await hubs.leave(outbox)
+
+
+class GameSocketApp:
+    """The ASGI app of ``/ws/games/{game_id}``. Diffs go out through the server's own
+    ``send``, without Starlette's per-message wrapper: it is the hottest path."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: ASGISend) -> None:
+        async def send_text(text: str) -> None:
+            await send({"type": "websocket.send", "text": text})
+
+        await game_socket(WebSocket(scope, receive=receive, send=send), send_text)
 
 
 def tail_client(client: aioredis.Redis) -> aioredis.Redis:
@@ -232,6 +246,15 @@ def outbox_limit(environ: dict[str, str] | None = None) -> int:
     return value
 
 
+def tail_mode(environ: dict[str, str] | None = None) -> TailMode:
+    """``SPLENDOR_TAIL``: ``auto`` (default: keyspace notifications if Redis allows),
+    ``notify`` or ``poll`` (one XREAD over every watched stream)."""
+    raw = (os.environ if environ is None else environ).get("SPLENDOR_TAIL") or "auto"
+    if raw in ("auto", "notify", "poll"):
+        return cast(TailMode, raw)
+    raise ValueError(f"SPLENDOR_TAIL must be auto, notify or poll, not {raw!r}")
+
+
 @asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """The process's hubs, from the service's Redis, for as long as the app runs."""
@@ -242,7 +265,9 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         variant = await service.variant_of(game_id)
         return variant, await service.log(game_id)
 
-    hubs = Hubs(load, tail_client(client), client, outbox_limit=outbox_limit())
+    hubs = Hubs(
+        load, tail_client(client), client, outbox_limit=outbox_limit(), tail_mode=tail_mode()
+    )
     app.state.hubs = hubs
     try:
         yield
@@ -250,4 +275,4 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hubs.close()
 
 
-routes: list[BaseRoute] = [WebSocketRoute("/ws/games/{game_id}", game_socket)]
+routes: list[BaseRoute] = [WebSocketRoute("/ws/games/{game_id}", GameSocketApp())]

@@ -25,10 +25,15 @@ def free_port() -> int:
 
 
 @contextlib.asynccontextmanager
-async def splendor_serve(redis_url: str) -> AsyncIterator[str]:
+async def splendor_serve(redis_url: str, tail: str = "auto") -> AsyncIterator[str]:
     """A ``splendor serve`` subprocess on ``redis_url``; yields its base URL."""
     port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "SPLENDOR_COMMAND_RATE": "0"}
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "SPLENDOR_COMMAND_RATE": "0",
+        "SPLENDOR_TAIL": tail,
+    }
     process = subprocess.Popen(
         [
             sys.executable,
@@ -75,10 +80,11 @@ async def test_player_on_one_server_spectator_on_the_other(
     redis_client: Any, redis_server: str
 ) -> None:
     """Players on server A, spectators on A and B: B's spectator sees every move in
-    order with no gap, the same diffs as A's, each version equal to GET view."""
+    order with no gap, the same diffs as A's, each version as it was live. (A waits
+    for keyspace notifications, B polls every stream: both ways of tailing.)"""
     async with (
-        splendor_serve(redis_server) as a,
-        splendor_serve(redis_server) as b,
+        splendor_serve(redis_server, "notify") as a,
+        splendor_serve(redis_server, "poll") as b,
         httpx.AsyncClient(base_url=a) as http_a,
         httpx.AsyncClient(base_url=b) as http_b,
     ):

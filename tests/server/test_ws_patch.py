@@ -13,9 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from events.game import VARIANTS
-from server.hub import Hub, Outbox, view_patch
+from server.hub import Hub, Outbox
 from server.projection import LoggedEvent, encode_event
 from server.store import StoredEvent
+from server.viewdiff import view_patch
 
 keys = st.text(alphabet="ab/~01", min_size=1, max_size=3)
 leaves = st.none() | st.integers(-3, 3) | st.text(alphabet="xyz", max_size=2)

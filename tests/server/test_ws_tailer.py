@@ -10,18 +10,20 @@ import pytest
 import redis.asyncio as aioredis
 import websockets
 
-from server.hub import Tailer
 from server.settings import Settings
 from server.store import EventStore, StoredEvent
+from server.tailer import Tailer, TailMode
 from server.ws import tail_client
 from tests.server.ws_helpers import Watcher, connect, live_server, new_table
 
 
-async def test_a_game_added_during_a_long_read_is_tailed_at_once(
-    redis_client: aioredis.Redis, store: EventStore
+@pytest.mark.parametrize("mode", ["notify", "poll"])
+async def test_a_game_added_while_waiting_is_tailed_at_once(
+    redis_client: aioredis.Redis, store: EventStore, mode: TailMode
 ) -> None:
-    """A tailer blocked for a minute on one game is woken (CLIENT UNBLOCK) when a
-    second is added, and delivers both games' new events from one loop."""
+    """A tailer waiting on one game (polling: in a one-minute XREAD, woken by CLIENT
+    UNBLOCK; notified: subscribed to its stream) picks up a second game at once and
+    delivers both games' new events."""
     got: dict[str, list[int]] = {}
     arrived = asyncio.Event()
 
@@ -30,7 +32,7 @@ async def test_a_game_added_during_a_long_read_is_tailed_at_once(
         tailer.advance(game_id, events[-1].version)  # as the hubs do
         arrived.set()
 
-    tailer = Tailer(tail_client(redis_client), redis_client, deliver, block_ms=60_000)
+    tailer = Tailer(tail_client(redis_client), redis_client, deliver, block_ms=60_000, mode=mode)
     try:
         for game in ("a", "b"):
             await store.append(game, [b"{}"], expected_version=0, command_id=None, at_ms=1)
@@ -45,6 +47,36 @@ async def test_a_game_added_during_a_long_read_is_tailed_at_once(
         await store.append("a", [b"{}", b"{}"], expected_version=1, command_id=None, at_ms=3)
         await asyncio.wait_for(arrived.wait(), 10)
         assert got == {"b": [2], "a": [2, 3]}
+    finally:
+        await tailer.close()
+
+
+async def test_auto_mode_turns_keyspace_notifications_on(
+    redis_client: aioredis.Redis, store: EventStore
+) -> None:
+    """On a Redis that allows CONFIG, the tailer asks for stream keyspace events and
+    waits for notifications instead of polling every stream."""
+    await redis_client.config_set("notify-keyspace-events", "")
+    got: list[int] = []
+    arrived = asyncio.Event()
+
+    def deliver(game_id: str, events: list[StoredEvent]) -> None:
+        got.extend(e.version for e in events)
+        tailer.advance(game_id, events[-1].version)
+        arrived.set()
+
+    tailer = Tailer(tail_client(redis_client), redis_client, deliver)
+    try:
+        await store.append("c", [b"{}"], expected_version=0, command_id=None, at_ms=1)
+        tailer.watch("c", 1)
+        await asyncio.sleep(0.2)
+        assert tailer.mode == "notify"
+        config = await redis_client.config_get("notify-keyspace-events")
+        flags = str(next(iter(config.values())))
+        assert "K" in flags and ("t" in flags or "A" in flags), flags
+        await store.append("c", [b"{}"], expected_version=1, command_id=None, at_ms=2)
+        await asyncio.wait_for(arrived.wait(), 10)
+        assert got == [2]
     finally:
         await tailer.close()
 

@@ -1,0 +1,282 @@
+"""The tailer: one per server process, it reads the new events of every game the
+process watches (through ``EventStore.tail``) and hands them to the hubs.
+
+It waits for news in one of two ways, chosen when it starts:
+
+- **notified** (when Redis allows it, the default): it subscribes to the keyspace
+  notifications of the watched games' streams (``notify-keyspace-events`` with ``K``
+  and ``t``; the tailer adds them when missing). A notification marks its game; the
+  marked games' new events are then read in one ``XREAD``. The cost of an event is
+  that of the games that have news, whatever the number watched.
+- **polling** (when Redis refuses ``CONFIG``, or ``SPLENDOR_TAIL=poll``): one
+  ``XREAD BLOCK`` over every watched stream, interrupted by ``CLIENT UNBLOCK`` when a
+  game is added. Simplest, but every wake costs the whole list of watched games in
+  Redis and here: milliseconds per wake with hundreds of games.
+
+Notified, it also reads every watched game every ``SWEEP_S`` seconds, so a
+notification lost while its connection was being re-established costs a delay, never
+a missing event. Either way the reads start from each hub's own version, so nothing
+is read twice or skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any, Final, Literal
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError, ResponseError
+
+from server.store import EventStore, StoredEvent, events_key
+
+__all__ = ["SWEEP_S", "TAIL_BLOCK_MS", "TAIL_COUNT", "TailMode", "Tailer"]
+
+log = logging.getLogger(__name__)
+
+TailMode = Literal["auto", "notify", "poll"]
+Deliver = Callable[[str, list[StoredEvent]], None]
+
+TAIL_BLOCK_MS: Final = 5_000  # polling: one read's wait (it is woken for a new game)
+TAIL_COUNT: Final = 500  # events per game per read
+NOTIFY_WAIT_S: Final = 0.02  # notified: how often it looks for games to subscribe
+SWEEP_S: Final = 10.0  # notified: every watched game is read this often anyway
+READ_CHUNK: Final = 200  # games per XREAD
+_RETRY_S: Final = (0.05, 0.2, 1.0, 2.0)
+_NEEDED_FLAGS: Final = ("K", "t")  # keyspace channel, stream commands
+
+
+class Tailer:
+    """Reads the new events of the watched games; ``deliver(game_id, events)`` gets
+    them (the hubs then call ``advance`` with their new version).
+
+    ``tail_client`` must be a single-connection client of its own (``XREAD BLOCK``
+    holds its connection); ``wake_client`` is any other client (its pool lends the
+    notifications' connection, or sends ``CLIENT UNBLOCK``).
+    """
+
+    def __init__(
+        self,
+        tail_client: aioredis.Redis,
+        wake_client: aioredis.Redis,
+        deliver: Deliver,
+        *,
+        block_ms: int = TAIL_BLOCK_MS,
+        count: int = TAIL_COUNT,
+        mode: TailMode = "auto",
+    ) -> None:
+        self._tail_client = tail_client
+        self._store = EventStore(tail_client)
+        self._wake_client = wake_client
+        self._deliver = deliver
+        self._block_ms = block_ms
+        self._count = count
+        self.mode: TailMode = mode  # "auto" is settled when the tailer first runs
+        self._positions: dict[str, int] = {}
+        self._task: asyncio.Task[None] | None = None
+        # notified
+        self._to_subscribe: set[str] = set()
+        self._to_unsubscribe: set[str] = set()
+        self._marked: set[str] = set()
+        # polling
+        self._generation = 0  # bumped when a game is added
+        self._reading: int | None = None  # the generation of the read in flight
+        self._client_id: int | None = None
+        self._waking: asyncio.Task[None] | None = None
+        self.reads = 0
+
+    # ------------------------------------------------------------------ games
+
+    def watch(self, game_id: str, version: int) -> None:
+        """Read ``game_id``'s events after ``version`` from now on."""
+        self._positions[game_id] = version
+        self._generation += 1
+        self._to_subscribe.add(game_id)
+        self._to_unsubscribe.discard(game_id)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        elif (
+            self.mode == "poll"
+            and self._reading is not None
+            and (self._waking is None or self._waking.done())
+        ):
+            self._waking = asyncio.get_running_loop().create_task(self._wake())
+
+    def unwatch(self, game_id: str) -> None:
+        self._positions.pop(game_id, None)
+        self._to_subscribe.discard(game_id)
+        self._to_unsubscribe.add(game_id)
+        self._marked.discard(game_id)
+
+    def advance(self, game_id: str, version: int) -> None:
+        if game_id in self._positions:
+            self._positions[game_id] = version
+
+    async def close(self) -> None:
+        for task in (self._waking, self._task):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        await self._tail_client.aclose(close_connection_pool=True)
+
+    # ------------------------------------------------------------------ running
+
+    async def _run(self) -> None:
+        if self.mode != "poll":
+            self.mode = "notify" if await self._notifications_on() else "poll"
+            log.info("tailing game streams: %s", self.mode)
+        if self.mode == "notify":
+            await self._run_notified()
+        else:
+            await self._run_polling()
+
+    async def _notifications_on(self) -> bool:
+        """Make sure Redis publishes stream keyspace events; False if it cannot."""
+        try:
+            config = await self._wake_client.config_get("notify-keyspace-events")
+            raw = next(iter(config.values()), b"")
+            flags = raw.decode() if isinstance(raw, bytes) else str(raw)
+            streams = "t" in flags or "A" in flags
+            if "K" in flags and streams:
+                return True
+            wanted = flags + ("" if "K" in flags else "K") + ("" if streams else "t")
+            await self._wake_client.config_set("notify-keyspace-events", wanted)
+            return True
+        except (ResponseError, RedisError, OSError) as e:
+            log.warning("keyspace notifications unavailable (%r): polling all streams", e)
+            return False
+
+    def _read_failed(self, e: BaseException, failures: int) -> float:
+        delay = _RETRY_S[min(failures, len(_RETRY_S) - 1)]
+        log.warning("tailing %d games failed (%r); again in %.2f s", len(self._positions), e, delay)
+        return delay
+
+    # ------------------------------------------------------------------ notified
+
+    def _channel(self, game_id: str) -> str:
+        db = self._wake_client.connection_pool.connection_kwargs.get("db", 0)
+        return f"__keyspace@{db}__:{events_key(game_id)}"
+
+    async def _run_notified(self) -> None:
+        loop = asyncio.get_running_loop()
+        failures = 0
+        pubsub: Any = None
+        subscribed: set[str] = set()
+        swept = loop.time()
+        try:
+            while self._positions:
+                try:
+                    if pubsub is None:
+                        pubsub = self._wake_client.pubsub()
+                        subscribed = set()
+                        self._to_subscribe |= set(self._positions)
+                    gone = self._to_unsubscribe & subscribed
+                    self._to_unsubscribe.clear()
+                    if gone:
+                        await pubsub.unsubscribe(*(self._channel(g) for g in gone))
+                        subscribed -= gone
+                    new = (self._to_subscribe & self._positions.keys()) - subscribed
+                    self._to_subscribe.clear()
+                    if new:
+                        await pubsub.subscribe(*(self._channel(g) for g in new))
+                        subscribed |= new
+                        # Events appended between a hub's load and its subscription.
+                        self._marked |= new
+                    if loop.time() - swept >= SWEEP_S:
+                        swept = loop.time()
+                        self._marked |= self._positions.keys()
+                    if self._marked:
+                        await self._read_marked()
+                    elif subscribed:
+                        await self._take_notifications(pubsub)
+                    else:
+                        await asyncio.sleep(NOTIFY_WAIT_S)
+                    failures = 0
+                except (RedisError, OSError) as e:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+                    pubsub = None
+                    self._marked |= self._positions.keys()  # notifications may be lost
+                    await asyncio.sleep(self._read_failed(e, failures))
+                    failures += 1
+        finally:
+            if pubsub is not None:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    async def _take_notifications(self, pubsub: Any) -> None:
+        """Wait a little for notifications; mark the games they name."""
+        message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=NOTIFY_WAIT_S)
+        while message is not None:
+            if message.get("type") == "message":
+                game_id = _game_of(message["channel"])
+                if game_id in self._positions:
+                    self._marked.add(game_id)
+            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0)
+
+    async def _read_marked(self) -> None:
+        games = [g for g in self._marked if g in self._positions]
+        self._marked.clear()
+        for start in range(0, len(games), READ_CHUNK):
+            chunk = games[start : start + READ_CHUNK]
+            positions = {g: self._positions[g] for g in chunk if g in self._positions}
+            if not positions:
+                continue
+            batch = await self._store.tail(positions, 1, self._count)
+            self.reads += 1
+            for game_id, events in batch.items():
+                if game_id in self._positions:
+                    self._deliver(game_id, events)
+                    if len(events) >= self._count:
+                        self._marked.add(game_id)  # more where these came from
+
+    # ------------------------------------------------------------------ polling
+
+    async def _run_polling(self) -> None:
+        failures = 0
+        while self._positions:
+            try:
+                if self._client_id is None:
+                    self._client_id = int(await self._tail_client.client_id())
+                self._reading = self._generation
+                try:
+                    batch = await self._store.tail(
+                        dict(self._positions), self._block_ms, self._count
+                    )
+                finally:
+                    self._reading = None
+                failures = 0
+            except (RedisError, OSError) as e:
+                self._client_id = None  # a new connection has a new id
+                await asyncio.sleep(self._read_failed(e, failures))
+                failures += 1
+                continue
+            self.reads += 1
+            for game_id, events in batch.items():
+                if game_id in self._positions:
+                    self._deliver(game_id, events)
+
+    async def _wake(self) -> None:
+        # CLIENT UNBLOCK answers 0 when the read has not reached Redis yet: try again
+        # a few times, then leave it to the read's own timeout.
+        for attempt in range(50):
+            reading = self._reading
+            if reading is None or reading >= self._generation or self._client_id is None:
+                return
+            try:
+                if await self._wake_client.client_unblock(self._client_id):
+                    return
+            except (RedisError, OSError):
+                return
+            await asyncio.sleep(0.001 * (1 + attempt // 10))
+
+
+def _game_of(channel: bytes | str) -> str:
+    """The game id in ``__keyspace@0__:game:{<id>}:events``."""
+    text = channel.decode() if isinstance(channel, bytes) else channel
+    start = text.find("{")
+    end = text.rfind("}")
+    return text[start + 1 : end] if 0 <= start < end else ""

@@ -1,0 +1,130 @@
+"""JSON Patch (RFC 6902) between two views of a game, as the hubs send them.
+
+Only ``add``, ``remove`` and ``replace``: objects are diffed member by member, lists
+by the middle that changed between their common head and tail (or replaced whole
+when most of them changed, like a new ``legal`` list).
+
+Not jsonpatch's ``make_patch``: it guesses ``move`` operations and, on lists of lists
+like ``legal``, sometimes makes patches that do not apply (python-json-patch issues
+138, 160, 179), and it is several times slower. Every patch is checked with
+``jsonpatch.apply_patch`` in the tests (tests/server/test_ws_patch.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["Shared", "members_patch", "view_patch"]
+
+_MISSING: Any = object()
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1") if "~" in key or "/" in key else key
+
+
+def _same(a: Any, b: Any) -> bool:
+    # Python equality is JSON equality for views: each member of a view keeps its JSON
+    # type (a count never turns into a boolean). The type check tells 1 from true
+    # where it is made; deep inside two equal containers it is not (1 == True).
+    return type(a) is type(b) and a == b
+
+
+def view_patch(before: Any, after: Any) -> list[dict[str, Any]]:
+    """RFC 6902 operations (``add``, ``remove``, ``replace``) turning ``before`` into
+    ``after``: objects member by member, lists by their changed middle.
+
+    Any JSON documents will do; views are what it is made for.
+    """
+    ops: list[dict[str, Any]] = []
+    _diff("", before, after, ops)
+    return ops
+
+
+def _diff(path: str, a: Any, b: Any, ops: list[dict[str, Any]]) -> None:
+    if type(a) is dict and type(b) is dict:
+        for key, new in b.items():
+            old = a.get(key, _MISSING)
+            if type(old) is type(new) and old == new:  # _same, inlined: the hot loop
+                continue
+            where = path + "/" + _escape(key)
+            if old is _MISSING:
+                ops.append({"op": "add", "path": where, "value": new})
+            else:
+                _diff(where, old, new, ops)
+        if a.keys() != b.keys():
+            for key in a:
+                if key not in b:
+                    ops.append({"op": "remove", "path": path + "/" + _escape(key)})
+    elif type(a) is list and type(b) is list:
+        _diff_list(path, a, b, ops)
+    else:
+        ops.append({"op": "replace", "path": path, "value": b})
+
+
+Shared = dict[str, tuple[Any, Any, list[dict[str, Any]]]]
+"""Per event: member -> (the view's member before, after, its patch) of one audience."""
+
+
+def members_patch(
+    before: dict[str, Any], after: dict[str, Any], shared: Shared
+) -> list[dict[str, Any]]:
+    """``view_patch`` of two views, member by member, reusing ``shared``: the first
+    patch of each member made for the same event in another audience's views.
+
+    Most members (bank, board, the other players) are the same in every audience's
+    view; comparing them costs far less than diffing them again.
+    """
+    ops: list[dict[str, Any]] = []
+    for key, new in after.items():
+        old = before.get(key, _MISSING)
+        if type(old) is type(new) and old == new:
+            continue
+        seen = shared.get(key)
+        if (
+            seen is not None
+            and type(seen[1]) is type(new)
+            and type(seen[0]) is type(old)
+            and seen[1] == new
+            and seen[0] == old
+        ):
+            ops.extend(seen[2])
+            continue
+        member_ops: list[dict[str, Any]] = []
+        where = "/" + _escape(key)
+        if old is _MISSING:
+            member_ops.append({"op": "add", "path": where, "value": new})
+        else:
+            _diff(where, old, new, member_ops)
+        if seen is None:
+            shared[key] = (old, new, member_ops)
+        ops.extend(member_ops)
+    if before.keys() != after.keys():
+        for key in before:
+            if key not in after:
+                ops.append({"op": "remove", "path": "/" + _escape(key)})
+    return ops
+
+
+def _diff_list(path: str, a: list[Any], b: list[Any], ops: list[dict[str, Any]]) -> None:
+    len_a, len_b = len(a), len(b)
+    shortest = min(len_a, len_b)
+    head = 0
+    while head < shortest and _same(a[head], b[head]):
+        head += 1
+    tail = 0
+    while tail < shortest - head and _same(a[len_a - 1 - tail], b[len_b - 1 - tail]):
+        tail += 1
+    middle_a, middle_b = len_a - head - tail, len_b - head - tail
+    paired = min(middle_a, middle_b)
+    if (paired + abs(middle_a - middle_b)) * 2 > len_b + 1:
+        # Most of the list changed (a new ``legal``): one replace says it shorter.
+        ops.append({"op": "replace", "path": path, "value": b})
+        return
+    for i in range(head, head + paired):
+        _diff(f"{path}/{i}", a[i], b[i], ops)
+    at = head + paired
+    for _ in range(middle_a - paired):
+        ops.append({"op": "remove", "path": f"{path}/{at}"})
+    for i in range(at, at + middle_b - paired):
+        ops.append({"op": "add", "path": f"{path}/{i}", "value": b[i]})
