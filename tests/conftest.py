@@ -42,3 +42,9 @@ async def redis_client(redis_server: str) -> AsyncIterator[aioredis.Redis]:
 def store(redis_client: aioredis.Redis) -> EventStore:
     """An EventStore over the test's Redis client."""
     return EventStore(redis_client)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests run last: Playwright's sync API keeps its event loop running until
+    the session ends, and no asyncio test can run beside it."""
+    items.sort(key=lambda item: item.path.parent.name == "browser")
