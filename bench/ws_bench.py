@@ -315,11 +315,15 @@ async def bounded(limit: int, jobs: list[Callable[[], Awaitable[Any]]]) -> list[
     return await asyncio.gather(*(one(j) for j in jobs))
 
 
+CONNECTING = asyncio.Semaphore(50)  # clients do not all connect in the same millisecond
+
+
 async def ws(base: str, game_id: str, token: str | None = None) -> ClientConnection:
     url = f"ws://{base}/ws/games/{game_id}" + (f"?token={token}" if token else "")
-    return await websockets.connect(
-        url, open_timeout=60, max_size=None, ping_interval=None, compression=None
-    )
+    async with CONNECTING:
+        return await websockets.connect(
+            url, open_timeout=60, max_size=None, ping_interval=None, compression=None
+        )
 
 
 class Slot:
@@ -338,8 +342,14 @@ class Slot:
         while not self.stopping:
             seed = next(self.seeds)
             game = LiveGame(game_id, self.stats, self.pacer, seed)
-            conns = [await ws(self.base, game_id) for _ in range(SPECTATORS)]
-            conns += [await ws(self.base, game_id, t) for t in tokens]
+            try:
+                conns = [await ws(self.base, game_id) for _ in range(SPECTATORS)]
+                conns += [await ws(self.base, game_id, t) for t in tokens]
+            except (OSError, websockets.WebSocketException) as e:
+                key = f"connect: {type(e).__name__}"
+                self.stats.errors[key] = self.stats.errors.get(key, 0) + 1
+                await asyncio.sleep(0.5)
+                continue
             self.ready.set()
             tasks = [asyncio.create_task(spectate(c, game)) for c in conns[:SPECTATORS]]
             tasks += [
@@ -347,6 +357,11 @@ class Slot:
                 for seat, c in enumerate(conns[SPECTATORS:])
             ]
             while not self.stopping and not game.finished.is_set():
+                if all(t.done() for t in tasks):
+                    self.stats.errors["socket closed"] = (
+                        self.stats.errors.get("socket closed", 0) + 1
+                    )
+                    break
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(game.finished.wait(), 0.5)
             for task in tasks:

@@ -17,15 +17,16 @@ with 4000 + the HTTP status of that error (4400, 4403, 4404). docs/live.md tells
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, Final, cast
+from typing import Any, Final, TypeVar, cast
 
 import msgspec
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError
+from redis.exceptions import MaxConnectionsError, RedisError
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.types import Receive, Scope
@@ -47,6 +48,9 @@ log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES: Final = 64 * 1024
 CLOSE_TOO_BIG: Final = 1009
+POOL_RETRIES: Final = 20  # ~1 s in all
+
+T = TypeVar("T")
 
 
 class CommandMessage(
@@ -94,6 +98,22 @@ def _command_id_of(raw: bytes) -> str | None:
         if isinstance(command_id, str) and 0 < len(command_id) <= wire.MAX_COMMAND_ID:
             return command_id
     return None
+
+
+async def _pool_retry(call: Callable[[], Awaitable[T]]) -> T:
+    """``call()``, tried again a few times while the Redis pool has no free connection.
+
+    That error comes before anything is sent to Redis (and commands are idempotent
+    by their id anyway): a burst of sockets should wait a moment, not be dropped.
+    """
+    for attempt in range(POOL_RETRIES):
+        try:
+            return await call()
+        except MaxConnectionsError:
+            if attempt == POOL_RETRIES - 1:
+                raise
+            await asyncio.sleep(0.005 * (attempt + 1))
+    raise AssertionError("unreachable")
 
 
 def _since(raw: str | None) -> int | None:
@@ -173,8 +193,10 @@ class _Session:
             assert seat is not None
             wire.check_command(wire.Command(command_id, message.action, message.expected_version))
             action = self.service.decode_action(self.variant, bytes(message.action))
-            result = await self.service.submit(
-                self.game_id, seat, command_id, action, message.expected_version
+            result = await _pool_retry(
+                lambda: self.service.submit(
+                    self.game_id, seat, command_id, action, message.expected_version
+                )
             )
         except ServiceError as e:
             await self.outbox.reply(_error(e, command_id if command_id else None))
@@ -193,11 +215,17 @@ async def game_socket(websocket: WebSocket, send_text: Send) -> None:
     token = websocket.query_params.get("token") or None
     try:
         since = _since(websocket.query_params.get("since"))
-        viewer = await service.seat_for_token(game_id, token)
-        outbox = await hubs.watch(game_id, viewer, since, send_text, websocket.close)
+        viewer = await _pool_retry(lambda: service.seat_for_token(game_id, token))
+        outbox = await _pool_retry(
+            lambda: hubs.watch(game_id, viewer, since, send_text, websocket.close)
+        )
     except ServiceError as e:
         await websocket.send_text(_error(e))
         await websocket.close(4000 + e.status, e.code)
+        return
+    except RedisError as e:
+        log.warning("socket on %s not started, Redis failed: %r", game_id, e)
+        await websocket.close(CLOSE_INTERNAL, "The server could not reach its store; reconnect.")
         return
     session = _Session(websocket, service, app_state.rate_limiter, outbox, token)
     try:
