@@ -472,6 +472,11 @@ class GameService:
                 game = await self._game_locked(game_id, lock)
             except ServiceError:
                 return None
+            except (msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError):
+                # A stream this server can't read (another program's, or a newer
+                # format) stays out of the lobby; it must not keep the server down.
+                log.exception("game %s can't be loaded; left out of the lobby", game_id)
+                return None
             return self._entry(game)
 
     def _entry(self, game: Game) -> LobbyEntry:

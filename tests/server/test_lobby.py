@@ -97,3 +97,14 @@ async def test_an_older_summary_never_overwrites_a_newer_one(redis_client: aiore
     assert await lobby.newest("live", 5) == [{"id": "g1", "version": 9}]
     assert await lobby.newest("open", 5) == []
     assert await redis_client.hget(GAMES_KEY, "g1") == b'{"id":"g1","version":9}'
+
+
+async def test_a_stream_that_cannot_be_read_does_not_stop_the_start(store: EventStore) -> None:
+    """A game stream of junk is left out of the lobby; the other games are listed."""
+    service = GameService(store, Lobby(store.client))
+    good = (await service.create_game("classic", 2, 1))["id"]
+    await store.append("junk", [b"\x00not json"], expected_version=0, command_id=None, at_ms=0)
+    await Lobby(store.client).forget()
+    restarted = GameService(store, Lobby(store.client))
+    await restarted.start()
+    assert ids(await restarted.list_games("open", 10)) == [good]
