@@ -44,6 +44,7 @@ TAIL_COUNT: Final = 500  # events per game per read
 NOTIFY_WAIT_S: Final = 0.02  # notified: how often it looks for games to subscribe
 SWEEP_S: Final = 10.0  # notified: every watched game is read this often anyway
 READ_CHUNK: Final = 200  # games per XREAD
+FEW_GAMES: Final = 3  # games with news read one by one rather than by one XREAD
 _RETRY_S: Final = (0.05, 0.2, 1.0, 2.0)
 _NEEDED_FLAGS: Final = ("K", "t")  # keyspace channel, stream commands
 
@@ -86,6 +87,7 @@ class Tailer:
         self._client_id: int | None = None
         self._waking: asyncio.Task[None] | None = None
         self.reads = 0
+        self.empty_reads = 0
 
     # ------------------------------------------------------------------ games
 
@@ -115,6 +117,7 @@ class Tailer:
             self._positions[game_id] = version
 
     async def close(self) -> None:
+        log.info("tailer (%s): %d reads, %d found nothing", self.mode, self.reads, self.empty_reads)
         for task in (self._waking, self._task):
             if task is not None and not task.done():
                 task.cancel()
@@ -210,6 +213,10 @@ class Tailer:
     async def _take_notifications(self, pubsub: Any) -> None:
         """Wait a little for notifications; mark the games they name."""
         message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=NOTIFY_WAIT_S)
+        if message is not None:
+            # One append of several events sends as many notifications: let the rest
+            # of them in before reading, so that one read serves them all.
+            await asyncio.sleep(0)
         while message is not None:
             if message.get("type") == "message":
                 game_id = _game_of(message["channel"])
@@ -220,6 +227,19 @@ class Tailer:
     async def _read_marked(self) -> None:
         games = [g for g in self._marked if g in self._positions]
         self._marked.clear()
+        if len(games) <= FEW_GAMES:
+            # XRANGE each: no blocking read to set up (and to wait out when empty).
+            for game_id in games:
+                after = self._positions.get(game_id)
+                if after is None:
+                    continue
+                events = await self._store.read(game_id, after)
+                self.reads += 1
+                if not events:
+                    self.empty_reads += 1
+                elif game_id in self._positions:
+                    self._deliver(game_id, events)
+            return
         for start in range(0, len(games), READ_CHUNK):
             chunk = games[start : start + READ_CHUNK]
             positions = {g: self._positions[g] for g in chunk if g in self._positions}
@@ -227,6 +247,7 @@ class Tailer:
                 continue
             batch = await self._store.tail(positions, 1, self._count)
             self.reads += 1
+            self.empty_reads += not batch
             for game_id, events in batch.items():
                 if game_id in self._positions:
                     self._deliver(game_id, events)
