@@ -86,7 +86,9 @@ async def splendor_serve(redis_url: str, profile: Path | None) -> AsyncIterator[
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "SPLENDOR_COMMAND_RATE": "0"}
     prefix = [sys.executable]
-    if profile is not None:
+    if profile is not None and profile.suffix == ".txt":  # a sampling profile, as text
+        prefix += ["-m", "pyinstrument", "-r", "text", "--show-all", "-o", str(profile)]
+    elif profile is not None:
         prefix += ["-m", "cProfile", "-o", str(profile)]
     command = [*prefix, "-m", "server.cli", "serve", "--port", str(port), "--log-level", "warning"]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
@@ -524,7 +526,9 @@ async def main() -> None:
     parser.add_argument("--paced-games", type=int, default=113)
     parser.add_argument("--rate", type=float, default=100.0)
     parser.add_argument("--idle", type=int, default=4000)
-    parser.add_argument("--profile", type=Path, help="cProfile the server into this file")
+    parser.add_argument(
+        "--profile", type=Path, help="profile the server: FILE.txt (pyinstrument) or cProfile"
+    )
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Callable
 from typing import Any, Final, Literal
 
@@ -41,7 +42,7 @@ Deliver = Callable[[str, list[StoredEvent]], None]
 
 TAIL_BLOCK_MS: Final = 5_000  # polling: one read's wait (it is woken for a new game)
 TAIL_COUNT: Final = 500  # events per game per read
-NOTIFY_WAIT_S: Final = 0.02  # notified: how often it looks for games to subscribe
+NOTIFY_WAIT_S: Final = 1.0  # notified: longest wait for a notification (it is woken)
 SWEEP_S: Final = 10.0  # notified: every watched game is read this often anyway
 READ_CHUNK: Final = 200  # games per XREAD
 FEW_GAMES: Final = 3  # games with news read one by one rather than by one XREAD
@@ -78,6 +79,8 @@ class Tailer:
         self._positions: dict[str, int] = {}
         self._task: asyncio.Task[None] | None = None
         # notified
+        self._wake_channel = f"splendor:tailer:{secrets.token_hex(8)}"
+        self._waiting = False  # in a wait for notifications
         self._to_subscribe: set[str] = set()
         self._to_unsubscribe: set[str] = set()
         self._marked: set[str] = set()
@@ -99,6 +102,12 @@ class Tailer:
         self._to_unsubscribe.discard(game_id)
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())
+        elif (
+            self.mode == "notify"
+            and self._waiting
+            and (self._waking is None or self._waking.done())
+        ):
+            self._waking = asyncio.get_running_loop().create_task(self._wake_listener())
         elif (
             self.mode == "poll"
             and self._reading is not None
@@ -174,6 +183,7 @@ class Tailer:
                 try:
                     if pubsub is None:
                         pubsub = self._wake_client.pubsub()
+                        await pubsub.subscribe(self._wake_channel)
                         subscribed = set()
                         self._to_subscribe |= set(self._positions)
                     gone = self._to_unsubscribe & subscribed
@@ -193,10 +203,8 @@ class Tailer:
                         self._marked |= self._positions.keys()
                     if self._marked:
                         await self._read_marked()
-                    elif subscribed:
-                        await self._take_notifications(pubsub)
                     else:
-                        await asyncio.sleep(NOTIFY_WAIT_S)
+                        await self._take_notifications(pubsub)
                     failures = 0
                 except (RedisError, OSError) as e:
                     with contextlib.suppress(Exception):
@@ -211,8 +219,17 @@ class Tailer:
                     await pubsub.aclose()
 
     async def _take_notifications(self, pubsub: Any) -> None:
-        """Wait a little for notifications; mark the games they name."""
-        message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=NOTIFY_WAIT_S)
+        """Wait for notifications (or a wake-up: a game to subscribe to); mark the
+        games they name."""
+        if self._to_subscribe or self._to_unsubscribe or self._marked:
+            return  # work came in meanwhile (``watch`` wakes only a waiting tailer)
+        self._waiting = True
+        try:
+            message = await pubsub.get_message(
+                ignore_subscribe_messages=True, timeout=NOTIFY_WAIT_S
+            )
+        finally:
+            self._waiting = False
         if message is not None:
             # One append of several events sends as many notifications: let the rest
             # of them in before reading, so that one read serves them all.
@@ -223,6 +240,12 @@ class Tailer:
                 if game_id in self._positions:
                     self._marked.add(game_id)
             message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0)
+
+    async def _wake_listener(self) -> None:
+        # A message on the tailer's own channel ends its wait for notifications, so a
+        # new game is subscribed to at once.
+        with contextlib.suppress(RedisError, OSError):
+            await self._wake_client.publish(self._wake_channel, b"")
 
     async def _read_marked(self) -> None:
         games = [g for g in self._marked if g in self._positions]

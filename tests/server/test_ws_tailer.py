@@ -19,11 +19,15 @@ from tests.server.ws_helpers import Watcher, connect, live_server, new_table
 
 @pytest.mark.parametrize("mode", ["notify", "poll"])
 async def test_a_game_added_while_waiting_is_tailed_at_once(
-    redis_client: aioredis.Redis, store: EventStore, mode: TailMode
+    redis_client: aioredis.Redis,
+    store: EventStore,
+    mode: TailMode,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A tailer waiting on one game (polling: in a one-minute XREAD, woken by CLIENT
-    UNBLOCK; notified: subscribed to its stream) picks up a second game at once and
-    delivers both games' new events."""
+    """A tailer in a one-minute wait on one game (polling: an XREAD, woken by CLIENT
+    UNBLOCK; notified: a wait for notifications, woken on its own channel) picks up a
+    second game at once and delivers both games' new events."""
+    monkeypatch.setattr("server.tailer.NOTIFY_WAIT_S", 60.0)
     got: dict[str, list[int]] = {}
     arrived = asyncio.Event()
 
