@@ -134,3 +134,34 @@ async def test_two_players_three_spectators_rebuild_every_view(
             assert leaks(player, secrets, seat) == []
         for watcher in everyone:
             await watcher.conn.close()
+
+
+async def test_a_duel_game_over_websockets(redis_client: Any, redis_server: str) -> None:
+    """Splendor Duel through the same sockets: every version each socket rebuilt is
+    the view of the log folded to there, for both players and a spectator."""
+    settings = Settings(redis_url=redis_server, command_rate=0)
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        table = await new_table(http, players=2, seed=4, variant="duel")
+        players = [
+            Watcher(f"p{seat}", await connect(server.ws_url(table.id, token)), seed=4, play=True)
+            for seat, token in enumerate(table.tokens)
+        ]
+        spectator = Watcher("s", await connect(server.ws_url(table.id)))
+        everyone = [*players, spectator]
+        await asyncio.wait_for(asyncio.gather(*(w.run() for w in everyone)), 240)
+        await asyncio.wait_for(asyncio.gather(*(p.drain() for p in players)), 30)
+        summary = (await http.get(f"/api/games/{table.id}")).json()
+        assert summary["status"] == "finished"
+        events = (await http.get(f"/api/games/{table.id}/events")).json()["events"]
+        for watcher, seat in [(players[0], 0), (players[1], 1), (spectator, None)]:
+            assert watcher.snapshots == [watcher.snapshots[0]]
+            assert watcher.version == summary["version"]
+            for version in range(watcher.snapshots[0], summary["version"]):
+                expected = live_view_at(events, version, seat, "duel")
+                assert watcher.views[version] == expected, (watcher.name, version)
+            token = None if seat is None else table.tokens[seat]
+            assert watcher.view == await http_view(http, table.id, token)
+        for player in players:
+            assert {e["code"] for e in player.errors} <= {"conflict"}, player.errors
+        for watcher in everyone:
+            await watcher.conn.close()
