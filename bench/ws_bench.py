@@ -504,6 +504,66 @@ async def idle_run(base: str, pid: int, sockets: int) -> dict[str, Any]:
     }
 
 
+def hub_breakdown(games: int = 20) -> dict[str, float]:
+    """In-process CPU time of the hub's work per command (no sockets, no Redis): four-
+    player classic games replayed through a hub with 4 seat and 4 spectator outboxes,
+    and, apart, the views alone (the rules' ``view`` for the 5 audiences of each event)."""
+    from events.game import CLASSIC
+    from server.hub import Hub, Outbox
+    from server.projection import LoggedEvent, encode_event
+    from server.store import StoredEvent
+
+    async def nothing(text: str) -> None:
+        return None
+
+    hub_s = view_s = 0.0
+    commands = 0
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = CLASSIC.new_state()
+        log: list[LoggedEvent] = []
+        moves: list[tuple[int, int]] = []
+
+        def add(events: list[Any], log: list[LoggedEvent] = log, state: Any = state) -> None:
+            for event in events:
+                CLASSIC.evolve(state, event)
+                log.append(LoggedEvent(len(log) + 1, 1_700_000_000_000, event))
+
+        add(CLASSIC.create("g", PLAYERS))
+        for i in range(PLAYERS):
+            add(CLASSIC.join(state, f"P{i}", None, rng))
+        start = len(log)
+        while state.status == "live":
+            first = len(log)
+            add(
+                CLASSIC.decide(
+                    state, state.seat, rng.choice(CLASSIC.legal_actions(state, state.seat)), rng
+                )
+            )
+            moves.append((first, len(log)))
+        stored = [StoredEvent(e.version, e.at_ms, encode_event(e.event)) for e in log]
+        hub = Hub("g", CLASSIC, log[:start])
+        for viewer in [*range(PLAYERS), *[None] * SPECTATORS]:
+            hub.attach(Outbox(hub, viewer, nothing, 1_000_000), None)
+        t0 = time.process_time()
+        for a, b in moves:
+            hub.apply(stored[a:b])
+        hub_s += time.process_time() - t0
+        replay = CLASSIC.fold(e.event for e in log[:start])
+        t0 = time.process_time()
+        for logged in log[start:]:
+            CLASSIC.evolve(replay, logged.event)
+            for viewer in [*range(PLAYERS), None]:
+                CLASSIC.view(replay, viewer)
+        view_s += time.process_time() - t0
+        commands += len(moves)
+    return {
+        "hub_us": hub_s / commands * 1e6,
+        "view_us": view_s / commands * 1e6,
+        "commands": commands,
+    }
+
+
 def show_live(r: dict[str, Any]) -> None:
     pace = f"paced {r['rate']:.0f}/s" if r["rate"] else "as fast as answered"
     print(
@@ -531,6 +591,13 @@ async def main() -> None:
     )
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)
+    b = hub_breakdown()
+    print(
+        f"hub, in process: {b['hub_us']:.0f} µs CPU a command ({b['commands']} commands of"
+        f" 4-player games, 5 audiences, 8 outboxes), of which the rules' views"
+        f" {b['view_us']:.0f} µs",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory() as tmp:
         url = os.environ.get("REDIS_URL")
         embedded = None
