@@ -17,7 +17,14 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    ViewportSize,
+    sync_playwright,
+)
 
 from tests.browser.pages import Api
 
@@ -30,8 +37,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
@@ -56,7 +63,13 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
-        env = {**os.environ, "REDIS_URL": self.redis_url, "SPLENDOR_COMMAND_RATE": "0"}
+        # Bot seats answer at once: the tests wait for them, not a person.
+        env = {
+            **os.environ,
+            "REDIS_URL": self.redis_url,
+            "SPLENDOR_COMMAND_RATE": "0",
+            "SPLENDOR_BOT_DELAY": "0",
+        }
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
                 [

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from typing import Any
 
 import httpx
@@ -153,14 +154,31 @@ class Api:
     def close(self) -> None:
         self.http.close()
 
-    def new_game(self, players: int = 2, seed: int | None = None) -> str:
-        body: dict[str, Any] = {"variant": "classic", "players": players}
+    def new_game(self, players: int = 2, seed: int | None = None, variant: str = "classic") -> str:
+        body: dict[str, Any] = {"variant": variant, "players": players}
         if seed is not None:
             body["seed"] = seed
         r = self.http.post("/api/games", json=body)
         assert r.status_code == 201, r.text
         game_id: str = r.json()["id"]
         return game_id
+
+    def add_bot(self, game_id: str, level: str) -> None:
+        r = self.http.post(f"/api/games/{game_id}/seats", json={"bot": level})
+        assert r.status_code == 201, r.text
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        r = self.http.get(f"/api/games/{game_id}")
+        assert r.status_code == 200, r.text
+        summary: dict[str, Any] = r.json()
+        return summary
+
+    def events(self, game_id: str, token: str | None = None) -> list[dict[str, Any]]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = self.http.get(f"/api/games/{game_id}/events", params={"after": 0}, headers=headers)
+        assert r.status_code == 200, r.text
+        events: list[dict[str, Any]] = r.json()["events"]
+        return events
 
     def join(self, game_id: str, name: str) -> str:
         r = self.http.post(f"/api/games/{game_id}/seats", json={"name": name})
@@ -187,8 +205,8 @@ class Api:
         version: int = r.json()["version"]
         return version
 
-    def catalog(self) -> dict[str, Any]:
-        r = self.http.get("/api/catalog/classic")
+    def catalog(self, variant: str = "classic") -> dict[str, Any]:
+        r = self.http.get(f"/api/catalog/{variant}")
         assert r.status_code == 200
         catalog: dict[str, Any] = r.json()
         return catalog
@@ -211,3 +229,17 @@ def play_moves(api: Api, game_id: str, tokens: list[str], moves: int = 10_000) -
         used.add(kind_of(action))
         api.command(game_id, tokens[seat], action)
     return api.view(game_id)
+
+
+def wait_for_turn(api: Api, game_id: str, seat: int, timeout: float = 20.0) -> View:
+    """Poll the public view until it is ``seat``'s move or the game is over (bot seats
+    move on the server by themselves); returns that view."""
+    deadline = time.monotonic() + timeout
+    while True:
+        public = api.view(game_id)
+        if public["status"] == "finished" or (
+            public["status"] == "live" and public["turn"]["seat"] == seat
+        ):
+            return public
+        assert time.monotonic() < deadline, f"seat {seat} never got the move: {public['turn']}"
+        time.sleep(0.05)

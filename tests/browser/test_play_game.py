@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, WebSocket, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocket, expect
 
 from tests.browser.conftest import DESKTOP, PHONE, Console, ServerProcess
 from tests.browser.pages import (
@@ -43,7 +43,7 @@ def _open(
     contexts: list[BrowserContext],
     console: Console,
     name: str,
-    viewport: dict[str, int],
+    viewport: ViewportSize,
 ) -> Page:
     context = browser.new_context(viewport=viewport, reduced_motion="reduce")
     contexts.append(context)

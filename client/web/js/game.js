@@ -10,7 +10,23 @@ import { resultHeadline, resultTable } from "./results.js";
 import { seatFor } from "./seats.js";
 import { sharePanel } from "./share.js";
 import { decorate, renderPlayers, renderTable } from "./table.js";
+import { DuelControls } from "./duel_controls.js";
+import { decorateDuel, renderDuelPlayers, renderDuelTable } from "./duel_table.js";
 import { Names, variantName } from "./words.js";
+
+/** What draws and drives a table, per variant. */
+export const KITS = {
+  classic: { renderTable, renderPlayers, decorate, Controls, hidden: "hidden reserved cards stay face down" },
+  duel: { renderTable: renderDuelTable, renderPlayers: renderDuelPlayers, decorate: decorateDuel, Controls: DuelControls, hidden: "reserved cards stay face down" },
+};
+
+const DUEL_PHASE_WORDS = {
+  replenish: " (replenishing the board)",
+  take_bonus_token: " (taking a token)",
+  steal_token: " (stealing a token)",
+  choose_royal: " (choosing a royal card)",
+  discard_tokens: " (putting tokens back)",
+};
 
 const CONNECTION_WORDS = {
   connecting: "Connecting…",
@@ -48,6 +64,9 @@ export function turnLine(view, names) {
   if (view.status === "finished") return `Finished after ${plural(view.turn ? view.turn.number : 0, "turn")}`;
   const t = view.turn;
   const who = view.you === t.seat ? "your move" : `${names.of(t.seat)} to play`;
+  if (view.variant === "duel") {
+    return `Turn ${t.number} · ${who}${DUEL_PHASE_WORDS[t.phase] || ""}${t.extra_turn ? " · extra turn" : ""}`;
+  }
   const phase = t.phase === "return_tokens" ? " (returning tokens)" : t.phase === "choose_noble" ? " (choosing a noble)" : "";
   return `Turn ${t.number} · ${who}${phase}${t.final_round ? " · final round" : ""}`;
 }
@@ -67,14 +86,15 @@ export async function showGame(main, gameId, mode) {
     mount(main, notFound(err));
     return () => {};
   }
-  if (summary.variant !== "classic") {
-    mount(main, h("section", { class: "panel notice" }, h("h1", {}, variantName(summary.variant)), h("p", {}, "This page shows classic Splendor tables; Splendor Duel tables are coming soon."), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
+  const kit = KITS[summary.variant];
+  if (!kit) {
+    mount(main, h("section", { class: "panel notice" }, h("h1", {}, variantName(summary.variant)), h("p", {}, "This page can't show tables of this game."), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
     return () => {};
   }
   const catalog = await fetchCatalog(summary.variant);
 
   const names = new Names();
-  const log = new GameLog({ names, catalog });
+  const log = new GameLog({ names, catalog, variant: summary.variant });
   const headSlot = h("div", { class: "game-head" });
   const bannerSlot = h("div", { class: "banner-slot" });
   const tableSlot = h("div", { class: "table-slot" });
@@ -114,7 +134,7 @@ export async function showGame(main, gameId, mode) {
     },
   });
   const controls = token
-    ? new Controls({ send: (action) => live.command(action), render: () => render(), catalog, names })
+    ? new kit.Controls({ send: (action) => live.command(action), render: () => render(), catalog, names })
     : null;
 
   // The log's events come from GET /events (at start and after every snapshot, which
@@ -209,17 +229,17 @@ export async function showGame(main, gameId, mode) {
     // The table is drawn once per view; a click while choosing only updates the
     // selection on it (decorate), which keeps clicks cheap and focus in place.
     if (drawn.view !== view || drawn.interactive !== !!ui) {
-      rerender(tableSlot, () => renderTable(view, catalog, ui));
-      rerender(playersSlot, () => renderPlayers(view, catalog, ui));
+      rerender(tableSlot, () => kit.renderTable(view, catalog, ui));
+      rerender(playersSlot, () => kit.renderPlayers(view, catalog, ui));
       drawn.view = view;
       drawn.interactive = !!ui;
     }
     if (ui) {
-      decorate(tableSlot, view, ui);
-      decorate(playersSlot, view, ui);
+      kit.decorate(tableSlot, view, ui);
+      kit.decorate(playersSlot, view, ui);
     }
     if (controls) rerender(barSlot, () => controls.actionBar());
-    else if (view.status === "live") mount(barSlot, h("p", { class: "watch-note" }, "You are watching: hidden reserved cards stay face down."));
+    else if (view.status === "live") mount(barSlot, h("p", { class: "watch-note" }, `You are watching: ${kit.hidden}.`));
     else mount(barSlot);
   }
 
@@ -256,7 +276,7 @@ export async function showGame(main, gameId, mode) {
       bannerSlot,
       h(
         "div",
-        { class: ["game-grid", summary.players >= 3 && "many-players"] },
+        { class: ["game-grid", summary.players >= 3 && "many-players", summary.variant === "duel" && "duel-grid"] },
         h("div", { class: "col-board" }, tableSlot, barSlot),
         h("div", { class: "col-players" }, h("h2", { class: "panel-title sr-only" }, "Players"), playersSlot),
         h("div", { class: "col-log" }, log.el),

@@ -6,6 +6,8 @@ import { h, svg } from "./dom.js";
 
 export const GEMS = ["white", "blue", "green", "red", "black"];
 export const TOKENS = [...GEMS, "gold"];
+/** Splendor Duel's tokens, in the order the page shows them. */
+export const DUEL_TOKENS = [...GEMS, "pearl", "gold"];
 
 export const GEM_NAMES = {
   white: "diamond",
@@ -15,6 +17,7 @@ export const GEM_NAMES = {
   black: "onyx",
   gold: "gold",
   pearl: "pearl",
+  wild: "any colour",
 };
 
 const SYMBOLS = {
@@ -24,8 +27,12 @@ const SYMBOLS = {
   red: '<path d="M12 20.5 3.8 12.6A4.9 4.9 0 0 1 12 6.7a4.9 4.9 0 0 1 8.2 5.9Z"/>',
   black: '<rect x="4.5" y="4.5" width="15" height="15" rx="2.2"/><path class="facet" d="M4.5 4.5 9 9h6l4.5-4.5M9 9v6h6V9M9 15l-4.5 4.5M15 15l4.5 4.5"/>',
   gold: '<path d="M12 2.8l2.8 5.9 6.4.8-4.7 4.4 1.2 6.4L12 17.2l-5.7 3.1 1.2-6.4-4.7-4.4 6.4-.8Z"/>',
-  pearl: '<circle cx="12" cy="12" r="8"/><circle class="facet" cx="9.5" cy="9.5" r="2.2"/>',
+  pearl: '<circle cx="12" cy="12" r="8.2"/><circle class="facet" cx="12" cy="12" r="5.4"/><circle class="shine" cx="9.2" cy="9" r="2.1"/>',
 };
+
+// Not gem colours but card kinds of Splendor Duel: a wild card's many-coloured gem.
+SYMBOLS.wild =
+  '<path d="M12 2.5 20.2 7.2v9.6L12 21.5l-8.2-4.7V7.2Z"/><path class="facet" d="M12 2.5v19M3.8 7.2l16.4 9.6M20.2 7.2 3.8 16.8"/>';
 
 /** The symbol of a gem colour, as an inline SVG (decorative: callers label it). */
 export function gemIcon(color, className = "gem-icon") {
@@ -34,7 +41,9 @@ export function gemIcon(color, className = "gem-icon") {
 
 /** "blue (sapphire)": the words a screen reader hears for a colour. */
 export function gemLabel(color) {
-  return color === "gold" ? "gold (joker)" : `${color} (${GEM_NAMES[color]})`;
+  if (color === "gold") return "gold (joker)";
+  if (color === "wild") return "wild (any colour)";
+  return `${color} (${GEM_NAMES[color]})`;
 }
 
 /** "3 blue" / "1 gold": a token count in words. */

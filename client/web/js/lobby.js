@@ -74,9 +74,18 @@ function newGameForm(seed) {
   const nameInput = h("input", { id: "player-name", name: "name", type: "text", maxlength: "24", autocomplete: "nickname", value: playerName(), placeholder: "Your name" });
   const variant = h(
     "select",
-    { id: "variant", name: "variant" },
+    {
+      id: "variant",
+      name: "variant",
+      onchange: () => {
+        // Splendor Duel is for two: the player count follows the game.
+        if (variant.value === "duel") players = 2;
+        drawPlayers();
+        drawSeats();
+      },
+    },
     h("option", { value: "classic" }, "Splendor (2–4 players)"),
-    h("option", { value: "duel", disabled: true }, "Splendor Duel (coming soon)"),
+    h("option", { value: "duel" }, "Splendor Duel (2 players)"),
   );
   const seatsBox = h("div", { class: "seat-choices", id: "seat-choices" });
   const playersBox = h("div", { class: "segmented", role: "radiogroup", "aria-label": "Players" });
@@ -90,12 +99,13 @@ function newGameForm(seed) {
       [2, 3, 4].map((n) =>
         h(
           "label",
-          { class: ["segment", n === players && "checked"] },
+          { class: ["segment", n === players && "checked", variant.value === "duel" && n !== 2 && "segment-off"], title: variant.value === "duel" && n !== 2 ? "Splendor Duel is for two players" : null },
           h("input", {
             type: "radio",
             name: "players",
             value: String(n),
             checked: n === players,
+            disabled: variant.value === "duel" && n !== 2,
             onchange: () => {
               players = n;
               drawPlayers();

@@ -3,12 +3,13 @@
 // the current one is highlighted.
 
 import { h } from "./dom.js";
-import { describeEvent } from "./words.js";
+import { describerFor } from "./duel_words.js";
 
 export class GameLog {
   /** onPick(version): makes lines clickable (the replay). */
-  constructor({ names, catalog, onPick = null, title = "Game log" }) {
+  constructor({ names, catalog, onPick = null, title = "Game log", variant = "classic" }) {
     this.names = names;
+    this.describe = describerFor(variant);
     this.catalog = catalog;
     this.onPick = onPick;
     this.events = new Map(); // version -> event
@@ -59,7 +60,7 @@ export class GameLog {
   }
 
   line(event) {
-    const { text, kind } = describeEvent(event, this.names, this.catalog);
+    const { text, kind } = this.describe(event, this.names, this.catalog);
     const cls = ["log-line", `log-${kind}`, `ev-${event.type}`];
     const content = this.onPick
       ? h("button", { type: "button", class: "log-jump", onclick: () => this.onPick(event.version), "aria-label": `Move ${event.version}: ${text}` }, h("span", { class: "log-v" }, String(event.version)), h("span", { class: "log-text" }, text))

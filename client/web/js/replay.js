@@ -5,11 +5,11 @@
 
 import { fetchCatalog, fetchEvents, fetchView, gameSummary } from "./api.js";
 import { h, mount, svg } from "./dom.js";
-import { turnLine } from "./game.js";
+import { describerFor } from "./duel_words.js";
+import { KITS, turnLine } from "./game.js";
 import { GameLog } from "./log.js";
 import { resultHeadline } from "./results.js";
-import { renderPlayers, renderTable } from "./table.js";
-import { Names, describeEvent, variantName } from "./words.js";
+import { Names, variantName } from "./words.js";
 
 const SPEEDS = [
   ["1500", "Slow"],
@@ -41,10 +41,12 @@ export async function showReplay(main, gameId, startAt) {
     mount(main, h("section", { class: "panel notice" }, h("h1", {}, "This game can't be replayed"), h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
     return () => {};
   }
-  if (summary.variant !== "classic") {
-    mount(main, h("section", { class: "panel notice" }, h("h1", {}, variantName(summary.variant)), h("p", {}, "Replays of Splendor Duel are coming soon."), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
+  const kit = KITS[summary.variant];
+  if (!kit) {
+    mount(main, h("section", { class: "panel notice" }, h("h1", {}, variantName(summary.variant)), h("p", {}, "This page can't replay this game."), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
     return () => {};
   }
+  const describeEvent = describerFor(summary.variant);
   const catalog = await fetchCatalog(summary.variant);
   const names = new Names();
   const last = events.length ? events[events.length - 1].version : summary.version;
@@ -59,7 +61,7 @@ export async function showReplay(main, gameId, startAt) {
   let speed = 800;
   let stopped = false;
 
-  const log = new GameLog({ names, catalog, onPick: (v) => go(v), title: "Moves" });
+  const log = new GameLog({ names, catalog, onPick: (v) => go(v), title: "Moves", variant: summary.variant });
   log.add(events);
 
   const tableSlot = h("div", { class: "table-slot" });
@@ -122,8 +124,8 @@ export async function showReplay(main, gameId, startAt) {
 
   function draw() {
     if (!shown) return;
-    mount(tableSlot, renderTable(shown, catalog));
-    mount(playersSlot, renderPlayers(shown, catalog));
+    mount(tableSlot, kit.renderTable(shown, catalog));
+    mount(playersSlot, kit.renderPlayers(shown, catalog));
     title.textContent = turnLine({ ...shown, players_count: summary.players }, names);
     headline.textContent = shown.result ? resultHeadline(shown) : "";
   }
@@ -217,7 +219,7 @@ export async function showReplay(main, gameId, startAt) {
       ),
       h(
         "div",
-        { class: ["game-grid", summary.players >= 3 && "many-players"] },
+        { class: ["game-grid", summary.players >= 3 && "many-players", summary.variant === "duel" && "duel-grid"] },
         h("div", { class: "col-board" }, tableSlot),
         h("div", { class: "col-players" }, playersSlot),
         h("div", { class: "col-log" }, log.el),

@@ -1,4 +1,5 @@
-// The end of a game in words and a table: winners, points, cards bought, nobles.
+// The end of a game in words and a table: winners, points, cards bought, nobles;
+// for Splendor Duel the winner, how they won (prestige, crowns or colour) and the tallies.
 
 import { h, listWords, plural, svg } from "./dom.js";
 import { botName } from "./words.js";
@@ -6,6 +7,7 @@ import { botName } from "./words.js";
 export function resultHeadline(view) {
   const r = view.result;
   if (!r) return "";
+  if (view.variant === "duel") return duelHeadline(view);
   const names = r.winners.map((s) => nameOf(view, s));
   const best = Math.max(...r.points);
   if (names.length > 1) return `${listWords(names)} share the victory with ${plural(best, "point")}.`;
@@ -17,8 +19,66 @@ function nameOf(view, seat) {
   return p ? p.name || botName(p.bot) : `Seat ${seat + 1}`;
 }
 
+const DUEL_REASON = {
+  prestige: (p) => `by prestige, with ${plural(p.points, "point")}`,
+  crowns: (p) => `by crowns, with ${plural(p.crowns, "crown")}`,
+  colour: (p) => {
+    const [colour, points] = bestColour(p);
+    return `by colour, with ${plural(points, "point")} on ${colour} cards`;
+  },
+};
+
+function bestColour(p) {
+  const entries = Object.entries(p.colour_points || {});
+  return entries.reduce((best, e) => (e[1] > best[1] ? e : best), ["white", 0]);
+}
+
+/** "Ana wins by crowns, with 10 crowns!" */
+function duelHeadline(view) {
+  const r = view.result;
+  const seat = r.winners[0];
+  const p = view.players.find((q) => q.seat === seat);
+  const how = p && DUEL_REASON[r.reason] ? ` ${DUEL_REASON[r.reason](p)}` : "";
+  return `${nameOf(view, seat)} wins${how}!`;
+}
+
+function duelResultTable(view) {
+  const r = view.result;
+  return h(
+    "table",
+    { class: "result-table", dataset: { reason: r.reason } },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Points"), h("th", { scope: "col" }, "Crowns"), h("th", { scope: "col" }, "Best colour"), h("th", { scope: "col" }, "Cards"))),
+    h(
+      "tbody",
+      {},
+      [...view.players]
+        .sort((a, b) => Number(r.winners.includes(b.seat)) - Number(r.winners.includes(a.seat)))
+        .map((p) => {
+          const won = r.winners.includes(p.seat);
+          const [colour, points] = bestColour(p);
+          return h(
+            "tr",
+            { class: won ? "won" : null, dataset: { seat: String(p.seat) } },
+            h(
+              "th",
+              { scope: "row" },
+              won ? svg("0 0 24 24", '<path d="M3 18 4.5 7l4.5 5 3-7 3 7 4.5-5L21 18Z"/>', { class: "win-crown" }) : null,
+              nameOf(view, p.seat),
+              won ? h("span", { class: "sr-only" }, " (winner)") : null,
+            ),
+            h("td", { class: r.reason === "prestige" && won ? "decisive" : null }, String(p.points)),
+            h("td", { class: r.reason === "crowns" && won ? "decisive" : null }, String(p.crowns)),
+            h("td", { class: r.reason === "colour" && won ? "decisive" : null }, points ? `${points} ${colour}` : "0"),
+            h("td", {}, String(p.cards.length)),
+          );
+        }),
+    ),
+  );
+}
+
 /** Ranked rows: most points first, then fewest cards (the tie-break of RULES.md). */
 export function resultTable(view) {
+  if (view.variant === "duel") return duelResultTable(view);
   const r = view.result;
   const seats = view.players.map((p) => p.seat);
   seats.sort((a, b) => r.points[b] - r.points[a] || r.cards[a] - r.cards[b]);

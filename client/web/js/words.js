@@ -4,12 +4,11 @@
 
 import { cardName } from "./cards.js";
 import { listWords, plural } from "./dom.js";
-import { TOKENS } from "./gems.js";
+import { DUEL_TOKENS } from "./gems.js";
 
 /** "1 white, 1 blue and 1 red" (colours in table order). */
 export function tokensWords(tokens) {
-  const order = [...TOKENS, "pearl"];
-  const parts = order.filter((c) => tokens && tokens[c]).map((c) => `${tokens[c]} ${c}`);
+  const parts = DUEL_TOKENS.filter((c) => tokens && tokens[c]).map((c) => `${tokens[c]} ${c}`);
   return parts.length ? listWords(parts) : "no tokens";
 }
 

@@ -1,0 +1,141 @@
+// Splendor Duel's pieces drawn with HTML/CSS and inline SVG: jewel cards (bonus,
+// double bonus, wild, points, crowns, ability, a cost that may ask for pearls),
+// royal cards, crowns and privilege scrolls.
+
+import { cardBack } from "./cards.js";
+import { h, listWords, plural, svg } from "./dom.js";
+import { GEMS, costPip, gemIcon, gemLabel } from "./gems.js";
+
+const ROMAN = { 1: "I", 2: "II", 3: "III" };
+const COST_ORDER = [...GEMS, "pearl"];
+
+const ICONS = {
+  crown: '<path d="M3 18 4.5 7l4.5 5 3-7 3 7 4.5-5L21 18Z"/><rect x="3" y="19" width="18" height="2.5" rx="1"/>',
+  privilege:
+    '<path d="M6 4h11a3 3 0 0 1 3 3v1h-4v10a3 3 0 0 1-3 3H6a3 3 0 0 1-3-3v-1h3Z"/><path class="facet" d="M8 9h5M8 12h5M8 15h3"/>',
+  extra_turn: '<path d="M12 4a8 8 0 1 1-7.5 5.2" fill="none" stroke-width="2.6" stroke-linecap="round"/><path d="M2.5 4.5 5 10l5.2-2.6Z"/>',
+  take_token: '<circle cx="10" cy="13" r="7"/><path class="facet" d="M17 3v6M14 6h6" stroke-width="2.4" stroke-linecap="round"/>',
+  take_privilege:
+    '<path d="M6 4h11a3 3 0 0 1 3 3v1h-4v10a3 3 0 0 1-3 3H6a3 3 0 0 1-3-3v-1h3Z"/>',
+  steal_token: '<path d="M4 13h10l-3.5-3.5M14 13l-3.5 3.5" fill="none" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round"/><circle cx="18.5" cy="13" r="3.5"/>',
+  wild: '<path d="M12 2.5 20.2 7.2v9.6L12 21.5l-8.2-4.7V7.2Z"/>',
+};
+
+export const ABILITY_WORDS = {
+  extra_turn: "another turn",
+  wild: "wild: takes the colour of a card it is put on",
+  take_token: "take a token of its colour from the board",
+  take_privilege: "take a privilege",
+  steal_token: "steal a token from the opponent",
+  none: "",
+};
+
+export function icon(name, className = "duel-icon") {
+  return svg("0 0 24 24", ICONS[name], { class: `${className} icon-${name}` });
+}
+
+/** "2 white, 1 blue and 1 pearl". */
+export function duelCostWords(cost) {
+  const parts = COST_ORDER.filter((g) => cost[g]).map((g) => `${cost[g]} ${g}`);
+  return parts.length ? listWords(parts) : "nothing";
+}
+
+/** "level-2 blue card" / "level-1 wild card" / "level-3 card without bonus". */
+export function duelCardName(card) {
+  if (card.color === "none") return `level-${card.level} card without bonus`;
+  return `level-${card.level} ${card.color} card`;
+}
+
+/** What the card gives, in words: "2 points, 1 crown, a double bonus, another turn". */
+export function duelCardGains(card) {
+  const parts = [];
+  if (card.points) parts.push(plural(card.points, "point"));
+  if (card.crowns) parts.push(plural(card.crowns, "crown"));
+  if (card.bonus === 2) parts.push("a double bonus");
+  if (card.ability && card.ability !== "none") parts.push(ABILITY_WORDS[card.ability]);
+  return parts;
+}
+
+export function duelCardLabel(card) {
+  const kind = card.color === "none" ? "card without bonus" : `${card.color === "wild" ? "wild" : gemLabel(card.color)} card`;
+  const gains = duelCardGains(card);
+  return `Level ${card.level} ${kind}${gains.length ? `, ${gains.join(", ")}` : ""}, costs ${duelCostWords(card.cost)}`;
+}
+
+/**
+ * A Duel card's face; with `onClick` a button. `wildColor`: the colour a placed
+ * wild card took (its head shows that colour's gem on the wild gem).
+ */
+export function duelCardFace(id, card, { onClick, extra = [], size = "", label, attrs = {}, wildColor = null } = {}) {
+  if (!card) return h("div", { class: "card card-empty", role: "img", "aria-label": "Empty slot" });
+  const tag = onClick ? "button" : "div";
+  const text = label || duelCardLabel(card);
+  const bonusGems = card.color === "none" ? [] : Array.from({ length: card.bonus || 1 }, () => gemIcon(wildColor || card.color, "card-gem"));
+  return h(
+    tag,
+    {
+      class: ["card", "duel-card", `card-${card.color}`, wildColor && `card-${wildColor}`, wildColor && "wild-placed", `level-${card.level}`, size && `card-${size}`, ...extra],
+      dataset: { card: id, level: String(card.level) },
+      "aria-label": text,
+      title: onClick ? null : text,
+      role: onClick ? null : "img",
+      type: onClick ? "button" : null,
+      onclick: onClick || null,
+      ...attrs,
+    },
+    h(
+      "span",
+      { class: "card-head" },
+      h("span", { class: "card-points" }, card.points ? String(card.points) : ""),
+      card.crowns ? h("span", { class: "card-crowns" }, Array.from({ length: card.crowns }, () => icon("crown", "crown-icon"))) : null,
+      h("span", { class: ["card-bonus", card.bonus === 2 && "double"] }, bonusGems),
+    ),
+    card.color === "none" ? null : gemIcon(card.color === "wild" ? "wild" : card.color, "card-art"),
+    card.ability && card.ability !== "none" ? h("span", { class: ["ability", `ability-${card.ability}`], "aria-hidden": "true" }, icon(card.ability, "ability-icon")) : null,
+    h("span", { class: "card-level", "aria-hidden": "true" }, ROMAN[card.level]),
+    h(
+      "span",
+      { class: "card-cost" },
+      COST_ORDER.filter((g) => card.cost[g]).map((g) => costPip(g, card.cost[g])),
+    ),
+  );
+}
+
+export function duelCardBack(level, opts = {}) {
+  return cardBack(level, { ...opts, extra: [...(opts.extra || []), "duel-back"] });
+}
+
+export function royalLabel(royal) {
+  const ability = royal.ability && royal.ability !== "none" ? `, ${ABILITY_WORDS[royal.ability]}` : "";
+  return `Royal card, ${plural(royal.points, "point")}${ability}`;
+}
+
+/** A royal card: its points, a crown, and its ability. */
+export function royalTile(id, royal, { onClick, extra = [], size = "" } = {}) {
+  const tag = onClick ? "button" : "div";
+  const text = royalLabel(royal);
+  return h(
+    tag,
+    {
+      class: ["royal", size && `royal-${size}`, ...extra],
+      dataset: { royal: id },
+      "aria-label": text,
+      title: onClick ? null : text,
+      role: onClick ? null : "img",
+      type: onClick ? "button" : null,
+      onclick: onClick || null,
+    },
+    h("span", { class: "royal-points" }, String(royal.points)),
+    icon("crown", "royal-crown"),
+    royal.ability && royal.ability !== "none" ? h("span", { class: ["ability", `ability-${royal.ability}`] }, icon(royal.ability, "ability-icon")) : null,
+  );
+}
+
+/** `count` privilege scrolls out of 3 (the others drawn as empty places). */
+export function privilegeScrolls(count, { total = 3, label } = {}) {
+  return h(
+    "span",
+    { class: "scrolls", role: "img", "aria-label": label || plural(count, "privilege") },
+    Array.from({ length: total }, (_, i) => icon("privilege", ["scroll", i < count ? "scroll-on" : "scroll-off"].join(" "))),
+  );
+}

@@ -1,0 +1,647 @@
+// Acting in a Splendor Duel by clicking: cells of the token board (a line of up
+// to three to take, cells for privileges, a gold to reserve with, a token for a
+// card's ability), pyramid cards and decks, reserved cards, and the dialogs for
+// stealing, choosing a royal and discarding. As in controls.js nothing is
+// re-implemented: a choice is matched against the view's `legal` list.
+//
+// `legal` can be long (a use of 3 privileges on a full board lists ~1,800 sets
+// of cells), so it is indexed once per view: by kind, and for the cell actions
+// by a key of the sorted cells, with the keys of every part of a listed set so a
+// half-made selection can be checked at once.
+
+import { problemWords } from "./controls.js";
+import { h, plural } from "./dom.js";
+import { ABILITY_WORDS, duelCardFace, duelCardName, duelCostWords, royalTile } from "./duel_cards.js";
+import { DUEL_TOKENS, gemLabel, tokenChip } from "./gems.js";
+import { tokensWords } from "./words.js";
+
+const SIZE = 5;
+
+export function cellKey(cells) {
+  return cells
+    .map(([r, c]) => r * SIZE + c)
+    .sort((a, b) => a - b)
+    .join(",");
+}
+
+function sameCell(a, b) {
+  return !!a && !!b && a[0] === b[0] && a[1] === b[1];
+}
+
+function sameTokens(a, b) {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if ((a[k] || 0) !== (b[k] || 0)) return false;
+  return true;
+}
+
+/** Every non-empty subset of `cells` (at most 3 cells in a take, 3 privileges). */
+function subsets(cells) {
+  const out = [];
+  for (let mask = 1; mask < 1 << cells.length; mask += 1) out.push(cells.filter((_, i) => mask & (1 << i)));
+  return out;
+}
+
+/** `legal` indexed for the page: built once per view, the cell indexes on first use. */
+class LegalIndex {
+  constructor(legal) {
+    this.byKind = new Map();
+    for (const a of legal) {
+      if (!this.byKind.has(a.kind)) this.byKind.set(a.kind, []);
+      this.byKind.get(a.kind).push(a);
+    }
+    this.cellIndexes = new Map();
+  }
+
+  of(kind) {
+    return this.byKind.get(kind) || [];
+  }
+
+  has(kind) {
+    return this.byKind.has(kind);
+  }
+
+  /** {exact: key -> action, parts: Set of keys of every subset} for take_tokens / use_privileges. */
+  cells(kind) {
+    if (!this.cellIndexes.has(kind)) {
+      const exact = new Map();
+      const parts = new Set();
+      for (const a of this.of(kind)) {
+        exact.set(cellKey(a.cells), a);
+        for (const s of subsets(a.cells)) parts.add(cellKey(s));
+      }
+      this.cellIndexes.set(kind, { exact, parts });
+    }
+    return this.cellIndexes.get(kind);
+  }
+}
+
+function emptySelection() {
+  return { mode: "take", cells: [], gold: null, card: null, deck: null, reserved: null };
+}
+
+const PHASE_DOING = {
+  main: "is playing",
+  replenish: "is replenishing the board",
+  take_bonus_token: "is taking a token with a card's ability",
+  steal_token: "is stealing a token",
+  choose_royal: "is choosing a royal card",
+  discard_tokens: "is putting tokens back into the bag",
+};
+
+export class DuelControls {
+  constructor({ send, render, catalog, names }) {
+    this.send = send;
+    this.render = render;
+    this.catalog = catalog;
+    this.names = names;
+    this.view = null;
+    this.index = new LegalIndex([]);
+    this.selection = emptySelection();
+    this.busy = false;
+    this.message = null;
+    this.discardPick = {};
+    this.dialogDismissed = null;
+    this.dialogs = {
+      steal_token: this.makeDialog("steal-dialog", "Steal a token"),
+      choose_royal: this.makeDialog("royal-dialog", "Choose a royal card"),
+      discard_tokens: this.makeDialog("discard-dialog", "Put tokens back into the bag"),
+    };
+  }
+
+  destroy() {
+    for (const d of Object.values(this.dialogs)) d.remove();
+  }
+
+  makeDialog(id, title) {
+    const dialog = h("dialog", { class: "dialog", id, "aria-labelledby": `${id}-title` });
+    dialog.addEventListener("cancel", (e) => {
+      e.preventDefault();
+      this.dismiss(dialog);
+    });
+    dialog.dataset.title = title;
+    document.body.append(dialog);
+    return dialog;
+  }
+
+  dismiss(dialog) {
+    this.dialogDismissed = this.view && this.view.version;
+    dialog.close();
+    this.render();
+  }
+
+  // ------------------------------------------------------------ state
+
+  get phase() {
+    return this.view && this.view.turn ? this.view.turn.phase : null;
+  }
+
+  get myTurn() {
+    const v = this.view;
+    return !!(v && v.status === "live" && v.you !== null && v.you !== undefined && v.turn && v.turn.seat === v.you);
+  }
+
+  get me() {
+    return this.view ? this.view.players.find((p) => p.seat === this.view.you) : null;
+  }
+
+  get opponent() {
+    return this.view ? this.view.players.find((p) => p.seat !== this.view.you) : null;
+  }
+
+  get canAct() {
+    return this.myTurn && !this.busy;
+  }
+
+  update(view) {
+    const changed = !this.view || this.view.version !== view.version;
+    this.view = view;
+    if (changed) {
+      this.index = new LegalIndex(view.legal || []);
+      this.selection = emptySelection();
+      this.discardPick = {};
+    }
+    this.syncDialogs();
+  }
+
+  tokenAt(r, c) {
+    return (this.view.board[r] && this.view.board[r][c]) || null;
+  }
+
+  // ------------------------------------------------------------ what may be clicked
+
+  cellKind() {
+    return this.selection.mode === "privilege" ? "use_privileges" : "take_tokens";
+  }
+
+  goldCells() {
+    const keys = new Set();
+    for (const a of this.index.of("reserve")) keys.add(cellKey([a.gold_cell]));
+    return keys;
+  }
+
+  cellState(r, c) {
+    const sel = this.selection;
+    const token = this.tokenAt(r, c);
+    const selected = sel.cells.some((x) => sameCell(x, [r, c])) || sameCell(sel.gold, [r, c]);
+    if (!this.canAct || !token) return { enabled: false, selected };
+    const key = cellKey([[r, c]]);
+    if (this.phase === "take_bonus_token") {
+      const ok = this.index.of("take_bonus_token").some((a) => sameCell(a.cell, [r, c]));
+      return { enabled: ok, selected, hint: ok && !sel.cells.length };
+    }
+    if (this.phase !== "main") return { enabled: false, selected };
+    if (token === "gold") {
+      if (sel.mode === "privilege") return { enabled: false, selected };
+      const ok = this.goldCells().has(key);
+      // With a card or deck chosen and no gold yet, the golds to choose from glow.
+      return { enabled: ok, selected, hint: ok && !sel.gold && (sel.card || sel.deck) };
+    }
+    const { parts } = this.index.cells(this.cellKind());
+    if (selected) return { enabled: true, selected };
+    const extends_ = sel.cells.length > 0 && parts.has(cellKey([...sel.cells, [r, c]]));
+    return { enabled: extends_ || parts.has(key), selected, hint: extends_ };
+  }
+
+  cardState(id) {
+    return { selected: this.selection.card === id };
+  }
+
+  reservedState(id) {
+    return { selected: this.selection.reserved === id };
+  }
+
+  deckState(level) {
+    const ok = this.canAct && this.phase === "main" && this.selection.mode === "take" && this.index.of("reserve").some((a) => a.level === level);
+    return { enabled: ok, selected: this.selection.deck === level, hint: ok && !!this.selection.gold && !this.selection.card && !this.selection.deck };
+  }
+
+  // ------------------------------------------------------------ clicks
+
+  onCell(r, c) {
+    this.message = null;
+    const sel = this.selection;
+    const token = this.tokenAt(r, c);
+    if (this.phase === "take_bonus_token") {
+      this.selection = { ...emptySelection(), cells: sameCell(sel.cells[0], [r, c]) ? [] : [[r, c]] };
+    } else if (token === "gold") {
+      // A gold keeps the chosen card or deck: gold then card, or card then gold.
+      this.selection = { ...emptySelection(), gold: sameCell(sel.gold, [r, c]) ? null : [r, c], card: sel.card, deck: sel.deck };
+    } else {
+      const { parts } = this.index.cells(this.cellKind());
+      let cells = sel.cells.some((x) => sameCell(x, [r, c])) ? sel.cells.filter((x) => !sameCell(x, [r, c])) : [...sel.cells, [r, c]];
+      // A cell that can't join the line starts a new one.
+      if (cells.length && !parts.has(cellKey(cells))) cells = [[r, c]];
+      this.selection = { ...emptySelection(), mode: sel.mode, cells };
+    }
+    this.render();
+  }
+
+  onCard(id) {
+    this.message = null;
+    const sel = this.selection;
+    this.selection = { ...emptySelection(), gold: sel.gold, card: sel.card === id ? null : id };
+    this.render();
+  }
+
+  onDeck(level) {
+    this.message = null;
+    const sel = this.selection;
+    this.selection = { ...emptySelection(), gold: sel.gold, deck: sel.deck === level ? null : level };
+    this.render();
+  }
+
+  onReserved(id) {
+    this.message = null;
+    this.selection = { ...emptySelection(), reserved: this.selection.reserved === id ? null : id };
+    this.render();
+  }
+
+  setMode(mode) {
+    this.message = null;
+    this.selection = { ...emptySelection(), mode };
+    this.render();
+  }
+
+  cancel() {
+    this.message = null;
+    this.selection = emptySelection();
+    this.render();
+  }
+
+  async act(action) {
+    if (this.busy || !action) return;
+    this.busy = true;
+    this.message = null;
+    this.render();
+    try {
+      await this.send(action);
+      this.selection = emptySelection();
+      this.discardPick = {};
+    } catch (err) {
+      this.message = { kind: "error", text: problemWords(err), code: err.code || "" };
+    } finally {
+      this.busy = false;
+      // The next choice's dialog may have been filled while this move was in flight.
+      if (this.view) this.syncDialogs();
+      this.render();
+    }
+  }
+
+  tableUi() {
+    return {
+      // The board's cells can be picked now (unpickable ones are dimmed).
+      acting: this.canAct && (this.phase === "main" || this.phase === "take_bonus_token"),
+      affordable: new Set(this.index.of("buy").map((a) => a.card)),
+      cellState: (r, c) => this.cellState(r, c),
+      cardState: (id) => this.cardState(id),
+      reservedState: (id) => this.reservedState(id),
+      deckState: (level) => this.deckState(level),
+      onCell: (r, c) => this.onCell(r, c),
+      onCard: (id) => this.onCard(id),
+      onDeck: (level) => this.onDeck(level),
+      onReserved: (id) => this.onReserved(id),
+    };
+  }
+
+  // ------------------------------------------------------------ action bar
+
+  prompt() {
+    const v = this.view;
+    if (!v) return "";
+    if (v.status === "open") return "Waiting for the other player to join…";
+    if (v.status === "finished") return "The game is over.";
+    if (!this.myTurn) return `${this.names.of(v.turn.seat)} ${PHASE_DOING[v.turn.phase] || "is playing"}…`;
+    if (this.busy) return "Sending your move…";
+    const extra = v.turn.extra_turn ? "Extra turn! " : "";
+    switch (this.phase) {
+      case "replenish":
+        return "No take, reserve or buy is possible: replenish the board first.";
+      case "take_bonus_token": {
+        const a = this.index.of("take_bonus_token")[0];
+        const color = a ? this.tokenAt(a.cell[0], a.cell[1]) : "";
+        return `Your card's ability: take a ${color} token from the board (the glowing cells).`;
+      }
+      case "steal_token":
+        return `Your card's ability: steal a token from ${this.names.of(this.opponent.seat)}.`;
+      case "choose_royal":
+        return "You have reached a crown threshold: choose a royal card.";
+      case "discard_tokens":
+        return "You hold more than 10 tokens: put some back into the bag.";
+      default:
+        if (this.selection.mode === "privilege") return `Use privileges: pick up to ${plural(this.me.privileges, "gem or pearl token")} anywhere on the board (never gold).`;
+        return `${extra}Your turn: take up to 3 tokens in a line, reserve a card with a gold, or buy a card.`;
+    }
+  }
+
+  button(label, action, { primary = false, key, hint, onclick } = {}) {
+    const enabled = (!!action || !!onclick) && !this.busy;
+    return h(
+      "button",
+      {
+        type: "button",
+        class: ["btn", primary && "btn-primary"],
+        disabled: !enabled,
+        dataset: { key, action: action ? action.kind : "" },
+        title: !action && hint ? hint : null,
+        onclick: onclick || (() => action && this.act(action)),
+      },
+      label,
+    );
+  }
+
+  cancelButton() {
+    return h("button", { type: "button", class: "btn btn-quiet", dataset: { key: "cancel" }, onclick: () => this.cancel() }, "Cancel");
+  }
+
+  tokensAt(cells) {
+    const counts = {};
+    for (const [r, c] of cells) {
+      const t = this.tokenAt(r, c);
+      counts[t] = (counts[t] || 0) + 1;
+    }
+    return counts;
+  }
+
+  /** The optional actions: privileges, replenish. */
+  optionalRow() {
+    const parts = [];
+    const sel = this.selection;
+    if (this.index.has("use_privileges") && sel.mode !== "privilege") {
+      parts.push(this.button(`Use a privilege (${this.me.privileges})`, null, { key: "privileges", onclick: () => this.setMode("privilege") }));
+    }
+    if (this.index.has("replenish")) {
+      parts.push(this.button("Replenish the board", { kind: "replenish" }, { key: "replenish", hint: "The opponent takes a privilege" }));
+      parts.push(h("span", { class: "hint" }, `(+1 privilege to ${this.names.of(this.opponent.seat)})`));
+    }
+    return parts.length ? h("div", { class: "action-row optional-row" }, parts) : null;
+  }
+
+  takeRow() {
+    const sel = this.selection;
+    const privilege = sel.mode === "privilege";
+    const kind = privilege ? "use_privileges" : "take_tokens";
+    const { exact } = this.index.cells(kind);
+    const action = sel.cells.length ? exact.get(cellKey(sel.cells)) || null : null;
+    const tokens = this.tokensAt(sel.cells);
+    const words = tokensWords(tokens);
+    let hint = null;
+    if (!sel.cells.length) hint = privilege ? "Click the tokens to take with your privileges." : null;
+    else if (!action) hint = privilege ? "These can't be taken with your privileges." : "Complete the line: tokens must touch, in one row, column or diagonal.";
+    else if (!privilege && (Object.values(tokens).some((n) => n === 3) || tokens.pearl === 2)) hint = `${this.names.of(this.opponent.seat)} will take a privilege.`;
+    return h(
+      "div",
+      { class: "action-row" },
+      sel.cells.length ? h("span", { class: "picked-tokens" }, Object.entries(tokens).map(([c, n]) => tokenChip(c, n, { size: "sm" }))) : null,
+      privilege
+        ? this.button(sel.cells.length ? `Use ${plural(sel.cells.length, "privilege")}: take ${words}` : "Use privileges", action, { primary: true, key: "use-privileges" })
+        : this.button(`Take ${words}`, action, { primary: true, key: "take" }),
+      this.cancelButton(),
+      hint ? h("span", { class: "hint" }, hint) : null,
+    );
+  }
+
+  /** The buy buttons of a card: one, or one per card a wild card may go on. */
+  buyButtons(cardId) {
+    const buys = this.index.of("buy").filter((a) => a.card === cardId);
+    if (!buys.length) return [this.button("Buy", null, { primary: true, key: "buy" })];
+    if (buys.length === 1 && !buys[0].wild_on) return [this.button("Buy", buys[0], { primary: true, key: "buy" })];
+    return [
+      h("span", { class: "hint" }, "Buy it and put it on:"),
+      buys.map((a) => {
+        const target = this.catalog.cards[a.wild_on];
+        const colour = (this.me.wilds || {})[a.wild_on] || (target ? target.color : "");
+        return h(
+          "button",
+          { type: "button", class: "btn btn-primary btn-wild", dataset: { key: `buy-on-${a.wild_on}`, action: "buy" }, disabled: this.busy, onclick: () => this.act(a), "aria-label": `Buy it on your ${target ? duelCardName(target) : a.wild_on}, as ${colour}` },
+          tokenChip(colour, undefined, { size: "sm" }),
+          `on ${colour} (${target ? `level ${target.level}` : a.wild_on})`,
+        );
+      }),
+    ];
+  }
+
+  reserveAction({ card = null, level = null }) {
+    const options = this.index.of("reserve").filter((a) => (card ? a.card === card : a.level === level));
+    if (!options.length) return { action: null, hint: this.me.reserved.length >= 3 ? "You already hold 3 reserved cards." : "No gold on the board to reserve with." };
+    const gold = this.selection.gold;
+    if (gold) {
+      const a = options.find((o) => sameCell(o.gold_cell, gold));
+      return { action: a || null, hint: a ? null : "That gold can't be used." };
+    }
+    const cells = new Set(options.map((o) => cellKey([o.gold_cell])));
+    // One gold on the board: nothing to choose.
+    if (cells.size === 1) return { action: options[0], hint: null };
+    return { action: null, hint: "Choose which gold to take: click a gold token on the board." };
+  }
+
+  cardRow() {
+    const sel = this.selection;
+    const id = sel.card || sel.reserved;
+    const card = this.catalog.cards[id];
+    const reserve = sel.card ? this.reserveAction({ card: id }) : null;
+    const canBuy = this.index.of("buy").some((a) => a.card === id);
+    const hints = [];
+    const noBonus = card.color === "wild" && !Object.values(this.me.bonuses).some(Boolean);
+    if (!canBuy) hints.push(noBonus ? "A wild card needs one of your cards with a bonus to go on." : "You can't afford it yet.");
+    if (reserve && !reserve.action) hints.push(reserve.hint);
+    return h(
+      "div",
+      { class: "action-row" },
+      duelCardFace(id, card, { size: "xs" }),
+      h("span", { class: "chosen" }, `${duelCardName(card)}; costs ${duelCostWords(card.cost)}`),
+      this.buyButtons(id),
+      reserve ? this.button(sel.gold ? "Reserve with this gold" : "Reserve (+1 gold)", reserve.action, { key: "reserve" }) : null,
+      this.cancelButton(),
+      hints.length ? h("span", { class: "hint" }, hints.join(" ")) : null,
+    );
+  }
+
+  deckRow() {
+    const sel = this.selection;
+    const { action, hint } = this.reserveAction({ level: sel.deck });
+    return h(
+      "div",
+      { class: "action-row" },
+      h("span", { class: "chosen" }, `The top card of the level-${sel.deck} deck, unseen by the other player.`),
+      this.button("Reserve blind (+1 gold)", action, { primary: true, key: "reserve-blind" }),
+      this.cancelButton(),
+      hint ? h("span", { class: "hint" }, hint) : null,
+    );
+  }
+
+  goldRow() {
+    return h(
+      "div",
+      { class: "action-row" },
+      tokenChip("gold", undefined, { size: "sm" }),
+      h("span", { class: "chosen" }, "This gold: now choose a card of the pyramid or a deck to reserve."),
+      this.cancelButton(),
+    );
+  }
+
+  mainRows() {
+    const sel = this.selection;
+    let row;
+    if (sel.mode === "privilege" || sel.cells.length) row = this.takeRow();
+    else if (sel.card || sel.reserved) row = this.cardRow();
+    else if (sel.deck) row = this.deckRow();
+    else if (sel.gold) row = this.goldRow();
+    else row = h("div", { class: "action-row placeholder" }, h("span", { class: "hint" }, "Click tokens on the board, a gold to reserve with, or a card."));
+    return [sel.mode === "privilege" ? null : this.optionalRow(), row];
+  }
+
+  actionBar() {
+    const bar = h(
+      "section",
+      { class: ["action-bar", this.myTurn && "my-turn"], "aria-label": "Your actions", dataset: { busy: String(this.busy), phase: this.phase || "" } },
+      h("p", { class: "prompt", id: "prompt" }, this.prompt()),
+    );
+    if (this.view && this.myTurn && !this.busy) {
+      if (this.phase === "main") {
+        bar.append(...this.mainRows().filter(Boolean));
+      } else if (this.phase === "replenish") {
+        bar.append(h("div", { class: "action-row" }, this.button("Replenish the board", this.index.of("replenish")[0], { primary: true, key: "replenish" })));
+      } else if (this.phase === "take_bonus_token") {
+        const cell = this.selection.cells[0];
+        const action = cell ? this.index.of("take_bonus_token").find((a) => sameCell(a.cell, cell)) : null;
+        bar.append(h("div", { class: "action-row" }, this.button("Take this token", action, { primary: true, key: "take-bonus" }), action ? null : h("span", { class: "hint" }, "Click a glowing token on the board.")));
+      } else if (this.dialogs[this.phase]) {
+        const dialog = this.dialogs[this.phase];
+        bar.append(h("div", { class: "action-row" }, h("button", { type: "button", class: "btn btn-primary", dataset: { key: "reopen" }, onclick: () => this.openDialog(dialog) }, `${dialog.dataset.title}…`)));
+      }
+    }
+    bar.append(
+      h(
+        "p",
+        { class: ["action-message", this.message && `msg-${this.message.kind}`], role: "alert", id: "action-message", dataset: { code: this.message ? this.message.code : "" } },
+        this.message ? this.message.text : "",
+      ),
+    );
+    return bar;
+  }
+
+  // ------------------------------------------------------------ dialogs
+
+  syncDialogs() {
+    for (const [phase, dialog] of Object.entries(this.dialogs)) {
+      const want = this.myTurn && this.phase === phase;
+      if (want) this.fill(phase);
+      if (!want && dialog.open) dialog.close();
+      if (want && !dialog.open && this.dialogDismissed !== this.view.version) this.openDialog(dialog);
+    }
+  }
+
+  openDialog(dialog) {
+    if (!dialog.open) dialog.showModal();
+    const first = dialog.querySelector("button:not([disabled])");
+    if (first) first.focus();
+  }
+
+  frame(dialog, ...body) {
+    dialog.replaceChildren(
+      h("h2", { id: `${dialog.id}-title`, class: "dialog-title" }, dialog.dataset.title),
+      h(
+        "div",
+        { class: "dialog-body" },
+        body,
+        h(
+          "div",
+          { class: "dialog-actions" },
+          h("button", { type: "button", class: "btn btn-quiet", dataset: { key: "look" }, onclick: () => this.dismiss(dialog) }, "Look at the table"),
+          dialog.confirm || null,
+        ),
+      ),
+    );
+  }
+
+  choose(dialog, action) {
+    dialog.close();
+    this.act(action);
+  }
+
+  fill(phase) {
+    const dialog = this.dialogs[phase];
+    dialog.confirm = null;
+    if (phase === "steal_token") {
+      const opp = this.opponent;
+      this.frame(
+        dialog,
+        h("p", {}, `Take one gem or pearl token from ${this.names.of(opp.seat)} (never gold).`),
+        h(
+          "div",
+          { class: "choice-row" },
+          this.index.of("steal_token").map((a) =>
+            h(
+              "button",
+              { type: "button", class: "btn btn-choice", dataset: { key: `steal-${a.color}`, color: a.color }, onclick: () => this.choose(dialog, a), "aria-label": `Steal 1 ${gemLabel(a.color)} (they hold ${opp.tokens[a.color]})` },
+              tokenChip(a.color, opp.tokens[a.color], { size: "md" }),
+              h("span", {}, a.color),
+            ),
+          ),
+        ),
+      );
+    } else if (phase === "choose_royal") {
+      this.frame(
+        dialog,
+        h("p", {}, "A royal card joins you: its points count, and its ability acts at once."),
+        h(
+          "div",
+          { class: "noble-choices" },
+          this.index.of("choose_royal").map((a) => {
+            const royal = this.catalog.royals[a.royal];
+            return h(
+              "div",
+              { class: "royal-option" },
+              royalTile(a.royal, royal, { onClick: () => this.choose(dialog, a), extra: ["royal-choice"] }),
+              h("span", { class: "royal-caption" }, [plural(royal.points, "point"), royal.ability !== "none" && ABILITY_WORDS[royal.ability]].filter(Boolean).join(", ")),
+            );
+          }),
+        ),
+      );
+    } else if (phase === "discard_tokens") {
+      this.fillDiscard(dialog);
+    }
+  }
+
+  fillDiscard(dialog) {
+    const me = this.me;
+    const held = DUEL_TOKENS.reduce((n, c) => n + (me.tokens[c] || 0), 0);
+    const need = held - 10;
+    const pick = this.discardPick;
+    const chosen = DUEL_TOKENS.reduce((n, c) => n + (pick[c] || 0), 0);
+    const wanted = Object.fromEntries(DUEL_TOKENS.filter((c) => pick[c]).map((c) => [c, pick[c]]));
+    const action = this.index.of("discard_tokens").find((a) => sameTokens(a.tokens, wanted)) || null;
+    const step = (color, delta) => {
+      const next = Math.max(0, Math.min(me.tokens[color], (pick[color] || 0) + delta));
+      this.discardPick = { ...pick, [color]: next };
+      this.fillDiscard(dialog);
+      const again = dialog.querySelector(`[data-key="${delta > 0 ? "more" : "less"}-${color}"]`);
+      if (again && !again.disabled) again.focus();
+      else dialog.querySelector("[data-key=confirm-discard]")?.focus();
+    };
+    dialog.confirm = h(
+      "button",
+      { type: "button", class: "btn btn-primary", dataset: { key: "confirm-discard" }, disabled: !action, onclick: () => this.choose(dialog, action) },
+      chosen ? `Put back ${tokensWords(wanted)}` : "Put back",
+    );
+    this.frame(
+      dialog,
+      h("p", {}, `You hold ${held} tokens: put ${need} back into the bag to keep 10. Chosen: ${chosen} of ${need}.`),
+      h(
+        "div",
+        { class: "return-rows" },
+        DUEL_TOKENS.filter((c) => me.tokens[c]).map((color) =>
+          h(
+            "div",
+            { class: "return-row", dataset: { color } },
+            tokenChip(color, me.tokens[color], { size: "sm", label: `You hold ${me.tokens[color]} ${gemLabel(color)}` }),
+            h("span", { class: "return-name" }, color),
+            h("button", { type: "button", class: "btn btn-step", dataset: { key: `less-${color}` }, "aria-label": `Put back one ${color} less`, disabled: !pick[color], onclick: () => step(color, -1) }, "−"),
+            h("output", { class: "return-count", "aria-label": `${color} to put back` }, String(pick[color] || 0)),
+            h("button", { type: "button", class: "btn btn-step", dataset: { key: `more-${color}` }, "aria-label": `Put back one more ${color}`, disabled: (pick[color] || 0) >= me.tokens[color] || chosen >= need, onclick: () => step(color, 1) }, "+"),
+          ),
+        ),
+      ),
+    );
+  }
+}

@@ -1,0 +1,354 @@
+// The table of a Splendor Duel drawn from a view: the 5x5 token board, the
+// privileges in the supply and the bag, the royal cards, the pyramid (5/4/3
+// cards, level 3 on top) with its decks, and both players' areas.
+//
+// Like table.js it serves playing, watching and replaying; `ui` (from
+// DuelControls.tableUi) makes it clickable, and every part restates the view it
+// shows in data-attributes that the browser tests compare with GET /view.
+
+import { h, plural, svg } from "./dom.js";
+import { duelCardBack, duelCardFace, duelCardLabel, icon, privilegeScrolls, royalTile } from "./duel_cards.js";
+import { DUEL_TOKENS, GEMS, gemIcon, gemLabel, tokenChip } from "./gems.js";
+import { botName } from "./words.js";
+
+const SIZE = 5;
+const PYRAMID = { 3: 3, 2: 4, 1: 5 };
+
+/**
+ * ui (optional): {
+ *   cellState(r, c) -> {enabled, selected, hint}, onCell(r, c),
+ *   cardState(id) -> {selected}, onCard(id), deckState(level) -> {enabled, selected}, onDeck(level),
+ *   onReserved(id), affordable: Set of card ids
+ * }
+ */
+export function renderDuelTable(view, catalog, ui = null) {
+  const turn = view.turn || {};
+  return h(
+    "section",
+    {
+      class: ["table", "duel-table", ui && "interactive"],
+      id: "table",
+      "aria-label": "The table",
+      dataset: {
+        version: String(view.version),
+        status: view.status,
+        turnSeat: turn.seat === undefined || turn.seat === null ? "" : String(turn.seat),
+        phase: turn.phase || "",
+        you: view.you === null || view.you === undefined ? "" : String(view.you),
+        variant: "duel",
+        acting: ui && ui.acting ? "true" : "false",
+      },
+    },
+    view.status === "open"
+      ? h(
+          "div",
+          { class: "board-area board-waiting" },
+          svg("0 0 40 40", '<path d="M20 4 34 14 20 36 6 14Z"/><path class="facet" d="M6 14h28M13 14l7 22 7-22M12 6.5l1 7.5 7-10 7 10 1-7.5"/>', { class: "waiting-mark" }),
+          h("p", {}, "The tokens are laid on the board and the pyramid dealt when the second player sits down."),
+        )
+      : h(
+          "div",
+          { class: "board-area duel-area" },
+          h("div", { class: "duel-left" }, renderTokenBoard(view, ui), renderSupply(view)),
+          h("div", { class: "duel-right" }, renderRoyals(view, catalog), renderPyramid(view, catalog, ui)),
+        ),
+  );
+}
+
+function cellLabel(r, c, token) {
+  return `Row ${r + 1}, column ${c + 1}: ${token ? gemLabel(token) : "empty"}`;
+}
+
+function renderTokenBoard(view, ui) {
+  const cells = [];
+  for (let r = 0; r < SIZE; r += 1) {
+    for (let c = 0; c < SIZE; c += 1) {
+      const token = (view.board && view.board[r] && view.board[r][c]) || null;
+      const data = { row: String(r), col: String(c), token: token || "" };
+      const inner = token ? h("span", { class: `token token-${token}` }, h("span", { class: "token-disc" }, gemIcon(token))) : h("span", { class: "cell-hole" });
+      if (ui) {
+        const st = ui.cellState(r, c);
+        cells.push(
+          h(
+            "button",
+            {
+              type: "button",
+              class: ["cell", token ? `cell-${token}` : "cell-empty", st.selected && "selected", st.hint && "hint-cell"],
+              dataset: { ...data, key: `cell-${r}-${c}` },
+              "aria-label": cellLabel(r, c, token),
+              "aria-pressed": String(!!st.selected),
+              disabled: !st.enabled,
+              onclick: () => ui.onCell(r, c),
+            },
+            inner,
+          ),
+        );
+      } else {
+        cells.push(h("div", { class: ["cell", token ? `cell-${token}` : "cell-empty"], dataset: data, role: "img", "aria-label": cellLabel(r, c, token) }, inner));
+      }
+    }
+  }
+  const left = (view.board || []).flat().filter(Boolean).length;
+  return h("div", { class: "token-board", id: "token-board", role: "group", "aria-label": `The board: ${plural(left, "token")}` }, cells);
+}
+
+function renderSupply(view) {
+  const bag = view.bag || {};
+  const inBag = DUEL_TOKENS.reduce((n, t) => n + (bag[t] || 0), 0);
+  return h(
+    "div",
+    { class: "duel-supply" },
+    h(
+      "div",
+      { class: "privilege-supply", id: "privilege-supply", dataset: { count: String(view.privileges ?? 0) } },
+      h("span", { class: "supply-title" }, "Privileges"),
+      privilegeScrolls(view.privileges ?? 0, { label: `${plural(view.privileges ?? 0, "privilege")} in the supply` }),
+    ),
+    h(
+      "div",
+      { class: "bag", id: "bag", role: "group", "aria-label": `The bag: ${plural(inBag, "token")}` },
+      h("span", { class: "supply-title" }, `Bag · ${inBag}`),
+      h(
+        "span",
+        { class: "bag-tokens" },
+        DUEL_TOKENS.map((t) =>
+          h(
+            "span",
+            { class: ["bag-token", !bag[t] && "bag-none"], dataset: { bag: t, count: String(bag[t] || 0) } },
+            tokenChip(t, bag[t] || 0, { size: "sm", label: `${bag[t] || 0} ${gemLabel(t)} in the bag` }),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function renderRoyals(view, catalog) {
+  const royals = view.royals || [];
+  return h(
+    "div",
+    { class: "royals", role: "list", "aria-label": `Royal cards still available: ${royals.length}` },
+    royals.map((id) => h("div", { role: "listitem" }, royalTile(id, catalog.royals[id]))),
+    royals.length ? null : h("p", { class: "royals-gone" }, "Every royal card has been taken."),
+  );
+}
+
+function renderPyramid(view, catalog, ui) {
+  const rows = [3, 2, 1].map((level) => {
+    const slots = (view.pyramid && view.pyramid[String(level)]) || [];
+    const count = (view.decks && view.decks[String(level)]) ?? 0;
+    const deckState = ui ? ui.deckState(level) : null;
+    const deck = h(
+      "div",
+      { class: "slot deck-slot", dataset: { deck: String(level), count: String(count) } },
+      count
+        ? duelCardBack(level, {
+            count,
+            onClick: ui ? () => ui.onDeck(level) : null,
+            extra: ["deck", deckState && deckState.selected && "selected"],
+            attrs: ui ? { "data-key": `deck-${level}`, "aria-pressed": String(!!(deckState && deckState.selected)), disabled: !deckState.enabled } : {},
+            label: `Level ${level} deck, ${plural(count, "card")} left${ui ? ": choose it to reserve its top card" : ""}`,
+          })
+        : h("div", { class: "card card-empty deck-empty", role: "img", "aria-label": `Level ${level} deck is empty` }, h("span", { class: "back-count" }, "0")),
+    );
+    const cards = Array.from({ length: PYRAMID[level] }, (_, index) => {
+      const id = slots[index] ?? null;
+      const card = id ? catalog.cards[id] : null;
+      const selected = !!(ui && id && ui.cardState(id).selected);
+      const affordable = !!(ui && id && ui.affordable.has(id));
+      return h(
+        "div",
+        { class: "slot", dataset: { level: String(level), index: String(index), card: id || "" } },
+        card
+          ? duelCardFace(id, card, {
+              onClick: ui ? () => ui.onCard(id) : null,
+              extra: [selected && "selected", affordable && "affordable"],
+              attrs: ui ? { "data-key": `card-${id}`, "aria-pressed": String(selected) } : {},
+              label: ui ? `${duelCardLabel(card)}${affordable ? ", you can buy it" : ""}` : null,
+            })
+          : h("div", { class: "card card-empty", role: "img", "aria-label": "Empty slot" }),
+      );
+    });
+    return h(
+      "div",
+      { class: "pyramid-row", dataset: { row: String(level) }, role: "group", "aria-label": `Level ${level} cards` },
+      deck,
+      h("div", { class: "pyramid-cards" }, cards),
+    );
+  });
+  return h("div", { class: "pyramid" }, rows);
+}
+
+// ---------------------------------------------------------------- players
+
+export function renderDuelPlayers(view, catalog, ui = null) {
+  const turn = view.turn || {};
+  return h(
+    "div",
+    { class: "players duel-players", role: "list", "aria-label": "Players" },
+    (view.players || []).map((p) => renderPlayer(view, p, catalog, ui, view.status === "live" && turn.seat === p.seat)),
+  );
+}
+
+function meter(label, value, goal, extra = "") {
+  const full = Math.min(1, value / goal);
+  return h(
+    "span",
+    { class: ["meter", value >= goal && "meter-done"], title: `${label}: ${value} of ${goal}${extra}`, style: { "--fill": `${Math.round(full * 100)}%` } },
+    h("span", { class: "meter-label" }, label),
+    h("span", { class: "meter-value" }, `${value}/${goal}`),
+  );
+}
+
+function renderPlayer(view, p, catalog, ui, toPlay) {
+  const mine = view.you !== null && view.you !== undefined && view.you === p.seat;
+  const held = DUEL_TOKENS.reduce((n, c) => n + (p.tokens[c] || 0), 0);
+  const winner = view.result && view.result.winners.includes(p.seat);
+  const name = p.name || botName(p.bot);
+  const colourPoints = p.colour_points || {};
+  const best = GEMS.reduce((b, g) => ((colourPoints[g] || 0) > (colourPoints[b] || 0) ? g : b), GEMS[0]);
+  const noBonus = p.cards.filter((id) => catalog.cards[id] && catalog.cards[id].color === "none").length;
+  return h(
+    "section",
+    {
+      class: ["player", "duel-player", toPlay && "to-play", mine && "mine", winner && "winner"],
+      role: "listitem",
+      "aria-label": `${name}${mine ? " (you)" : ""}, ${plural(p.points, "point")}, ${plural(p.crowns, "crown")}${toPlay ? ", to play" : ""}`,
+      dataset: {
+        player: String(p.seat),
+        points: String(p.points),
+        crowns: String(p.crowns),
+        privileges: String(p.privileges),
+        tokens: p.tokens,
+        bonuses: p.bonuses,
+        colourPoints: colourPoints,
+        cards: p.cards,
+        reserved: p.reserved,
+        royals: p.royals,
+        wilds: p.wilds || {},
+      },
+    },
+    h(
+      "header",
+      { class: "player-head" },
+      h("span", { class: "turn-dot", "aria-hidden": "true" }),
+      h("span", { class: "player-name" }, name),
+      mine ? h("span", { class: "tag tag-you" }, "you") : null,
+      p.bot ? h("span", { class: "tag tag-bot" }, `${p.bot} bot`) : null,
+      winner ? h("span", { class: "tag tag-win" }, "winner") : null,
+      toPlay && view.turn && view.turn.extra_turn ? h("span", { class: "tag tag-extra" }, "extra turn") : null,
+      h(
+        "span",
+        { class: "player-stats" },
+        h("span", { class: "stat stat-crowns", title: plural(p.crowns, "crown"), "aria-hidden": "true" }, icon("crown", "stat-icon"), String(p.crowns)),
+        privilegeScrolls(p.privileges, { label: `${plural(p.privileges, "privilege")} held` }),
+        h("span", { class: "player-points", "aria-hidden": "true" }, String(p.points), h("small", {}, "pts")),
+      ),
+    ),
+    h(
+      "div",
+      { class: "victory-meters", "aria-label": `Towards victory: ${p.points} of 20 points, ${p.crowns} of 10 crowns, ${colourPoints[best] || 0} of 10 points in ${best}` },
+      meter("Points", p.points, 20),
+      meter("Crowns", p.crowns, 10),
+      meter(`Best colour`, colourPoints[best] || 0, 10, ` (${best})`),
+    ),
+    h(
+      "div",
+      { class: "player-gems duel-gems" },
+      DUEL_TOKENS.map((color) => {
+        const isGem = GEMS.includes(color);
+        const bonus = isGem ? p.bonuses[color] || 0 : 0;
+        const points = isGem ? colourPoints[color] || 0 : 0;
+        return h(
+          "div",
+          { class: ["gem-col", `gem-col-${color}`], dataset: { col: color } },
+          isGem
+            ? h(
+                "span",
+                {
+                  class: ["bonus", `bonus-${color}`, bonus === 0 && "bonus-zero", bonus > 1 && "stack-2", bonus > 2 && "stack-3"],
+                  role: "img",
+                  "aria-label": `${color} bonus ${bonus}${points ? `, ${plural(points, "point")} on ${color} cards` : ""}`,
+                  title: `${color} bonus ${bonus}${points ? `; ${plural(points, "point")} on ${color} cards` : ""}`,
+                },
+                gemIcon(color, "bonus-icon"),
+                h("span", { class: "bonus-count" }, String(bonus)),
+                points ? h("span", { class: "bonus-points" }, `${points}★`) : null,
+              )
+            : h("span", { class: "bonus bonus-none", "aria-hidden": "true" }),
+          tokenChip(color, p.tokens[color] || 0, { size: "sm", label: `${p.tokens[color] || 0} ${gemLabel(color)} token${p.tokens[color] === 1 ? "" : "s"}` }),
+        );
+      }),
+    ),
+    h(
+      "div",
+      { class: "player-extra" },
+      h("span", { class: ["held", held > 10 && "over"], title: "Tokens held (10 at most at a turn's end)" }, `${held}/10 tokens`),
+      noBonus ? h("span", { class: "held", title: "Cards without a bonus (points only)" }, `+${plural(noBonus, "card")} without bonus`) : null,
+      h(
+        "div",
+        { class: "reserved", role: "list", "aria-label": plural(p.reserved.length, "reserved card") },
+        p.reserved.map((r, i) => {
+          if (r.card) {
+            const card = catalog.cards[r.card];
+            const clickable = !!(ui && mine);
+            const selected = !!(clickable && ui.reservedState(r.card).selected);
+            const affordable = clickable && ui.affordable.has(r.card);
+            return h(
+              "div",
+              { role: "listitem", class: "reserved-item" },
+              duelCardFace(r.card, card, {
+                size: "sm",
+                onClick: clickable ? () => ui.onReserved(r.card) : null,
+                extra: ["reserved-card", selected && "selected", affordable && "affordable"],
+                attrs: clickable ? { "data-key": `res-${r.card}`, "aria-pressed": String(selected) } : {},
+                label: `Reserved: ${duelCardLabel(card)}${affordable ? ", you can buy it" : ""}`,
+              }),
+            );
+          }
+          return h(
+            "div",
+            { role: "listitem", class: "reserved-item" },
+            duelCardBack(r.level, { size: "sm", label: `A hidden reserved level-${r.level} card`, attrs: { "data-hidden-level": String(r.level), "data-key": `hidden-${p.seat}-${i}` } }),
+          );
+        }),
+      ),
+      p.royals.length
+        ? h(
+            "div",
+            { class: "player-royals", role: "list", "aria-label": plural(p.royals.length, "royal card") },
+            p.royals.map((id) => h("div", { role: "listitem" }, royalTile(id, catalog.royals[id], { size: "sm" }))),
+          )
+        : null,
+    ),
+  );
+}
+
+/**
+ * Bring the selection shown on a drawn Duel table up to date without drawing it
+ * again (cells picked, cells that may be picked, the chosen card or deck).
+ */
+export function decorateDuel(root, view, ui) {
+  const table = root.querySelector("#table");
+  if (table) table.dataset.acting = ui.acting ? "true" : "false";
+  for (const button of root.querySelectorAll("button.cell")) {
+    const st = ui.cellState(Number(button.dataset.row), Number(button.dataset.col));
+    button.classList.toggle("selected", !!st.selected);
+    button.classList.toggle("hint-cell", !!st.hint);
+    button.setAttribute("aria-pressed", String(!!st.selected));
+    button.disabled = !st.enabled;
+  }
+  for (const button of root.querySelectorAll("button.card[data-card]")) {
+    const id = button.dataset.card;
+    const chosen = button.classList.contains("reserved-card") ? ui.reservedState(id).selected : ui.cardState(id).selected;
+    button.classList.toggle("selected", chosen);
+    button.setAttribute("aria-pressed", String(chosen));
+  }
+  for (const button of root.querySelectorAll("[data-deck] button")) {
+    const st = ui.deckState(Number(button.closest("[data-deck]").dataset.deck));
+    button.classList.toggle("selected", !!st.selected);
+    button.classList.toggle("hint-deck", !!st.hint);
+    button.setAttribute("aria-pressed", String(!!st.selected));
+    button.disabled = !st.enabled;
+  }
+}

@@ -1,0 +1,83 @@
+"""The replay of a Splendor Duel: each move shown equals the server's view at that
+version (board, bag, pyramid, privileges, royals, players)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.browser.conftest import DESKTOP, Console, ServerProcess
+from tests.browser.duel_pages import duel_public_part, read_duel_table
+from tests.browser.pages import Api, wait_version
+
+
+def bots_play_a_duel(api: Api, seed: int, timeout: float = 60.0) -> str:
+    """A Duel between two server bots, played to its end; returns its id."""
+    game_id = api.new_game(seed=seed, variant="duel")
+    api.add_bot(game_id, "greedy")
+    api.add_bot(game_id, "random")
+    deadline = time.monotonic() + timeout
+    while api.summary(game_id)["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish their Duel"
+        time.sleep(0.2)
+    return game_id
+
+
+def shows_version(page: Page, api: Api, game_id: str, version: int) -> None:
+    """The page shows move ``version``, equal to GET view?version=N."""
+    wait_version(page, version)
+    expect(page.locator("#table")).to_have_attribute("data-version", str(version))
+    assert read_duel_table(page) == duel_public_part(api.view(game_id, version=version))
+    expect(page.locator(".log-line.current")).to_have_attribute("data-version", str(version))
+
+
+def test_duel_replay_jumps_and_steps_showing_the_servers_view_at_each_move(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    server: ServerProcess,
+    api: Api,
+    console: Console,
+    screenshots: Path,
+) -> None:
+    """Jumping to move N of a finished Duel, stepping, and the last move show exactly GET view?version=N, the log in Duel sentences."""
+    game_id = bots_play_a_duel(api, seed=4)
+    last = api.view(game_id)["version"]
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    contexts.append(context)
+    page = console.watch(context.new_page(), "replay")
+
+    page.goto(f"{server.base}/#/replay/{game_id}")
+    expect(page.locator("#replay-slider")).to_have_attribute("max", str(last))
+    started = int(page.locator("#table").get_attribute("data-version") or 0)
+    shows_version(page, api, game_id, started)
+
+    middle = last // 2
+    page.fill("#replay-goto", str(middle))
+    page.press("#replay-goto", "Enter")
+    shows_version(page, api, game_id, middle)
+    assert page.url.endswith(f"#/replay/{game_id}/{middle}")
+    page.click("#replay-next")
+    shows_version(page, api, game_id, middle + 1)
+    page.locator(".replay-caption").click()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    shows_version(page, api, game_id, middle - 1)
+    # A line of the log jumps to its move.
+    page.click(f'.log-line[data-version="{middle + 10}"] .log-jump')
+    shows_version(page, api, game_id, middle + 10)
+
+    # The end: the winner and how; a finished game shows every reserve.
+    page.keyboard.press("End")
+    shows_version(page, api, game_id, last)
+    final = api.view(game_id)
+    expect(page.locator("#replay-result")).to_contain_text(f"by {final['result']['reason']}")
+    assert page.locator("[data-hidden-level]").count() == 0
+    log = page.locator(".log-list").inner_text()
+    assert "from the board." in log and "The game ended:" in log
+    page.fill("#replay-goto", str(middle))
+    page.press("#replay-goto", "Enter")
+    shows_version(page, api, game_id, middle)
+    page.screenshot(path=str(screenshots / "duel-replay.png"))
+    assert console.unexpected() == []
