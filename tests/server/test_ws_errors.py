@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -161,3 +162,50 @@ async def test_a_socket_that_cannot_start_gets_one_error_and_a_close_code(
         with pytest.raises(websockets.ConnectionClosed):
             await conn.recv()
         assert conn.close_code == close
+
+
+async def test_commands_share_the_seat_rate_limit(redis_client: Any, redis_server: str) -> None:
+    """Commands on the socket spend the seat's bucket, as over HTTP: past the burst,
+    rate_limited (with the command id) and nothing applied."""
+    settings = Settings(redis_url=redis_server, command_rate=0.01, command_burst=2)
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        table = await new_table(http, players=2, seed=6)
+        view = await http_view(http, table.id, table.tokens[0])
+        other = 1 - view["turn"]["seat"]
+        watcher = Watcher("p", await connect(server.ws_url(table.id, table.tokens[other])))
+        assert (await watcher.next())["type"] == "snapshot"
+        codes = []
+        for i in range(3):
+            reply = await answer(watcher, command(f"r{i}", {"kind": "take_two", "color": "red"}))
+            codes.append((reply["code"], reply["command_id"]))
+        assert codes == [
+            ("not_your_turn", "r0"),
+            ("not_your_turn", "r1"),
+            ("rate_limited", "r2"),
+        ]
+        await watcher.conn.close()
+
+
+async def test_a_hub_stops_with_its_last_socket(redis_client: Any, settings: Settings) -> None:
+    """The process keeps a game's hub while sockets watch it, and drops it (and stops
+    tailing the game) when the last one leaves."""
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        table = await new_table(http, players=2, seed=7)
+        hubs = server.app.state.hubs
+        first = Watcher("a", await connect(server.ws_url(table.id)))
+        second = Watcher("b", await connect(server.ws_url(table.id, table.tokens[0])))
+        for watcher in (first, second):
+            await watcher.next()
+        assert hubs.get(table.id) is not None and hubs.get(table.id).watchers == 2
+        await first.conn.close()
+        for _ in range(200):
+            if hubs.get(table.id).watchers == 1:
+                break
+            await asyncio.sleep(0.01)
+        assert hubs.get(table.id).watchers == 1
+        await second.conn.close()
+        for _ in range(200):
+            if hubs.get(table.id) is None:
+                break
+            await asyncio.sleep(0.01)
+        assert hubs.get(table.id) is None and len(hubs) == 0
