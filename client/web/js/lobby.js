@@ -137,7 +137,9 @@ function newGameForm(seed) {
                 drawSeats();
               },
             },
-            SEAT_CHOICES.map(([value, label]) => h("option", { value, selected: choices[i] === value }, label)),
+            SEAT_CHOICES.map(([value, label]) =>
+              h("option", { value, selected: choices[i] === value }, value === "bot:mcts" && variant.value === "duel" ? "Bot: MCTS (plays as greedy in Duel)" : label),
+            ),
           ),
         ),
       ),
