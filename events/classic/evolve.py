@@ -26,13 +26,11 @@ from events.classic.events import (
 )
 from events.classic.state import ClassicState, PlayerState, Reservation, Result
 from events.colors import GEM_INDEX, GOLD_INDEX
+from events.decks import deal, level_ids, take_face_up, undealt
 
 _CARDS = classic_cards()
 _NOBLES = classic_nobles()
-# Every card id of each level, in id order: what GameStarted leaves in the decks.
-_LEVEL_IDS = tuple(
-    tuple(sorted(c.id for c in _CARDS.values() if c.level == level)) for level in (1, 2, 3)
-)
+_LEVEL_IDS = level_ids(_CARDS.values())
 
 
 def evolve(state: ClassicState, event: ClassicEvent) -> ClassicState:
@@ -71,8 +69,7 @@ def _game_started(state: ClassicState, event: GameStarted) -> None:
     state.turn_number = 1
     state.nobles = list(event.nobles)
     state.board = [list(row) for row in event.board]
-    dealt = {c for row in event.board for c in row if c is not None}
-    state.decks = [[c for c in ids if c not in dealt] for ids in _LEVEL_IDS]
+    state.decks = undealt(_LEVEL_IDS, event.board)
     for name, n in event.bank.items():
         state.bank[GEM_INDEX[name]] = n
 
@@ -101,7 +98,7 @@ def _card_bought(state: ClassicState, event: CardBought) -> None:
     if event.from_reserve:
         player.reserved = [r for r in player.reserved if r.card != card_id]
     else:
-        _take_from_board(state, card.level, card_id)
+        take_face_up(state.board, card.level, card_id)
     player.cards.append(card_id)
     player.bonuses[card.color] += 1
     player.points += card.points
@@ -110,8 +107,7 @@ def _card_bought(state: ClassicState, event: CardBought) -> None:
 
 
 def _card_dealt(state: ClassicState, event: CardDealt) -> None:
-    state.board[event.level - 1][event.slot] = event.card
-    state.decks[event.level - 1].remove(event.card)
+    deal(state.board, state.decks, event.level, event.slot, event.card)
 
 
 def _card_reserved(state: ClassicState, event: CardReserved) -> None:
@@ -120,7 +116,7 @@ def _card_reserved(state: ClassicState, event: CardReserved) -> None:
     if event.blind:
         state.decks[event.level - 1].remove(card_id)
     else:
-        _take_from_board(state, event.level, card_id)
+        take_face_up(state.board, event.level, card_id)
     player = state.players[event.seat]
     player.reserved.append(Reservation(card_id, event.blind))
     player.tokens[GOLD_INDEX] += event.gold
@@ -161,11 +157,6 @@ def _turn_ended(state: ClassicState, event: TurnEnded) -> None:
 def _game_ended(state: ClassicState, event: GameEnded) -> None:
     state.status = "finished"
     state.result = Result(event.winners, event.points, event.cards)
-
-
-def _take_from_board(state: ClassicState, level: int, card_id: str) -> None:
-    row = state.board[level - 1]
-    row[row.index(card_id)] = None
 
 
 _APPLY: dict[type[Any], Callable[[ClassicState, Any], None]] = {

@@ -51,6 +51,14 @@ from events.colors import (
     only_nonzero,
     to_dict,
 )
+from events.decks import (
+    card_levels,
+    level_ids,
+    opening_rows,
+    refill,
+    reserve_source,
+    slot_of,
+)
 from events.errors import GameOver, IllegalAction, NotYourTurn
 from events.payment import default_payment, gold_needed5, needs, payment_problem
 
@@ -68,6 +76,8 @@ _CARDS = classic_cards()
 _NOBLES = classic_nobles()
 
 _COST = {card_id: card.cost for card_id, card in _CARDS.items()}
+_LEVEL = card_levels(_CARDS.values())
+_LEVEL_IDS = level_ids(_CARDS.values())
 
 
 # ------------------------------------------------------------------ the rules' checks
@@ -161,10 +171,7 @@ def join(state: ClassicState, name: str, bot: str | None, rng: random.Random) ->
 def start(players: int, rng: random.Random) -> GameStarted:
     """The opening: nobles, 4 cards a level, the bank for this many players, first seat."""
     nobles = tuple(rng.sample(sorted(_NOBLES), players + 1))
-    board = tuple(
-        tuple(rng.sample(sorted(c.id for c in _CARDS.values() if c.level == level), BOARD_SLOTS))
-        for level in (1, 2, 3)
-    )
+    board = opening_rows(_LEVEL_IDS, (BOARD_SLOTS,) * 3, rng)
     bank = {g: GEMS_BY_PLAYERS[players] for g in GEMS} | {"gold": GOLD_TOKENS}
     return GameStarted(rng.randrange(players), nobles, board, bank)
 
@@ -276,45 +283,13 @@ def _decide_reserve(
     if not reserve_allowed(player):
         raise IllegalAction("You already hold 3 reserved cards, the most allowed.")
     gold = 1 if state.bank[GOLD_INDEX] else 0
-    events: list[ClassicEvent]
-    if action.card is not None:
-        if action.level is not None:
-            raise IllegalAction("Reserve names a card on the board or a level's deck, not both.")
-        where = _board_slot(state, action.card)
-        if where is None:
-            raise IllegalAction(f"Card {action.card} is not on the board.")
-        level, slot = where
-        events = [CardReserved(player.seat, level, action.card, False, gold)]
-        _refill(state, level, slot, events, rng)
-    else:
-        level = action.level or 0
-        if level not in (1, 2, 3):
-            raise IllegalAction("Reserve needs a card on the board or a deck level of 1, 2 or 3.")
-        deck = state.decks[level - 1]
-        if not deck:
-            raise IllegalAction(f"The level-{level} deck is empty: there is nothing to reserve.")
-        card_id = deck[rng.randrange(len(deck))]
-        events = [CardReserved(player.seat, level, card_id, True, gold)]
+    level, card_id, slot = reserve_source(
+        state.board, state.decks, _LEVEL, action.card, action.level, rng, "on the board"
+    )
+    events: list[ClassicEvent] = [CardReserved(player.seat, level, card_id, slot is None, gold)]
+    if slot is not None:
+        refill(events, CardDealt, state.decks, level, slot, rng)
     return _finish(state, player, events, sum(player.tokens) + gold)
-
-
-def _board_slot(state: ClassicState, card_id: str) -> tuple[int, int] | None:
-    """Where a card lies on the board (level, slot), or None when it is not there."""
-    card = _CARDS.get(card_id)
-    if card is not None:
-        row = state.board[card.level - 1]
-        if card_id in row:
-            return card.level, row.index(card_id)
-    return None
-
-
-def _refill(
-    state: ClassicState, level: int, slot: int, events: list[ClassicEvent], rng: random.Random
-) -> None:
-    """A board card left: deal the slot a card from the same level, if any is left."""
-    deck = state.decks[level - 1]
-    if deck:
-        events.append(CardDealt(level, slot, deck[rng.randrange(len(deck))]))
 
 
 def _decide_buy(
@@ -322,7 +297,7 @@ def _decide_buy(
 ) -> list[ClassicEvent]:
     card_id = action.card
     from_reserve = any(r.card == card_id for r in player.reserved)
-    where = None if from_reserve else _board_slot(state, card_id)
+    where = None if from_reserve else slot_of(state.board, _LEVEL, card_id)
     if not from_reserve and where is None:
         raise IllegalAction(f"Card {card_id} is neither on the board nor in your reserve.")
     card = _CARDS[card_id]
@@ -349,7 +324,7 @@ def _decide_buy(
         CardBought(player.seat, card_id, only_nonzero(to_dict(pay)), from_reserve)
     ]
     if where is not None:
-        _refill(state, *where, events, rng)
+        refill(events, CardDealt, state.decks, *where, rng)
     bonuses = list(player.bonuses)
     bonuses[card.color] += 1
     return _finish(

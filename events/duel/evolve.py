@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from events.base import GameCreated, PlayerJoined
 from events.catalog import duel_cards, duel_royals
 from events.colors import GEM_INDEX, GOLD_INDEX
+from events.decks import deal, level_ids, take_face_up, undealt
 from events.duel.board import index
 from events.duel.constants import ROYAL_THRESHOLDS, TOKEN_COUNTS
 from events.duel.events import (
@@ -36,6 +37,7 @@ from events.duel.state import DuelState, Pending, PlayerState, Result
 
 _CARDS = duel_cards()
 _ROYALS = duel_royals()
+_LEVEL_IDS = level_ids(_CARDS.values())
 
 # The ability of a card or royal -> what it leaves to resolve after the card.
 _PENDING: dict[str, Pending] = {
@@ -60,8 +62,7 @@ def evolve(state: DuelState, event: DuelEvent) -> DuelState:
         case CardBought():
             _buy(state, event)
         case CardDealt(level=level, slot=slot, card=card_id):
-            state.pyramid[level - 1][slot] = card_id
-            state.decks[level - 1].remove(card_id)
+            deal(state.pyramid, state.decks, level, slot, card_id)
         case CardReserved(seat=seat, level=level, card=card_id, gold_cell=gold_cell, slot=slot):
             assert card_id is not None, "a redacted event cannot be folded"
             player = state.players[seat]
@@ -160,8 +161,7 @@ def _buy(state: DuelState, event: CardBought) -> None:
     if event.from_reserve:
         player.reserved.remove(event.card)
     else:
-        row = state.pyramid[card.level - 1]
-        row[row.index(event.card)] = None
+        take_face_up(state.pyramid, card.level, event.card)
     player.cards.append(event.card)
     colour = owned_colour(player, event.wild_on) if event.wild_on else GEM_INDEX.get(card.color)
     if colour is not None:
@@ -213,11 +213,7 @@ def _start(state: DuelState, event: GameStarted) -> None:
         if token is not None:
             state.bag[GEM_INDEX[token]] -= 1
     state.pyramid = [list(row) for row in event.pyramid]
-    dealt = {c for row in event.pyramid for c in row if c is not None}
-    state.decks = [
-        sorted(c.id for c in _CARDS.values() if c.level == level and c.id not in dealt)
-        for level in (1, 2, 3)
-    ]
+    state.decks = undealt(_LEVEL_IDS, event.pyramid)
     state.royals = list(event.royals)
     state.privileges = event.privileges
 

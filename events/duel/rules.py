@@ -25,6 +25,7 @@ from events.colors import (
     describe,
     to_dict,
 )
+from events.decks import card_levels, refill, reserve_source, slot_of
 from events.duel import turn
 from events.duel.actions import (
     Buy,
@@ -63,6 +64,7 @@ from events.payment import can_afford, default_payment, gold_shortfall, needs, p
 COST_NAMES = (*GEMS, PEARL)  # the order of a Duel card's cost
 
 _CARDS = duel_cards()
+_LEVEL = card_levels(_CARDS.values())
 
 
 # ------------------------------------------------------------------ decide
@@ -264,52 +266,21 @@ def _reserve(
         )
     if state.board[index(cell)] != GOLD:
         raise IllegalAction(f"Cell {_wire(cell)} holds no gold: name a cell with a gold token.")
-    events: list[DuelEvent]
-    if action.card is not None:
-        if action.level is not None:
-            raise IllegalAction("Reserve names a pyramid card or a deck's level, not both.")
-        level, slot = _pyramid_slot(state, action.card)
-        events = [CardReserved(player.seat, level, action.card, cell, slot)]
-        _refill(state, level, slot, events, rng)
-    else:
-        level = action.level or 0
-        if level not in (1, 2, 3):
-            raise IllegalAction("Reserve needs a pyramid card or a deck level of 1, 2 or 3.")
-        deck = state.decks[level - 1]
-        if not deck:
-            raise IllegalAction(f"The level-{level} deck is empty: there is nothing to reserve.")
-        card_id = deck[rng.randrange(len(deck))]
-        events = [CardReserved(player.seat, level, card_id, cell)]
+    level, card_id, slot = reserve_source(
+        state.pyramid, state.decks, _LEVEL, action.card, action.level, rng, "in the pyramid"
+    )
+    events: list[DuelEvent] = [CardReserved(player.seat, level, card_id, cell, slot)]
+    if slot is not None:
+        refill(events, CardDealt, state.decks, level, slot, rng)
     return turn.advance(state, player.seat, events)
-
-
-def _pyramid_slot(state: DuelState, card_id: str) -> tuple[int, int]:
-    card = _CARDS.get(card_id)
-    if card is not None:
-        row = state.pyramid[card.level - 1]
-        if card_id in row:
-            return card.level, row.index(card_id)
-    raise IllegalAction(f"Card {card_id} is not in the pyramid.")
-
-
-def _refill(
-    state: DuelState, level: int, slot: int, events: list[DuelEvent], rng: random.Random
-) -> None:
-    """A pyramid card left: deal its slot a card of the same level, if any is left."""
-    deck = state.decks[level - 1]
-    if deck:
-        events.append(CardDealt(level, slot, deck[rng.randrange(len(deck))]))
 
 
 def _buy(state: DuelState, player: PlayerState, action: Buy, rng: random.Random) -> list[DuelEvent]:
     card_id = action.card
     from_reserve = card_id in player.reserved
-    slot = -1
-    if not from_reserve:
-        card = _CARDS.get(card_id)
-        if card is None or card_id not in state.pyramid[card.level - 1]:
-            raise IllegalAction(f"Card {card_id} is neither in the pyramid nor in your reserve.")
-        _, slot = _pyramid_slot(state, card_id)
+    where = None if from_reserve else slot_of(state.pyramid, _LEVEL, card_id)
+    if not from_reserve and where is None:
+        raise IllegalAction(f"Card {card_id} is neither in the pyramid nor in your reserve.")
     card = _CARDS[card_id]
     _check_wild(player, card_id, card.color, action.wild_on)
     need = needs(card.cost, player.bonuses)
@@ -332,8 +303,8 @@ def _buy(state: DuelState, player: PlayerState, action: Buy, rng: random.Random)
     events: list[DuelEvent] = [
         CardBought(player.seat, card_id, payment, from_reserve, action.wild_on)
     ]
-    if not from_reserve:
-        _refill(state, card.level, slot, events, rng)
+    if where is not None:
+        refill(events, CardDealt, state.decks, *where, rng)
     return turn.advance(state, player.seat, events)
 
 

@@ -9,13 +9,14 @@ import random
 from events.base import PlayerJoined
 from events.catalog import duel_cards, duel_royals
 from events.colors import DuelToken
+from events.decks import level_ids, opening_rows
 from events.duel.board import SIZE, SPIRAL
 from events.duel.constants import PRIVILEGES, PYRAMID, TOKEN_COUNTS, TOKEN_NAMES
 from events.duel.events import DuelEvent, GameStarted, PrivilegeTaken
 from events.duel.state import DuelState
 from events.errors import IllegalAction
 
-_CARDS = duel_cards()
+_LEVEL_IDS = level_ids(duel_cards().values())
 
 
 def join(state: DuelState, name: str, bot: str | None, rng: random.Random) -> list[DuelEvent]:
@@ -30,14 +31,7 @@ def join(state: DuelState, name: str, bot: str | None, rng: random.Random) -> li
 
 def start(rng: random.Random) -> list[DuelEvent]:
     """The opening, every draw made now and written down; the second player's privilege."""
-    pyramid = tuple(
-        tuple(
-            rng.sample(
-                sorted(c.id for c in _CARDS.values() if c.level == level), PYRAMID[level - 1]
-            )
-        )
-        for level in (1, 2, 3)
-    )
+    pyramid = opening_rows(_LEVEL_IDS, PYRAMID, rng)
     bag: list[DuelToken] = [
         name for name, n in zip(TOKEN_NAMES, TOKEN_COUNTS, strict=True) for _ in range(n)
     ]
