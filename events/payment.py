@@ -7,9 +7,13 @@ Vectors: ``cost`` and ``bonuses`` have one entry per payable colour (5 in classi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
-from events.colors import DUEL_TOKENS, GOLD_INDEX
+from events.colors import DUEL_TOKENS, GEM_INDEX, GOLD_INDEX, describe, to_dict
+from events.errors import IllegalAction
+
+Name = TypeVar("Name", bound=str)  # a token's name: each game has its Literal of them
 
 
 def needs(cost: Sequence[int], bonuses: Sequence[int]) -> list[int]:
@@ -71,20 +75,30 @@ def payment_problem(need: Sequence[int], tokens: Sequence[int], pay: Sequence[in
     return None
 
 
-def gold_needed5(cost: Sequence[int], bonuses: Sequence[int], tokens: Sequence[int]) -> int:
-    """The gold a default payment of a five-colour (classic) cost uses: what the bonuses
-    and the coloured tokens leave unpaid. The same as ``gold_shortfall(needs(cost,
-    bonuses), tokens)``, unrolled because legal-move generation asks it for every card.
-    """
-    white = cost[0] - bonuses[0] - tokens[0]
-    blue = cost[1] - bonuses[1] - tokens[1]
-    green = cost[2] - bonuses[2] - tokens[2]
-    red = cost[3] - bonuses[3] - tokens[3]
-    black = cost[4] - bonuses[4] - tokens[4]
-    return (
-        (white if white > 0 else 0)
-        + (blue if blue > 0 else 0)
-        + (green if green > 0 else 0)
-        + (red if red > 0 else 0)
-        + (black if black > 0 else 0)
-    )
+def payment_for(
+    card_id: str,
+    cost: Sequence[int],
+    cost_names: tuple[str, ...],
+    bonuses: Sequence[int],
+    tokens: Sequence[int],
+    payment: Mapping[Name, int] | None,
+) -> list[int]:
+    """The token vector a buy of ``card_id`` pays: the default payment when the action
+    names none, else the named one, checked. ``IllegalAction`` when it can't pay."""
+    need = needs(cost, bonuses)
+    if payment is None:
+        short = gold_shortfall(need, tokens) - tokens[GOLD_INDEX]
+        if short > 0:
+            raise IllegalAction(
+                f"You can't afford {card_id}: after your bonuses it costs "
+                f"{describe(to_dict(need, cost_names))}, and you are {short} token"
+                f"{'s' if short > 1 else ''} short."
+            )
+        return default_payment(need, tokens)
+    pay = [0] * len(tokens)
+    for name, n in payment.items():
+        pay[GEM_INDEX[name]] += n
+    problem = payment_problem(need, tokens, pay)
+    if problem:
+        raise IllegalAction(f"You can't buy {card_id} that way: {problem}.")
+    return pay

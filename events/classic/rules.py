@@ -47,7 +47,6 @@ from events.colors import (
     GOLD_INDEX,
     TOKENS,
     Token,
-    describe,
     only_nonzero,
     to_dict,
 )
@@ -60,7 +59,7 @@ from events.decks import (
     slot_of,
 )
 from events.errors import GameOver, IllegalAction, NotYourTurn
-from events.payment import default_payment, gold_needed5, needs, payment_problem
+from events.payment import payment_for
 
 Phase = Literal["main", "return_tokens", "choose_noble"]
 
@@ -301,25 +300,7 @@ def _decide_buy(
     if not from_reserve and where is None:
         raise IllegalAction(f"Card {card_id} is neither on the board nor in your reserve.")
     card = _CARDS[card_id]
-    need = needs(card.cost, player.bonuses)
-    if action.payment is None:
-        if not affordable(player, (card_id,)):
-            short = (
-                gold_needed5(card.cost, player.bonuses, player.tokens) - player.tokens[GOLD_INDEX]
-            )
-            raise IllegalAction(
-                f"You can't afford {card_id}: after your bonuses it costs "
-                f"{describe(to_dict(need, GEMS))}, and you are {short} token"
-                f"{'s' if short > 1 else ''} short."
-            )
-        pay = default_payment(need, player.tokens)
-    else:
-        pay = [0] * 6
-        for name, n in action.payment.items():
-            pay[GEM_INDEX[name]] += n
-        problem = payment_problem(need, player.tokens, pay)
-        if problem:
-            raise IllegalAction(f"You can't buy {card_id} that way: {problem}.")
+    pay = payment_for(card_id, card.cost, GEMS, player.bonuses, player.tokens, action.payment)
     events: list[ClassicEvent] = [
         CardBought(player.seat, card_id, only_nonzero(to_dict(pay)), from_reserve)
     ]

@@ -19,11 +19,8 @@ from events.colors import (
     GEM_INDEX,
     GEMS,
     GOLD,
-    GOLD_INDEX,
     PEARL,
     DuelToken,
-    describe,
-    to_dict,
 )
 from events.decks import card_levels, refill, reserve_source, slot_of
 from events.duel import turn
@@ -59,7 +56,7 @@ from events.duel.events import (
 from events.duel.evolve import owned_colour
 from events.duel.state import DuelState, PlayerState
 from events.errors import GameOver, IllegalAction, NotYourTurn
-from events.payment import can_afford, default_payment, gold_shortfall, needs, payment_problem
+from events.payment import payment_for
 
 COST_NAMES = (*GEMS, PEARL)  # the order of a Duel card's cost
 
@@ -283,22 +280,7 @@ def _buy(state: DuelState, player: PlayerState, action: Buy, rng: random.Random)
         raise IllegalAction(f"Card {card_id} is neither in the pyramid nor in your reserve.")
     card = _CARDS[card_id]
     _check_wild(player, card_id, card.color, action.wild_on)
-    need = needs(card.cost, player.bonuses)
-    if action.payment is None:
-        if not can_afford(need, player.tokens):
-            short = gold_shortfall(need, player.tokens) - player.tokens[GOLD_INDEX]
-            raise IllegalAction(
-                f"You can't afford {card_id}: after your bonuses it costs "
-                f"{describe(to_dict(need, COST_NAMES))}, and you are {short} token{_s(short)} short."
-            )
-        pay = default_payment(need, player.tokens)
-    else:
-        pay = [0] * len(DUEL_TOKENS)
-        for name, n in action.payment.items():
-            pay[GEM_INDEX[name]] += n
-        problem = payment_problem(need, player.tokens, pay)
-        if problem:
-            raise IllegalAction(f"You can't buy {card_id} that way: {problem}.")
+    pay = payment_for(card_id, card.cost, COST_NAMES, player.bonuses, player.tokens, action.payment)
     payment = {name: n for name, n in zip(DUEL_TOKENS, pay, strict=True) if n}
     events: list[DuelEvent] = [
         CardBought(player.seat, card_id, payment, from_reserve, action.wild_on)
