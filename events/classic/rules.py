@@ -15,7 +15,6 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Final, Literal
 
-from events.base import PlayerJoined
 from events.catalog import classic_cards, classic_nobles
 from events.classic.actions import (
     Buy,
@@ -58,8 +57,9 @@ from events.decks import (
     reserve_source,
     slot_of,
 )
-from events.errors import GameOver, IllegalAction, NotYourTurn
+from events.errors import IllegalAction
 from events.payment import payment_for
+from events.turns import check_turn, take_seat, to_move
 
 Phase = Literal["main", "return_tokens", "choose_noble"]
 
@@ -159,10 +159,9 @@ _PASS = Pass()
 
 def join(state: ClassicState, name: str, bot: str | None, rng: random.Random) -> list[ClassicEvent]:
     """A player takes the next free seat; the last seat starts the game."""
-    if state.status != "open" or len(state.players) >= state.players_count:
-        raise IllegalAction("This game has no free seat left.")
-    events: list[ClassicEvent] = [PlayerJoined(len(state.players), name, bot)]
-    if len(state.players) + 1 == state.players_count:
+    joined = take_seat(state, name, bot)
+    events: list[ClassicEvent] = [joined]
+    if joined.seat + 1 == state.players_count:
         events.append(start(state.players_count, rng))
     return events
 
@@ -217,12 +216,7 @@ def decide(
     state: ClassicState, seat: int, action: ClassicAction, rng: random.Random
 ) -> list[ClassicEvent]:
     """The events ``action`` by ``seat`` causes, or a ``RuleViolation``."""
-    if state.status == "finished":
-        raise GameOver("The game is over.")
-    if state.status != "live":
-        raise IllegalAction("The game has not started: it is waiting for players.")
-    if seat != state.seat:
-        raise NotYourTurn(f"It is {state.players[state.seat].name}'s turn, not yours.")
+    check_turn(state, seat)
     player = state.players[seat]
     current = phase(state)
     if isinstance(action, ReturnTokens):
@@ -420,7 +414,7 @@ def winners(points: list[int], cards: list[int]) -> tuple[int, ...]:
 
 def legal_actions(state: ClassicState, seat: int) -> list[ClassicAction]:
     """Every action ``seat`` may take now; empty when it is not that seat's move."""
-    if state.status != "live" or seat != state.seat:
+    if not to_move(state, seat):
         return []
     player = state.players[seat]
     current = phase(state)

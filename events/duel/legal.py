@@ -30,6 +30,7 @@ from events.duel.constants import MAX_RESERVED, MAX_TOKENS, TOKEN_NAMES
 from events.duel.evolve import owned_colour
 from events.duel.state import DuelState, PlayerState
 from events.duel.turn import bonus_token_cells, stealable
+from events.turns import to_move
 
 _CARDS = duel_cards()
 _REPLENISH = Replenish()
@@ -64,7 +65,7 @@ def _wild(card_id: str, on: str) -> Buy:
 
 def legal_actions(state: DuelState, seat: int) -> list[DuelAction]:
     """Every action ``seat`` may take now; empty when it is not that seat's move."""
-    if state.status != "live" or seat != state.seat:
+    if not to_move(state, seat):
         return []
     player = state.players[seat]
     current = phase(state)

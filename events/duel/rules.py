@@ -55,8 +55,9 @@ from events.duel.events import (
 )
 from events.duel.evolve import owned_colour
 from events.duel.state import DuelState, PlayerState
-from events.errors import GameOver, IllegalAction, NotYourTurn
+from events.errors import IllegalAction
 from events.payment import payment_for
+from events.turns import check_turn
 
 COST_NAMES = (*GEMS, PEARL)  # the order of a Duel card's cost
 
@@ -69,12 +70,7 @@ _LEVEL = card_levels(_CARDS.values())
 
 def decide(state: DuelState, seat: int, action: DuelAction, rng: random.Random) -> list[DuelEvent]:
     """The events ``action`` by ``seat`` causes, or a ``RuleViolation``."""
-    if state.status == "finished":
-        raise GameOver("The game is over.")
-    if state.status != "live":
-        raise IllegalAction("The game has not started: it is waiting for players.")
-    if seat != state.seat:
-        raise NotYourTurn(f"It is {state.players[state.seat].name}'s turn, not yours.")
+    check_turn(state, seat)
     player = state.players[seat]
     current = phase(state)
     match action:

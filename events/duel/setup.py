@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 
-from events.base import PlayerJoined
 from events.catalog import duel_cards, duel_royals
 from events.colors import DuelToken
 from events.decks import level_ids, opening_rows
@@ -14,17 +13,16 @@ from events.duel.board import SIZE, SPIRAL
 from events.duel.constants import PRIVILEGES, PYRAMID, TOKEN_COUNTS, TOKEN_NAMES
 from events.duel.events import DuelEvent, GameStarted, PrivilegeTaken
 from events.duel.state import DuelState
-from events.errors import IllegalAction
+from events.turns import take_seat
 
 _LEVEL_IDS = level_ids(duel_cards().values())
 
 
 def join(state: DuelState, name: str, bot: str | None, rng: random.Random) -> list[DuelEvent]:
     """A player takes the next free seat; the second seat starts the game."""
-    if state.status != "open" or len(state.players) >= state.players_count:
-        raise IllegalAction("This game has no free seat left.")
-    events: list[DuelEvent] = [PlayerJoined(len(state.players), name, bot)]
-    if len(state.players) + 1 == state.players_count:
+    joined = take_seat(state, name, bot)
+    events: list[DuelEvent] = [joined]
+    if joined.seat + 1 == state.players_count:
         events.extend(start(rng))
     return events
 
