@@ -3,11 +3,11 @@
 One ``Hub`` per watched game per process holds the game's log and the state folded
 from it. One ``Tailer`` per process (``server.tailer``) reads the new events of every
 watched game from Redis, whichever process appended them, and hands each hub its
-events. For each event the hub evolves its state
-once, then for each *audience* (a seat, or all spectators together) computes the
-view, the JSON Patch from that audience's previous view and the redacted event once,
-encodes the ``diff`` message once, and puts the same text in the outbox of every
-socket of that audience.
+events. For each event the hub evolves its state once, then for each *audience* (a
+seat, or all spectators together) computes the view, the JSON Patch from that
+audience's previous view (``server.viewdiff``) and the redacted event once, encodes
+the ``diff`` message once, and puts the same text in the outbox of every socket of
+that audience.
 
 Each socket has an ``Outbox``: a bounded queue and a writer task, so a slow or dead
 socket never delays the others. When a socket's queue overflows, its pending diffs are
@@ -100,6 +100,7 @@ class Outbox:
         self.resets = 0  # times this socket's diffs were dropped for a snapshot
         self.closed = False
         self._task: asyncio.Task[None] | None = None
+        self._closing: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -118,8 +119,8 @@ class Outbox:
         self._items.clear()
         self._wake.set()
         self._room.set()
-        if self._close is not None:
-            asyncio.get_running_loop().create_task(self._close(code, reason))
+        if self._close is not None and self._closing is None:
+            self._closing = asyncio.get_running_loop().create_task(self._close(code, reason))
 
     # -- filled by the hub (synchronously)
 
@@ -159,7 +160,7 @@ class Outbox:
 
     async def _run(self) -> None:
         try:
-            while True:
+            while not self.closed:
                 if self._items:
                     is_feed, item = self._items.popleft()
                     if not is_feed:
@@ -187,7 +188,7 @@ class Outbox:
 
     async def _catch_up(self, item: _CatchUp) -> None:
         for text in self.hub.diffs(self.viewer, item.after, item.until, item.public):
-            if self.needs_snapshot:
+            if self.needs_snapshot or self.closed:
                 return  # overflowed meanwhile: the snapshot to come starts it over
             await self._send(text)
 
