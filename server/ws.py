@@ -18,6 +18,7 @@ with 4000 + the HTTP status of that error (4400, 4403, 4404). docs/live.md tells
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -31,7 +32,7 @@ from starlette.applications import Starlette
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.types import Receive, Scope
 from starlette.types import Send as ASGISend
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from events.game import Variant
 from server import wire
@@ -155,8 +156,10 @@ class _Session:
             text = message.get("text")
             raw: bytes = text.encode() if text is not None else (message.get("bytes") or b"")
             if len(raw) > MAX_MESSAGE_BYTES:
-                await self.websocket.close(
-                    CLOSE_TOO_BIG, f"A message may have at most {MAX_MESSAGE_BYTES} bytes."
+                await _close(
+                    self.websocket,
+                    CLOSE_TOO_BIG,
+                    f"A message may have at most {MAX_MESSAGE_BYTES} bytes.",
                 )
                 return
             await self._handle(raw)
@@ -205,6 +208,14 @@ class _Session:
         await self.outbox.reply(_encode(ack).decode())
 
 
+async def _close(websocket: WebSocket, code: int, reason: str, last: str | None = None) -> None:
+    """Send ``last`` (if any) and close, unless the client has gone already."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        if last is not None:
+            await websocket.send_text(last)
+        await websocket.close(code, reason)
+
+
 async def game_socket(websocket: WebSocket, send_text: Send) -> None:
     """``/ws/games/{game_id}``: a player (``?token=``) or a spectator watching a game."""
     app_state = websocket.app.state
@@ -220,12 +231,11 @@ async def game_socket(websocket: WebSocket, send_text: Send) -> None:
             lambda: hubs.watch(game_id, viewer, since, send_text, websocket.close)
         )
     except ServiceError as e:
-        await websocket.send_text(_error(e))
-        await websocket.close(4000 + e.status, e.code)
+        await _close(websocket, 4000 + e.status, e.code, _error(e))
         return
     except RedisError as e:
         log.warning("socket on %s not started, Redis failed: %r", game_id, e)
-        await websocket.close(CLOSE_INTERNAL, "The server could not reach its store; reconnect.")
+        await _close(websocket, CLOSE_INTERNAL, "The server could not reach its store.")
         return
     session = _Session(websocket, service, app_state.rate_limiter, outbox, token)
     try:
@@ -234,7 +244,7 @@ async def game_socket(websocket: WebSocket, send_text: Send) -> None:
         # The command may or may not be written: the client resends it (same id) on
         # the socket it reconnects, and gets the one answer.
         log.exception("Redis failed on the socket of %s", game_id)
-        await websocket.close(CLOSE_INTERNAL, "The server lost its store; reconnect.")
+        await _close(websocket, CLOSE_INTERNAL, "The server lost its store; reconnect.")
     finally:
         await hubs.leave(outbox)
 
