@@ -194,7 +194,7 @@ export class DuelControls {
       if (sel.mode === "privilege") return { enabled: false, selected };
       const ok = this.goldCells().has(key);
       // With a card or deck chosen and no gold yet, the golds to choose from glow.
-      return { enabled: ok, selected, hint: ok && !sel.gold && (sel.card || sel.deck) };
+      return { enabled: ok, selected, hint: ok && !sel.gold && !!(sel.card || sel.deck) };
     }
     const { parts } = this.index.cells(this.cellKind());
     if (selected) return { enabled: true, selected };
@@ -391,7 +391,7 @@ export class DuelControls {
     return h(
       "div",
       { class: "action-row" },
-      sel.cells.length ? h("span", { class: "picked-tokens" }, Object.entries(tokens).map(([c, n]) => tokenChip(c, n, { size: "sm" }))) : null,
+      sel.cells.length ? h("span", { class: "picked-tokens" }, DUEL_TOKENS.filter((c) => tokens[c]).map((c) => tokenChip(c, tokens[c], { size: "sm" }))) : null,
       privilege
         ? this.button(sel.cells.length ? `Use ${plural(sel.cells.length, "privilege")}: take ${words}` : "Use privileges", action, { primary: true, key: "use-privileges" })
         : this.button(`Take ${words}`, action, { primary: true, key: "take" }),

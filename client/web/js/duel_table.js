@@ -208,6 +208,8 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
   const colourPoints = p.colour_points || {};
   const best = GEMS.reduce((b, g) => ((colourPoints[g] || 0) > (colourPoints[b] || 0) ? g : b), GEMS[0]);
   const noBonus = p.cards.filter((id) => catalog.cards[id] && catalog.cards[id].color === "none").length;
+  const wildsOn = {};
+  for (const colour of Object.values(p.wilds || {})) wildsOn[colour] = (wildsOn[colour] || 0) + 1;
   return h(
     "section",
     {
@@ -259,6 +261,8 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
         const isGem = GEMS.includes(color);
         const bonus = isGem ? p.bonuses[color] || 0 : 0;
         const points = isGem ? colourPoints[color] || 0 : 0;
+        const wilds = wildsOn[color] || 0;
+        const wildWords = wilds ? `, ${wilds === 1 ? "a wild card" : `${wilds} wild cards`} among them` : "";
         return h(
           "div",
           { class: ["gem-col", `gem-col-${color}`], dataset: { col: color } },
@@ -268,11 +272,13 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
                 {
                   class: ["bonus", `bonus-${color}`, bonus === 0 && "bonus-zero", bonus > 1 && "stack-2", bonus > 2 && "stack-3"],
                   role: "img",
-                  "aria-label": `${color} bonus ${bonus}${points ? `, ${plural(points, "point")} on ${color} cards` : ""}`,
-                  title: `${color} bonus ${bonus}${points ? `; ${plural(points, "point")} on ${color} cards` : ""}`,
+                  "aria-label": `${color} bonus ${bonus}${wildWords}${points ? `, ${plural(points, "point")} on ${color} cards` : ""}`,
+                  title: `${color} bonus ${bonus}${wildWords}${points ? `; ${plural(points, "point")} on ${color} cards` : ""}`,
+                  dataset: { wilds: wilds ? String(wilds) : null },
                 },
                 gemIcon(color, "bonus-icon"),
                 h("span", { class: "bonus-count" }, String(bonus)),
+                wilds ? h("span", { class: "wild-mark", "aria-hidden": "true" }, gemIcon("wild", "wild-icon"), wilds > 1 ? String(wilds) : null) : null,
                 points ? h("span", { class: "bonus-points" }, `${points}★`) : null,
               )
             : h("span", { class: "bonus bonus-none", "aria-hidden": "true" }),

@@ -28,16 +28,16 @@ function cellWords([r, c]) {
 }
 
 const ABILITY_IGNORED = {
-  take_token: "the card's take-a-token ability had no token of its colour to take",
-  steal_token: "the steal ability found nothing to steal",
-  take_privilege: "the privilege ability found every privilege already held",
+  take_token: (who) => `${who}'s card could not take a token: none of its colour is on the board.`,
+  steal_token: (who, other) => `${who} had nothing to steal: ${other} holds no gem or pearl.`,
+  take_privilege: (who) => `${who} already holds every privilege: the card's privilege is lost.`,
 };
 
 const PRIVILEGE_WHY = {
-  setup: "as the second player",
-  take: "because the other player took three tokens of one colour or both pearls",
-  replenish: "because the other player replenished the board",
-  ability: "with a card's ability",
+  setup: () => "as the second player",
+  take: (other) => `because ${other} took three tokens of one colour or both pearls`,
+  replenish: (other) => `because ${other} replenished the board`,
+  ability: () => "with a card's ability",
 };
 
 export function describeDuelEvent(event, names, catalog) {
@@ -49,7 +49,8 @@ export function describeDuelEvent(event, names, catalog) {
       return { text: `The tokens were laid on the board and the pyramid dealt; ${who(event.first_seat)} plays first.`, kind: "major" };
     case "PrivilegeTaken": {
       const from = event.from_seat !== undefined && event.from_seat !== null ? ` from ${who(event.from_seat)}` : "";
-      return { text: `${who(event.seat)} took a privilege${from} ${PRIVILEGE_WHY[event.reason] || ""}.`.replace(" .", "."), kind: "move" };
+      const why = PRIVILEGE_WHY[event.reason] ? ` ${PRIVILEGE_WHY[event.reason](who(other(event.seat)))}` : "";
+      return { text: `${who(event.seat)} took a privilege${from}${why}.`, kind: "move" };
     }
     case "PrivilegesUsed":
       return { text: `${who(event.seat)} used ${plural(event.cells.length, "privilege")} to take ${tokensWords(countTokens(event.tokens))}.`, kind: "move" };
@@ -86,8 +87,10 @@ export function describeDuelEvent(event, names, catalog) {
       return { text: `${who(event.seat)} took a ${event.token} token from the board (${cellWords(event.cell)}) with the card's ability.`, kind: "move" };
     case "TokenStolen":
       return { text: `${who(event.seat)} stole 1 ${event.token} from ${who(event.from_seat)}.`, kind: "move" };
-    case "AbilityIgnored":
-      return { text: `For ${who(event.seat)}, ${ABILITY_IGNORED[event.ability] || "an ability had nothing to act on"}.`, kind: "minor" };
+    case "AbilityIgnored": {
+      const say = ABILITY_IGNORED[event.ability];
+      return { text: say ? say(who(event.seat), who(other(event.seat))) : `${who(event.seat)}'s ability had nothing to act on.`, kind: "minor" };
+    }
     case "RoyalTaken": {
       const royal = catalog && catalog.royals ? catalog.royals[event.royal] : null;
       const points = royal ? ` (+${plural(royal.points, "point")})` : "";

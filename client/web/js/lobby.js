@@ -3,6 +3,7 @@
 
 import { ApiError, createGame, fetchView, gameSummary, listGames, takeSeat } from "./api.js";
 import { h, listWords, mount, plural } from "./dom.js";
+import { reasonWords } from "./duel_words.js";
 import { mySeats, playerName, rememberName, rememberSeat } from "./seats.js";
 import { botName, variantName } from "./words.js";
 
@@ -306,7 +307,8 @@ function finishedRow(g) {
     const others = seats.map((s) => s.seat).filter((s) => !r.winners.includes(s));
     const points = r.points ? ` ${[...r.winners, ...others].map((s) => r.points[s]).join("–")}` : "";
     const against = others.length ? ` against ${listWords(others.map(name))}` : "";
-    text = `${listWords(r.winners.map(name))} won${points}${against}`;
+    const how = r.reason ? ` ${reasonWords(r.reason)}` : "";
+    text = `${listWords(r.winners.map(name))} won${how}${points}${against}`;
   }
   return row(g, [h("strong", {}, text), h("span", { class: "muted" }, `${variantName(g.variant)}${when(g, "played")}`)], [link(`#/replay/${g.id}`, "Replay", "replay", true)]);
 }
