@@ -9,11 +9,17 @@ from typing import Any
 
 import msgspec
 
+from events.catalog import classic_cards
 from events.classic.actions import ClassicAction, TakeThree
 from events.classic.events import CardReserved, ClassicEvent
 from events.classic.rules import final_round, legal_actions, phase
 from events.classic.state import ClassicState
-from events.colors import GEMS, TOKENS
+from events.colors import TOKENS
+from events.decks import card_levels
+from events.turns import to_move
+from events.views import frame, player_frame, reserved_card, sees_hidden, turn_frame
+
+_LEVEL = card_levels(classic_cards().values())
 
 
 def view(state: ClassicState, viewer: int | None) -> dict[str, Any]:
@@ -21,58 +27,37 @@ def view(state: ClassicState, viewer: int | None) -> dict[str, Any]:
     finished = state.status == "finished"
     players = []
     for p in state.players:
-        see_all = finished or p.seat == viewer
-        players.append(
-            {
-                "seat": p.seat,
-                "name": p.name,
-                "bot": p.bot,
-                "tokens": dict(zip(TOKENS, p.tokens, strict=True)),
-                "bonuses": dict(zip(GEMS, p.bonuses, strict=True)),
-                "points": p.points,
-                "cards": list(p.cards),
-                "nobles": list(p.nobles),
-                "reserved": [
-                    {"card": r.card} if see_all or not r.blind else {"level": _level(r.card)}
-                    for r in p.reserved
-                ],
-            }
-        )
-    live = state.status == "live"
-    mover = live and viewer is not None and viewer == state.seat
-    result = state.result
-    return {
-        "game": state.game,
-        "variant": "classic",
-        "version": state.version,
-        "status": state.status,
-        "you": viewer,
+        shown = sees_hidden(p.seat, viewer, finished)
+        entry = player_frame(p, TOKENS)
+        entry["cards"] = list(p.cards)
+        entry["nobles"] = list(p.nobles)
+        entry["reserved"] = [
+            reserved_card(r.card, shown or not r.blind, _LEVEL) for r in p.reserved
+        ]
+        players.append(entry)
+    table = {
         "bank": dict(zip(TOKENS, state.bank, strict=True)),
         "board": {str(i + 1): list(row) for i, row in enumerate(state.board)},
         "decks": {str(i + 1): len(deck) for i, deck in enumerate(state.decks)},
         "nobles": list(state.nobles),
-        "players": players,
-        "turn": {
-            "seat": state.seat,
-            "phase": phase(state) if live else None,
-            "number": state.turn_number,
-            "final_round": final_round(state),
-        }
-        if state.status != "open"
-        else None,
-        "legal": [action_to_wire(a) for a in legal_actions(state, state.seat)] if mover else [],
-        "result": {
+    }
+    turn = turn_frame(state, phase, final_round=final_round(state))
+    legal = (
+        [action_to_wire(a) for a in legal_actions(state, state.seat)]
+        if to_move(state, viewer)
+        else []
+    )
+    result = state.result
+    outcome = (
+        {
             "winners": list(result.winners),
             "points": list(result.points),
             "cards": list(result.cards),
         }
         if result
-        else None,
-    }
-
-
-def _level(card_id: str) -> int:
-    return int(card_id[0])
+        else None
+    )
+    return frame(state, "classic", viewer, table, players, turn, legal, outcome)
 
 
 def action_to_wire(action: ClassicAction) -> dict[str, Any]:
@@ -85,6 +70,10 @@ def action_to_wire(action: ClassicAction) -> dict[str, Any]:
 
 def redact(event: ClassicEvent, viewer: int | None, finished: bool) -> ClassicEvent:
     """``event`` as ``viewer`` may see it: a blind reserve loses its card for others."""
-    if isinstance(event, CardReserved) and event.blind and not finished and event.seat != viewer:
+    if (
+        isinstance(event, CardReserved)
+        and event.blind
+        and not sees_hidden(event.seat, viewer, finished)
+    ):
         return CardReserved(event.seat, event.level, None, True, event.gold)
     return event

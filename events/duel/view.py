@@ -12,14 +12,17 @@ import msgspec
 
 from events.catalog import duel_cards
 from events.colors import DUEL_TOKENS, GEMS
+from events.decks import card_levels
 from events.duel.actions import DuelAction
 from events.duel.board import SIZE
 from events.duel.checks import phase
 from events.duel.events import CardReserved, DuelEvent
 from events.duel.legal import legal_actions
 from events.duel.state import DuelState
+from events.turns import to_move
+from events.views import frame, player_frame, reserved_card, sees_hidden, turn_frame
 
-_CARDS = duel_cards()
+_LEVEL = card_levels(duel_cards().values())
 
 
 def view(state: DuelState, viewer: int | None) -> dict[str, Any]:
@@ -27,54 +30,30 @@ def view(state: DuelState, viewer: int | None) -> dict[str, Any]:
     finished = state.status == "finished"
     players = []
     for p in state.players:
-        see_all = finished or p.seat == viewer
-        players.append(
-            {
-                "seat": p.seat,
-                "name": p.name,
-                "bot": p.bot,
-                "tokens": dict(zip(DUEL_TOKENS, p.tokens, strict=True)),
-                "bonuses": dict(zip(GEMS, p.bonuses, strict=True)),
-                "points": p.points,
-                "crowns": p.crowns,
-                "privileges": p.privileges,
-                "cards": list(p.cards),
-                "royals": list(p.royals),
-                "reserved": [
-                    {"card": c} if see_all else {"level": _CARDS[c].level} for c in p.reserved
-                ],
-                # Additions to PROTOCOL.md's frame, for the victory tile and wild cards:
-                "colour_points": dict(zip(GEMS, p.colour_points, strict=True)),
-                "wilds": {card: GEMS[colour] for card, colour in p.wilds.items()},
-            }
-        )
-    live = state.status == "live"
-    mover = live and viewer is not None and viewer == state.seat
-    result = state.result
-    return {
-        "game": state.game,
-        "variant": "duel",
-        "version": state.version,
-        "status": state.status,
-        "you": viewer,
+        shown = sees_hidden(p.seat, viewer, finished)
+        entry = player_frame(p, DUEL_TOKENS)
+        entry["crowns"] = p.crowns
+        entry["privileges"] = p.privileges
+        entry["cards"] = list(p.cards)
+        entry["royals"] = list(p.royals)
+        entry["reserved"] = [reserved_card(c, shown, _LEVEL) for c in p.reserved]
+        # Additions to PROTOCOL.md's frame, for the victory tile and wild cards:
+        entry["colour_points"] = dict(zip(GEMS, p.colour_points, strict=True))
+        entry["wilds"] = {card: GEMS[colour] for card, colour in p.wilds.items()}
+        players.append(entry)
+    table = {
         "board": [list(state.board[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)],
         "bag": dict(zip(DUEL_TOKENS, state.bag, strict=True)),
         "pyramid": {str(i + 1): list(row) for i, row in enumerate(state.pyramid)},
         "decks": {str(i + 1): len(deck) for i, deck in enumerate(state.decks)},
         "royals": list(state.royals),
         "privileges": state.privileges,
-        "players": players,
-        "turn": {
-            "seat": state.seat,
-            "phase": phase(state) if live else None,
-            "number": state.turn_number,
-            "extra_turn": state.extra_turn,
-        }
-        if state.status != "open"
-        else None,
-        "legal": actions_to_wire(legal_actions(state, state.seat)) if mover else [],
-        "result": {"winners": list(result.winners), "reason": result.reason} if result else None,
     }
+    turn = turn_frame(state, phase, extra_turn=state.extra_turn)
+    legal = actions_to_wire(legal_actions(state, state.seat)) if to_move(state, viewer) else []
+    result = state.result
+    outcome = {"winners": list(result.winners), "reason": result.reason} if result else None
+    return frame(state, "duel", viewer, table, players, turn, legal, outcome)
 
 
 def actions_to_wire(actions: list[DuelAction]) -> list[dict[str, Any]]:
@@ -95,6 +74,6 @@ _decode_wire = msgspec.json.Decoder().decode
 
 def redact(event: DuelEvent, viewer: int | None, finished: bool) -> DuelEvent:
     """``event`` as ``viewer`` may see it: a reserve loses its card for everyone else."""
-    if isinstance(event, CardReserved) and not finished and event.seat != viewer:
+    if isinstance(event, CardReserved) and not sees_hidden(event.seat, viewer, finished):
         return msgspec.structs.replace(event, card=None)
     return event
