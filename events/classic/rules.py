@@ -59,6 +59,7 @@ from events.decks import (
 )
 from events.errors import IllegalAction
 from events.payment import payment_for
+from events.token_limit import check_give_back, ways_to_give_back
 from events.turns import check_turn, take_seat, to_move
 
 Phase = Literal["main", "return_tokens", "choose_noble"]
@@ -74,6 +75,7 @@ BOARD_SLOTS: Final = 4
 _CARDS = classic_cards()
 _NOBLES = classic_nobles()
 
+_TOKEN_NAMES: tuple[Token, ...] = TOKENS
 _COST = {card_id: card.cost for card_id, card in _CARDS.items()}
 _LEVEL = card_levels(_CARDS.values())
 _LEVEL_IDS = level_ids(_CARDS.values())
@@ -318,20 +320,7 @@ def _decide_return(
 ) -> list[ClassicEvent]:
     if current != "return_tokens":
         raise IllegalAction("You return tokens only when you hold more than 10 at a turn's end.")
-    held = sum(player.tokens)
-    excess = tokens_over(player)
-    returned = 0
-    for name, n in action.tokens.items():
-        if n < 0:
-            raise IllegalAction("You can't return a negative number of tokens.")
-        have = player.tokens[GEM_INDEX[name]]
-        if n > have:
-            raise IllegalAction(f"You return {n} {name} but hold only {have}.")
-        returned += n
-    if returned != excess:
-        raise IllegalAction(
-            f"You hold {held} tokens: return exactly {excess} to keep 10, not {returned}."
-        )
+    check_give_back(player.tokens, action.tokens, MAX_TOKENS, "return")
     events: list[ClassicEvent] = [
         TokensReturned(player.seat, {name: n for name, n in action.tokens.items() if n})
     ]
@@ -444,20 +433,4 @@ def _main_actions(state: ClassicState, player: PlayerState) -> list[ClassicActio
 def _return_options(tokens: tuple[int, ...], count: int) -> tuple[ReturnTokens, ...]:
     """Every way to give back exactly ``count`` of the tokens held (memoized: the same
     holdings recur often, and the actions are frozen values)."""
-    options: list[ReturnTokens] = []
-
-    def walk(index: int, left: int, chosen: dict[Token, int]) -> None:
-        if left == 0:
-            options.append(ReturnTokens(dict(chosen)))
-            return
-        if index == len(TOKENS):
-            return
-        name: Token = TOKENS[index]
-        for n in range(min(left, tokens[index]), -1, -1):
-            if n:
-                chosen[name] = n
-            walk(index + 1, left - n, chosen)
-            chosen.pop(name, None)
-
-    walk(0, count, {})
-    return tuple(options)
+    return tuple(ReturnTokens(way) for way in ways_to_give_back(tokens, count, _TOKEN_NAMES))

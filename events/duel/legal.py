@@ -11,7 +11,7 @@ from functools import cache
 from itertools import combinations
 
 from events.catalog import duel_cards
-from events.colors import GOLD, DuelToken
+from events.colors import GOLD
 from events.duel.actions import (
     Buy,
     ChooseRoyal,
@@ -30,6 +30,7 @@ from events.duel.constants import MAX_RESERVED, MAX_TOKENS, TOKEN_NAMES
 from events.duel.evolve import owned_colour
 from events.duel.state import DuelState, PlayerState
 from events.duel.turn import bonus_token_cells, stealable
+from events.token_limit import ways_to_give_back
 from events.turns import to_move
 
 _CARDS = duel_cards()
@@ -136,20 +137,4 @@ def _buy_options(state: DuelState, player: PlayerState) -> list[DuelAction]:
 
 def discard_options(tokens: list[int], count: int) -> list[DuelAction]:
     """Every way to put back exactly ``count`` of the tokens held."""
-    options: list[DuelAction] = []
-
-    def walk(index: int, left: int, chosen: dict[DuelToken, int]) -> None:
-        if left == 0:
-            options.append(DiscardTokens(dict(chosen)))
-            return
-        if index == len(TOKEN_NAMES):
-            return
-        name = TOKEN_NAMES[index]
-        for n in range(min(left, tokens[index]), -1, -1):
-            if n:
-                chosen[name] = n
-            walk(index + 1, left - n, chosen)
-            chosen.pop(name, None)
-
-    walk(0, count, {})
-    return options
+    return [DiscardTokens(way) for way in ways_to_give_back(tokens, count, TOKEN_NAMES)]

@@ -57,6 +57,7 @@ from events.duel.evolve import owned_colour
 from events.duel.state import DuelState, PlayerState
 from events.errors import IllegalAction
 from events.payment import payment_for
+from events.token_limit import check_give_back
 from events.turns import check_turn
 
 COST_NAMES = (*GEMS, PEARL)  # the order of a Duel card's cost
@@ -361,20 +362,7 @@ def _discard(
 ) -> list[DuelEvent]:
     if current != "discard_tokens":
         raise IllegalAction("You discard tokens only when you hold more than 10 at a turn's end.")
-    held = sum(player.tokens)
-    discarded = 0
-    for name, n in action.tokens.items():
-        if n < 0:
-            raise IllegalAction("You can't discard a negative number of tokens.")
-        have = player.tokens[GEM_INDEX[name]]
-        if n > have:
-            raise IllegalAction(f"You discard {n} {name} but hold only {have}.")
-        discarded += n
-    if held - discarded != MAX_TOKENS:
-        raise IllegalAction(
-            f"You hold {held} tokens: discard exactly {held - MAX_TOKENS} to keep {MAX_TOKENS}, "
-            f"not {discarded}."
-        )
+    check_give_back(player.tokens, action.tokens, MAX_TOKENS, "discard")
     tokens: dict[str, int] = {name: n for name, n in action.tokens.items() if n}
     events: list[DuelEvent] = [TokensDiscarded(player.seat, tokens)]
     return turn.advance(state, player.seat, events)
