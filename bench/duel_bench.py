@@ -22,78 +22,20 @@ import time
 import timeit
 
 import msgspec
+from engine_bench import bench_fold, bench_playouts, bench_view, live_positions, playout
 
 from events.base import GameCreated
-from events.duel.events import DuelEvent, PrivilegeTaken
+from events.duel.events import PrivilegeTaken
 from events.duel.evolve import evolve, fold
 from events.duel.legal import legal_actions
-from events.duel.rules import decide
 from events.duel.setup import join
 from events.duel.state import DuelState
 from events.duel.view import view
-
-MAX_MOVES = 5000  # a bound on any one game; random games take ~150-250 moves
-
-
-def playout(seed: int) -> tuple[int, list[DuelEvent]]:
-    """One random game (uniform over the legal actions): its move count and its log."""
-    rng = random.Random(seed)
-    state = DuelState()
-    log: list[DuelEvent] = [GameCreated(f"g{seed}", "duel", 2)]
-    evolve(state, log[0])
-    for s in range(2):
-        for event in join(state, f"P{s}", None, rng):
-            evolve(state, event)
-            log.append(event)
-    moves = 0
-    while state.status == "live" and moves < MAX_MOVES:
-        seat = state.seat
-        for event in decide(state, seat, rng.choice(legal_actions(state, seat)), rng):
-            evolve(state, event)
-            log.append(event)
-        moves += 1
-    return moves, log
+from events.game import DUEL
 
 
-def bench_playouts(games: int, seed: int) -> None:
-    moves = 0
-    start = time.process_time()
-    for g in range(games):
-        moves += playout(seed + g)[0]
-    elapsed = time.process_time() - start
-    print(
-        f"random playout: {moves / elapsed:,.0f} moves/s, {games / elapsed:,.1f} games/s "
-        f"({games} games, {moves / games:.0f} moves a game)"
-    )
-
-
-def bench_fold(seed: int) -> None:
-    _, log = playout(seed)
-    runs = timeit.repeat(lambda: fold(log), number=50, repeat=5, timer=time.process_time)
-    best = min(runs) / 50
-    print(f"fold of a finished game ({len(log)} events): {best * 1e3:.2f} ms")
-
-
-def bench_view(seed: int) -> None:
-    _, log = playout(seed)
-    positions: list[DuelState] = []
-    state = DuelState()
-    for event in log:
-        evolve(state, event)
-        if state.status == "live":
-            positions.append(state.copy())
-    for label, viewer_of in (("the mover", lambda s: s.seat), ("a spectator", lambda s: None)):
-        per_view = []
-        for _ in range(3):
-            start = time.process_time()
-            for position in positions:
-                view(position, viewer_of(position))
-            per_view.append((time.process_time() - start) / len(positions))
-        print(
-            f"view for {label}: {min(per_view) * 1e6:.0f} µs "
-            f"(mean over the {len(positions)} positions of a game, best of 3; "
-            f"median run {statistics.median(per_view) * 1e6:.0f} µs)"
-        )
+def bench_view_size(positions: list[DuelState]) -> None:
+    """The mover's view as JSON, and the length of its ``legal`` list."""
     sizes = [len(msgspec.json.encode(view(p, p.seat))) for p in positions]
     legal = [len(legal_actions(p, p.seat)) for p in positions]
     print(
@@ -128,9 +70,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    bench_playouts(args.games, args.seed)
-    bench_fold(args.seed)
-    bench_view(args.seed)
+    bench_playouts(DUEL, 2, args.games, args.seed, "")
+    log = playout(DUEL, 2, args.seed)[1]
+    bench_fold(fold, log, "")
+    positions = live_positions(DUEL, log)
+    bench_view(DUEL, positions, "")
+    bench_view_size(positions)
     bench_worst_view(args.seed)
 
 
