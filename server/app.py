@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 
 Lifespan = Callable[[Starlette], AbstractAsyncContextManager[Any]]
 
+REDIS_CONNECTIONS = 256
+REDIS_WAIT_SECONDS = 10.0
+
 
 def web_root() -> Path:
     """The static web page: ``client/web/`` inside the installed ``client`` package."""
@@ -88,7 +91,11 @@ def create_app(
             embedded = EmbeddedRedis(settings.data_dir).start()
             url = embedded.url
             log.info("embedded Redis on %s, files in %s", url, embedded.data_dir)
-        client = aioredis.from_url(url, decode_responses=False)
+        # A burst of sockets waits for a free connection instead of failing.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_SECONDS
+        )
+        client = aioredis.Redis(connection_pool=pool)
         try:
             store = EventStore(client)
             lobby = Lobby(client)
@@ -105,6 +112,7 @@ def create_app(
                 yield
         finally:
             await client.aclose()
+            await pool.disconnect()
             if embedded is not None:
                 embedded.stop()
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.settings import Settings, SettingsError
+from server.settings import MAX_BODY_BYTES, Settings, SettingsError
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,16 @@ def serve(args: argparse.Namespace) -> int:
         else f"embedded Redis in {settings.data_dir.resolve()}"
     )
     print(f"splendor-live: open {open_address(settings.host, settings.port)} ({where})", flush=True)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level=args.log_level)
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=args.log_level,
+        # A frame above 64 KiB is refused (close 1009); diffs are encoded once per
+        # audience, and per-socket compression would redo that work for every socket.
+        ws_max_size=MAX_BODY_BYTES,
+        ws_per_message_deflate=False,
+    )
     return 0
 
 
