@@ -5,7 +5,6 @@ watches and never sees a reserved card."""
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from pathlib import Path
@@ -36,15 +35,22 @@ def _open(
     return console.watch(context.new_page(), name)
 
 
+# While the game runs: the reserves of the given seats as the page holds them
+# (data-reserved) and any card face drawn among them; null once it is over.
+SHOWN_RESERVES = """(seats) => {
+  if (document.querySelector('#table').dataset.status !== 'live') return null;
+  return seats.map((seat) => {
+    const player = document.querySelector(`[data-player="${seat}"]`);
+    return [JSON.parse(player.dataset.reserved), player.querySelectorAll('.reserved [data-card]').length];
+  });
+}"""
+
+
 def _no_reserved_card_shown(page: Page, seats: list[int]) -> None:
     """While the game runs, the page shows the reserves of ``seats`` by their level only."""
-    if page.locator("#table").get_attribute("data-status") != "live":
-        return
-    for seat in seats:
-        player = page.locator(f'[data-player="{seat}"]')
-        reserved = json.loads(player.get_attribute("data-reserved") or "[]")
-        assert all(set(r) == {"level"} for r in reserved), reserved
-        assert player.locator(".reserved [data-card]").count() == 0
+    shown = page.evaluate(SHOWN_RESERVES, seats)
+    for reserved, faces in shown or []:
+        assert all(set(r) == {"level"} for r in reserved) and faces == 0, reserved
 
 
 def _take_screenshots(

@@ -47,7 +47,7 @@ function duelResultTable(view) {
   return h(
     "table",
     { class: "result-table", dataset: { reason: r.reason } },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Points"), h("th", { scope: "col" }, "Crowns"), h("th", { scope: "col" }, "Best colour"), h("th", { scope: "col" }, "Cards"))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Points"), h("th", { scope: "col" }, "Crowns"), h("th", { scope: "col" }, "Best colour"), h("th", { scope: "col", class: "col-cards" }, "Cards"))),
     h(
       "tbody",
       {},
@@ -69,7 +69,7 @@ function duelResultTable(view) {
             h("td", { class: r.reason === "prestige" && won ? "decisive" : null }, String(p.points)),
             h("td", { class: r.reason === "crowns" && won ? "decisive" : null }, String(p.crowns)),
             h("td", { class: r.reason === "colour" && won ? "decisive" : null }, points ? `${points} ${colour}` : "0"),
-            h("td", {}, String(p.cards.length)),
+            h("td", { class: "col-cards" }, String(p.cards.length)),
           );
         }),
     ),
