@@ -278,6 +278,17 @@ class Hub:
                 LoggedEvent(entry.version, entry.at_ms, decode_event(self.variant, entry.data))
             )
 
+    def apply_logged(self, logged: Sequence[LoggedEvent]) -> bool:
+        """Fold events this process has just appended (decoded already); False when
+        they do not follow the hub's version (events before them are still to read)."""
+        for entry in logged:
+            if entry.version <= self.version:
+                continue  # the tailer was quicker
+            if entry.version != self.version + 1:
+                return False
+            self._apply_one(entry)
+        return True
+
     def _apply_one(self, logged: LoggedEvent) -> None:
         variant = self.variant
         variant.evolve(self.state, logged.event)
@@ -363,6 +374,7 @@ class Hubs:
         self.tailer = Tailer(
             tail_client, wake_client, self._deliver, block_ms=block_ms, mode=tail_mode
         )
+        self._appending: dict[str, int] = {}  # game -> events counted off in the tailer
 
     def __len__(self) -> int:
         return len(self._hubs)
@@ -424,12 +436,35 @@ class Hubs:
         finally:
             del self._loading[game_id]
 
+    # -- this process's own appends (``server.service.AppendObserver``)
+
+    def appending(self, game_id: str, events: int) -> None:
+        if game_id in self._hubs and self.tailer.expect(game_id, events):
+            self._appending[game_id] = events
+
+    def appended(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
+        """Show the events at once, without reading them back from Redis."""
+        self._appending.pop(game_id, None)
+        hub = self._hubs.get(game_id)
+        if hub is not None and not self._fold(hub, lambda: hub.apply_logged(logged)):
+            self.tailer.mark(game_id)  # events before these are still to be read
+
+    def append_failed(self, game_id: str) -> None:
+        counted = self._appending.pop(game_id, 0)
+        if game_id in self._hubs:
+            self.tailer.expected_failed(game_id, counted)
+
     def _deliver(self, game_id: str, events: list[StoredEvent]) -> None:
         hub = self._hubs.get(game_id)
-        if hub is None:
-            return
+        if hub is not None:
+            self._fold(hub, lambda: hub.apply(events))
+
+    def _fold(self, hub: Hub, apply: Callable[[], bool | None]) -> bool:
+        """``apply()`` to ``hub``, or drop the hub if it fails; False when ``apply``
+        says the events did not follow the hub's version."""
+        game_id = hub.game_id
         try:
-            hub.apply(events)
+            in_order = apply() is not False
         except Exception:
             # Its state may be half-changed: drop the hub; its sockets are closed, and
             # their clients reconnect (with ``since``) to a hub loaded afresh.
@@ -438,8 +473,9 @@ class Hubs:
             self.tailer.unwatch(game_id)
             for outbox in hub.outboxes():
                 outbox.abandon(CLOSE_INTERNAL, "The server lost track of this game; reconnect.")
-            return
+            return True
         self.tailer.advance(game_id, hub.version)
+        return in_order
 
     async def close(self) -> None:
         await self.tailer.close()

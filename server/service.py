@@ -25,8 +25,8 @@ import secrets
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
-from typing import Any, Final
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Final, Protocol
 
 import msgspec
 import redis.asyncio as aioredis
@@ -58,6 +58,7 @@ from server.store import EventStore, VersionConflict, commands_key, events_key, 
 from server.wire import event_to_wire, iso_time
 
 __all__ = [
+    "AppendObserver",
     "AppendedCallback",
     "CommandResult",
     "GameService",
@@ -78,6 +79,21 @@ BOT_GAMES_KEY: Final = "bots:games"
 
 AppendedCallback = Callable[[str, int], Awaitable[None]]
 """``on_appended(game_id, version)``: called after this process appended events."""
+
+
+class AppendObserver(Protocol):
+    """Told synchronously of every append this service makes to a game it has loaded
+    (``GameService.observer``): the hubs use it to show a process's own moves without
+    reading them back from Redis."""
+
+    def appending(self, game_id: str, events: int) -> None:
+        """``events`` events are about to be appended (their notifications may come)."""
+
+    def appended(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
+        """They were appended: the decoded events, with their versions and times."""
+
+    def append_failed(self, game_id: str) -> None:
+        """The append wrote nothing (a conflict, a duplicate) or its outcome is unknown."""
 
 
 class CommandResult(msgspec.Struct, frozen=True):
@@ -141,6 +157,7 @@ class GameService:
         self._subscribers: list[AppendedCallback] = []
         self._action_decoders: dict[str, msgspec.json.Decoder[Any]] = {}
         self._load_script = self._r.register_script(LOAD_LUA)
+        self.observer: AppendObserver | None = None
 
     # ------------------------------------------------------------------ hooks
 
@@ -353,24 +370,40 @@ class GameService:
 
     async def _append(self, game: Game, events: list[Any], command_id: str | None) -> CommandResult:
         at_ms = self._clock_ms()
-        result = await self.store.append(
-            game.id,
-            [encode_event(e) for e in events],
-            expected_version=game.version,
-            command_id=command_id,
-            at_ms=at_ms,
-        )
+        observer = self.observer
+        if observer is not None:
+            observer.appending(game.id, len(events))
+        try:
+            result = await self.store.append(
+                game.id,
+                [encode_event(e) for e in events],
+                expected_version=game.version,
+                command_id=command_id,
+                at_ms=at_ms,
+            )
+        except BaseException:
+            if observer is not None:
+                observer.append_failed(game.id)
+            raise
         if result.duplicate:
+            if observer is not None:
+                observer.append_failed(game.id)
             return CommandResult(result.version, duplicate=True)
         try:
             for event in events:
                 game.apply_event(event, at_ms)
         except BaseException:
             self._forget(game.id)  # a half-applied projection must not be reused
+            if observer is not None:
+                observer.append_failed(game.id)
             raise
         if game.version != result.version:  # pragma: no cover - a bug, not a race
             self._forget(game.id)
+            if observer is not None:
+                observer.append_failed(game.id)
             raise RuntimeError(f"{game.id}: projection at {game.version}, log at {result.version}")
+        if observer is not None:
+            observer.appended(game.id, game.log[-len(events) :])
         await self._index(game)
         return CommandResult(result.version)
 

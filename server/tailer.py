@@ -13,6 +13,14 @@ It waits for news in one of two ways, chosen when it starts:
   game is added. Simplest, but every wake costs the whole list of watched games in
   Redis and here: milliseconds per wake with hundreds of games.
 
+The events this process appends itself reach its hubs without the tailer
+(``expect``): their notifications are then counted off instead of read. Counting, not
+matching (a notification does not say whose append it is), is safe because every
+expected notification does come once the game's channel has delivered one: if
+another process's notification is counted off in place of one of ours, ours is read
+when it comes, and that read finds the other's events too. An append that wrote
+nothing (``expected_failed``) is read for, and its count taken back.
+
 Notified, it also reads every watched game every ``SWEEP_S`` seconds, so a
 notification lost while its connection was being re-established costs a delay, never
 a missing event. Either way the reads start from each hub's own version, so nothing
@@ -84,6 +92,11 @@ class Tailer:
         self._to_subscribe: set[str] = set()
         self._to_unsubscribe: set[str] = set()
         self._marked: set[str] = set()
+        # Games whose channel has delivered a notification since it was subscribed to
+        # (only then will an expected notification surely come), and the
+        # notifications of this process's own appends still to come, per game.
+        self._live: set[str] = set()
+        self._expected: dict[str, int] = {}
         # polling
         self._generation = 0  # bumped when a game is added
         self._reading: int | None = None  # the generation of the read in flight
@@ -120,6 +133,40 @@ class Tailer:
         self._to_subscribe.discard(game_id)
         self._to_unsubscribe.add(game_id)
         self._marked.discard(game_id)
+        self._live.discard(game_id)
+        self._expected.pop(game_id, None)
+
+    def expect(self, game_id: str, events: int) -> bool:
+        """This process is appending ``events`` events to ``game_id`` and will hand them
+        to its hub itself: count off their notifications instead of reading. False
+        when they cannot be counted on (then they are read as usual)."""
+        if self.mode != "notify" or game_id not in self._live:
+            return False
+        self._expected[game_id] = self._expected.get(game_id, 0) + events
+        return True
+
+    def expected_failed(self, game_id: str, events: int) -> None:
+        """An append announced to ``expect`` wrote nothing, or may have: take its
+        count back and read the game (a notification counted off meanwhile may have
+        been another process's)."""
+        left = self._expected.get(game_id, 0) - events
+        if left > 0:
+            self._expected[game_id] = left
+        else:
+            self._expected.pop(game_id, None)
+        self.mark(game_id)
+
+    def mark(self, game_id: str) -> None:
+        """Read ``game_id`` soon, whatever the notifications say."""
+        if game_id not in self._positions:
+            return
+        self._marked.add(game_id)
+        if (
+            self.mode == "notify"
+            and self._waiting
+            and (self._waking is None or self._waking.done())
+        ):
+            self._waking = asyncio.get_running_loop().create_task(self._wake_listener())
 
     def advance(self, game_id: str, version: int) -> None:
         if game_id in self._positions:
@@ -186,11 +233,14 @@ class Tailer:
                         await pubsub.subscribe(self._wake_channel)
                         subscribed = set()
                         self._to_subscribe |= set(self._positions)
+                        self._live.clear()
+                        self._expected.clear()
                     gone = self._to_unsubscribe & subscribed
                     self._to_unsubscribe.clear()
                     if gone:
                         await pubsub.unsubscribe(*(self._channel(g) for g in gone))
                         subscribed -= gone
+                        self._live -= gone
                     new = (self._to_subscribe & self._positions.keys()) - subscribed
                     self._to_subscribe.clear()
                     if new:
@@ -238,7 +288,14 @@ class Tailer:
             if message.get("type") == "message":
                 game_id = _game_of(message["channel"])
                 if game_id in self._positions:
-                    self._marked.add(game_id)
+                    self._live.add(game_id)
+                    expected = self._expected.get(game_id, 0)
+                    if expected > 1:
+                        self._expected[game_id] = expected - 1
+                    elif expected == 1:
+                        del self._expected[game_id]
+                    else:
+                        self._marked.add(game_id)
             message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0)
 
     async def _wake_listener(self) -> None:

@@ -307,9 +307,12 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         load, tail_client(client), client, outbox_limit=outbox_limit(), tail_mode=tail_mode()
     )
     app.state.hubs = hubs
+    # This process's own moves go to its hubs straight from the service.
+    service.observer = hubs
     try:
         yield
     finally:
+        service.observer = None
         await hubs.close()
 
 

@@ -104,3 +104,58 @@ async def test_a_hub_that_cannot_read_its_log_closes_its_sockets(
             while True:
                 await watcher.next()
         assert watcher.conn.close_code == 1011
+
+
+async def test_own_appends_are_counted_off_and_others_still_read(
+    redis_client: aioredis.Redis, store: EventStore
+) -> None:
+    """Notified, the notifications of appends announced with ``expect`` are counted
+    off without a read, yet another process's events always arrive: appended after
+    ours, before ours (its notification counted off in place of one of ours), or
+    while an announced append wrote nothing."""
+    got: list[int] = []
+    arrived = asyncio.Event()
+
+    def deliver(game_id: str, events: list[StoredEvent]) -> None:
+        got.extend(e.version for e in events)
+        tailer.advance(game_id, events[-1].version)
+        arrived.set()
+
+    async def foreign(version: int, count: int) -> None:
+        await store.append("g", [b"{}"] * count, expected_version=version, command_id=None, at_ms=1)
+
+    async def arrival() -> None:
+        await asyncio.wait_for(arrived.wait(), 10)
+        arrived.clear()
+
+    tailer = Tailer(tail_client(redis_client), redis_client, deliver, mode="notify")
+    try:
+        await foreign(0, 1)
+        tailer.watch("g", 1)
+        await asyncio.sleep(0.2)
+        await foreign(1, 1)  # the channel delivers: from now on our appends are counted
+        await arrival()
+        assert got == [2]
+        reads = tailer.reads
+        assert tailer.expect("g", 2)
+        await foreign(2, 2)  # "ours": the hub would get 3 and 4 from the service
+        tailer.advance("g", 4)
+        await asyncio.sleep(0.3)
+        assert (got, tailer.reads) == ([2], reads)  # counted off, nothing read
+        await foreign(4, 1)  # another process's, after ours
+        await arrival()
+        assert got == [2, 5]
+        assert tailer.expect("g", 2)
+        await foreign(5, 1)  # another's comes first and is counted off as ours...
+        await foreign(6, 2)  # ...then ours: its last notification reads everything
+        await arrival()
+        await asyncio.sleep(0.1)
+        assert got == [2, 5, 6, 7, 8]
+        assert tailer.expect("g", 2)
+        await foreign(8, 2)  # counted off in place of an append that then failed
+        await asyncio.sleep(0.2)
+        tailer.expected_failed("g", 2)
+        await arrival()
+        assert got == [2, 5, 6, 7, 8, 9, 10]
+    finally:
+        await tailer.close()
