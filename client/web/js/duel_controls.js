@@ -174,9 +174,8 @@ export class DuelControls {
   }
 
   goldCells() {
-    const keys = new Set();
-    for (const a of this.index.of("reserve")) keys.add(cellKey([a.gold_cell]));
-    return keys;
+    if (!this.index.golds) this.index.golds = new Set(this.index.of("reserve").map((a) => cellKey([a.gold_cell])));
+    return this.index.golds;
   }
 
   cellState(r, c) {
@@ -203,7 +202,10 @@ export class DuelControls {
   }
 
   cardState(id) {
-    return { selected: this.selection.card === id };
+    const sel = this.selection;
+    // With a gold chosen first, the cards it may reserve glow.
+    const hint = this.canAct && !!sel.gold && !sel.card && !sel.deck && this.index.of("reserve").some((a) => a.card === id);
+    return { selected: sel.card === id, hint };
   }
 
   reservedState(id) {

@@ -154,7 +154,8 @@ function renderPyramid(view, catalog, ui) {
     const cards = Array.from({ length: PYRAMID[level] }, (_, index) => {
       const id = slots[index] ?? null;
       const card = id ? catalog.cards[id] : null;
-      const selected = !!(ui && id && ui.cardState(id).selected);
+      const state = ui && id ? ui.cardState(id) : { selected: false, hint: false };
+      const selected = !!state.selected;
       const affordable = !!(ui && id && ui.affordable.has(id));
       return h(
         "div",
@@ -162,7 +163,7 @@ function renderPyramid(view, catalog, ui) {
         card
           ? duelCardFace(id, card, {
               onClick: ui ? () => ui.onCard(id) : null,
-              extra: [selected && "selected", affordable && "affordable"],
+              extra: [selected && "selected", state.hint && "hint-card", affordable && "affordable"],
               attrs: ui ? { "data-key": `card-${id}`, "aria-pressed": String(selected) } : {},
               label: ui ? `${duelCardLabel(card)}${affordable ? ", you can buy it" : ""}` : null,
             })
@@ -346,8 +347,11 @@ export function decorateDuel(root, view, ui) {
   }
   for (const button of root.querySelectorAll("button.card[data-card]")) {
     const id = button.dataset.card;
-    const chosen = button.classList.contains("reserved-card") ? ui.reservedState(id).selected : ui.cardState(id).selected;
+    const reserved = button.classList.contains("reserved-card");
+    const st = reserved ? ui.reservedState(id) : ui.cardState(id);
+    const chosen = !!st.selected;
     button.classList.toggle("selected", chosen);
+    button.classList.toggle("hint-card", !reserved && !!st.hint);
     button.setAttribute("aria-pressed", String(chosen));
   }
   for (const button of root.querySelectorAll("[data-deck] button")) {

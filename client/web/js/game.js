@@ -119,7 +119,7 @@ export async function showGame(main, gameId, mode) {
       if (controls) controls.update(v);
       if (v.status === "finished" && previousStatus && previousStatus !== "finished" && !shownEnd) showEnd();
       previousStatus = v.status;
-      render();
+      scheduleRender();
     },
     onState: (state) => {
       connection = state;
@@ -220,6 +220,18 @@ export async function showGame(main, gameId, mode) {
     return mount(bannerSlot);
   }
 
+  // A move arrives as several diffs at once (a buy, a card dealt, the turn handed on):
+  // the table is drawn once per frame, from the newest view. Clicks draw at once.
+  let frame = 0;
+  function scheduleRender() {
+    if (!frame) {
+      frame = window.requestAnimationFrame(() => {
+        frame = 0;
+        render();
+      });
+    }
+  }
+
   const drawn = { view: null, interactive: false };
   function render() {
     renderHead();
@@ -289,6 +301,7 @@ export async function showGame(main, gameId, mode) {
 
   return () => {
     live.stop();
+    window.cancelAnimationFrame(frame);
     document.removeEventListener("keydown", onKey);
     if (controls) controls.destroy();
     endDialog.remove();

@@ -31,6 +31,12 @@ export class Names {
   }
 }
 
+/** "A greedy bot", or "Robo (a greedy bot)" when the bot has a name of its own. */
+function botJoined(event) {
+  const plain = !event.name || event.name.toLowerCase() === `${event.bot} bot`;
+  return plain ? `A ${event.bot} bot` : `${event.name} (a ${event.bot} bot)`;
+}
+
 export function botName(bot) {
   return bot ? `Bot (${bot})` : "Someone";
 }
@@ -46,7 +52,7 @@ export function describeEvent(event, names, catalog) {
       return { text: `A ${event.players}-player game of ${variantName(event.variant)} was set up.`, kind: "minor" };
     case "PlayerJoined":
       return {
-        text: event.bot ? `${event.name || botName(event.bot)} (a ${event.bot} bot) took seat ${event.seat + 1}.` : `${event.name} took seat ${event.seat + 1}.`,
+        text: event.bot ? `${botJoined(event)} took seat ${event.seat + 1}.` : `${event.name} took seat ${event.seat + 1}.`,
         kind: "minor",
       };
     case "GameStarted":
