@@ -9,7 +9,7 @@
 import { h, plural, svg } from "./dom.js";
 import { duelCardBack, duelCardFace, duelCardLabel, icon, privilegeScrolls, royalTile } from "./duel_cards.js";
 import { DUEL_TOKENS, GEMS, gemIcon, gemLabel, tokenChip } from "./gems.js";
-import { botName } from "./words.js";
+import { seatLabel } from "./words.js";
 
 const SIZE = 5;
 const PYRAMID = { 3: 3, 2: 4, 1: 5 };
@@ -205,7 +205,7 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
   const mine = view.you !== null && view.you !== undefined && view.you === p.seat;
   const held = DUEL_TOKENS.reduce((n, c) => n + (p.tokens[c] || 0), 0);
   const winner = view.result && view.result.winners.includes(p.seat);
-  const name = p.name || botName(p.bot);
+  const name = seatLabel(view.players, p);
   const colourPoints = p.colour_points || {};
   const best = GEMS.reduce((b, g) => ((colourPoints[g] || 0) > (colourPoints[b] || 0) ? g : b), GEMS[0]);
   const noBonus = p.cards.filter((id) => catalog.cards[id] && catalog.cards[id].color === "none").length;

@@ -5,7 +5,7 @@ import { ApiError, createGame, fetchView, gameSummary, listGames, takeSeat } fro
 import { h, listWords, mount, plural } from "./dom.js";
 import { reasonWords } from "./duel_words.js";
 import { mySeats, playerName, rememberName, rememberSeat } from "./seats.js";
-import { botName, variantName } from "./words.js";
+import { seatLabel, variantName } from "./words.js";
 
 const REFRESH_MS = 8000;
 const SEAT_CHOICES = [
@@ -23,8 +23,8 @@ function seedFromAddress() {
   return Number(raw);
 }
 
-function seatName(s) {
-  return s.name || botName(s.bot);
+function seatName(s, seats = []) {
+  return seatLabel(seats, s);
 }
 
 export function showLobby(main) {
@@ -255,7 +255,7 @@ function row(game, body, actions) {
 
 function openRow(g) {
   const seated = g.seats || [];
-  const who = seated.length ? listWords(seated.map(seatName)) : "nobody yet";
+  const who = seated.length ? listWords(seated.map((s) => seatName(s, seated))) : "nobody yet";
   return row(
     g,
     [h("strong", {}, `${variantName(g.variant)}, ${g.players} players`), h("span", { class: "muted" }, `${seated.length} of ${g.players} seated: ${who}${when(g, "created")}`)],
@@ -286,7 +286,7 @@ function liveRow(g, view) {
     h(
       "span",
       { class: "score", dataset: { seat: String(p.seat) } },
-      `${seatName(p)} `,
+      `${seatName(p, seats)} `,
       "points" in p ? h("b", { "aria-label": `${p.points} points` }, String(p.points)) : null,
     ),
   );
@@ -301,9 +301,9 @@ function liveRow(g, view) {
 function finishedRow(g) {
   const seats = g.seats || [];
   const r = g.result;
-  let text = seats.map(seatName).join(" · ");
+  let text = seats.map((s) => seatName(s, seats)).join(" · ");
   if (r && r.winners) {
-    const name = (seat) => seatName(seats.find((s) => s.seat === seat) || { name: `Seat ${seat + 1}` });
+    const name = (seat) => seatName(seats.find((s) => s.seat === seat) || { seat, name: `Seat ${seat + 1}` }, seats);
     const others = seats.map((s) => s.seat).filter((s) => !r.winners.includes(s));
     const points = r.points ? ` ${[...r.winners, ...others].map((s) => r.points[s]).join("–")}` : "";
     const against = others.length ? ` against ${listWords(others.map(name))}` : "";

@@ -2,7 +2,7 @@
 // for Splendor Duel the winner, how they won (prestige, crowns or colour) and the tallies.
 
 import { h, listWords, plural, svg } from "./dom.js";
-import { botName } from "./words.js";
+import { seatLabel } from "./words.js";
 
 export function resultHeadline(view) {
   const r = view.result;
@@ -16,7 +16,7 @@ export function resultHeadline(view) {
 
 function nameOf(view, seat) {
   const p = view.players.find((q) => q.seat === seat);
-  return p ? p.name || botName(p.bot) : `Seat ${seat + 1}`;
+  return p ? seatLabel(view.players, p) : `Seat ${seat + 1}`;
 }
 
 const DUEL_REASON = {

@@ -8,7 +8,7 @@
 import { cardBack, cardFace, cardLabel, nobleTile } from "./cards.js";
 import { h, plural, svg } from "./dom.js";
 import { GEMS, TOKENS, gemIcon, gemLabel, tokenChip } from "./gems.js";
-import { botName } from "./words.js";
+import { seatLabel } from "./words.js";
 
 /**
  * ui (optional): {
@@ -157,7 +157,7 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
   const mine = view.you !== null && view.you !== undefined && view.you === p.seat;
   const held = TOKENS.reduce((n, c) => n + (p.tokens[c] || 0), 0);
   const winner = view.result && view.result.winners.includes(p.seat);
-  const name = p.name || botName(p.bot);
+  const name = seatLabel(view.players, p);
   const byColor = {};
   for (const id of p.cards) {
     const card = catalog.cards[id];

@@ -27,7 +27,11 @@ export class Names {
   }
 
   of(seat) {
-    return this.bySeat.get(seat) || `Seat ${seat + 1}`;
+    const name = this.bySeat.get(seat);
+    if (!name) return `Seat ${seat + 1}`;
+    // Two seats with one name (two bots of a level): the seat tells them apart.
+    for (const [other, n] of this.bySeat) if (other !== seat && n === name) return `${name} (seat ${seat + 1})`;
+    return name;
   }
 }
 
@@ -35,6 +39,13 @@ export class Names {
 function botJoined(event) {
   const plain = !event.name || event.name.toLowerCase() === `${event.bot} bot`;
   return plain ? `A ${event.bot} bot` : `${event.name} (a ${event.bot} bot)`;
+}
+
+/** A seat's name on the page: its name, with its seat when another seat has the same. */
+export function seatLabel(players, p) {
+  const name = p.name || botName(p.bot);
+  const twin = players.some((q) => q.seat !== p.seat && (q.name || botName(q.bot)) === name);
+  return twin ? `${name} (seat ${p.seat + 1})` : name;
 }
 
 export function botName(bot) {
