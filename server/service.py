@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import secrets
 import time
 import weakref
@@ -117,11 +118,12 @@ def seats_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:seats"
 
 
+_GAME_ID = re.compile(rf"[A-Za-z0-9_-]{{1,{_MAX_ID}}}")
+
+
 def is_game_id(game_id: str) -> bool:
-    """Whether a string can name a game (letters, digits, ``-`` and ``_``)."""
-    return 0 < len(game_id) <= _MAX_ID and all(
-        c.isascii() and (c.isalnum() or c in "-_") for c in game_id
-    )
+    """Whether a string can name a game (ASCII letters, digits, ``-`` and ``_``)."""
+    return _GAME_ID.fullmatch(game_id) is not None
 
 
 def new_game_id() -> str:
