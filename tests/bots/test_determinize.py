@@ -44,8 +44,7 @@ def _blind_reserve_table(hidden: str) -> ClassicState:
 
 
 def test_a_blind_reserve_is_guessed_from_the_unseen_pool() -> None:
-    """The opponent's blind reserve becomes a level-3 card from the unseen pool, varied,
-    and the real card comes up no more often than any other."""
+    """The opponent's blind reserve becomes a level-3 card from the unseen pool, varied, and the real card comes up no more often than any other."""
     hidden = deck_cards(3, 1)[0]
     state = _blind_reserve_table(hidden)
     seen = view(state, 0)
@@ -69,8 +68,7 @@ def test_a_blind_reserve_is_guessed_from_the_unseen_pool() -> None:
 
 
 def test_the_hidden_card_s_identity_changes_nothing() -> None:
-    """Two games that differ only in which card seat 1 reserved blind give seat 0 the same
-    view and, with the same seed, the very same determinizations."""
+    """Two games that differ only in which card seat 1 reserved blind give seat 0 the same view and, with the same seed, the very same determinizations."""
     first, second = deck_cards(3, 2)
     a = _blind_reserve_table(first)
     b = _blind_reserve_table(second)

@@ -61,8 +61,7 @@ def test_greedy_always_answers_a_legal_action() -> None:
 
 
 def test_random_rarely_spends_privileges_or_replenishes() -> None:
-    """With privileges and a bag to replenish from, the random bot mostly takes a mandatory
-    action; privileges ~10% and the replenish ~5% of the time."""
+    """With privileges and a bag to replenish from, the random bot mostly takes a mandatory action; privileges ~10% and the replenish ~5% of the time."""
     seen = _privileged_view()
     groups = Counter(a["kind"] for a in seen["legal"])
     assert groups["use_privileges"] > 20 and groups["replenish"] == 1

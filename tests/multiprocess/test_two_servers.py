@@ -79,9 +79,7 @@ def ws_url(base: str, game_id: str, token: str | None = None) -> str:
 async def test_player_on_one_server_spectator_on_the_other(
     redis_client: Any, redis_server: str
 ) -> None:
-    """Players on server A, spectators on A and B: B's spectator sees every move in
-    order with no gap, the same diffs as A's, each version as it was live. (A waits
-    for keyspace notifications, B polls every stream: both ways of tailing.)"""
+    """Players on server A, spectators on A and B: B's spectator sees every move in order with no gap, the same diffs as A's, each version as it was live. (A waits for keyspace notifications, B polls every stream: both ways of tailing.)"""
     async with (
         splendor_serve(redis_server, "notify") as a,
         splendor_serve(redis_server, "poll") as b,

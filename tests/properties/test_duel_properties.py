@@ -118,8 +118,7 @@ def test_no_view_shows_another_players_reserved_card(seed: int) -> None:
 @settings(max_examples=8, deadline=None)
 @given(SEEDS)
 def test_every_listed_action_is_accepted(seed: int) -> None:
-    """Each action legal_actions lists is accepted by decide, which leaves the state as is;
-    a live game always lists at least one."""
+    """Each action legal_actions lists is accepted by decide, which leaves the state as is; a live game always lists at least one."""
     sample = random.Random(seed)
     for state, _, _, _ in random_game(seed, MAX_MOVES):
         if state.status != "live":
@@ -174,8 +173,7 @@ ANY_ACTION = st.one_of(
 def test_any_action_is_accepted_or_refused_cleanly(
     seed: int, moves: int, seat: int, action: DuelAction
 ) -> None:
-    """Whatever a client sends, decide returns events or raises a RuleViolation with a
-    message, and never changes the state; accepted events keep the tokens accounted for."""
+    """Whatever a client sends, decide returns events or raises a RuleViolation with a message, and never changes the state; accepted events keep the tokens accounted for."""
     state = list(random_game(seed, moves))[-1][0]
     before = state.copy()
     try:

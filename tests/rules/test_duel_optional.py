@@ -167,8 +167,7 @@ def _stuck() -> Table:
 
 
 def test_privileges_may_not_leave_no_mandatory_action() -> None:
-    """Taking the last gems with privileges, with 3 reserves out of reach and an empty
-    bag, would leave no mandatory action: refused. Taking fewer is fine."""
+    """Taking the last gems with privileges, with 3 reserves out of reach and an empty bag, would leave no mandatory action: refused. Taking fewer is fine."""
     state = _stuck().state(mover=0)
     assert state.bag == [0] * 7 and state.players[0].privileges == 2
     problem = refused(state, 0, UsePrivileges(((0, 0), (4, 4))))

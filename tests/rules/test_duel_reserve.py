@@ -108,8 +108,7 @@ def test_a_take_after_a_reserve_is_not_possible() -> None:
 
 
 def test_an_empty_deck_leaves_the_slot_empty_and_cannot_be_reserved_from() -> None:
-    """With the level-3 deck used up, a reserved pyramid card is not replaced, and a
-    blind reserve from that level is refused."""
+    """With the level-3 deck used up, a reserved pyramid card is not replaced, and a blind reserve from that level is refused."""
     table = Table()
     table.own(1, *(f"d3-{n:02d}" for n in range(4, 14)))
     state = table.state()

@@ -129,8 +129,7 @@ def play(url: str, game_id: str, tokens: list[str], moves: int, rng: random.Rand
 def test_games_survive_a_clean_stop_and_a_kill_9_of_server_and_redis(
     tmp_path: Path, servers: list[Server]
 ) -> None:
-    """Moves made before a stop, and before kill -9 of both processes (after the
-    everysec AOF sync), are all there after a restart on the same data folder."""
+    """Moves made before a stop, and before kill -9 of both processes (after the everysec AOF sync), are all there after a restart on the same data folder."""
     data, log, port = tmp_path / "data", tmp_path / "server.log", free_port()
     rng = random.Random(5)
     servers.append(server := Server(data, port, log))

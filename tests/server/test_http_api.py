@@ -15,8 +15,7 @@ from tests.server.helpers import auth, command_id, new_table
 async def test_twenty_concurrent_conflicting_commands_apply_exactly_one(
     http: httpx.AsyncClient, redis_client: aioredis.Redis
 ) -> None:
-    """20 commands for the same turn sent at once: one is applied, the rest get
-    conflict (with expected_version) or not_your_turn; the stream has no gap or dup."""
+    """20 commands for the same turn sent at once: one is applied, the rest get conflict (with expected_version) or not_your_turn; the stream has no gap or dup."""
     table = await new_table(http, players=2, seed=42)
     seat = await table.mover()
     view = await table.view(seat)
@@ -60,8 +59,7 @@ async def test_a_command_sent_twice_is_applied_once_and_answered_the_same(
 async def test_created_games_and_seats_answer_as_the_protocol_says(
     http: httpx.AsyncClient,
 ) -> None:
-    """POST /api/games is 201 with id/variant/players/status; seats 201 with seat and
-    token (none for a bot); the summary lists seats with their bots."""
+    """POST /api/games is 201 with id/variant/players/status; seats 201 with seat and token (none for a bot); the summary lists seats with their bots."""
     r = await http.post("/api/games", json={"variant": "classic", "players": 3})
     assert r.status_code == 201
     created = r.json()

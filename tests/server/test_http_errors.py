@@ -47,8 +47,7 @@ async def table(http: httpx.AsyncClient) -> Table:
 
 
 async def test_tokens_decide_who_may_act(table: Table, http: httpx.AsyncClient) -> None:
-    """No token: 401; a token of no seat of this game or a bad scheme: 403; the other
-    seat's token acts for that seat, whose turn it is not: 409 not_your_turn."""
+    """No token: 401; a token of no seat of this game or a bad scheme: 403; the other seat's token acts for that seat, whose turn it is not: 409 not_your_turn."""
     before = await snapshot(table)
     mover = await table.mover()
     take = {"kind": "take_three", "colors": ["white", "blue", "green"]}
@@ -195,8 +194,7 @@ async def test_bad_games_and_seats_are_refused(http: httpx.AsyncClient, table: T
 
 
 async def test_commands_beyond_the_rate_are_429(redis_client: Any, redis_server: str) -> None:
-    """A client over its token bucket gets 429 rate_limited with Retry-After, and the
-    refused command changes nothing."""
+    """A client over its token bucket gets 429 rate_limited with Retry-After, and the refused command changes nothing."""
     app = create_app(
         Settings(redis_url=redis_server, command_rate=0.5, command_burst=2), plugins=False
     )

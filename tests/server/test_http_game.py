@@ -32,9 +32,7 @@ def fold_views(events: list[dict[str, Any]], viewer: int | None) -> list[dict[st
 async def test_two_players_play_a_whole_game_and_every_version_matches_the_fold(
     http: httpx.AsyncClient,
 ) -> None:
-    """A seeded 2-player game is played to its end over HTTP; /events folded equals
-    /view?version=N for both seats and a spectator at every version (blind reserves
-    included, now public)."""
+    """A seeded 2-player game is played to its end over HTTP; /events folded equals /view?version=N for both seats and a spectator at every version (blind reserves included, now public)."""
     table = await new_table(http, players=2, seed=2024)
     rng = random.Random(1)
     blind = 0

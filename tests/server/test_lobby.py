@@ -55,8 +55,7 @@ async def test_the_lobby_is_rebuilt_from_the_streams_when_it_is_lost(store: Even
 
 
 async def test_a_game_indexed_behind_its_stream_is_caught_up_at_start(store: EventStore) -> None:
-    """Moves appended without a lobby update (a process died in between), up to the
-    game's end, are indexed at the next start."""
+    """Moves appended without a lobby update (a process died in between), up to the game's end, are indexed at the next start."""
     service = GameService(store, Lobby(store.client))
     await service.start()
     game_id, _ = await seated(service)

@@ -129,8 +129,7 @@ async def test_the_seed_stays_in_the_meta_hash_and_never_reaches_an_event(
 
 
 async def test_a_command_is_applied_once_per_command_id(service: GameService) -> None:
-    """The same command id sent again is answered with the recorded version, even after
-    other moves, and writes nothing."""
+    """The same command id sent again is answered with the recorded version, even after other moves, and writes nothing."""
     game_id, _ = await seated(service)
     seat, legal = await mover_and_legal(service, game_id)
     take = action(service, "classic", next(a for a in legal if a["kind"] == "take_three"))
@@ -170,8 +169,7 @@ async def test_rule_violations_and_stale_versions_change_nothing(service: GameSe
 async def test_two_processes_racing_on_one_game_apply_exactly_one_command(
     store: EventStore, redis_server: str
 ) -> None:
-    """20 conflicting commands spread over two services (two caches, two clients) at
-    once: one is applied, the others get conflict or not_your_turn; no gap, no dup."""
+    """20 conflicting commands spread over two services (two caches, two clients) at once: one is applied, the others get conflict or not_your_turn; no gap, no dup."""
     other_client = aioredis.from_url(redis_server, decode_responses=False)
     try:
         a = GameService(store, Lobby(store.client))

@@ -37,8 +37,7 @@ def settings(redis_server: str) -> Settings:
 async def test_malformed_messages_get_errors_and_the_socket_stays_open(
     redis_client: Any, settings: Settings
 ) -> None:
-    """Malformed JSON, unknown type, unknown field, wrong types, a spectator's command
-    and a bad action each get PROTOCOL.md's error; nothing changes; ping still works."""
+    """Malformed JSON, unknown type, unknown field, wrong types, a spectator's command and a bad action each get PROTOCOL.md's error; nothing changes; ping still works."""
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
         table = await new_table(http, players=2, seed=1)
         before = await http_view(http, table.id, None)
@@ -71,9 +70,7 @@ async def test_malformed_messages_get_errors_and_the_socket_stays_open(
 
 
 async def test_player_commands_are_checked_like_http(redis_client: Any, settings: Settings) -> None:
-    """A player's bad action, move out of turn, stale version and illegal move get
-    bad_request, not_your_turn, conflict and illegal_action; a good one an ack, and
-    the same command id again the same ack without a second move."""
+    """A player's bad action, move out of turn, stale version and illegal move get bad_request, not_your_turn, conflict and illegal_action; a good one an ack, and the same command id again the same ack without a second move."""
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
         table = await new_table(http, players=2, seed=2)
         view = await http_view(http, table.id, table.tokens[0])
@@ -121,8 +118,7 @@ async def test_player_commands_are_checked_like_http(redis_client: Any, settings
 async def test_message_over_64_kib_closes_with_1009(
     redis_client: Any, settings: Settings, uvicorn_limit: int
 ) -> None:
-    """A message just under 64 KiB is only an error; one over it closes the socket
-    with 1009 (message too big), whether uvicorn or the endpoint refuses it."""
+    """A message just under 64 KiB is only an error; one over it closes the socket with 1009 (message too big), whether uvicorn or the endpoint refuses it."""
     async with (
         live_server(settings, ws_max_size=uvicorn_limit) as server,
         httpx.AsyncClient(base_url=server.http_url) as http,
@@ -165,8 +161,7 @@ async def test_a_socket_that_cannot_start_gets_one_error_and_a_close_code(
 
 
 async def test_commands_share_the_seat_rate_limit(redis_client: Any, redis_server: str) -> None:
-    """Commands on the socket spend the seat's bucket, as over HTTP: past the burst,
-    rate_limited (with the command id) and nothing applied."""
+    """Commands on the socket spend the seat's bucket, as over HTTP: past the burst, rate_limited (with the command id) and nothing applied."""
     settings = Settings(redis_url=redis_server, command_rate=0.01, command_burst=2)
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
         table = await new_table(http, players=2, seed=6)
@@ -187,8 +182,7 @@ async def test_commands_share_the_seat_rate_limit(redis_client: Any, redis_serve
 
 
 async def test_a_hub_stops_with_its_last_socket(redis_client: Any, settings: Settings) -> None:
-    """The process keeps a game's hub while sockets watch it, and drops it (and stops
-    tailing the game) when the last one leaves."""
+    """The process keeps a game's hub while sockets watch it, and drops it (and stops tailing the game) when the last one leaves."""
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
         table = await new_table(http, players=2, seed=7)
         hubs = server.app.state.hubs

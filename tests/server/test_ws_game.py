@@ -59,8 +59,7 @@ async def wait_for_version(watcher: Watcher, version: int) -> None:
 async def test_two_players_three_spectators_rebuild_every_view(
     redis_client: Any, redis_server: str
 ) -> None:
-    """Each socket's view rebuilt from its snapshot and diffs equals GET view at every
-    version of a whole game; no spectator or opponent ever sees a blind reserve."""
+    """Each socket's view rebuilt from its snapshot and diffs equals GET view at every version of a whole game; no spectator or opponent ever sees a blind reserve."""
     settings = Settings(redis_url=redis_server, command_rate=0)
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
         table = await new_table(http, players=2, seed=11)
@@ -137,8 +136,7 @@ async def test_two_players_three_spectators_rebuild_every_view(
 
 
 async def test_a_duel_game_over_websockets(redis_client: Any, redis_server: str) -> None:
-    """Splendor Duel through the same sockets: every version each socket rebuilt is
-    the view of the log folded to there, for both players and a spectator."""
+    """Splendor Duel through the same sockets: every version each socket rebuilt is the view of the log folded to there, for both players and a spectator."""
     settings = Settings(redis_url=redis_server, command_rate=0)
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
         table = await new_table(http, players=2, seed=4, variant="duel")

@@ -64,8 +64,7 @@ def rebuild(messages: list[dict[str, Any]], start: dict[str, Any] | None = None)
 
 
 async def test_overflow_drops_diffs_then_sends_one_snapshot() -> None:
-    """More than ``limit`` diffs behind, a socket's diffs are dropped; once it reads
-    it gets a snapshot of the version then and the diffs after it, no gap."""
+    """More than ``limit`` diffs behind, a socket's diffs are dropped; once it reads it gets a snapshot of the version then and the diffs after it, no gap."""
     log = seeded_log()
     hub = Hub("g", CLASSIC, log[:20])
     socket = GatedSocket()
@@ -92,8 +91,7 @@ async def test_overflow_drops_diffs_then_sends_one_snapshot() -> None:
 
 
 async def test_overflow_during_a_catch_up_ends_it_with_a_snapshot() -> None:
-    """A socket replaying from ``since`` that falls too far behind the live game stops
-    replaying and starts over from a snapshot."""
+    """A socket replaying from ``since`` that falls too far behind the live game stops replaying and starts over from a snapshot."""
     log = seeded_log()
     hub = Hub("g", CLASSIC, log[:60])
     socket = GatedSocket()

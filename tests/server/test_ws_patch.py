@@ -74,8 +74,7 @@ TABLES = [
 
 @pytest.mark.parametrize(("name", "players"), TABLES)
 def test_every_view_of_seeded_games_is_reached_by_its_patch(name: str, players: int) -> None:
-    """For every viewer of random legal games, each event's patch turns the view before
-    it into the view after it, from the empty table (version 0) to the end."""
+    """For every viewer of random legal games, each event's patch turns the view before it into the view after it, from the empty table (version 0) to the end."""
     variant = VARIANTS[name]
     for seed in range(6):
         rng = random.Random(seed)
@@ -108,8 +107,7 @@ def test_every_view_of_seeded_games_is_reached_by_its_patch(name: str, players: 
 
 @pytest.mark.parametrize(("name", "players"), TABLES)
 async def test_hub_diffs_rebuild_every_audience_view(name: str, players: int) -> None:
-    """Through a hub (patches shared between audiences where their views agree), each
-    audience's diffs rebuild its view at every version of seeded random games."""
+    """Through a hub (patches shared between audiences where their views agree), each audience's diffs rebuild its view at every version of seeded random games."""
     variant = VARIANTS[name]
     for seed in range(3):
         rng = random.Random(seed)

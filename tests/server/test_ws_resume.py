@@ -49,8 +49,7 @@ def diffs_of(watcher: Watcher, after: int, until: int) -> list[dict[str, Any]]:
 async def test_socket_dropped_for_ten_moves_gets_exactly_the_missed_diffs(
     redis_client: Any, redis_server: str
 ) -> None:
-    """A spectator and a player reconnecting with ``since`` get the diffs they missed,
-    in order, and no snapshot: the same diffs as a socket that never left."""
+    """A spectator and a player reconnecting with ``since`` get the diffs they missed, in order, and no snapshot: the same diffs as a socket that never left."""
     settings = Settings(redis_url=redis_server, command_rate=0)
     rng = random.Random(5)
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
@@ -95,8 +94,7 @@ async def test_socket_dropped_for_ten_moves_gets_exactly_the_missed_diffs(
 async def test_finished_game_replays_from_version_zero(
     redis_client: Any, redis_server: str
 ) -> None:
-    """``since=0`` on a finished game streams every diff from the empty table (the view
-    of zero events); each rebuilt version equals GET view at that version."""
+    """``since=0`` on a finished game streams every diff from the empty table (the view of zero events); each rebuilt version equals GET view at that version."""
     settings = Settings(redis_url=redis_server, command_rate=0)
     rng = random.Random(3)
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:

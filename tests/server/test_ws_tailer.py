@@ -24,9 +24,7 @@ async def test_a_game_added_while_waiting_is_tailed_at_once(
     mode: TailMode,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A tailer in a one-minute wait on one game (polling: an XREAD, woken by CLIENT
-    UNBLOCK; notified: a wait for notifications, woken on its own channel) picks up a
-    second game at once and delivers both games' new events."""
+    """A tailer in a one-minute wait on one game (polling: an XREAD, woken by CLIENT UNBLOCK; notified: a wait for notifications, woken on its own channel) picks up a second game at once and delivers both games' new events."""
     monkeypatch.setattr("server.tailer.NOTIFY_WAIT_S", 60.0)
     got: dict[str, list[int]] = {}
     arrived = asyncio.Event()
@@ -58,8 +56,7 @@ async def test_a_game_added_while_waiting_is_tailed_at_once(
 async def test_auto_mode_turns_keyspace_notifications_on(
     redis_client: aioredis.Redis, store: EventStore
 ) -> None:
-    """On a Redis that allows CONFIG, the tailer asks for stream keyspace events and
-    waits for notifications instead of polling every stream."""
+    """On a Redis that allows CONFIG, the tailer asks for stream keyspace events and waits for notifications instead of polling every stream."""
     await redis_client.config_set("notify-keyspace-events", "")
     got: list[int] = []
     arrived = asyncio.Event()
@@ -88,8 +85,7 @@ async def test_auto_mode_turns_keyspace_notifications_on(
 async def test_a_hub_that_cannot_read_its_log_closes_its_sockets(
     redis_client: aioredis.Redis, redis_server: str
 ) -> None:
-    """An event the hub cannot decode closes its sockets with 1011; the clients can
-    reconnect to a hub loaded afresh."""
+    """An event the hub cannot decode closes its sockets with 1011; the clients can reconnect to a hub loaded afresh."""
     settings = Settings(redis_url=redis_server, command_rate=0)
     store = EventStore(redis_client)
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
@@ -109,10 +105,7 @@ async def test_a_hub_that_cannot_read_its_log_closes_its_sockets(
 async def test_own_appends_are_counted_off_and_others_still_read(
     redis_client: aioredis.Redis, store: EventStore
 ) -> None:
-    """Notified, the notifications of appends announced with ``expect`` are counted
-    off without a read, yet another process's events always arrive: appended after
-    ours, before ours (its notification counted off in place of one of ours), or
-    while an announced append wrote nothing."""
+    """Notified, the notifications of appends announced with ``expect`` are counted off without a read, yet another process's events always arrive: appended after ours, before ours (its notification counted off in place of one of ours), or while an announced append wrote nothing."""
     got: list[int] = []
     arrived = asyncio.Event()
 
