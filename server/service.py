@@ -156,6 +156,7 @@ class GameService:
         self._cache_games = max(1, cache_games)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._clock_ms = clock_ms
+        self._last_created_ms = 0
         self._subscribers: list[AppendedCallback] = []
         self._action_decoders: dict[str, msgspec.json.Decoder[Any]] = {}
         self._load_script = self._r.register_script(LOAD_LUA)
@@ -206,7 +207,10 @@ class GameService:
             seed = secrets.randbits(63)
         for _ in range(ATTEMPTS):
             game_id = new_game_id()
-            at_ms = self._clock_ms()
+            # Strictly increasing in this process: two games created in one
+            # millisecond still list newest first, in the order they were made.
+            at_ms = max(self._clock_ms(), self._last_created_ms + 1)
+            self._last_created_ms = at_ms
             created = rules.create(game_id, count)
             try:
                 # The append comes first: expected_version 0 proves the id is new, so
