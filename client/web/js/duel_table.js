@@ -6,7 +6,8 @@
 // DuelControls.tableUi) makes it clickable, and every part restates the view it
 // shows in data-attributes that the browser tests compare with GET /view.
 
-import { h, plural, svg } from "./dom.js";
+import { h, plural } from "./dom.js";
+import { waitingBoard } from "./table.js";
 import { duelCardBack, duelCardFace, duelCardLabel, icon, privilegeScrolls, royalTile } from "./duel_cards.js";
 import { DUEL_TOKENS, GEMS, gemIcon, gemLabel, tokenChip } from "./gems.js";
 import { seatLabel } from "./words.js";
@@ -40,12 +41,7 @@ export function renderDuelTable(view, catalog, ui = null) {
       },
     },
     view.status === "open"
-      ? h(
-          "div",
-          { class: "board-area board-waiting" },
-          svg("0 0 40 40", '<path d="M20 4 34 14 20 36 6 14Z"/><path class="facet" d="M6 14h28M13 14l7 22 7-22M12 6.5l1 7.5 7-10 7 10 1-7.5"/>', { class: "waiting-mark" }),
-          h("p", {}, "The tokens are laid on the board and the pyramid dealt when the second player sits down."),
-        )
+      ? waitingBoard("The tokens are laid on the board and the pyramid dealt when the second player sits down.")
       : h(
           "div",
           { class: "board-area duel-area" },

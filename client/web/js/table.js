@@ -34,12 +34,7 @@ export function renderTable(view, catalog, ui = null) {
       },
     },
     view.status === "open"
-      ? h(
-          "div",
-          { class: "board-area board-waiting" },
-          svg("0 0 40 40", '<path d="M20 4 34 14 20 36 6 14Z"/><path class="facet" d="M6 14h28M13 14l7 22 7-22M12 6.5l1 7.5 7-10 7 10 1-7.5"/>', { class: "waiting-mark" }),
-          h("p", {}, "The cards are dealt and the tokens set out when the last seat is taken."),
-        )
+      ? waitingBoard("The cards are dealt and the tokens set out when the last seat is taken.")
       : h(
           "div",
           { class: "board-area" },
@@ -293,4 +288,14 @@ export function decorate(root, view, ui) {
     button.classList.toggle("selected", chosen);
     button.setAttribute("aria-pressed", String(chosen));
   }
+}
+
+/** The board before the game starts: a gem mark and what will happen (both games). */
+export function waitingBoard(message) {
+  return h(
+    "div",
+    { class: "board-area board-waiting" },
+    svg("0 0 40 40", '<path d="M20 4 34 14 20 36 6 14Z"/><path class="facet" d="M6 14h28M13 14l7 22 7-22M12 6.5l1 7.5 7-10 7 10 1-7.5"/>', { class: "waiting-mark" }),
+    h("p", {}, message),
+  );
 }
