@@ -27,20 +27,8 @@ export function cardLabel(card) {
  */
 export function cardFace(id, card, { onClick, extra = [], size = "", label, attrs = {} } = {}) {
   if (!card) return cardSlotEmpty();
-  const tag = onClick ? "button" : "div";
-  const text = label || cardLabel(card);
-  const el = h(
-    tag,
-    {
-      class: ["card", `card-${card.color}`, `level-${card.level}`, size && `card-${size}`, ...extra],
-      dataset: { card: id, level: String(card.level) },
-      "aria-label": text,
-      title: onClick ? null : text,
-      role: onClick ? null : "img",
-      type: onClick ? "button" : null,
-      onclick: onClick || null,
-      ...attrs,
-    },
+  const classes = ["card", `card-${card.color}`, `level-${card.level}`, size && `card-${size}`, ...extra];
+  return cardShell(id, card, { classes, text: label || cardLabel(card), onClick, attrs },
     h(
       "span",
       { class: "card-head" },
@@ -55,7 +43,27 @@ export function cardFace(id, card, { onClick, extra = [], size = "", label, attr
       GEMS.filter((g) => card.cost[g]).map((g) => costPip(g, card.cost[g])),
     ),
   );
-  return el;
+}
+
+/**
+ * The element every card face is drawn in (both games): a button with `onClick`,
+ * else an image, labelled with `text`; `children` are the face's parts.
+ */
+export function cardShell(id, card, { classes, text, onClick, attrs = {} }, ...children) {
+  return h(
+    onClick ? "button" : "div",
+    {
+      class: classes,
+      dataset: { card: id, level: String(card.level) },
+      "aria-label": text,
+      title: onClick ? null : text,
+      role: onClick ? null : "img",
+      type: onClick ? "button" : null,
+      onclick: onClick || null,
+      ...attrs,
+    },
+    ...children,
+  );
 }
 
 export function cardSlotEmpty() {

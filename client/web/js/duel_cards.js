@@ -2,7 +2,7 @@
 // double bonus, wild, points, crowns, ability, a cost that may ask for pearls),
 // royal cards, crowns and privilege scrolls.
 
-import { cardBack } from "./cards.js";
+import { cardBack, cardShell, cardSlotEmpty } from "./cards.js";
 import { h, listWords, plural, svg } from "./dom.js";
 import { GEMS, costPip, gemIcon, gemLabel } from "./gems.js";
 
@@ -67,22 +67,10 @@ export function duelCardLabel(card) {
  * wild card took (its head shows that colour's gem on the wild gem).
  */
 export function duelCardFace(id, card, { onClick, extra = [], size = "", label, attrs = {}, wildColor = null } = {}) {
-  if (!card) return h("div", { class: "card card-empty", role: "img", "aria-label": "Empty slot" });
-  const tag = onClick ? "button" : "div";
-  const text = label || duelCardLabel(card);
+  if (!card) return cardSlotEmpty();
   const bonusGems = card.color === "none" ? [] : Array.from({ length: card.bonus || 1 }, () => gemIcon(wildColor || card.color, "card-gem"));
-  return h(
-    tag,
-    {
-      class: ["card", "duel-card", `card-${card.color}`, wildColor && `card-${wildColor}`, wildColor && "wild-placed", `level-${card.level}`, size && `card-${size}`, ...extra],
-      dataset: { card: id, level: String(card.level) },
-      "aria-label": text,
-      title: onClick ? null : text,
-      role: onClick ? null : "img",
-      type: onClick ? "button" : null,
-      onclick: onClick || null,
-      ...attrs,
-    },
+  const classes = ["card", "duel-card", `card-${card.color}`, wildColor && `card-${wildColor}`, wildColor && "wild-placed", `level-${card.level}`, size && `card-${size}`, ...extra];
+  return cardShell(id, card, { classes, text: label || duelCardLabel(card), onClick, attrs },
     h(
       "span",
       { class: "card-head" },
