@@ -23,6 +23,8 @@ from typing import Any, Final, Literal
 import msgspec
 import redis.asyncio as aioredis
 
+from server.redis_direct import DirectRedis, Script
+
 Status = Literal["open", "live", "finished"]
 STATUSES: Final[tuple[Status, ...]] = ("open", "live", "finished")
 
@@ -36,7 +38,7 @@ _STATUS_KEYS: Final = {"open": OPEN_KEY, "live": LIVE_KEY, "finished": FINISHED_
 
 # KEYS: open, live, finished, games, versions. ARGV: id, status index (1-3), score,
 # version, summary JSON. Returns 1 if written, 0 if the index already had a later one.
-_UPDATE_LUA: Final = """
+_UPDATE_LUA: Final = Script("""
 local old = tonumber(redis.call('HGET', KEYS[5], ARGV[1]) or '-1')
 if old >= tonumber(ARGV[4]) then return 0 end
 redis.call('HSET', KEYS[5], ARGV[1], ARGV[4])
@@ -46,7 +48,10 @@ for i = 1, 3 do
 end
 redis.call('ZADD', KEYS[tonumber(ARGV[2])], ARGV[3], ARGV[1])
 return 1
-"""
+""")
+_UPDATE_KEYS: Final = tuple(
+    k.encode() for k in (OPEN_KEY, LIVE_KEY, FINISHED_KEY, GAMES_KEY, VERSIONS_KEY)
+)
 
 # KEYS: one status set, games. ARGV: limit. The newest ``limit`` summaries.
 _LIST_LUA: Final = """
@@ -71,24 +76,26 @@ class Lobby:
 
     def __init__(self, client: aioredis.Redis) -> None:
         self._r = client
-        self._update = client.register_script(_UPDATE_LUA)
+        # Updates follow commands: the command path's connection (server/redis_direct.py).
+        self._direct = DirectRedis.of(client)
         self._list = client.register_script(_LIST_LUA)
         self._encoder = msgspec.json.Encoder()
         self._decoder = msgspec.json.Decoder(dict[str, Any])
 
     async def update(self, entry: LobbyEntry) -> bool:
         """Record a game's summary; False if the index already had a later version."""
-        written = await self._update(
-            keys=[OPEN_KEY, LIVE_KEY, FINISHED_KEY, GAMES_KEY, VERSIONS_KEY],
-            args=[
-                entry.id,
-                STATUSES.index(entry.status) + 1,
-                entry.created_ms,
-                entry.version,
+        written = await self._direct.run(
+            _UPDATE_LUA,
+            _UPDATE_KEYS,
+            (
+                entry.id.encode(),
+                b"%d" % (STATUSES.index(entry.status) + 1),
+                b"%d" % entry.created_ms,
+                b"%d" % entry.version,
                 self._encoder.encode(entry.summary),
-            ],
+            ),
         )
-        return bool(int(written))
+        return bool(written)
 
     async def newest(self, status: Status, limit: int) -> list[dict[str, Any]]:
         """The newest ``limit`` games with this status, as summaries."""

@@ -22,6 +22,8 @@ import msgspec
 import redis.asyncio as aioredis
 from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 
+from server.redis_direct import DirectRedis, Script
+
 __all__ = [
     "AppendResult",
     "EventStore",
@@ -41,7 +43,7 @@ _EVENTS_SUFFIX: Final = "}:events"
 # ARGV[1] expected version, ARGV[2] command id ('' for none), ARGV[3] timestamp ms,
 # ARGV[4] reply to record with the command id, ARGV[5..] the events.
 # Returns {0, new_version} | {1, recorded_version, recorded_reply} | {2, actual_version}.
-_APPEND_LUA: Final = """
+_APPEND_LUA: Final = Script("""
 local cmd = ARGV[2]
 if cmd ~= '' then
   local seen = redis.call('HGET', KEYS[2], cmd)
@@ -68,7 +70,7 @@ if cmd ~= '' then
   redis.call('HSET', KEYS[2], cmd, string.format('%d:', v) .. ARGV[4])
 end
 return {0, v}
-"""
+""")
 
 
 class VersionConflict(Exception):
@@ -172,7 +174,9 @@ class EventStore:
 
     def __init__(self, client: aioredis.Redis) -> None:
         self._r = client
-        self._append = client.register_script(_APPEND_LUA)
+        # Appends are the command path: they go through a dedicated connection
+        # (server/redis_direct.py), everything else through the client.
+        self._direct = DirectRedis.of(client)
 
     @property
     def client(self) -> aioredis.Redis:
@@ -201,21 +205,22 @@ class EventStore:
             raise ValueError("expected_version must be >= 0")
         if command_id == "":
             raise ValueError("command_id must be None or non-empty")
-        keys = [events_key(game_id), commands_key(game_id)]
-        args: list[bytes | str | int] = [
-            expected_version,
-            command_id or "",
-            int(at_ms),
+        _check_id(game_id)
+        tag = game_id.encode()
+        keys = (b"game:{%s}:events" % tag, b"game:{%s}:commands" % tag)
+        args = [
+            b"%d" % expected_version,
+            b"" if command_id is None else command_id.encode(),
+            b"%d" % at_ms,
             reply,
             *events,
         ]
-        result = await self._append(keys=keys, args=args)
-        status = int(result[0])
+        status, version, *recorded = await self._direct.run(_APPEND_LUA, keys, args)
         if status == 0:
-            return AppendResult(version=int(result[1]), duplicate=False, reply=reply)
+            return AppendResult(version=version, duplicate=False, reply=reply)
         if status == 1:
-            return AppendResult(version=int(result[1]), duplicate=True, reply=_as_bytes(result[2]))
-        raise VersionConflict(expected_version, int(result[1]))
+            return AppendResult(version=version, duplicate=True, reply=_as_bytes(recorded[0]))
+        raise VersionConflict(expected_version, version)
 
     async def read(
         self, game_id: str, after: int = 0, until: int | None = None
