@@ -62,8 +62,14 @@ TURN_EVENTS = ("TurnEnded", "GameStarted")
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (from /proc/<pid>/stat)."""
+    user, system = cpu_split(pid)
+    return user + system
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """User and system CPU time of a process, apart."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
 
 
 def rss_mib(pid: int) -> float:
@@ -87,7 +93,7 @@ async def splendor_serve(redis_url: str, profile: Path | None) -> AsyncIterator[
     env = {**os.environ, "REDIS_URL": redis_url, "SPLENDOR_COMMAND_RATE": "0"}
     prefix = [sys.executable]
     if profile is not None and profile.suffix == ".txt":  # a sampling profile, as text
-        prefix += ["-m", "pyinstrument", "-r", "text", "--show-all", "-o", str(profile)]
+        prefix += ["-m", "pyinstrument", "-r", "text", "-p", "flat=true", "-o", str(profile)]
     elif profile is not None:
         prefix += ["-m", "cProfile", "-o", str(profile)]
     command = [*prefix, "-m", "server.cli", "serve", "--port", str(port), "--log-level", "warning"]
@@ -432,12 +438,14 @@ async def live_run(
         )
         await asyncio.sleep(WARM_UP_S)
         cpu0, rcpu0, own0 = cpu_seconds(pid), redis_cpu(redis_pid), own_cpu()
+        sys0 = cpu_split(pid)[1]
         t0 = time.perf_counter()
         stats.measuring = True
         await asyncio.sleep(seconds)
         stats.measuring = False
         elapsed = time.perf_counter() - t0
         cpu1, rcpu1, own1 = cpu_seconds(pid), redis_cpu(redis_pid), own_cpu()
+        sys1 = cpu_split(pid)[1]
         rss = rss_mib(pid)
         stop.set()
         for slot in slots:
@@ -453,6 +461,7 @@ async def live_run(
         "p50_ms": percentile(stats.latencies, 0.5) * 1e3,
         "p99_ms": percentile(stats.latencies, 0.99) * 1e3,
         "cpu_us": (cpu1 - cpu0) / n * 1e6,
+        "sys_us": (sys1 - sys0) / n * 1e6,
         "cpu_pct": (cpu1 - cpu0) / elapsed * 100,
         "redis_us": (rcpu1 - rcpu0) / n * 1e6,
         "client_pct": (own1 - own0) / elapsed * 100,
@@ -511,10 +520,24 @@ def hub_breakdown(games: int = 20) -> dict[str, float]:
     from events.game import CLASSIC
     from server.hub import Hub, Outbox
     from server.projection import LoggedEvent, encode_event
+    from server.sockets import Batch
     from server.store import StoredEvent
 
-    async def nothing(text: str) -> None:
-        return None
+    class FramingWire:
+        """A socket's wire that frames what it is given (as the server's does) and
+        drops it."""
+
+        def write(self, batch: Batch) -> None:
+            batch.frames  # noqa: B018 - made once per batch, shared by the audience
+
+        def buffered(self) -> int:
+            return 0
+
+        async def drained(self, below: int) -> None:
+            return None
+
+        def close(self) -> None:
+            return None
 
     hub_s = view_s = 0.0
     commands = 0
@@ -544,7 +567,7 @@ def hub_breakdown(games: int = 20) -> dict[str, float]:
         stored = [StoredEvent(e.version, e.at_ms, encode_event(e.event)) for e in log]
         hub = Hub("g", CLASSIC, log[:start])
         for viewer in [*range(PLAYERS), *[None] * SPECTATORS]:
-            hub.attach(Outbox(hub, viewer, nothing, 1_000_000), None)
+            hub.attach(Outbox(hub, viewer, FramingWire()), None)
         t0 = time.process_time()
         for a, b in moves:
             hub.apply(stored[a:b])
@@ -569,7 +592,8 @@ def show_live(r: dict[str, Any]) -> None:
     print(
         f"K={r['games']:>4} ({r['sockets']} sockets, {pace}): {r['commands']} commands,"
         f" {r['per_s']:.0f}/s; latency p50 {r['p50_ms']:.2f} ms p99 {r['p99_ms']:.2f} ms;"
-        f" server CPU {r['cpu_us']:.0f} µs/command ({r['cpu_pct']:.0f}% of a core),"
+        f" server CPU {r['cpu_us']:.0f} µs/command (system {r['sys_us']:.0f};"
+        f" {r['cpu_pct']:.0f}% of a core),"
         f" RSS {r['rss_mib']:.0f} MiB; Redis {r['redis_us']:.0f} µs/command;"
         f" client {r['client_pct']:.0f}% of a core; echo p50 {r['echo_p50_ms']:.2f}"
         f" p99 {r['echo_p99_ms']:.2f} ms; XADD p50 {r['xadd_p50_ms']:.2f}"

@@ -51,6 +51,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from server.app import create_app
+    from server.sockets import FrameWritingProtocol
 
     try:
         settings = Settings.from_env().with_(host=args.host, port=args.port, data_dir=args.data_dir)
@@ -73,6 +74,7 @@ def serve(args: argparse.Namespace) -> int:
         # audience, and per-socket compression would redo that work for every socket.
         ws_max_size=MAX_BODY_BYTES,
         ws_per_message_deflate=False,
+        ws=FrameWritingProtocol,
     )
     return 0
 

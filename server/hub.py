@@ -9,10 +9,13 @@ audience's previous view (``server.viewdiff``) and the redacted event once, enco
 the ``diff`` message once, and puts the same text in the outbox of every socket of
 that audience.
 
-Each socket has an ``Outbox``: a bounded queue and a writer task, so a slow or dead
-socket never delays the others. When a socket's queue overflows, its pending diffs are
-dropped and, once the queue has drained, it gets a fresh snapshot instead: a socket
-sees every version in order, or a snapshot that starts it over, never a gap.
+Each socket has an ``Outbox``. The events of one append go out together: for each
+audience the hub makes one ``server.sockets.Batch`` of their ``diff`` messages, and
+every outbox of the audience writes that batch to its socket at once, framed once for
+all of them (``server.sockets``). A socket more than ``limit`` bytes behind is a slow
+or dead one: it gets no more diffs and, once its buffer has drained, a fresh snapshot
+instead. A socket sees every version in order, or a snapshot that starts it over,
+never a gap; and no socket ever waits for another.
 
 Everything that touches a hub's state, audiences and outboxes runs without awaiting
 in between (the event loop is the lock): a snapshot taken at version V is always
@@ -25,7 +28,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from typing import Any, Final
 
 import msgspec
@@ -34,6 +37,7 @@ import redis.asyncio as aioredis
 from events.game import Variant
 from server.projection import LoggedEvent, decode_event
 from server.service import reveal_reserves
+from server.sockets import Batch, SendWire, Wire
 from server.store import StoredEvent
 from server.tailer import TAIL_BLOCK_MS, Tailer, TailMode
 from server.viewdiff import Shared, members_patch, view_patch
@@ -48,65 +52,55 @@ Send = Callable[[str], Awaitable[None]]
 Close = Callable[[int, str], Coroutine[Any, Any, None]]  # a websocket close: code, reason
 LoadGame = Callable[[str], Awaitable[tuple[Variant, Sequence[LoggedEvent]]]]
 
-DEFAULT_OUTBOX_LIMIT: Final = 256  # messages waiting for one socket before it is reset
+DEFAULT_OUTBOX_LIMIT: Final = 256 * 1024  # bytes behind before a socket is reset
 CLOSE_INTERNAL: Final = 1011
 
 _encoder = msgspec.json.Encoder()
 
 
-def _text(message: Mapping[str, Any]) -> str:
-    return _encoder.encode(message).decode()
+def _diff_message(version: int, event: bytes, patch: bytes) -> bytes:
+    return b'{"type":"diff","version":%d,"event":%b,"patch":%b}' % (version, event, patch)
 
 
 # ---------------------------------------------------------------------- outboxes
 
 
-class _CatchUp:
-    """A placeholder in an outbox: the diffs ``after < version <= until`` for one
-    viewer, computed by the writer when it gets there (not all at once). ``public``:
-    the game was over at ``until``, so its past is shown to everyone."""
-
-    __slots__ = ("after", "public", "until")
-
-    def __init__(self, after: int, until: int, public: bool) -> None:
-        self.after = after
-        self.until = until
-        self.public = public
-
-
 class Outbox:
-    """The messages waiting for one socket, and the task that sends them in order.
+    """What one socket is sent, in version order, never waiting on the socket.
 
-    *Feed* messages (snapshots, diffs) are dropped when more than ``limit`` wait; the
-    socket then gets a snapshot when its queue has drained. *Replies* (ack, error,
-    pong) are never dropped: ``reply`` waits for room instead, which stops reading
-    from a client that sends faster than it reads.
+    Live, each batch of the socket's audience is written to its ``Wire`` at once.
+    More than ``limit`` bytes behind, the socket gets no more batches; once its wire
+    has drained it gets a snapshot of the hub's version then, and the batches after
+    it. Resuming from ``since``, it first gets the diffs it missed, made one by one as
+    it takes them, while live batches wait (those count towards ``limit`` too).
+    Replies (ack, error, pong) are written at once, after waiting for the wire to
+    drain when it is full, which stops reading from a client that never reads.
     """
 
     def __init__(
-        self, hub: Hub, viewer: Viewer, send: Send, limit: int, close: Close | None = None
+        self,
+        hub: Hub,
+        viewer: Viewer,
+        wire: Wire | Send,
+        limit: int = DEFAULT_OUTBOX_LIMIT,
+        close: Close | None = None,
     ) -> None:
         self.hub = hub
         self.viewer = viewer
-        self._send = send
+        self.wire: Wire = SendWire(wire) if callable(wire) else wire
         self._close = close
         self._limit = max(1, limit)
-        self._items: deque[tuple[bool, str | _CatchUp]] = deque()  # (is_feed, item)
-        self._replies = 0
-        self._wake = asyncio.Event()
-        self._room = asyncio.Event()
-        self._room.set()
+        self._held: deque[Batch] | None = None  # live batches waiting for a catch-up
+        self._held_bytes = 0
         self.needs_snapshot = False
         self.resets = 0  # times this socket's diffs were dropped for a snapshot
         self.closed = False
-        self._task: asyncio.Task[None] | None = None
+        self._task: asyncio.Task[None] | None = None  # a catch-up or a snapshot to come
         self._closing: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
         self.closed = True
+        self.wire.close()
         task, self._task = self._task, None
         if task is not None and not task.done():
             task.cancel()
@@ -116,97 +110,132 @@ class Outbox:
     def abandon(self, code: int, reason: str) -> None:
         """Send nothing more and close the socket (its client reconnects)."""
         self.closed = True
-        self._items.clear()
-        self._wake.set()
-        self._room.set()
+        self.wire.close()
         if self._close is not None and self._closing is None:
             self._closing = asyncio.get_running_loop().create_task(self._close(code, reason))
 
-    # -- filled by the hub (synchronously)
+    # -- from the hub (synchronously)
 
-    def feed(self, item: str | _CatchUp) -> None:
-        """Queue a snapshot or diff; on overflow drop the feed and ask for a snapshot."""
+    def feed(self, batch: Batch) -> None:
+        """Write a batch of the audience's diffs, or drop it for a snapshot to come."""
         if self.needs_snapshot or self.closed:
             return  # the snapshot to come will cover it
-        if len(self._items) >= self._limit:
+        held = self._held
+        if held is not None:
+            held.append(batch)
+            self._held_bytes += batch.size
+            if self._held_bytes > self._limit:
+                self.reset(overflow=True)
+        elif self.wire.buffered() > self._limit:
             self.reset(overflow=True)
-            return
-        self._items.append((True, item))
-        self._wake.set()
+        else:
+            self.wire.write(batch)
+
+    def catch_up(self, after: int, until: int, public: bool) -> None:
+        """Send the diffs ``after < version <= until`` before any live batch.
+        ``public``: the game was over at ``until``, so its past is shown to all."""
+        self._held = deque()
+        self._start(self._catch_up(after, until, public))
 
     def reset(self, *, overflow: bool = False) -> None:
-        """Drop the pending feed; a snapshot of the version of that moment follows."""
+        """Drop what waits; a snapshot of the version of the moment the socket has
+        room follows (``resync``, or an overflow)."""
+        if self.needs_snapshot or self.closed:
+            return
         if overflow:
             self.resets += 1
-        if any(is_feed for is_feed, _ in self._items):
-            self._items = deque(entry for entry in self._items if not entry[0])
         self.needs_snapshot = True
-        self._wake.set()
+        self._held, self._held_bytes = None, 0
+        self._start(self._snapshot_when_drained())
 
-    # -- filled by the socket's reader
+    # -- from the socket's reader
 
-    async def reply(self, text: str) -> None:
-        """Queue an ack, error or pong (after waiting for room if too many wait)."""
-        while self._replies >= self._limit and not self.closed:
-            self._room.clear()
-            await self._room.wait()
-        if self.closed:
-            return
-        self._replies += 1
-        self._items.append((False, text))
-        self._wake.set()
+    async def reply(self, message: bytes) -> None:
+        """Write an ack, error or pong (after the wire drains, if it is full)."""
+        if self.wire.buffered() > self._limit:
+            await self.wire.drained(self._limit // 2)
+        if not self.closed:
+            self.wire.write(Batch((message,)))
 
-    # -- the writer
+    # -- tasks
 
-    async def _run(self) -> None:
+    def _start(self, work: Coroutine[Any, Any, None]) -> None:
+        task = self._task
+        if task is not None and not task.done():
+            task.cancel()  # a catch-up overtaken by a snapshot
+        self._task = asyncio.get_running_loop().create_task(self._guard(work))
+
+    async def _guard(self, work: Coroutine[Any, Any, None]) -> None:
         try:
-            while not self.closed:
-                if self._items:
-                    is_feed, item = self._items.popleft()
-                    if not is_feed:
-                        self._replies -= 1
-                        self._room.set()
-                    if isinstance(item, _CatchUp):
-                        await self._catch_up(item)
-                    else:
-                        await self._send(item)
-                elif self.needs_snapshot:
-                    # Taken and flagged done in one step: the hub's next diffs are
-                    # the ones after this snapshot's version.
-                    self.needs_snapshot = False
-                    await self._send(self.hub.snapshot(self.viewer))
-                else:
-                    self._wake.clear()
-                    await self._wake.wait()
+            await work
         except asyncio.CancelledError:
             raise
         except Exception as e:  # the socket is gone: its reader sees it and leaves
             log.debug("socket writer for %s stopped: %r", self.hub.game_id, e)
-        finally:
             self.closed = True
-            self._room.set()
 
-    async def _catch_up(self, item: _CatchUp) -> None:
-        for text in self.hub.diffs(self.viewer, item.after, item.until, item.public):
+    async def _snapshot_when_drained(self) -> None:
+        await self.wire.drained(self._limit // 2)
+        if self.closed:
+            return
+        # Taken and flagged done in one step: the hub's next batches follow it.
+        self.needs_snapshot = False
+        self.wire.write(Batch((self.hub.snapshot(self.viewer),)))
+
+    async def _catch_up(self, after: int, until: int, public: bool) -> None:
+        for message in self.hub.diffs(self.viewer, after, until, public):
+            if self.wire.buffered() > self._limit:
+                await self.wire.drained(self._limit // 2)
             if self.needs_snapshot or self.closed:
                 return  # overflowed meanwhile: the snapshot to come starts it over
-            await self._send(text)
+            self.wire.write(Batch((message,)))
+        held, self._held, self._held_bytes = self._held, None, 0
+        for batch in held or ():
+            self.feed(batch)
 
 
 # ---------------------------------------------------------------------- hubs
 
 
+class _Views:
+    """Each audience's view and each event's patch for it: every view made whole
+    and diffed member by member (patches of members shared between audiences)."""
+
+    def __init__(self, variant: Variant, state: Any) -> None:
+        self._variant = variant
+        self._state = state
+        self._views: dict[Viewer, dict[str, Any]] = {}
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        view = self._views.get(viewer)
+        if view is None:
+            view = self._views[viewer] = self._variant.view(self._state, viewer)
+        return view
+
+    def drop(self, viewer: Viewer) -> None:
+        self._views.pop(viewer, None)
+
+    def advance(self, event: Any) -> dict[Viewer, bytes]:
+        shared: Shared = {}
+        patches: dict[Viewer, bytes] = {}
+        for viewer, before in self._views.items():
+            after = self._variant.view(self._state, viewer)
+            patches[viewer] = _encoder.encode(members_patch(before, after, shared))
+            self._views[viewer] = after
+        return patches
+
+
 class _Audience:
-    """The sockets that see a game the same way (one seat, or every spectator), with
-    the view they all have at the hub's version."""
+    """The sockets that see a game the same way (one seat, or every spectator), and
+    the messages of the events being applied, for all of them."""
 
-    __slots__ = ("outboxes", "snapshot", "view", "viewer")
+    __slots__ = ("outboxes", "pending", "snapshot", "viewer")
 
-    def __init__(self, viewer: Viewer, view: dict[str, Any]) -> None:
+    def __init__(self, viewer: Viewer) -> None:
         self.viewer = viewer
-        self.view = view
         self.outboxes: set[Outbox] = set()
-        self.snapshot: tuple[int, str] | None = None  # (version, text), made once
+        self.pending: list[bytes] = []
+        self.snapshot: tuple[int, bytes] | None = None  # (version, message), made once
 
 
 class Hub:
@@ -217,6 +246,7 @@ class Hub:
         self.variant = variant
         self.log: list[LoggedEvent] = list(log)
         self.state: Any = variant.fold(e.event for e in self.log)
+        self._views = _Views(variant, self.state)
         self._audiences: dict[Viewer, _Audience] = {}
 
     @property
@@ -236,9 +266,9 @@ class Hub:
         that version, then every diff of its audience."""
         audience = self._audience(outbox.viewer)
         if since is None or since > self.version:
-            outbox.feed(self.snapshot(outbox.viewer))
+            outbox.feed(Batch((self.snapshot(outbox.viewer),)))
         elif since < self.version:
-            outbox.feed(_CatchUp(since, self.version, self.state.status == "finished"))
+            outbox.catch_up(since, self.version, self.state.status == "finished")
         audience.outboxes.add(outbox)
 
     def detach(self, outbox: Outbox) -> None:
@@ -248,78 +278,83 @@ class Hub:
         audience.outboxes.discard(outbox)
         if not audience.outboxes:
             del self._audiences[outbox.viewer]
+            self._views.drop(outbox.viewer)
 
     def _audience(self, viewer: Viewer) -> _Audience:
         audience = self._audiences.get(viewer)
         if audience is None:
-            audience = _Audience(viewer, self.variant.view(self.state, viewer))
-            self._audiences[viewer] = audience
+            audience = self._audiences[viewer] = _Audience(viewer)
+            self._views.view(viewer)
         return audience
 
-    def snapshot(self, viewer: Viewer) -> str:
+    def snapshot(self, viewer: Viewer) -> bytes:
         """The ``snapshot`` message of ``viewer`` at the hub's version (made once per
         audience and version)."""
         audience = self._audience(viewer)
         if audience.snapshot is None or audience.snapshot[0] != self.version:
-            text = _text({"type": "snapshot", "version": self.version, "view": audience.view})
-            audience.snapshot = (self.version, text)
+            message = _encoder.encode(
+                {"type": "snapshot", "version": self.version, "view": self._views.view(viewer)}
+            )
+            audience.snapshot = (self.version, message)
         return audience.snapshot[1]
 
     def apply(self, stored: Sequence[StoredEvent]) -> None:
         """Fold new events of the stream and send every audience its diffs."""
-        for entry in stored:
-            if entry.version <= self.version:
-                continue  # read twice (a tail that started before this hub's load)
-            if entry.version != self.version + 1:
-                # Not the next one: leave it; the tailer reads on from our version.
-                log.warning("%s: hub at %d got %d", self.game_id, self.version, entry.version)
-                return
-            self._apply_one(
-                LoggedEvent(entry.version, entry.at_ms, decode_event(self.variant, entry.data))
-            )
+        try:
+            for entry in stored:
+                if entry.version <= self.version:
+                    continue  # read twice (a tail that started before this hub's load)
+                if entry.version != self.version + 1:
+                    # Not the next one: leave it; the tailer reads on from our version.
+                    log.warning("%s: hub at %d got %d", self.game_id, self.version, entry.version)
+                    return
+                self._apply_one(
+                    LoggedEvent(entry.version, entry.at_ms, decode_event(self.variant, entry.data))
+                )
+        finally:
+            self._flush()
 
     def apply_logged(self, logged: Sequence[LoggedEvent]) -> bool:
         """Fold events this process has just appended (decoded already); False when
         they do not follow the hub's version (events before them are still to read)."""
-        for entry in logged:
-            if entry.version <= self.version:
-                continue  # the tailer was quicker
-            if entry.version != self.version + 1:
-                return False
-            self._apply_one(entry)
-        return True
+        try:
+            for entry in logged:
+                if entry.version <= self.version:
+                    continue  # the tailer was quicker
+                if entry.version != self.version + 1:
+                    return False
+                self._apply_one(entry)
+            return True
+        finally:
+            self._flush()
 
     def _apply_one(self, logged: LoggedEvent) -> None:
         variant = self.variant
         variant.evolve(self.state, logged.event)
         self.log.append(logged)
         finished = self.state.status == "finished"
-        plain: msgspec.Raw | None = None  # the event as JSON, when not redacted
-        shared: Shared = {}
-        for audience in self._audiences.values():
-            after = variant.view(self.state, audience.viewer)
-            shown = variant.redact(logged.event, audience.viewer, finished)
+        patches = self._views.advance(logged.event)
+        plain: bytes | None = None  # the event as JSON, when not redacted
+        for viewer, audience in self._audiences.items():
+            shown = variant.redact(logged.event, viewer, finished)
             if shown is logged.event:
                 if plain is None:
-                    plain = msgspec.Raw(
-                        _encoder.encode(event_to_wire(shown, logged.version, logged.at_ms))
-                    )
-                wire_event: Any = plain
+                    plain = _encoder.encode(event_to_wire(shown, logged.version, logged.at_ms))
+                event = plain
             else:
-                wire_event = event_to_wire(shown, logged.version, logged.at_ms)
-            text = _text(
-                {
-                    "type": "diff",
-                    "version": logged.version,
-                    "event": wire_event,
-                    "patch": members_patch(audience.view, after, shared),
-                }
-            )
-            audience.view = after
-            for outbox in audience.outboxes:
-                outbox.feed(text)
+                event = _encoder.encode(event_to_wire(shown, logged.version, logged.at_ms))
+            audience.pending.append(_diff_message(logged.version, event, patches[viewer]))
 
-    def diffs(self, viewer: Viewer, after: int, until: int, public: bool) -> Iterator[str]:
+    def _flush(self) -> None:
+        """Send each audience the messages of the events just applied, as one batch."""
+        for audience in self._audiences.values():
+            if audience.pending:
+                batch = Batch(audience.pending)
+                audience.pending = []
+                for outbox in audience.outboxes:
+                    outbox.feed(batch)
+
+    def diffs(self, viewer: Viewer, after: int, until: int, public: bool) -> Iterator[bytes]:
         """The ``diff`` messages of ``viewer`` for versions ``after + 1 .. until``,
         one at a time, from the view at ``after`` (version 0: the empty table).
 
@@ -333,13 +368,10 @@ class Hub:
             variant.evolve(state, logged.event)
             now = self._past_view(state, viewer, public)
             shown = variant.redact(logged.event, viewer, public)
-            yield _text(
-                {
-                    "type": "diff",
-                    "version": logged.version,
-                    "event": event_to_wire(shown, logged.version, logged.at_ms),
-                    "patch": view_patch(before, now),
-                }
+            yield _diff_message(
+                logged.version,
+                _encoder.encode(event_to_wire(shown, logged.version, logged.at_ms)),
+                _encoder.encode(view_patch(before, now)),
             )
             before = now
 
@@ -387,7 +419,7 @@ class Hubs:
         game_id: str,
         viewer: Viewer,
         since: int | None,
-        send: Send,
+        wire: Wire | Send,
         close: Close | None = None,
     ) -> Outbox:
         """A started outbox for a new socket on ``game_id`` (loading its hub if needed).
@@ -397,9 +429,8 @@ class Hubs:
         hub = self._hubs.get(game_id)
         if hub is None:
             hub = await self._hub(game_id)
-        outbox = Outbox(hub, viewer, send, self.outbox_limit, close)
+        outbox = Outbox(hub, viewer, wire, self.outbox_limit, close)
         hub.attach(outbox, since)
-        outbox.start()
         return outbox
 
     async def leave(self, outbox: Outbox) -> None:

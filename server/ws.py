@@ -37,10 +37,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from events.game import Variant
 from server import wire
 from server.errors import ServiceError, bad_request, missing_token, rate_limited
-from server.hub import CLOSE_INTERNAL, DEFAULT_OUTBOX_LIMIT, Hubs, Outbox, Send
+from server.hub import CLOSE_INTERNAL, DEFAULT_OUTBOX_LIMIT, Hubs, Outbox
 from server.projection import LoggedEvent
 from server.ratelimit import RateLimiter
 from server.service import GameService
+from server.sockets import Wire, wire_for
 from server.tailer import TailMode
 
 __all__ = ["MAX_MESSAGE_BYTES", "lifespan", "routes"]
@@ -78,14 +79,14 @@ ClientMessage = CommandMessage | ResyncMessage | PingMessage
 
 _decode_message = msgspec.json.Decoder(ClientMessage).decode
 _encode = msgspec.json.Encoder().encode
-_PONG: Final = '{"type":"pong"}'
+_PONG: Final = b'{"type":"pong"}'
 
 
-def _error(error: ServiceError, command_id: str | None = None) -> str:
+def _error(error: ServiceError, command_id: str | None = None) -> bytes:
     message: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
     if command_id is not None:
         message["command_id"] = command_id
-    return _encode(message).decode()
+    return _encode(message)
 
 
 def _command_id_of(raw: bytes) -> str | None:
@@ -205,18 +206,18 @@ class _Session:
             await self.outbox.reply(_error(e, command_id if command_id else None))
             return
         ack = {"type": "ack", "command_id": command_id, "version": result.version}
-        await self.outbox.reply(_encode(ack).decode())
+        await self.outbox.reply(_encode(ack))
 
 
-async def _close(websocket: WebSocket, code: int, reason: str, last: str | None = None) -> None:
+async def _close(websocket: WebSocket, code: int, reason: str, last: bytes | None = None) -> None:
     """Send ``last`` (if any) and close, unless the client has gone already."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         if last is not None:
-            await websocket.send_text(last)
+            await websocket.send_text(last.decode())
         await websocket.close(code, reason)
 
 
-async def game_socket(websocket: WebSocket, send_text: Send) -> None:
+async def game_socket(websocket: WebSocket, wire: Wire) -> None:
     """``/ws/games/{game_id}``: a player (``?token=``) or a spectator watching a game."""
     app_state = websocket.app.state
     service: GameService = app_state.service
@@ -228,7 +229,7 @@ async def game_socket(websocket: WebSocket, send_text: Send) -> None:
         since = _since(websocket.query_params.get("since"))
         viewer = await _pool_retry(lambda: service.seat_for_token(game_id, token))
         outbox = await _pool_retry(
-            lambda: hubs.watch(game_id, viewer, since, send_text, websocket.close)
+            lambda: hubs.watch(game_id, viewer, since, wire, websocket.close)
         )
     except ServiceError as e:
         await _close(websocket, 4000 + e.status, e.code, _error(e))
@@ -250,14 +251,20 @@ async def game_socket(websocket: WebSocket, send_text: Send) -> None:
 
 
 class GameSocketApp:
-    """The ASGI app of ``/ws/games/{game_id}``. Diffs go out through the server's own
-    ``send``, without Starlette's per-message wrapper: it is the hottest path."""
+    """The ASGI app of ``/ws/games/{game_id}``. Messages go out through a
+    ``server.sockets`` wire: frames written straight to the connection where the
+    server offers it (``splendor serve`` does), else the server's own ``send``
+    without Starlette's per-message wrapper. It is the hottest path."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: ASGISend) -> None:
         async def send_text(text: str) -> None:
             await send({"type": "websocket.send", "text": text})
 
-        await game_socket(WebSocket(scope, receive=receive, send=send), send_text)
+        wire = wire_for(scope, send_text)
+        try:
+            await game_socket(WebSocket(scope, receive=receive, send=send), wire)
+        finally:
+            wire.close()
 
 
 def tail_client(client: aioredis.Redis) -> aioredis.Redis:
@@ -271,16 +278,17 @@ def tail_client(client: aioredis.Redis) -> aioredis.Redis:
 
 
 def outbox_limit(environ: dict[str, str] | None = None) -> int:
-    """``SPLENDOR_WS_QUEUE``: messages that may wait for one socket (default 256)."""
-    raw = (os.environ if environ is None else environ).get("SPLENDOR_WS_QUEUE")
+    """``SPLENDOR_WS_BUFFER``: bytes one socket may be behind before its diffs are
+    dropped for a snapshot (default 256 KiB)."""
+    raw = (os.environ if environ is None else environ).get("SPLENDOR_WS_BUFFER")
     if not raw:
         return DEFAULT_OUTBOX_LIMIT
     try:
         value = int(raw)
     except ValueError:
-        raise ValueError(f"SPLENDOR_WS_QUEUE must be an integer, not {raw!r}") from None
+        raise ValueError(f"SPLENDOR_WS_BUFFER must be an integer, not {raw!r}") from None
     if value < 1:
-        raise ValueError("SPLENDOR_WS_QUEUE must be 1 or more")
+        raise ValueError("SPLENDOR_WS_BUFFER must be 1 or more")
     return value
 
 

@@ -12,6 +12,7 @@ import jsonpatch
 from events.game import CLASSIC
 from server.hub import Hub, Outbox
 from server.projection import LoggedEvent, encode_event
+from server.sockets import SendWire
 from server.store import StoredEvent
 
 
@@ -63,30 +64,43 @@ def rebuild(messages: list[dict[str, Any]], start: dict[str, Any] | None = None)
     return view
 
 
+LIMIT = 3000  # bytes behind: a few diffs of a two-player game
+
+
+async def settle() -> None:
+    """Let every ready task run (the wire's sender, an outbox's catch-up)."""
+    for _ in range(100):
+        await asyncio.sleep(0)
+
+
 async def test_overflow_drops_diffs_then_sends_one_snapshot() -> None:
-    """More than ``limit`` diffs behind, a socket's diffs are dropped; once it reads it gets a snapshot of the version then and the diffs after it, no gap."""
+    """More than ``limit`` bytes behind, a socket's diffs are dropped; once it reads it gets a snapshot of the version then and the diffs after it, no gap; a reply waits for room but is never dropped."""
     log = seeded_log()
     hub = Hub("g", CLASSIC, log[:20])
     socket = GatedSocket()
-    outbox = Outbox(hub, None, socket.send, limit=4)
+    outbox = Outbox(hub, None, SendWire(socket.send), limit=LIMIT)
     hub.attach(outbox, None)
-    outbox.start()
     stored = [StoredEvent(e.version, e.at_ms, encode_event(e.event)) for e in log]
-    await asyncio.sleep(0)  # the writer takes the first snapshot and is stuck sending it
-    hub.apply(stored[20:40])
-    await asyncio.sleep(0)
+    for entry in stored[20:40]:  # one append (one batch) at a time
+        hub.apply([entry])
+        await settle()
     assert outbox.resets == 1 and outbox.needs_snapshot
-    await outbox.reply('{"type": "pong"}')  # replies are never dropped
+    pong = asyncio.create_task(outbox.reply(b'{"type": "pong"}'))
+    await settle()
+    assert not pong.done()  # waiting for the socket to drain
     socket.gate.set()
-    for _ in range(100):
-        await asyncio.sleep(0)
-    hub.apply(stored[40:43])  # fewer than the limit: all of them go out
-    for _ in range(100):
-        await asyncio.sleep(0)
+    await settle()
+    await pong
+    for entry in stored[40:43]:
+        hub.apply([entry])
+        await settle()
     kinds = [(m["type"], m.get("version")) for m in socket.sent]
-    assert kinds[:3] == [("snapshot", 20), ("pong", None), ("snapshot", 40)]
-    assert [v for _, v in kinds[3:]] == [41, 42, 43]
-    assert rebuild(socket.sent) == CLASSIC.view(hub.state, None)
+    assert kinds[0] == ("snapshot", 20) and ("pong", None) in kinds
+    feed = [k for k in kinds if k[0] != "pong"]
+    late = feed.index(("snapshot", 40))
+    assert [v for _, v in feed[1:late]] == list(range(21, 21 + late - 1))
+    assert [v for _, v in feed[late + 1 :]] == [41, 42, 43]
+    assert rebuild([m for m in socket.sent if m["type"] != "pong"]) == CLASSIC.view(hub.state, None)
     await outbox.stop()
 
 
@@ -95,18 +109,40 @@ async def test_overflow_during_a_catch_up_ends_it_with_a_snapshot() -> None:
     log = seeded_log()
     hub = Hub("g", CLASSIC, log[:60])
     socket = GatedSocket()
-    outbox = Outbox(hub, 1, socket.send, limit=3)
+    outbox = Outbox(hub, 1, SendWire(socket.send), limit=LIMIT)
     hub.attach(outbox, 0)
-    outbox.start()
+    await settle()  # the catch-up writes until the wire is full, and waits
     stored = [StoredEvent(e.version, e.at_ms, encode_event(e.event)) for e in log]
-    await asyncio.sleep(0)  # the writer is stuck on the first replayed diff
-    hub.apply(stored[60:70])
+    for entry in stored[60:70]:
+        hub.apply([entry])
     assert outbox.resets == 1
     socket.gate.set()
-    for _ in range(100):
-        await asyncio.sleep(0)
+    await settle()
     versions = [(m["type"], m["version"]) for m in socket.sent]
-    assert versions == [("diff", 1), ("snapshot", 70)]
+    assert versions[-1] == ("snapshot", 70)
+    assert [v for _, v in versions[:-1]] == list(range(1, len(versions)))
     empty = CLASSIC.view(CLASSIC.new_state(), 1)
     assert rebuild(socket.sent, empty) == CLASSIC.view(hub.state, 1)
+    await outbox.stop()
+
+
+async def test_a_resync_sends_a_snapshot_and_diffs_follow_it() -> None:
+    """``reset`` (a client's resync) sends a snapshot of the hub's version, and the next diffs follow it."""
+    log = seeded_log()
+    hub = Hub("g", CLASSIC, log[:30])
+    socket = GatedSocket()
+    socket.gate.set()
+    outbox = Outbox(hub, 0, SendWire(socket.send), limit=LIMIT)
+    hub.attach(outbox, None)
+    await settle()
+    outbox.reset()
+    stored = [StoredEvent(e.version, e.at_ms, encode_event(e.event)) for e in log]
+    hub.apply(stored[30:33])  # before the snapshot's task ran: covered by it
+    await settle()
+    hub.apply(stored[33:35])
+    await settle()
+    versions = [(m["type"], m["version"]) for m in socket.sent]
+    assert versions == [("snapshot", 30), ("snapshot", 33), ("diff", 34), ("diff", 35)]
+    assert outbox.resets == 0
+    assert rebuild(socket.sent) == CLASSIC.view(hub.state, 0)
     await outbox.stop()

@@ -132,7 +132,6 @@ async def test_hub_diffs_rebuild_every_audience_view(name: str, players: int) ->
 
             outbox = Outbox(hub, viewer, send, limit=10_000)
             hub.attach(outbox, None)
-            outbox.start()
         for _ in range(600):
             if state.status != "live":
                 break

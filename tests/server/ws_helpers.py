@@ -27,6 +27,7 @@ from websockets.uri import parse_uri
 from events.game import VARIANTS
 from server.app import create_app
 from server.settings import Settings
+from server.sockets import FrameWritingProtocol
 
 RECV_TIMEOUT = 20.0
 
@@ -77,6 +78,7 @@ async def live_server(
     config = uvicorn.Config(
         app,
         ws_max_size=ws_max_size,
+        ws=FrameWritingProtocol,
         log_level="warning",
         lifespan="on",
         timeout_graceful_shutdown=5,
