@@ -5,6 +5,7 @@ checked) so bad input is turned away before it reaches the service.
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 from typing import Any, Final, Literal
 
@@ -70,6 +71,7 @@ def player_name(join: JoinSeat) -> tuple[str, str | None]:
     return name, None
 
 
+@functools.lru_cache(maxsize=256)  # the events of one append share their time
 def iso_time(at_ms: int) -> str:
     """Milliseconds since the epoch as ISO-8601 UTC: ``2025-01-31T12:00:00.123Z``."""
     moment = datetime.fromtimestamp(at_ms / 1000, UTC)
