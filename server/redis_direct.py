@@ -46,24 +46,34 @@ _NOT_ENOUGH: Final = object()  # hiredis's "no whole reply yet" (False is a RESP
 _CRLF: Final = b"\r\n"
 
 
-class Script:
-    """A Lua script, known by its SHA-1 (computed here: no round trip to load it)."""
-
-    __slots__ = ("body", "sha")
-
-    def __init__(self, body: str) -> None:
-        self.body = body.encode()
-        self.sha = hashlib.sha1(self.body).hexdigest().encode()
-
-
-def pack(args: Sequence[bytes]) -> bytes:
-    """One command in RESP: an array of bulk strings."""
-    parts = [b"*%d\r\n" % len(args)]
+def pack(args: Sequence[bytes], head: bytes = b"", head_count: int = 0) -> bytes:
+    """One command in RESP: an array of bulk strings (``head``: the first
+    ``head_count`` of them, packed already)."""
+    parts = [b"*%d\r\n" % (head_count + len(args)), head]
     for arg in args:
         parts.append(b"$%d\r\n" % len(arg))
         parts.append(arg)
         parts.append(_CRLF)
     return b"".join(parts)
+
+
+class Script:
+    """A Lua script, known by its SHA-1 (computed here: no round trip to load it)."""
+
+    __slots__ = ("_heads", "body", "sha")
+
+    def __init__(self, body: str) -> None:
+        self.body = body.encode()
+        self.sha = hashlib.sha1(self.body).hexdigest().encode()
+        self._heads: dict[int, bytes] = {}
+
+    def evalsha(self, keys: Sequence[bytes], args: Sequence[bytes]) -> bytes:
+        """``EVALSHA sha numkeys keys... args...`` packed (its first three parts once)."""
+        head = self._heads.get(len(keys))
+        if head is None:
+            packed = pack([b"EVALSHA", self.sha, b"%d" % len(keys)])
+            head = self._heads[len(keys)] = packed[packed.index(_CRLF) + 2 :]  # no count
+        return pack((*keys, *args), head, 3)
 
 
 class _Protocol(asyncio.Protocol):
@@ -147,12 +157,22 @@ class DirectRedis:
 
     async def execute(self, *args: bytes) -> Any:
         """Send one command and wait for its reply (an error reply is raised)."""
+        return await self._call(pack(args))
+
+    async def run(self, script: Script, keys: Sequence[bytes], args: Sequence[bytes]) -> Any:
+        """``EVALSHA`` the script, or ``EVAL`` it when Redis does not have it (yet)."""
+        try:
+            return await self._call(script.evalsha(keys, args))
+        except NoScriptError:
+            return await self.execute(b"EVAL", script.body, b"%d" % len(keys), *keys, *args)
+
+    async def _call(self, command: bytes) -> Any:
         protocol = self._protocol
         if protocol is None or protocol.lost is not None:
             protocol = await self._connect()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         protocol.waiting.append(future)
-        protocol.transport.write(pack(args))
+        protocol.transport.write(command)
         if self._timeout is None:
             return await future
         try:
@@ -160,14 +180,6 @@ class DirectRedis:
         except TimeoutError:
             # The reply is skipped when it comes: the connection stays in step.
             raise RedisTimeoutError("Timeout reading from Redis") from None
-
-    async def run(self, script: Script, keys: Sequence[bytes], args: Sequence[bytes]) -> Any:
-        """``EVALSHA`` the script, or ``EVAL`` it when Redis does not have it (yet)."""
-        count = b"%d" % len(keys)
-        try:
-            return await self.execute(b"EVALSHA", script.sha, count, *keys, *args)
-        except NoScriptError:
-            return await self.execute(b"EVAL", script.body, count, *keys, *args)
 
     async def aclose(self) -> None:
         """Close the connection and give it back to the pool (a new call reopens one)."""

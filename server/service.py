@@ -138,6 +138,43 @@ class _Stale(Exception):
     """The client's expected_version is not the cached version."""
 
 
+class _SeededOnDraw(random.Random):
+    """``random.Random(seed)``, seeded at its first draw rather than when made.
+
+    Most commands draw nothing (only a card dealt or a game set up does), and seeding
+    a Mersenne Twister costs a third of deciding a move. The draws are those of
+    ``random.Random(seed)``: every method of ``random.Random`` draws through
+    ``random()`` or ``getrandbits()``, and both seed first.
+    """
+
+    def __init__(self, seed: str) -> None:  # no super().__init__(): it would seed now
+        self._pending: str | None = seed
+        self.gauss_next = None
+
+    def _seed_now(self) -> None:
+        seed, self._pending = self._pending, None
+        super().seed(seed)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        self._pending = None
+        super().seed(a, version)
+
+    def random(self) -> float:
+        if self._pending is not None:
+            self._seed_now()
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        if self._pending is not None:
+            self._seed_now()
+        return super().getrandbits(k)
+
+    def getstate(self) -> tuple[Any, ...]:
+        if self._pending is not None:
+            self._seed_now()
+        return super().getstate()
+
+
 class GameService:
     """Games over an ``EventStore``, with their lobby index kept up to date."""
 
@@ -569,7 +606,7 @@ class GameService:
 
     def _rng(self, game: Game) -> random.Random:
         # Distinct for every version of every game, reproducible from the seed alone.
-        return random.Random(f"{game.seed}:{game.version}")
+        return _SeededOnDraw(f"{game.seed}:{game.version}")
 
     async def _game_locked(self, game_id: str, lock: asyncio.Lock, *, fresh: bool = True) -> Game:
         """The game's projection (call with ``lock`` held); ``fresh`` reads what other
@@ -655,9 +692,13 @@ def reveal_reserves(variant: Variant, state: Any, view: dict[str, Any]) -> None:
 
 
 def _listed(game: Game) -> tuple[Any, ...]:
-    """What the lobby lists of a game, in short: a change of it needs an update."""
+    """What the lobby lists of a game, in short: a change of it needs an update.
+
+    Its status (the result comes with "finished"), its seats and their points: a
+    seat's name and bot are set when it is taken, so the number of seats stands for
+    them (checked on every command, so kept cheap)."""
     state = game.state
-    return (state.status, tuple((p.name, p.bot, p.points) for p in state.players))
+    return (state.status, [p.points for p in state.players])
 
 
 def _text(value: bytes | str) -> str:

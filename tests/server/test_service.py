@@ -14,7 +14,7 @@ import redis.asyncio as aioredis
 from server.errors import ServiceError
 from server.lobby import Lobby
 from server.projection import token_digest
-from server.service import GameService, seats_key
+from server.service import GameService, _SeededOnDraw, seats_key
 from server.store import EventStore, events_key, meta_key
 from tests.server.helpers import choose, command_id
 
@@ -265,3 +265,19 @@ async def test_unknown_games_variants_and_sizes_are_refused(service: GameService
         with pytest.raises(ServiceError) as bad:
             await service.create_game(variant, players)
         assert bad.value.code == "bad_request"
+
+
+def test_the_generator_seeded_on_its_first_draw_draws_as_random_random() -> None:
+    """The service's generator gives random.Random(seed)'s draws, whatever is drawn first."""
+    for n in range(50):
+        seed = f"{n * 7919}:{n}"
+        eager, lazy = random.Random(seed), _SeededOnDraw(seed)
+        assert lazy.sample(range(90), 5) == eager.sample(range(90), 5)
+        assert lazy.randrange(4) == eager.randrange(4)
+        left, right = list(range(30)), list(range(30))
+        lazy.shuffle(left)
+        eager.shuffle(right)
+        assert left == right
+        assert lazy.random() == eager.random()
+        assert _SeededOnDraw(seed).random() == random.Random(seed).random()
+        assert _SeededOnDraw(seed).getstate() == random.Random(seed).getstate()

@@ -50,8 +50,11 @@ async def kill_9(server: EmbeddedRedis) -> None:
 
 
 def test_pack_writes_resp_bulk_strings() -> None:
-    """A command is packed as a RESP array of bulk strings, binary-safe."""
+    """A command is packed as a RESP array of bulk strings, binary-safe; a script call too."""
     assert pack([b"SET", b"k", b"a\r\nb"]) == b"*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$4\r\na\r\nb\r\n"
+    call = pack([b"EVALSHA", ECHO.sha, b"2", b"k1", b"k2", b"a"])
+    assert ECHO.evalsha([b"k1", b"k2"], [b"a"]) == call
+    assert ECHO.evalsha([b"k1", b"k2"], [b"a"]) == call  # its head made once, reused
 
 
 async def test_one_instance_per_pool_and_replies_in_order(
