@@ -107,3 +107,139 @@ def frame(
         "legal": legal,
         "result": result,
     }
+
+
+# ---------------------------------------------------------------------- views kept up to date
+
+
+class Views(Protocol):
+    """The views of one game kept up to date as its state evolves in place: the same
+    values as the game's ``view``, rebuilt member by member where the last event
+    changed something, so that members left unchanged stay the same objects from one
+    version to the next, and a seat's view is the spectator's but for a few members.
+    """
+
+    def spectator(self, state: Any, event: Any = None) -> dict[str, Any]:
+        """``view(state, None)``: ``event`` is the only event applied to ``state`` since
+        the last call, or None (unknown: everything is rebuilt)."""
+
+    def seat(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
+        """The members of ``view(state, seat)`` that are not ``spectator``'s (this
+        state's spectator view): ``spectator | seat(...)`` is the seat's view. A member
+        the seat sees as spectators do is left out, or is the spectator's own object."""
+
+
+class PlainViews:
+    """``Views`` of a game that has no faster way: each view built whole."""
+
+    def __init__(self, view: Callable[[Any, int | None], dict[str, Any]]) -> None:
+        self._view = view
+
+    def spectator(self, state: Any, event: Any = None) -> dict[str, Any]:
+        return self._view(state, None)
+
+    def seat(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
+        return self._view(state, seat)
+
+
+def keep(old: Any, new: Any) -> Any:
+    """``old`` if ``new`` is the same JSON value (so that it stays the same object),
+    else ``new``."""
+    return old if type(old) is type(new) and old == new else new
+
+
+class _Seat:
+    """What ``SeatParts`` keeps of one seat between events."""
+
+    __slots__ = ("entry", "members", "mine", "own", "players", "reserved")
+
+    def __init__(self) -> None:
+        self.entry: Any = None  # the spectator's entry of the seat ...
+        self.reserved: list[Any] = []  # ... and the seat's reserved cards, when ...
+        self.own: dict[str, Any] = {}  # ... the seat's own entry was made from them
+        self.players: Any = None  # the spectator's players, when ...
+        self.mine: list[dict[str, Any]] = []  # ... the seat's own players were made
+        self.members: dict[str, Any] | None = None  # last given, while not to move
+
+
+class SeatParts:
+    """What a seat's view has of its own: ``you``, its own entry in ``players`` when
+    it sees more of it than a spectator does (its reserved cards: what a game hides
+    from the others), ``legal`` while it is to move. Kept per seat, so that they stay
+    the same objects while they do not change."""
+
+    _WIRE_LIMIT = 4096  # actions whose wire form is kept (frozen values, seen again and again)
+
+    def __init__(
+        self,
+        own: Callable[[Any, int, dict[str, Any]], dict[str, Any]],
+        to_wire: Callable[[Any], dict[str, Any]],
+        legal: Callable[[Any, int], list[Any]],
+    ) -> None:
+        """``own(state, seat, entry)``: the seat's entry as it sees it, given the
+        spectator's ``entry`` (the same object when it sees nothing more), which may
+        depend on nothing else than the seat's reserved cards;
+        ``to_wire(action)``, ``legal(state, seat)``: the game's."""
+        self._make_own = own
+        self._to_wire = to_wire
+        self._legal_actions = legal
+        self._wire: dict[Any, dict[str, Any]] = {}
+        self._seats: dict[int, _Seat] = {}
+        self._actions: list[Any] = []
+        self._legal: list[dict[str, Any]] = []
+
+    def members(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
+        """The members of the seat's view that are not ``spectator``'s: ``you``, the
+        seat's ``players`` when it sees its own entry differently, and, while it is to
+        move, ``legal``. The same dict as last time when none of them changed."""
+        players: list[dict[str, Any]] = spectator["players"]
+        kept = self._seats.get(seat)
+        if kept is None:
+            kept = self._seats[seat] = _Seat()
+        if not 0 <= seat < len(players):  # not seated yet: it sees what spectators see
+            if kept.members is None:
+                kept.members = {"you": seat}
+            return kept.members
+        shared = players[seat]
+        reserved = state.players[seat].reserved
+        if kept.entry is not shared or kept.reserved != reserved:
+            kept.own = self._make_own(state, seat, shared)
+            kept.entry = shared
+            kept.reserved = list(reserved)
+            kept.members = None
+        own = kept.own
+        mover = state.status == "live" and seat == state.seat
+        members = kept.members
+        if members is not None and not mover and (own is shared or kept.players is players):
+            return members
+        members = {"you": seat}
+        if own is not shared:
+            if kept.players is not players or kept.mine[seat] is not own:
+                kept.mine = list(players)
+                kept.mine[seat] = own
+                kept.players = players
+            members["players"] = kept.mine
+        if mover:
+            members["legal"] = self.legal(self._legal_actions(state, seat))
+            kept.members = None
+        else:
+            kept.members = members
+        return members
+
+    def legal(self, actions: list[Any]) -> list[dict[str, Any]]:
+        """``actions`` as wire dicts: the same list as last time when they are the same."""
+        if actions != self._actions:
+            self._legal = [self._wire_of(a) for a in actions]
+            self._actions = actions
+        return self._legal
+
+    def _wire_of(self, action: Any) -> dict[str, Any]:
+        try:
+            wire = self._wire.get(action)
+        except TypeError:  # unhashable (a dict inside): converted each time
+            return self._to_wire(action)
+        if wire is None:
+            if len(self._wire) >= self._WIRE_LIMIT:
+                self._wire.clear()
+            wire = self._wire[action] = self._to_wire(action)
+        return wire

@@ -1,63 +1,180 @@
 """What a viewer may see of a classic game: PROTOCOL.md's classic view, and events
 redacted the same way. Blind reserves show their level only to anyone but their
 owner until the game ends; undealt cards are never shown.
+
+``view`` builds one view whole; ``ClassicViews`` keeps every viewer's view of one game
+up to date (the hubs' way), from the same member builders.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
 from events.catalog import classic_cards
 from events.classic.actions import ClassicAction, TakeThree
-from events.classic.events import CardReserved, ClassicEvent
+from events.classic.events import (
+    CardBought,
+    CardDealt,
+    CardReserved,
+    ClassicEvent,
+    NobleVisited,
+    TokensReturned,
+    TokensTaken,
+    TurnEnded,
+    TurnPassed,
+)
 from events.classic.rules import final_round, legal_actions, phase
-from events.classic.state import ClassicState
+from events.classic.state import ClassicState, PlayerState, Result
 from events.colors import TOKENS
 from events.decks import card_levels
 from events.turns import to_move
-from events.views import frame, player_frame, reserved_card, sees_hidden, turn_frame
+from events.views import (
+    SeatParts,
+    frame,
+    keep,
+    player_frame,
+    reserved_card,
+    sees_hidden,
+    turn_frame,
+)
 
 _LEVEL = card_levels(classic_cards().values())
+_NO_LEGAL: list[dict[str, Any]] = []  # shared by the views kept up to date, never changed
 
 
 def view(state: ClassicState, viewer: int | None) -> dict[str, Any]:
     """The table as ``viewer`` (a seat, or None for a spectator) may see it."""
     finished = state.status == "finished"
-    players = []
-    for p in state.players:
-        shown = sees_hidden(p.seat, viewer, finished)
-        entry = player_frame(p, TOKENS)
-        entry["cards"] = list(p.cards)
-        entry["nobles"] = list(p.nobles)
-        entry["reserved"] = [
-            reserved_card(r.card, shown or not r.blind, _LEVEL) for r in p.reserved
-        ]
-        players.append(entry)
+    players = [_player(p, sees_hidden(p.seat, viewer, finished)) for p in state.players]
     table = {
-        "bank": dict(zip(TOKENS, state.bank, strict=True)),
-        "board": {str(i + 1): list(row) for i, row in enumerate(state.board)},
-        "decks": {str(i + 1): len(deck) for i, deck in enumerate(state.decks)},
+        "bank": _bank(state),
+        "board": _board(state),
+        "decks": _decks(state),
         "nobles": list(state.nobles),
     }
-    turn = turn_frame(state, phase, final_round=final_round(state))
     legal = (
         [action_to_wire(a) for a in legal_actions(state, state.seat)]
         if to_move(state, viewer)
         else []
     )
-    result = state.result
-    outcome = (
-        {
-            "winners": list(result.winners),
-            "points": list(result.points),
-            "cards": list(result.cards),
-        }
-        if result
-        else None
+    return frame(
+        state, "classic", viewer, table, players, _turn(state), legal, _outcome(state.result)
     )
-    return frame(state, "classic", viewer, table, players, turn, legal, outcome)
+
+
+def _player(p: PlayerState, shown: bool) -> dict[str, Any]:
+    entry = player_frame(p, TOKENS)
+    entry["cards"] = list(p.cards)
+    entry["nobles"] = list(p.nobles)
+    entry["reserved"] = [reserved_card(r.card, shown or not r.blind, _LEVEL) for r in p.reserved]
+    return entry
+
+
+def _bank(state: ClassicState) -> dict[str, int]:
+    return dict(zip(TOKENS, state.bank, strict=True))
+
+
+def _board(state: ClassicState) -> dict[str, list[str | None]]:
+    return {str(i + 1): list(row) for i, row in enumerate(state.board)}
+
+
+def _decks(state: ClassicState) -> dict[str, int]:
+    return {str(i + 1): len(deck) for i, deck in enumerate(state.decks)}
+
+
+def _turn(state: ClassicState) -> dict[str, Any] | None:
+    return turn_frame(state, phase, final_round=final_round(state))
+
+
+def _outcome(result: Result | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    return {
+        "winners": list(result.winners),
+        "points": list(result.points),
+        "cards": list(result.cards),
+    }
+
+
+# What each event may change of the spectator's view, besides its frame and ``turn``:
+# members of the table, and "player" for the entry of the event's seat. Events not
+# listed (the set-up, the end) rebuild everything. tests/properties checks this.
+_CHANGES: dict[type[Any], tuple[str, ...]] = {
+    TokensTaken: ("bank", "player"),
+    TokensReturned: ("bank", "player"),
+    CardReserved: ("board", "decks", "bank", "player"),
+    CardBought: ("board", "bank", "player"),
+    CardDealt: ("board", "decks"),
+    NobleVisited: ("nobles", "player"),
+    TurnPassed: (),
+    TurnEnded: (),
+}
+_TABLE: dict[str, Callable[[ClassicState], Any]] = {
+    "bank": _bank,
+    "board": _board,
+    "decks": _decks,
+    "nobles": lambda state: list(state.nobles),
+}
+
+
+class ClassicViews:
+    """Every viewer's view of one classic game, kept up to date (``events.views.Views``):
+    after an event only the members it may change are rebuilt (and kept as they were
+    when equal), and a seat's view shares every member of the spectator's but its own
+    entry (while it holds blind reserves), ``you`` and ``legal``."""
+
+    def __init__(self) -> None:
+        self._table: dict[str, Any] = {}
+        self._players: list[dict[str, Any]] = []
+        self._turn: dict[str, Any] | None = None
+        self._result: dict[str, Any] | None = None
+        self._seats = SeatParts(_own_entry, action_to_wire, legal_actions)
+
+    def spectator(self, state: ClassicState, event: Any = None) -> dict[str, Any]:
+        changes = None if event is None else _CHANGES.get(type(event))
+        table = self._table
+        if changes is None:
+            finished = state.status == "finished"
+            for name, build in _TABLE.items():
+                table[name] = keep(table.get(name), build(state))
+            old = self._players
+            self._players = [
+                keep(old[p.seat], _player(p, finished))
+                if p.seat < len(old)
+                else _player(p, finished)
+                for p in state.players
+            ]
+            self._result = keep(self._result, _outcome(state.result))
+        elif changes:
+            for name in changes:
+                if name == "player":
+                    seat = event.seat
+                    players = self._players
+                    finished = state.status == "finished"
+                    entry = keep(players[seat], _player(state.players[seat], finished))
+                    if entry is not players[seat]:
+                        self._players = players = list(players)
+                        players[seat] = entry
+                else:
+                    table[name] = keep(table[name], _TABLE[name](state))
+        self._turn = keep(self._turn, _turn(state))
+        return frame(
+            state, "classic", None, table, self._players, self._turn, _NO_LEGAL, self._result
+        )
+
+    def seat(self, state: ClassicState, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
+        return self._seats.members(state, seat, spectator)
+
+
+def _own_entry(state: ClassicState, seat: int, shared: dict[str, Any]) -> dict[str, Any]:
+    """The seat's entry as it sees it, given a spectator's: its blind reserves shown."""
+    player = state.players[seat]
+    if state.status == "finished" or not any(r.blind for r in player.reserved):
+        return shared
+    return {**shared, "reserved": [{"card": r.card} for r in player.reserved]}
 
 
 def action_to_wire(action: ClassicAction) -> dict[str, Any]:

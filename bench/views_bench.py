@@ -1,0 +1,195 @@
+"""Benchmark of the hubs' views and patches; prints its figures.
+
+    .venv/bin/python bench/views_bench.py [--games 30] [--rounds 5] [--profile]
+
+Random games (seeded, random legal play to the end) of 4-player classic and of Duel
+are replayed event by event, with every audience watching from the game's creation
+(classic: the 4 seats and the spectators = 5 audiences; Duel: 3), two ways:
+
+- **old**: what ``server.hub`` did per event and audience: ``variant.view``, then
+  ``server.viewdiff.members_patch`` from the audience's previous view (members'
+  patches shared between audiences), then the patch encoded with msgspec;
+- **new**: ``server.audiences.AudienceViews.advance`` (the encoded patches of every
+  audience).
+
+CPU time (``time.process_time``) of each replay minus that of a replay that only
+folds the events, divided by the number of events: the µs a hub spends per event on
+views + patches + encoding. Each way is timed ``--rounds`` times, interleaved (the
+machine is shared: the best round is the figure, the spread says how noisy it was).
+Also printed: the part of the new way that builds the views (spectator alone, then
+with the seats' views), the events per command, and the patches' mean size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from events.game import VARIANTS, Variant
+from server.audiences import AudienceViews
+from server.viewdiff import Shared, members_patch
+
+_encode = msgspec.json.Encoder().encode
+
+
+def game_log(variant: Variant, players: int, seed: int) -> tuple[list[Any], int]:
+    """The events of one random game played to its end, and its number of commands."""
+    rng = random.Random(seed)
+    state = variant.new_state()
+    log: list[Any] = []
+
+    def add(events: list[Any]) -> None:
+        for event in events:
+            variant.evolve(state, event)
+            log.append(event)
+
+    add(variant.create(f"g{seed}", players))
+    for i in range(players):
+        add(variant.join(state, f"p{i}", None, rng))
+    commands = 0
+    for _ in range(5000):
+        if state.status != "live":
+            break
+        seat = state.seat
+        add(variant.decide(state, seat, rng.choice(variant.legal_actions(state, seat)), rng))
+        commands += 1
+    return log, commands
+
+
+def fold_only(variant: Variant, logs: list[list[Any]], viewers: list[int | None]) -> int:
+    for log in logs:
+        state = variant.new_state()
+        for event in log:
+            variant.evolve(state, event)
+    return 0
+
+
+def old_way(variant: Variant, logs: list[list[Any]], viewers: list[int | None]) -> int:
+    size = 0
+    for log in logs:
+        state = variant.new_state()
+        views = {v: variant.view(state, v) for v in viewers}
+        for event in log:
+            variant.evolve(state, event)
+            shared: Shared = {}
+            for v in viewers:
+                after = variant.view(state, v)
+                size += len(_encode(members_patch(views[v], after, shared)))
+                views[v] = after
+    return size
+
+
+def new_way(variant: Variant, logs: list[list[Any]], viewers: list[int | None]) -> int:
+    size = 0
+    for log in logs:
+        state = variant.new_state()
+        audiences = AudienceViews(variant, state)
+        for v in viewers:
+            audiences.view(v)
+        for event in log:
+            variant.evolve(state, event)
+            for patch in audiences.advance(event).values():
+                size += len(patch)
+    return size
+
+
+def spectator_views(variant: Variant, logs: list[list[Any]], viewers: list[int | None]) -> int:
+    for log in logs:
+        state = variant.new_state()
+        views = variant.new_views()
+        for event in log:
+            variant.evolve(state, event)
+            views.spectator(state, event)
+    return 0
+
+
+def all_views(variant: Variant, logs: list[list[Any]], viewers: list[int | None]) -> int:
+    seats = [v for v in viewers if v is not None]
+    for log in logs:
+        state = variant.new_state()
+        views = variant.new_views()
+        for event in log:
+            variant.evolve(state, event)
+            spectator = views.spectator(state, event)
+            for seat in seats:
+                views.seat(state, seat, spectator)
+    return 0
+
+
+Way = Callable[[Variant, list[list[Any]], list[int | None]], int]
+WAYS: dict[str, Way] = {
+    "fold": fold_only,
+    "old": old_way,
+    "new": new_way,
+    "new: spectator view": spectator_views,
+    "new: all views": all_views,
+}
+
+
+def measure(name: str, players: int, games: int, rounds: int) -> None:
+    variant = VARIANTS[name]
+    played = [game_log(variant, players, seed) for seed in range(games)]
+    logs = [log for log, _ in played]
+    events = sum(map(len, logs))
+    commands = sum(c for _, c in played)
+    viewers: list[int | None] = [None, *range(players)]
+    times: dict[str, list[float]] = {way: [] for way in WAYS}
+    sizes: dict[str, int] = {}
+    for _ in range(rounds):
+        for way, run in WAYS.items():
+            start = time.process_time()
+            sizes[way] = run(variant, logs, viewers)
+            times[way].append(time.process_time() - start)
+    fold = min(times["fold"])
+
+    def per_event(way: str) -> tuple[float, float]:
+        best = (min(times[way]) - fold) / events * 1e6
+        worst = (max(times[way]) - fold) / events * 1e6
+        return best, worst
+
+    print(
+        f"\n{name}, {players} players, {len(viewers)} audiences: {games} games, "
+        f"{events} events, {commands} commands ({events / commands:.2f} events a command); "
+        f"fold {fold / events * 1e6:.1f} µs an event"
+    )
+    print(f"  {'way':<22} {'µs an event (best, worst round)':>32} {'µs a command':>13}")
+    for way in WAYS:
+        if way == "fold":
+            continue
+        best, worst = per_event(way)
+        print(f"  {way:<22} {best:>20.1f} ({worst:.1f}) {best * events / commands:>13.0f}")
+    old, new = per_event("old")[0], per_event("new")[0]
+    print(f"  old / new: {old / new:.1f}x")
+    for way in ("old", "new"):
+        print(
+            f"  {way} patches: {sizes[way] / events / len(viewers):.0f} bytes an audience an event"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--profile", action="store_true", help="cProfile the new way")
+    args = parser.parse_args()
+    if args.profile:
+        import cProfile
+        import pstats
+
+        variant = VARIANTS["classic"]
+        logs = [game_log(variant, 4, seed)[0] for seed in range(args.games)]
+        with cProfile.Profile() as profile:
+            new_way(variant, logs, [None, 0, 1, 2, 3])
+        pstats.Stats(profile).sort_stats("tottime").print_stats(20)
+        return
+    measure("classic", 4, args.games, args.rounds)
+    measure("duel", 2, args.games, args.rounds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,176 @@
+"""Each audience's view of one game, and each new event's JSON Patch for each.
+
+An *audience* is a seat, or every spectator together (``None``). A hub keeps one
+``AudienceViews`` per game: after each event it asks for every audience's patch, as
+encoded JSON, ready to go into that audience's ``diff`` message.
+
+The work is shared between audiences. The game's ``Views`` (``events.views``) keeps
+the spectator's view up to date member by member (rebuilding only what the event may
+have changed; a member left unchanged stays the same object), and gives each seat only
+the members it sees differently (``you``, its own entry while it holds hidden cards,
+``legal`` while it is to move). So the spectator's patch is made and encoded once per
+event, by the identity of each member before and after; a seat whose own members did
+not change gets the very same bytes, and another gets them but for its own members,
+whose operations are added.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+
+from events.game import Variant
+from server.viewdiff import escape, shallow_patch_at
+
+__all__ = ["AudienceViews", "Viewer"]
+
+Viewer = int | None  # a seat, or None for every spectator
+
+_encode = msgspec.json.Encoder().encode
+_MISSING: Any = object()
+_SCALARS = (int, str, bool, float, type(None))
+# Members replaced whole when they change: a new list of legal actions has little in
+# common with the last one.
+_WHOLE = frozenset({"legal"})
+# How deep a member's patch looks: /players/0/tokens, /board/1/2, /turn/phase.
+_DEPTH = 1
+
+
+class AudienceViews:
+    """Each audience's current view of one game, and each new event's patch for each."""
+
+    def __init__(self, variant: Variant, state: Any) -> None:
+        """``state``: the hub's state object, which the hub changes in place with
+        ``variant.evolve``, calling ``advance`` after each event (before anything
+        else asks for a view)."""
+        self._state = state
+        self._views = variant.new_views()
+        # The spectator view at this version (None: to be built whole when needed).
+        self._spectator: dict[str, Any] | None = None
+        # Audience -> the members of its view that are not the spectator's ({} for
+        # the spectators themselves).
+        self._members: dict[Viewer, dict[str, Any]] = {}
+        self._whole: dict[Viewer, dict[str, Any]] = {}  # views asked for at this version
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """The audience's current view (the audience is added if it is new). Never to
+        be changed by the caller: its members are shared with other views."""
+        whole = self._whole.get(viewer)
+        if whole is not None:
+            return whole
+        spectator = self._spectator
+        if spectator is None:
+            spectator = self._spectator = self._views.spectator(self._state)
+        members = self._members.get(viewer)
+        if members is None:
+            members = self._members[viewer] = self._own(viewer, spectator)
+        whole = spectator | members if members else spectator
+        self._whole[viewer] = whole
+        return whole
+
+    def drop(self, viewer: Viewer) -> None:
+        """Forget an audience (its last socket left): no more patches for it."""
+        self._members.pop(viewer, None)
+        self._whole.pop(viewer, None)
+
+    def audiences(self) -> Iterable[Viewer]:
+        """The audiences whose views are kept."""
+        return self._members.keys()
+
+    def advance(self, event: Any) -> dict[Viewer, bytes]:
+        """For each audience, the encoded RFC 6902 patch (a JSON array) turning its
+        previous view into its view of the state now, ``event`` having just been
+        applied to it."""
+        self._whole = {}
+        was = self._spectator
+        if not self._members or was is None:
+            self._spectator = None  # the next view is built whole
+            return {}
+        now = self._spectator = self._views.spectator(self._state, event)
+        # Member -> its encoded operations, by the identity of the member before and
+        # after. Every view of both versions is alive until the end of this call, so
+        # no id is reused meanwhile.
+        made: dict[tuple[str, int, int], bytes] = {}
+        changes = _changes(was, now, now, made)
+        everything = b"[" + b",".join([chunk for _, chunk in changes]) + b"]"
+        changed = {key for key, _ in changes}
+        patches: dict[Viewer, bytes] = {}
+        members = self._members
+        for viewer, old in members.items():
+            if viewer is None:
+                patches[viewer] = everything
+                continue
+            new = members[viewer] = self._views.seat(self._state, viewer, now)
+            if new is old and changed.isdisjoint(new):
+                # Usually a seat's own members did not change (its Views gives the
+                # same dict again), nor did the spectator's members it overrides.
+                patches[viewer] = everything
+                continue
+            chunks = [chunk for key, chunk in changes if key not in new and key not in old]
+            for key in new.keys() | old.keys():
+                before = old.get(key, _MISSING)
+                if before is _MISSING:
+                    before = was.get(key, _MISSING)
+                after = new.get(key, _MISSING)
+                if after is _MISSING:
+                    after = now.get(key, _MISSING)
+                if before is after:
+                    continue
+                mark = (key, id(before), id(after))
+                chunk = made.get(mark)
+                if chunk is None:
+                    chunk = made[mark] = _member_ops(key, before, after)
+                if chunk:
+                    chunks.append(chunk)
+            patches[viewer] = b"[" + b",".join(chunks) + b"]"
+        return patches
+
+    def _own(self, viewer: Viewer, spectator: dict[str, Any]) -> dict[str, Any]:
+        if viewer is None:
+            return {}
+        return self._views.seat(self._state, viewer, spectator)
+
+
+def _changes(
+    old: dict[str, Any],
+    new: dict[str, Any],
+    keys: Iterable[str],
+    made: dict[tuple[str, int, int], bytes],
+) -> list[tuple[str, bytes]]:
+    """The encoded operations of each of ``keys`` that changed from ``old`` to ``new``
+    (and of the members ``old`` had and ``new`` has not, when ``keys`` is ``new``),
+    found in ``made`` or added to it."""
+    changed: list[tuple[str, bytes]] = []
+    for key in keys:
+        value = new.get(key, _MISSING)
+        was = old.get(key, _MISSING)
+        if was is value:
+            continue
+        mark = (key, id(was), id(value))
+        chunk = made.get(mark)
+        if chunk is None:
+            chunk = made[mark] = _member_ops(key, was, value)
+        if chunk:
+            changed.append((key, chunk))
+    if keys is new and (len(old) != len(new) or old.keys() != new.keys()):
+        changed.extend((key, _member_ops(key, old[key], _MISSING)) for key in old if key not in new)
+    return changed
+
+
+def _member_ops(key: str, was: Any, value: Any) -> bytes:
+    """The encoded operations (a JSON array's items, without its brackets) turning one
+    member of a view into its new value; empty when it did not change."""
+    if type(was) is type(value) and was == value:
+        return b""
+    where = "/" + escape(key)
+    if was is _MISSING:
+        ops = [{"op": "add", "path": where, "value": value}]
+    elif value is _MISSING:
+        ops = [{"op": "remove", "path": where}]
+    elif type(value) in _SCALARS or key in _WHOLE:
+        ops = [{"op": "replace", "path": where, "value": value}]
+    else:
+        ops = shallow_patch_at(where, was, value, _DEPTH)
+    return _encode(ops)[1:-1]

@@ -1,0 +1,53 @@
+"""``server.viewdiff.shallow_patch_at``: the hubs' patch of one member of a view, which
+looks only a few levels down, applies like the full one (jsonpatch checks it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonpatch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from server.viewdiff import shallow_patch_at
+
+keys = st.text(alphabet="ab/~01", min_size=1, max_size=3)
+leaves = st.none() | st.booleans() | st.integers(-3, 3) | st.text(alphabet="xyz", max_size=2)
+documents = st.recursive(
+    leaves,
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(keys, inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(documents, documents, st.integers(0, 4))
+def test_a_member_patch_applies_at_any_depth(before: Any, after: Any, depth: int) -> None:
+    """Under a member ``m``, the patch turns ``before`` into ``after`` whatever the depth (booleans never taken for numbers)."""
+    ops = shallow_patch_at("/m", before, after, depth)
+    patched = jsonpatch.apply_patch({"m": before, "n": 1}, ops)
+    assert patched == {"m": after, "n": 1}
+    assert repr(patched["m"]) == repr(after)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(leaves, max_size=8), leaves)
+def test_a_list_that_grew_by_one_gets_an_add(items: list[Any], item: Any) -> None:
+    """An item appended at the end of a list is one ``add`` at its index."""
+    ops = shallow_patch_at("/m", items, [*items, item], 2)
+    assert ops == [{"op": "add", "path": f"/m/{len(items)}", "value": item}]
+
+
+def test_depth_zero_replaces_the_member() -> None:
+    """At depth 0 a changed member is replaced whole; at depth 1 its changed members."""
+    before = {"a": {"x": 1, "y": 2}, "b": 3}
+    after = {"a": {"x": 1, "y": 5}, "b": 3}
+    assert shallow_patch_at("/m", before, after, 0) == [
+        {"op": "replace", "path": "/m", "value": after}
+    ]
+    assert shallow_patch_at("/m", before, after, 1) == [
+        {"op": "replace", "path": "/m/a", "value": {"x": 1, "y": 5}}
+    ]
+    assert shallow_patch_at("/m", before, after, 2) == [
+        {"op": "replace", "path": "/m/a/y", "value": 5}
+    ]
