@@ -17,7 +17,8 @@ folds the events, divided by the number of events: the µs a hub spends per even
 views + patches + encoding. Each way is timed ``--rounds`` times, interleaved (the
 machine is shared: the best round is the figure, the spread says how noisy it was).
 Also printed: the part of the new way that builds the views (spectator alone, then
-with the seats' views), the events per command, and the patches' mean size.
+with the seats' views), the rules' ``legal_actions`` of the seat to move alone (which
+both ways call once an event), the events per command, and the patches' mean size.
 """
 
 from __future__ import annotations
@@ -121,6 +122,16 @@ def all_views(variant: Variant, logs: list[list[Any]], viewers: list[int | None]
     return 0
 
 
+def legal_only(variant: Variant, logs: list[list[Any]], viewers: list[int | None]) -> int:
+    for log in logs:
+        state = variant.new_state()
+        for event in log:
+            variant.evolve(state, event)
+            if state.status == "live":
+                variant.legal_actions(state, state.seat)
+    return 0
+
+
 Way = Callable[[Variant, list[list[Any]], list[int | None]], int]
 WAYS: dict[str, Way] = {
     "fold": fold_only,
@@ -128,6 +139,7 @@ WAYS: dict[str, Way] = {
     "new": new_way,
     "new: spectator view": spectator_views,
     "new: all views": all_views,
+    "legal_actions alone": legal_only,
 }
 
 

@@ -103,6 +103,7 @@ DUEL = Variant(
     catalog=duel_catalog,
     event_type=duel_events.DuelEvent,
     action_type=duel_actions.DuelAction,
+    views=duel_view.DuelViews,
 )
 
 VARIANTS: dict[str, Variant] = {"classic": CLASSIC, "duel": DUEL}

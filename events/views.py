@@ -168,22 +168,19 @@ class SeatParts:
     from the others), ``legal`` while it is to move. Kept per seat, so that they stay
     the same objects while they do not change."""
 
-    _WIRE_LIMIT = 4096  # actions whose wire form is kept (frozen values, seen again and again)
-
     def __init__(
         self,
         own: Callable[[Any, int, dict[str, Any]], dict[str, Any]],
-        to_wire: Callable[[Any], dict[str, Any]],
+        to_wire: Callable[[list[Any]], list[dict[str, Any]]],
         legal: Callable[[Any, int], list[Any]],
     ) -> None:
         """``own(state, seat, entry)``: the seat's entry as it sees it, given the
         spectator's ``entry`` (the same object when it sees nothing more), which may
         depend on nothing else than the seat's reserved cards;
-        ``to_wire(action)``, ``legal(state, seat)``: the game's."""
+        ``to_wire(actions)``, ``legal(state, seat)``: the game's."""
         self._make_own = own
         self._to_wire = to_wire
         self._legal_actions = legal
-        self._wire: dict[Any, dict[str, Any]] = {}
         self._seats: dict[int, _Seat] = {}
         self._actions: list[Any] = []
         self._legal: list[dict[str, Any]] = []
@@ -229,17 +226,36 @@ class SeatParts:
     def legal(self, actions: list[Any]) -> list[dict[str, Any]]:
         """``actions`` as wire dicts: the same list as last time when they are the same."""
         if actions != self._actions:
-            self._legal = [self._wire_of(a) for a in actions]
+            self._legal = self._to_wire(actions)
             self._actions = actions
         return self._legal
 
-    def _wire_of(self, action: Any) -> dict[str, Any]:
-        try:
-            wire = self._wire.get(action)
-        except TypeError:  # unhashable (a dict inside): converted each time
-            return self._to_wire(action)
-        if wire is None:
-            if len(self._wire) >= self._WIRE_LIMIT:
-                self._wire.clear()
-            wire = self._wire[action] = self._to_wire(action)
+
+class WireCache:
+    """Actions to wire dicts, each action converted once: for a game whose rules make
+    each action once and hand it out again (by identity; an entry keeps its action
+    alive, so its id is not reused while it is kept)."""
+
+    _LIMIT = 4096
+
+    def __init__(self, to_wire: Callable[[Any], dict[str, Any]]) -> None:
+        self._to_wire = to_wire
+        self._wire: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+    def __call__(self, actions: list[Any]) -> list[dict[str, Any]]:
+        wire = self._wire
+        return [
+            kept[1]
+            if (kept := wire.get(id(action))) is not None and kept[0] is action
+            # By identity: most actions are made once by the rules and handed out
+            # again (the entry keeps the action alive: its id is not reused).
+            else self._convert(action)
+            for action in actions
+        ]
+
+    def _convert(self, action: Any) -> dict[str, Any]:
+        if len(self._wire) >= self._LIMIT:
+            self._wire.clear()
+        wire = self._to_wire(action)
+        self._wire[id(action)] = (action, wire)
         return wire

@@ -31,11 +31,9 @@ Viewer = int | None  # a seat, or None for every spectator
 _encode = msgspec.json.Encoder().encode
 _MISSING: Any = object()
 _SCALARS = (int, str, bool, float, type(None))
-# Members replaced whole when they change: a new list of legal actions has little in
-# common with the last one.
-_WHOLE = frozenset({"legal"})
-# How deep a member's patch looks: /players/0/tokens, /board/1/2, /turn/phase.
-_DEPTH = 1
+# How far a member's patch looks into it (0: a changed member is replaced whole, as
+# most are short): the entries of ``players`` (/players/2), the rows of the boards.
+_DEPTH = {"players": 1, "board": 1, "pyramid": 1}
 
 
 class AudienceViews:
@@ -93,7 +91,7 @@ class AudienceViews:
         # after. Every view of both versions is alive until the end of this call, so
         # no id is reused meanwhile.
         made: dict[tuple[str, int, int], bytes] = {}
-        changes = _changes(was, now, now, made)
+        changes = _changes(was, now, made)
         everything = b"[" + b",".join([chunk for _, chunk in changes]) + b"]"
         changed = {key for key, _ in changes}
         patches: dict[Viewer, bytes] = {}
@@ -134,28 +132,25 @@ class AudienceViews:
 
 
 def _changes(
-    old: dict[str, Any],
-    new: dict[str, Any],
-    keys: Iterable[str],
-    made: dict[tuple[str, int, int], bytes],
+    old: dict[str, Any], new: dict[str, Any], made: dict[tuple[str, int, int], bytes]
 ) -> list[tuple[str, bytes]]:
-    """The encoded operations of each of ``keys`` that changed from ``old`` to ``new``
-    (and of the members ``old`` had and ``new`` has not, when ``keys`` is ``new``),
-    found in ``made`` or added to it."""
+    """The encoded operations of each member that changed from one spectator view to
+    the next, added to ``made``."""
     changed: list[tuple[str, bytes]] = []
-    for key in keys:
-        value = new.get(key, _MISSING)
+    if old.keys() == new.keys():  # always, in fact: one game's views have one frame
+        for (key, value), was in zip(new.items(), old.values(), strict=True):
+            if was is not value:
+                chunk = made[key, id(was), id(value)] = _member_ops(key, was, value)
+                if chunk:
+                    changed.append((key, chunk))
+        return changed
+    for key, value in new.items():
         was = old.get(key, _MISSING)
-        if was is value:
-            continue
-        mark = (key, id(was), id(value))
-        chunk = made.get(mark)
-        if chunk is None:
-            chunk = made[mark] = _member_ops(key, was, value)
-        if chunk:
-            changed.append((key, chunk))
-    if keys is new and (len(old) != len(new) or old.keys() != new.keys()):
-        changed.extend((key, _member_ops(key, old[key], _MISSING)) for key in old if key not in new)
+        if was is not value:
+            chunk = made[key, id(was), id(value)] = _member_ops(key, was, value)
+            if chunk:
+                changed.append((key, chunk))
+    changed.extend((key, _member_ops(key, old[key], _MISSING)) for key in old if key not in new)
     return changed
 
 
@@ -164,13 +159,19 @@ def _member_ops(key: str, was: Any, value: Any) -> bytes:
     member of a view into its new value; empty when it did not change."""
     if type(was) is type(value) and was == value:
         return b""
-    where = "/" + escape(key)
+    if was is not _MISSING and value is not _MISSING:
+        depth = _DEPTH.get(key, 0)
+        if depth == 0 or type(value) in _SCALARS:
+            replace = _REPLACE.get(key)
+            if replace is None:
+                replace = _REPLACE[key] = (
+                    b'{"op":"replace","path":' + _encode("/" + escape(key)) + b',"value":'
+                )
+            return replace + _encode(value) + b"}"
+        return _encode(shallow_patch_at("/" + escape(key), was, value, depth))[1:-1]
     if was is _MISSING:
-        ops = [{"op": "add", "path": where, "value": value}]
-    elif value is _MISSING:
-        ops = [{"op": "remove", "path": where}]
-    elif type(value) in _SCALARS or key in _WHOLE:
-        ops = [{"op": "replace", "path": where, "value": value}]
-    else:
-        ops = shallow_patch_at(where, was, value, _DEPTH)
-    return _encode(ops)[1:-1]
+        return _encode([{"op": "add", "path": "/" + escape(key), "value": value}])[1:-1]
+    return _encode([{"op": "remove", "path": "/" + escape(key)}])[1:-1]
+
+
+_REPLACE: dict[str, bytes] = {}  # member -> the start of its replace operation, encoded

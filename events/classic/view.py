@@ -33,6 +33,7 @@ from events.decks import card_levels
 from events.turns import to_move
 from events.views import (
     SeatParts,
+    WireCache,
     frame,
     keep,
     player_frame,
@@ -131,7 +132,7 @@ class ClassicViews:
         self._players: list[dict[str, Any]] = []
         self._turn: dict[str, Any] | None = None
         self._result: dict[str, Any] | None = None
-        self._seats = SeatParts(_own_entry, action_to_wire, legal_actions)
+        self._seats = SeatParts(_own_entry, _legal_wire, legal_actions)
 
     def spectator(self, state: ClassicState, event: Any = None) -> dict[str, Any]:
         changes = None if event is None else _CHANGES.get(type(event))
@@ -169,6 +170,10 @@ class ClassicViews:
         return self._seats.members(state, seat, spectator)
 
 
+def _legal_wire(actions: list[ClassicAction]) -> list[dict[str, Any]]:
+    return _WIRE(actions)
+
+
 def _own_entry(state: ClassicState, seat: int, shared: dict[str, Any]) -> dict[str, Any]:
     """The seat's entry as it sees it, given a spectator's: its blind reserves shown."""
     player = state.players[seat]
@@ -183,6 +188,10 @@ def action_to_wire(action: ClassicAction) -> dict[str, Any]:
     if isinstance(action, TakeThree):
         wire["colors"] = list(action.colors)
     return wire
+
+
+# The rules make most actions once (events/classic/rules.py): converted once, here.
+_WIRE = WireCache(action_to_wire)
 
 
 def redact(event: ClassicEvent, viewer: int | None, finished: bool) -> ClassicEvent:

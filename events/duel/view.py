@@ -6,6 +6,7 @@ cards and the order of the bag are never shown.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -16,44 +17,149 @@ from events.decks import card_levels
 from events.duel.actions import DuelAction
 from events.duel.board import SIZE
 from events.duel.checks import phase
-from events.duel.events import CardReserved, DuelEvent
+from events.duel.events import (
+    AbilityIgnored,
+    BoardReplenished,
+    BonusTokenTaken,
+    CardBought,
+    CardDealt,
+    CardReserved,
+    DuelEvent,
+    PrivilegesUsed,
+    PrivilegeTaken,
+    RoyalTaken,
+    TokensDiscarded,
+    TokensTaken,
+    TokenStolen,
+    TurnEnded,
+)
 from events.duel.legal import legal_actions
-from events.duel.state import DuelState
+from events.duel.state import DuelState, PlayerState
 from events.turns import to_move
-from events.views import frame, player_frame, reserved_card, sees_hidden, turn_frame
+from events.views import (
+    SeatParts,
+    frame,
+    keep,
+    player_frame,
+    reserved_card,
+    sees_hidden,
+    turn_frame,
+)
 
 _LEVEL = card_levels(duel_cards().values())
+_NO_LEGAL: list[dict[str, Any]] = []  # shared by the views kept up to date, never changed
 
 
 def view(state: DuelState, viewer: int | None) -> dict[str, Any]:
     """The table as ``viewer`` (a seat, or None for a spectator) may see it."""
     finished = state.status == "finished"
-    players = []
-    for p in state.players:
-        shown = sees_hidden(p.seat, viewer, finished)
-        entry = player_frame(p, DUEL_TOKENS)
-        entry["crowns"] = p.crowns
-        entry["privileges"] = p.privileges
-        entry["cards"] = list(p.cards)
-        entry["royals"] = list(p.royals)
-        entry["reserved"] = [reserved_card(c, shown, _LEVEL) for c in p.reserved]
-        # Additions to PROTOCOL.md's frame, for the victory tile and wild cards:
-        entry["colour_points"] = dict(zip(GEMS, p.colour_points, strict=True))
-        entry["wilds"] = {card: GEMS[colour] for card, colour in p.wilds.items()}
-        players.append(entry)
-    table = {
-        "board": [list(state.board[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)],
-        "bag": dict(zip(DUEL_TOKENS, state.bag, strict=True)),
-        "pyramid": {str(i + 1): list(row) for i, row in enumerate(state.pyramid)},
-        "decks": {str(i + 1): len(deck) for i, deck in enumerate(state.decks)},
-        "royals": list(state.royals),
-        "privileges": state.privileges,
-    }
-    turn = turn_frame(state, phase, extra_turn=state.extra_turn)
+    players = [_player(p, sees_hidden(p.seat, viewer, finished)) for p in state.players]
+    table = {name: build(state) for name, build in _TABLE.items()}
     legal = actions_to_wire(legal_actions(state, state.seat)) if to_move(state, viewer) else []
+    return frame(state, "duel", viewer, table, players, _turn(state), legal, _outcome(state))
+
+
+def _player(p: PlayerState, shown: bool) -> dict[str, Any]:
+    entry = player_frame(p, DUEL_TOKENS)
+    entry["crowns"] = p.crowns
+    entry["privileges"] = p.privileges
+    entry["cards"] = list(p.cards)
+    entry["royals"] = list(p.royals)
+    entry["reserved"] = [reserved_card(c, shown, _LEVEL) for c in p.reserved]
+    # Additions to PROTOCOL.md's frame, for the victory tile and wild cards:
+    entry["colour_points"] = dict(zip(GEMS, p.colour_points, strict=True))
+    entry["wilds"] = {card: GEMS[colour] for card, colour in p.wilds.items()}
+    return entry
+
+
+_TABLE: dict[str, Callable[[DuelState], Any]] = {
+    "board": lambda state: [list(state.board[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)],
+    "bag": lambda state: dict(zip(DUEL_TOKENS, state.bag, strict=True)),
+    "pyramid": lambda state: {str(i + 1): list(row) for i, row in enumerate(state.pyramid)},
+    "decks": lambda state: {str(i + 1): len(deck) for i, deck in enumerate(state.decks)},
+    "royals": lambda state: list(state.royals),
+    "privileges": lambda state: state.privileges,
+}
+
+
+def _turn(state: DuelState) -> dict[str, Any] | None:
+    return turn_frame(state, phase, extra_turn=state.extra_turn)
+
+
+def _outcome(state: DuelState) -> dict[str, Any] | None:
     result = state.result
-    outcome = {"winners": list(result.winners), "reason": result.reason} if result else None
-    return frame(state, "duel", viewer, table, players, turn, legal, outcome)
+    return {"winners": list(result.winners), "reason": result.reason} if result else None
+
+
+# What each event may change of the spectator's view besides its frame and ``turn``:
+# members of the table, and "players" (both entries). Events not listed (the set-up,
+# the end) rebuild everything. tests/properties checks this.
+_CHANGES: dict[type[Any], tuple[str, ...]] = {
+    TokensTaken: ("board", "players"),
+    PrivilegesUsed: ("board", "privileges", "players"),
+    PrivilegeTaken: ("privileges", "players"),
+    BoardReplenished: ("board", "bag"),
+    CardReserved: ("board", "pyramid", "decks", "players"),
+    CardBought: ("pyramid", "bag", "players"),
+    CardDealt: ("pyramid", "decks"),
+    BonusTokenTaken: ("board", "players"),
+    TokenStolen: ("players",),
+    AbilityIgnored: (),
+    RoyalTaken: ("royals", "players"),
+    TokensDiscarded: ("bag", "players"),
+    TurnEnded: (),
+}
+
+
+class DuelViews:
+    """Every viewer's view of one Duel kept up to date (``events.views.Views``): after
+    an event only the members it may change are rebuilt (and kept as they were when
+    equal), and a seat's view shares every member of the spectator's but its own entry
+    (while it holds reserved cards), ``you`` and ``legal``."""
+
+    def __init__(self) -> None:
+        self._table: dict[str, Any] = {}
+        self._players: list[dict[str, Any]] = []
+        self._turn: dict[str, Any] | None = None
+        self._result: dict[str, Any] | None = None
+        self._seats = SeatParts(_own_entry, actions_to_wire, legal_actions)
+
+    def spectator(self, state: DuelState, event: Any = None) -> dict[str, Any]:
+        changes = None if event is None else _CHANGES.get(type(event))
+        table = self._table
+        everything = changes is None
+        for name in _TABLE if changes is None else changes:
+            if name == "players":
+                continue
+            table[name] = keep(table.get(name), _TABLE[name](state))
+        if changes is None or "players" in changes:
+            finished = state.status == "finished"
+            old = self._players
+            players = [
+                keep(old[p.seat], _player(p, finished))
+                if p.seat < len(old)
+                else _player(p, finished)
+                for p in state.players
+            ]
+            if len(players) != len(old) or any(
+                a is not b for a, b in zip(players, old, strict=True)
+            ):
+                self._players = players
+        if everything:
+            self._result = keep(self._result, _outcome(state))
+        self._turn = keep(self._turn, _turn(state))
+        return frame(state, "duel", None, table, self._players, self._turn, _NO_LEGAL, self._result)
+
+    def seat(self, state: DuelState, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
+        return self._seats.members(state, seat, spectator)
+
+
+def _own_entry(state: DuelState, seat: int, shared: dict[str, Any]) -> dict[str, Any]:
+    """The seat's entry as it sees it, given a spectator's: its reserves shown."""
+    player = state.players[seat]
+    if state.status == "finished" or not player.reserved:
+        return shared
+    return {**shared, "reserved": [{"card": card} for card in player.reserved]}
 
 
 def actions_to_wire(actions: list[DuelAction]) -> list[dict[str, Any]]:
