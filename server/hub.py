@@ -3,11 +3,10 @@
 One ``Hub`` per watched game per process holds the game's log and the state folded
 from it. One ``Tailer`` per process (``server.tailer``) reads the new events of every
 watched game from Redis, whichever process appended them, and hands each hub its
-events. For each event the hub evolves its state once, then for each *audience* (a
-seat, or all spectators together) computes the view, the JSON Patch from that
-audience's previous view (``server.viewdiff``) and the redacted event once, encodes
-the ``diff`` message once, and puts the same text in the outbox of every socket of
-that audience.
+events. For each event the hub evolves its state once, then gets each *audience*'s
+patch (a seat, or all spectators together) from its ``server.audiences.AudienceViews``
+(which shares the work between audiences), redacts the event for it, and makes its
+``diff`` message once for all the audience's sockets.
 
 Each socket has an ``Outbox``. The events of one append go out together: for each
 audience the hub makes one ``server.sockets.Batch`` of their ``diff`` messages, and
@@ -35,12 +34,13 @@ import msgspec
 import redis.asyncio as aioredis
 
 from events.game import Variant
+from server.audiences import AudienceViews
 from server.projection import LoggedEvent, decode_event
 from server.service import reveal_reserves
 from server.sockets import Batch, SendWire, Wire
 from server.store import StoredEvent
 from server.tailer import TAIL_BLOCK_MS, Tailer, TailMode
-from server.viewdiff import Shared, members_patch, view_patch
+from server.viewdiff import view_patch
 from server.wire import event_to_wire
 
 __all__ = ["CLOSE_INTERNAL", "DEFAULT_OUTBOX_LIMIT", "Hub", "Hubs", "Outbox", "Send", "Viewer"]
@@ -197,34 +197,6 @@ class Outbox:
 # ---------------------------------------------------------------------- hubs
 
 
-class _Views:
-    """Each audience's view and each event's patch for it: every view made whole
-    and diffed member by member (patches of members shared between audiences)."""
-
-    def __init__(self, variant: Variant, state: Any) -> None:
-        self._variant = variant
-        self._state = state
-        self._views: dict[Viewer, dict[str, Any]] = {}
-
-    def view(self, viewer: Viewer) -> dict[str, Any]:
-        view = self._views.get(viewer)
-        if view is None:
-            view = self._views[viewer] = self._variant.view(self._state, viewer)
-        return view
-
-    def drop(self, viewer: Viewer) -> None:
-        self._views.pop(viewer, None)
-
-    def advance(self, event: Any) -> dict[Viewer, bytes]:
-        shared: Shared = {}
-        patches: dict[Viewer, bytes] = {}
-        for viewer, before in self._views.items():
-            after = self._variant.view(self._state, viewer)
-            patches[viewer] = _encoder.encode(members_patch(before, after, shared))
-            self._views[viewer] = after
-        return patches
-
-
 class _Audience:
     """The sockets that see a game the same way (one seat, or every spectator), and
     the messages of the events being applied, for all of them."""
@@ -246,7 +218,7 @@ class Hub:
         self.variant = variant
         self.log: list[LoggedEvent] = list(log)
         self.state: Any = variant.fold(e.event for e in self.log)
-        self._views = _Views(variant, self.state)
+        self._views = AudienceViews(variant, self.state)
         self._audiences: dict[Viewer, _Audience] = {}
 
     @property
@@ -363,6 +335,20 @@ class Hub:
         """
         variant = self.variant
         state = variant.fold(e.event for e in self.log[:after])
+        if not public:
+            # Made as the live ones are, so a socket resuming gets the very diffs
+            # the others got.
+            views = AudienceViews(variant, state)
+            views.view(viewer)
+            for logged in self.log[after:until]:
+                variant.evolve(state, logged.event)
+                shown = variant.redact(logged.event, viewer, False)
+                yield _diff_message(
+                    logged.version,
+                    _encoder.encode(event_to_wire(shown, logged.version, logged.at_ms)),
+                    views.advance(logged.event)[viewer],
+                )
+            return
         before = self._past_view(state, viewer, public)
         for logged in self.log[after:until]:
             variant.evolve(state, logged.event)
