@@ -126,7 +126,10 @@ class Views(Protocol):
     def seat(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
         """The members of ``view(state, seat)`` that are not ``spectator``'s (this
         state's spectator view): ``spectator | seat(...)`` is the seat's view. A member
-        the seat sees as spectators do is left out, or is the spectator's own object."""
+        the seat sees as spectators do is left out, or is the spectator's own object.
+
+        The same dict as last time means: none of these members changed, nor did the
+        spectator's members of these names (so the seat's patch is the spectator's)."""
 
 
 class PlainViews:
@@ -151,7 +154,7 @@ def keep(old: Any, new: Any) -> Any:
 class _Seat:
     """What ``SeatParts`` keeps of one seat between events."""
 
-    __slots__ = ("entry", "members", "mine", "own", "players", "reserved")
+    __slots__ = ("entry", "last", "members", "mine", "own", "players", "reserved")
 
     def __init__(self) -> None:
         self.entry: Any = None  # the spectator's entry of the seat ...
@@ -160,6 +163,7 @@ class _Seat:
         self.players: Any = None  # the spectator's players, when ...
         self.mine: list[dict[str, Any]] = []  # ... the seat's own players were made
         self.members: dict[str, Any] | None = None  # last given, while not to move
+        self.last: dict[str, Any] | None = None  # last given
 
 
 class SeatParts:
@@ -218,9 +222,15 @@ class SeatParts:
             members["players"] = kept.mine
         if mover:
             members["legal"] = self.legal(self._legal_actions(state, seat))
-            kept.members = None
-        else:
-            kept.members = members
+        last = kept.last
+        if (
+            last is not None
+            and last.keys() == members.keys()
+            and all(last[key] is value for key, value in members.items())
+        ):
+            members = last  # nothing changed: the same dict says so
+        kept.last = members
+        kept.members = None if mover else members
         return members
 
     def legal(self, actions: list[Any]) -> list[dict[str, Any]]:

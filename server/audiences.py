@@ -92,8 +92,8 @@ class AudienceViews:
         # no id is reused meanwhile.
         made: dict[tuple[str, int, int], bytes] = {}
         changes = _changes(was, now, made)
-        everything = b"[" + b",".join([chunk for _, chunk in changes]) + b"]"
-        changed = {key for key, _ in changes}
+        shared = b",".join(changes.values())
+        everything = b"[" + shared + b"]"
         patches: dict[Viewer, bytes] = {}
         members = self._members
         for viewer, old in members.items():
@@ -101,13 +101,14 @@ class AudienceViews:
                 patches[viewer] = everything
                 continue
             new = members[viewer] = self._views.seat(self._state, viewer, now)
-            if new is old and changed.isdisjoint(new):
-                # Usually a seat's own members did not change (its Views gives the
-                # same dict again), nor did the spectator's members it overrides.
+            if new is old:
+                # Usually a seat's own members did not change: its Views gives the
+                # same dict again (and then none of the spectator's it overrides did).
                 patches[viewer] = everything
                 continue
-            chunks = [chunk for key, chunk in changes if key not in new and key not in old]
-            for key in new.keys() | old.keys():
+            own: list[bytes] = []
+            keys = new.keys() if new.keys() == old.keys() else new.keys() | old.keys()
+            for key in keys:
                 before = old.get(key, _MISSING)
                 if before is _MISSING:
                     before = was.get(key, _MISSING)
@@ -119,10 +120,20 @@ class AudienceViews:
                 mark = (key, id(before), id(after))
                 chunk = made.get(mark)
                 if chunk is None:
-                    chunk = made[mark] = _member_ops(key, before, after)
+                    chunk = made[mark] = _member_ops(key, before, after, made)
                 if chunk:
-                    chunks.append(chunk)
-            patches[viewer] = b"[" + b",".join(chunks) + b"]"
+                    own.append(chunk)
+            if not changes.keys().isdisjoint(keys):
+                # The spectator's operations on members the seat has of its own are
+                # not the seat's.
+                own.extend(
+                    chunk for key, chunk in changes.items() if key not in new and key not in old
+                )
+                patches[viewer] = b"[" + b",".join(own) + b"]"
+            elif not own:
+                patches[viewer] = everything
+            else:
+                patches[viewer] = b"[" + b",".join([shared, *own] if shared else own) + b"]"
         return patches
 
     def _own(self, viewer: Viewer, spectator: dict[str, Any]) -> dict[str, Any]:
@@ -133,45 +144,86 @@ class AudienceViews:
 
 def _changes(
     old: dict[str, Any], new: dict[str, Any], made: dict[tuple[str, int, int], bytes]
-) -> list[tuple[str, bytes]]:
-    """The encoded operations of each member that changed from one spectator view to
-    the next, added to ``made``."""
-    changed: list[tuple[str, bytes]] = []
+) -> dict[str, bytes]:
+    """Member -> its encoded operations, for each member that changed from one
+    spectator view to the next; each one added to ``made`` too."""
+    changed: dict[str, bytes] = {}
     if old.keys() == new.keys():  # always, in fact: one game's views have one frame
         for (key, value), was in zip(new.items(), old.values(), strict=True):
             if was is not value:
-                chunk = made[key, id(was), id(value)] = _member_ops(key, was, value)
+                chunk = made[key, id(was), id(value)] = _member_ops(key, was, value, made)
                 if chunk:
-                    changed.append((key, chunk))
+                    changed[key] = chunk
         return changed
     for key, value in new.items():
         was = old.get(key, _MISSING)
         if was is not value:
-            chunk = made[key, id(was), id(value)] = _member_ops(key, was, value)
+            chunk = made[key, id(was), id(value)] = _member_ops(key, was, value, made)
             if chunk:
-                changed.append((key, chunk))
-    changed.extend((key, _member_ops(key, old[key], _MISSING)) for key in old if key not in new)
+                changed[key] = chunk
+    for key in old:
+        if key not in new:
+            changed[key] = _member_ops(key, old[key], _MISSING, made)
     return changed
 
 
-def _member_ops(key: str, was: Any, value: Any) -> bytes:
+def _member_ops(key: str, was: Any, value: Any, made: dict[tuple[str, int, int], bytes]) -> bytes:
     """The encoded operations (a JSON array's items, without its brackets) turning one
     member of a view into its new value; empty when it did not change."""
     if type(was) is type(value) and was == value:
         return b""
-    if was is not _MISSING and value is not _MISSING:
-        depth = _DEPTH.get(key, 0)
-        if depth == 0 or type(value) in _SCALARS:
-            replace = _REPLACE.get(key)
-            if replace is None:
-                replace = _REPLACE[key] = (
-                    b'{"op":"replace","path":' + _encode("/" + escape(key)) + b',"value":'
-                )
-            return replace + _encode(value) + b"}"
-        return _encode(shallow_patch_at("/" + escape(key), was, value, depth))[1:-1]
     if was is _MISSING:
         return _encode([{"op": "add", "path": "/" + escape(key), "value": value}])[1:-1]
-    return _encode([{"op": "remove", "path": "/" + escape(key)}])[1:-1]
+    if value is _MISSING:
+        return _encode([{"op": "remove", "path": "/" + escape(key)}])[1:-1]
+    depth = _DEPTH.get(key, 0)
+    if depth == 0 or type(value) in _SCALARS:
+        return _replace("/" + escape(key), value)
+    if depth == 1:
+        items = _items_ops("/" + escape(key), was, value, made)
+        if items is not None:
+            return items
+    return _encode(shallow_patch_at("/" + escape(key), was, value, depth))[1:-1]
 
 
-_REPLACE: dict[str, bytes] = {}  # member -> the start of its replace operation, encoded
+def _items_ops(
+    path: str, was: Any, value: Any, made: dict[tuple[str, int, int], bytes]
+) -> bytes | None:
+    """The items of a list (of the same length) or the members of an object (of the
+    same names) that changed, each replaced whole: its operation made once an event
+    (found in ``made`` by the identity of the item before and after: the players'
+    entries a seat shares with the spectators). None for other changes."""
+    chunks: list[bytes] = []
+    if type(was) is list and type(value) is list and len(was) == len(value):
+        for i, new in enumerate(value):
+            old = was[i]
+            if old is not new and (type(old) is not type(new) or old != new):
+                where = f"{path}/{i}"
+                mark = (where, id(old), id(new))
+                chunk = made.get(mark)
+                if chunk is None:
+                    chunk = made[mark] = _replace(where, new)
+                chunks.append(chunk)
+        if len(chunks) * 2 > len(value):
+            return _replace(path, value)  # most of it: one replace says it shorter
+        return b",".join(chunks)
+    if type(was) is dict and type(value) is dict and was.keys() == value.keys():
+        for name, new in value.items():
+            old = was[name]
+            if old is not new and (type(old) is not type(new) or old != new):
+                chunks.append(_replace(path + "/" + escape(name), new))
+        return b",".join(chunks)
+    return None
+
+
+def _replace(path: str, value: Any) -> bytes:
+    """A replace operation, encoded."""
+    start = _REPLACE.get(path)
+    if start is None:
+        if len(_REPLACE) >= 4096:  # paths of views are few; never let them grow
+            _REPLACE.clear()
+        start = _REPLACE[path] = b'{"op":"replace","path":' + _encode(path) + b',"value":'
+    return start + _encode(value) + b"}"
+
+
+_REPLACE: dict[str, bytes] = {}  # path -> the start of its replace operation, encoded
