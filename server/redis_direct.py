@@ -29,8 +29,8 @@ import asyncio
 import hashlib
 import weakref
 from collections import deque
-from collections.abc import Sequence
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from typing import Any, Final, Generic, TypeVar
 
 import hiredis
 import redis.asyncio as aioredis
@@ -40,7 +40,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import InvalidResponse, NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-__all__ = ["DirectRedis", "Script"]
+__all__ = ["DirectRedis", "ReplyProtocol", "Script", "TakenConnection", "pack"]
 
 _NOT_ENOUGH: Final = object()  # hiredis's "no whole reply yet" (False is a RESP3 reply)
 _CRLF: Final = b"\r\n"
@@ -76,61 +76,137 @@ class Script:
         return pack((*keys, *args), head, 3)
 
 
-class _Protocol(asyncio.Protocol):
-    """Reads the replies of a taken-over connection and hands them out in order."""
+class ReplyProtocol(asyncio.Protocol):
+    """Reads a taken-over connection's replies with hiredis; ``handle`` gets each one.
+
+    The transport was redis-py's: its protocol is told of the end too, or its
+    ``StreamWriter.wait_closed()`` (redis-py's disconnect) would never return.
+    """
 
     def __init__(self, transport: asyncio.WriteTransport, previous: asyncio.BaseProtocol) -> None:
         self.transport = transport
-        # redis-py's protocol: told of the end too, or its StreamWriter.wait_closed()
-        # (redis-py's disconnect) would never return.
         self._previous = previous
         self._reader = hiredis.Reader(
             protocolError=InvalidResponse,
             replyError=BaseParser.parse_error,
             notEnoughData=_NOT_ENOUGH,
         )
-        self.waiting: deque[asyncio.Future[Any]] = deque()
         self.lost: Exception | None = None
+
+    def handle(self, reply: Any) -> None:
+        """One whole reply (an error reply is an exception instance)."""
+        raise NotImplementedError
+
+    def failed(self, error: Exception) -> None:
+        """The connection is lost (``error`` says why): nothing more will come."""
 
     def data_received(self, data: bytes) -> None:
         reader = self._reader
         reader.feed(data)
-        waiting = self.waiting
-        while True:
+        while self.lost is None:
             try:
                 reply = reader.gets()
             except InvalidResponse as e:
-                self._fail(RedisConnectionError(f"Redis sent a malformed reply: {e}"))
+                self.fail(RedisConnectionError(f"Redis sent a malformed reply: {e}"))
                 return
             if reply is _NOT_ENOUGH:
                 return
-            if not waiting:
-                self._fail(RedisConnectionError("Redis sent a reply nobody asked for"))
-                return
-            future = waiting.popleft()
-            if future.done():  # its caller was cancelled or timed out
-                continue
-            if isinstance(reply, Exception):
-                future.set_exception(reply)
-            else:
-                future.set_result(reply)
+            self.handle(reply)
 
     def eof_received(self) -> bool:
         return False  # close the transport: connection_lost follows
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._fail(RedisConnectionError(f"Connection to Redis lost: {exc or 'closed'}"))
+        self.fail(RedisConnectionError(f"Connection to Redis lost: {exc or 'closed'}"))
         self._previous.connection_lost(exc)
 
-    def _fail(self, error: Exception) -> None:
+    def fail(self, error: Exception) -> None:
+        """Close the connection for good: ``failed`` is called once."""
         if self.lost is None:
             self.lost = error
+            self.failed(error)
+        if not self.transport.is_closing():
+            self.transport.close()
+
+
+class _Protocol(ReplyProtocol):
+    """Hands the replies out in order to the calls waiting for them."""
+
+    def __init__(self, transport: asyncio.WriteTransport, previous: asyncio.BaseProtocol) -> None:
+        super().__init__(transport, previous)
+        self.waiting: deque[asyncio.Future[Any]] = deque()
+
+    def handle(self, reply: Any) -> None:
+        if not self.waiting:
+            self.fail(RedisConnectionError("Redis sent a reply nobody asked for"))
+            return
+        future = self.waiting.popleft()
+        if future.done():  # its caller was cancelled or timed out
+            return
+        if isinstance(reply, Exception):
+            future.set_exception(reply)
+        else:
+            future.set_result(reply)
+
+    def failed(self, error: Exception) -> None:
         while self.waiting:
             future = self.waiting.popleft()
             if not future.done():
                 future.set_exception(error)
-        if not self.transport.is_closing():
-            self.transport.close()
+
+
+P = TypeVar("P", bound=ReplyProtocol)
+
+
+class TakenConnection(Generic[P]):
+    """One connection of a redis-py pool, taken for good and read by a protocol of
+    ours (``make(transport, redis-py's protocol)``); connected again when lost."""
+
+    def __init__(
+        self,
+        pool: ConnectionPool,
+        make: Callable[[asyncio.WriteTransport, asyncio.BaseProtocol], P],
+    ) -> None:
+        self._pool = pool
+        self._make = make
+        self._conn: AbstractConnection | None = None
+        self.protocol: P | None = None
+        self._connecting: asyncio.Lock | None = None
+
+    async def connected(self) -> P:
+        """The protocol of a live connection: the current one, or a new one."""
+        protocol = self.protocol
+        if protocol is not None and protocol.lost is None:
+            return protocol
+        if self._connecting is None:
+            self._connecting = asyncio.Lock()
+        async with self._connecting:
+            protocol = self.protocol
+            if protocol is not None and protocol.lost is None:
+                return protocol  # another caller has just connected
+            self.protocol = None
+            conn = self._conn
+            if conn is None:
+                conn = await self._pool.get_connection()  # type: ignore[no-untyped-call]
+                self._conn = conn
+            else:
+                await conn.disconnect(nowait=True)  # forget the lost one
+                await conn.connect()  # type: ignore[no-untyped-call]
+            writer = conn._writer
+            if writer is None:  # pragma: no cover - redis-py connected without a stream
+                raise RedisConnectionError("redis-py gave a connection without a stream")
+            transport = writer.transport  # uvloop's is no asyncio.Transport subclass
+            protocol = self._make(transport, transport.get_protocol())
+            transport.set_protocol(protocol)
+            self.protocol = protocol
+            return protocol
+
+    async def aclose(self) -> None:
+        """Close the connection and give it back to the pool (``connected`` reopens one)."""
+        conn, self._conn, self.protocol = self._conn, None, None
+        if conn is not None:
+            await conn.disconnect()
+            await self._pool.release(conn)
 
 
 class DirectRedis:
@@ -139,10 +215,7 @@ class DirectRedis:
     _instances: weakref.WeakKeyDictionary[ConnectionPool, DirectRedis] = weakref.WeakKeyDictionary()
 
     def __init__(self, pool: ConnectionPool) -> None:
-        self._pool = pool
-        self._conn: AbstractConnection | None = None
-        self._protocol: _Protocol | None = None
-        self._connecting: asyncio.Lock | None = None
+        self._connection = TakenConnection(pool, _Protocol)
         timeout = pool.connection_kwargs.get("socket_timeout")
         self._timeout: float | None = float(timeout) if timeout else None
 
@@ -167,9 +240,9 @@ class DirectRedis:
             return await self.execute(b"EVAL", script.body, b"%d" % len(keys), *keys, *args)
 
     async def _call(self, command: bytes) -> Any:
-        protocol = self._protocol
+        protocol = self._connection.protocol
         if protocol is None or protocol.lost is not None:
-            protocol = await self._connect()
+            protocol = await self._connection.connected()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         protocol.waiting.append(future)
         protocol.transport.write(command)
@@ -183,31 +256,4 @@ class DirectRedis:
 
     async def aclose(self) -> None:
         """Close the connection and give it back to the pool (a new call reopens one)."""
-        conn, self._conn, self._protocol = self._conn, None, None
-        if conn is not None:
-            await conn.disconnect()
-            await self._pool.release(conn)
-
-    async def _connect(self) -> _Protocol:
-        if self._connecting is None:
-            self._connecting = asyncio.Lock()
-        async with self._connecting:
-            protocol = self._protocol
-            if protocol is not None and protocol.lost is None:
-                return protocol  # another caller has just connected
-            self._protocol = None
-            conn = self._conn
-            if conn is None:
-                conn = await self._pool.get_connection()  # type: ignore[no-untyped-call]
-                self._conn = conn
-            else:
-                await conn.disconnect(nowait=True)  # forget the lost one
-                await conn.connect()  # type: ignore[no-untyped-call]
-            writer = conn._writer
-            if writer is None:  # pragma: no cover - redis-py connected without a stream
-                raise RedisConnectionError("redis-py gave a connection without a stream")
-            transport = writer.transport  # uvloop's is no asyncio.Transport subclass
-            protocol = _Protocol(transport, transport.get_protocol())
-            transport.set_protocol(protocol)
-            self._protocol = protocol
-            return protocol
+        await self._connection.aclose()
