@@ -66,6 +66,20 @@ def cpu_seconds(pid: int) -> float:
     return user + system
 
 
+SPY_FILE: Path | None = None  # --spy: a py-spy profile of the measured window
+
+
+def py_spy(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes]:
+    """py-spy (``pip install py-spy``) sampling the server for ``seconds``: on-CPU
+    stacks only, collapsed (``--format raw``), one line per stack with its count."""
+    command = [
+        str(Path(sys.executable).with_name("py-spy")), "record", "-p", str(pid),
+        "-d", str(max(1, int(seconds))), "-r", "400", "--nonblocking",
+        "--format", "raw", "-o", str(out),
+    ]  # fmt: skip
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def cpu_split(pid: int) -> tuple[float, float]:
     """User and system CPU time of a process, apart."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -441,8 +455,11 @@ async def live_run(
         sys0 = cpu_split(pid)[1]
         t0 = time.perf_counter()
         stats.measuring = True
+        spy = py_spy(pid, seconds, SPY_FILE) if SPY_FILE else None
         await asyncio.sleep(seconds)
         stats.measuring = False
+        if spy is not None:
+            await asyncio.to_thread(spy.wait, 60)
         elapsed = time.perf_counter() - t0
         cpu1, rcpu1, own1 = cpu_seconds(pid), redis_cpu(redis_pid), own_cpu()
         sys1 = cpu_split(pid)[1]
@@ -613,7 +630,12 @@ async def main() -> None:
     parser.add_argument(
         "--profile", type=Path, help="profile the server: FILE.txt (pyinstrument) or cProfile"
     )
+    parser.add_argument(
+        "--spy", type=Path, help="py-spy the server in each measured window (collapsed stacks)"
+    )
     args = parser.parse_args()
+    global SPY_FILE
+    SPY_FILE = args.spy
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)
     b = hub_breakdown()
     print(

@@ -21,6 +21,10 @@ another process's notification is counted off in place of one of ours, ours is r
 when it comes, and that read finds the other's events too. An append that wrote
 nothing (``expected_failed``) is read for, and its count taken back.
 
+The notifications come on one connection of ``wake_client``'s pool, taken for good
+and read by a protocol of ours (``_Subscriber``, on ``server.redis_direct``): each
+notification is handled as it is parsed, without a task or a timeout per message.
+
 Notified, it also reads every watched game every ``SWEEP_S`` seconds, so a
 notification lost while its connection was being re-established costs a delay, never
 a missing event. Either way the reads start from each hub's own version, so nothing
@@ -32,13 +36,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from collections.abc import Callable
 from typing import Any, Final, Literal
 
 import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from server.redis_direct import ReplyProtocol, TakenConnection, pack
 from server.store import EventStore, StoredEvent, events_key
 
 __all__ = ["SWEEP_S", "TAIL_BLOCK_MS", "TAIL_COUNT", "TailMode", "Tailer"]
@@ -52,6 +58,7 @@ TAIL_BLOCK_MS: Final = 5_000  # polling: one read's wait (it is woken for a new 
 TAIL_COUNT: Final = 500  # events per game per read
 NOTIFY_WAIT_S: Final = 1.0  # notified: longest wait for a notification (it is woken)
 SWEEP_S: Final = 10.0  # notified: every watched game is read this often anyway
+SUBSCRIBE_TIMEOUT_S: Final = 10.0
 READ_CHUNK: Final = 200  # games per XREAD
 FEW_GAMES: Final = 3  # games with news read one by one rather than by one XREAD
 _RETRY_S: Final = (0.05, 0.2, 1.0, 2.0)
@@ -64,7 +71,7 @@ class Tailer:
 
     ``tail_client`` must be a single-connection client of its own (``XREAD BLOCK``
     holds its connection); ``wake_client`` is any other client (its pool lends the
-    notifications' connection, or sends ``CLIENT UNBLOCK``).
+    notifications' connection for good, or sends ``CLIENT UNBLOCK``).
     """
 
     def __init__(
@@ -87,8 +94,8 @@ class Tailer:
         self._positions: dict[str, int] = {}
         self._task: asyncio.Task[None] | None = None
         # notified
-        self._wake_channel = f"splendor:tailer:{secrets.token_hex(8)}"
-        self._waiting = False  # in a wait for notifications
+        self._news = asyncio.Event()  # a game marked, a game to (un)subscribe, a tick
+        self._ticking: asyncio.TimerHandle | None = None
         self._to_subscribe: set[str] = set()
         self._to_unsubscribe: set[str] = set()
         self._marked: set[str] = set()
@@ -115,12 +122,8 @@ class Tailer:
         self._to_unsubscribe.discard(game_id)
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())
-        elif (
-            self.mode == "notify"
-            and self._waiting
-            and (self._waking is None or self._waking.done())
-        ):
-            self._waking = asyncio.get_running_loop().create_task(self._wake_listener())
+        elif self.mode == "notify":
+            self._news.set()
         elif (
             self.mode == "poll"
             and self._reading is not None
@@ -132,6 +135,7 @@ class Tailer:
         self._positions.pop(game_id, None)
         self._to_subscribe.discard(game_id)
         self._to_unsubscribe.add(game_id)
+        self._news.set()
         self._marked.discard(game_id)
         self._live.discard(game_id)
         self._expected.pop(game_id, None)
@@ -161,12 +165,7 @@ class Tailer:
         if game_id not in self._positions:
             return
         self._marked.add(game_id)
-        if (
-            self.mode == "notify"
-            and self._waiting
-            and (self._waking is None or self._waking.done())
-        ):
-            self._waking = asyncio.get_running_loop().create_task(self._wake_listener())
+        self._news.set()
 
     def advance(self, game_id: str, version: int) -> None:
         if game_id in self._positions:
@@ -215,22 +214,26 @@ class Tailer:
 
     # ------------------------------------------------------------------ notified
 
-    def _channel(self, game_id: str) -> str:
+    def _channel(self, game_id: str) -> bytes:
         db = self._wake_client.connection_pool.connection_kwargs.get("db", 0)
-        return f"__keyspace@{db}__:{events_key(game_id)}"
+        return f"__keyspace@{db}__:{events_key(game_id)}".encode()
 
     async def _run_notified(self) -> None:
         loop = asyncio.get_running_loop()
         failures = 0
-        pubsub: Any = None
+        connection = TakenConnection(
+            self._wake_client.connection_pool,
+            lambda transport, previous: _Subscriber(transport, previous, self._notified),
+        )
+        subscriber: _Subscriber | None = None
         subscribed: set[str] = set()
         swept = loop.time()
+        self._ticking = loop.call_later(NOTIFY_WAIT_S, self._tick)
         try:
             while self._positions:
                 try:
-                    if pubsub is None:
-                        pubsub = self._wake_client.pubsub()
-                        await pubsub.subscribe(self._wake_channel)
+                    if subscriber is None or subscriber.lost is not None:
+                        subscriber = await connection.connected()
                         subscribed = set()
                         self._to_subscribe |= set(self._positions)
                         self._live.clear()
@@ -238,13 +241,13 @@ class Tailer:
                     gone = self._to_unsubscribe & subscribed
                     self._to_unsubscribe.clear()
                     if gone:
-                        await pubsub.unsubscribe(*(self._channel(g) for g in gone))
+                        subscriber.send(b"UNSUBSCRIBE", *(self._channel(g) for g in gone))
                         subscribed -= gone
                         self._live -= gone
                     new = (self._to_subscribe & self._positions.keys()) - subscribed
                     self._to_subscribe.clear()
                     if new:
-                        await pubsub.subscribe(*(self._channel(g) for g in new))
+                        await subscriber.subscribe([self._channel(g) for g in new])
                         subscribed |= new
                         # Events appended between a hub's load and its subscription.
                         self._marked |= new
@@ -253,56 +256,44 @@ class Tailer:
                         self._marked |= self._positions.keys()
                     if self._marked:
                         await self._read_marked()
-                    else:
-                        await self._take_notifications(pubsub)
+                    elif not (self._to_subscribe or self._to_unsubscribe):
+                        self._news.clear()
+                        await self._news.wait()
+                    if subscriber.lost is not None:
+                        raise subscriber.lost
                     failures = 0
                 except (RedisError, OSError) as e:
-                    with contextlib.suppress(Exception):
-                        await pubsub.aclose()
-                    pubsub = None
+                    if subscriber is not None:
+                        subscriber.fail(RedisConnectionError(f"tailer: {e!r}"))
+                    subscriber = None
                     self._marked |= self._positions.keys()  # notifications may be lost
                     await asyncio.sleep(self._read_failed(e, failures))
                     failures += 1
         finally:
-            if pubsub is not None:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+            if self._ticking is not None:
+                self._ticking.cancel()
+                self._ticking = None
+            await connection.aclose()
 
-    async def _take_notifications(self, pubsub: Any) -> None:
-        """Wait for notifications (or a wake-up: a game to subscribe to); mark the
-        games they name."""
-        if self._to_subscribe or self._to_unsubscribe or self._marked:
-            return  # work came in meanwhile (``watch`` wakes only a waiting tailer)
-        self._waiting = True
-        try:
-            message = await pubsub.get_message(
-                ignore_subscribe_messages=True, timeout=NOTIFY_WAIT_S
-            )
-        finally:
-            self._waiting = False
-        if message is not None:
-            # One append of several events sends as many notifications: let the rest
-            # of them in before reading, so that one read serves them all.
-            await asyncio.sleep(0)
-        while message is not None:
-            if message.get("type") == "message":
-                game_id = _game_of(message["channel"])
-                if game_id in self._positions:
-                    self._live.add(game_id)
-                    expected = self._expected.get(game_id, 0)
-                    if expected > 1:
-                        self._expected[game_id] = expected - 1
-                    elif expected == 1:
-                        del self._expected[game_id]
-                    else:
-                        self._marked.add(game_id)
-            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0)
+    def _tick(self) -> None:
+        # Every NOTIFY_WAIT_S: a look at the sweep's clock and at the connection.
+        self._news.set()
+        self._ticking = asyncio.get_running_loop().call_later(NOTIFY_WAIT_S, self._tick)
 
-    async def _wake_listener(self) -> None:
-        # A message on the tailer's own channel ends its wait for notifications, so a
-        # new game is subscribed to at once.
-        with contextlib.suppress(RedisError, OSError):
-            await self._wake_client.publish(self._wake_channel, b"")
+    def _notified(self, channel: bytes) -> None:
+        """A notification came: mark its game, unless one of our own appends sent it."""
+        game_id = _game_of(channel)
+        if game_id not in self._positions:
+            return
+        self._live.add(game_id)
+        expected = self._expected.get(game_id, 0)
+        if expected > 1:
+            self._expected[game_id] = expected - 1
+        elif expected == 1:
+            del self._expected[game_id]
+        else:
+            self._marked.add(game_id)
+            self._news.set()
 
     async def _read_marked(self) -> None:
         games = [g for g in self._marked if g in self._positions]
@@ -373,6 +364,53 @@ class Tailer:
             except (RedisError, OSError):
                 return
             await asyncio.sleep(0.001 * (1 + attempt // 10))
+
+
+class _Subscriber(ReplyProtocol):
+    """A connection subscribed to notifications: ``notify(channel)`` for each one, as
+    it is parsed."""
+
+    def __init__(
+        self,
+        transport: asyncio.WriteTransport,
+        previous: asyncio.BaseProtocol,
+        notify: Callable[[bytes], None],
+    ) -> None:
+        super().__init__(transport, previous)
+        self._notify = notify
+        self._unconfirmed = 0
+        self._confirmed = asyncio.Event()
+
+    def send(self, *args: bytes) -> None:
+        self.transport.write(pack(args))
+
+    async def subscribe(self, channels: list[bytes]) -> None:
+        """Subscribe, and return once Redis has confirmed every channel (so events
+        read from now on cannot miss a notification)."""
+        self._unconfirmed += len(channels)
+        self._confirmed.clear()
+        self.send(b"SUBSCRIBE", *channels)
+        try:
+            await asyncio.wait_for(self._confirmed.wait(), SUBSCRIBE_TIMEOUT_S)
+        except TimeoutError:
+            raise RedisTimeoutError("Redis did not confirm a subscription") from None
+        if self.lost is not None:
+            raise self.lost
+
+    def handle(self, reply: Any) -> None:
+        if isinstance(reply, Exception):
+            self.fail(RedisConnectionError(f"Redis refused a subscription: {reply}"))
+        elif isinstance(reply, list) and len(reply) == 3:
+            kind = reply[0]
+            if kind == b"message":
+                self._notify(reply[1])
+            elif kind == b"subscribe":
+                self._unconfirmed -= 1
+                if self._unconfirmed <= 0:
+                    self._confirmed.set()
+
+    def failed(self, error: Exception) -> None:
+        self._confirmed.set()  # a subscribe waiting sees ``lost``
 
 
 def _game_of(channel: bytes | str) -> str:

@@ -24,7 +24,7 @@ async def test_a_game_added_while_waiting_is_tailed_at_once(
     mode: TailMode,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A tailer in a one-minute wait on one game (polling: an XREAD, woken by CLIENT UNBLOCK; notified: a wait for notifications, woken on its own channel) picks up a second game at once and delivers both games' new events."""
+    """A tailer in a one-minute wait on one game (polling: an XREAD, woken by CLIENT UNBLOCK; notified: a wait for notifications, woken in process) picks up a second game at once and delivers both games' new events."""
     monkeypatch.setattr("server.tailer.NOTIFY_WAIT_S", 60.0)
     got: dict[str, list[int]] = {}
     arrived = asyncio.Event()
@@ -150,5 +150,44 @@ async def test_own_appends_are_counted_off_and_others_still_read(
         tailer.expected_failed("g", 2)
         await arrival()
         assert got == [2, 5, 6, 7, 8, 9, 10]
+    finally:
+        await tailer.close()
+
+
+async def test_a_lost_notification_connection_is_made_again_and_nothing_is_missed(
+    redis_client: aioredis.Redis, store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Notified, when Redis drops the notifications' connection the tailer connects and subscribes again, and reads what was appended meanwhile: no event is missed, none is read twice."""
+    monkeypatch.setattr("server.tailer.SWEEP_S", 3600.0)  # only the reconnection may read
+    got: list[int] = []
+    arrived = asyncio.Event()
+
+    def deliver(game_id: str, events: list[StoredEvent]) -> None:
+        got.extend(e.version for e in events)
+        tailer.advance(game_id, events[-1].version)
+        arrived.set()
+
+    async def append(version: int) -> None:
+        await store.append("g", [b"{}"], expected_version=version, command_id=None, at_ms=1)
+
+    async def arrival() -> None:
+        await asyncio.wait_for(arrived.wait(), 10)
+        arrived.clear()
+
+    tailer = Tailer(tail_client(redis_client), redis_client, deliver, mode="notify")
+    try:
+        await append(0)
+        tailer.watch("g", 1)
+        await asyncio.sleep(0.2)
+        await append(1)
+        await arrival()
+        killed = await redis_client.client_kill_filter(_type="pubsub")
+        assert killed >= 1
+        await append(2)  # its notification has nowhere to go
+        await arrival()  # read once the connection is back
+        await append(3)  # and notified as before
+        await arrival()
+        await asyncio.sleep(0.2)
+        assert got == [2, 3, 4]
     finally:
         await tailer.close()
