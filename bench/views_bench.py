@@ -15,7 +15,8 @@ are replayed event by event, with every audience watching from the game's creati
 CPU time (``time.process_time``) of each replay minus that of a replay that only
 folds the events, divided by the number of events: the µs a hub spends per event on
 views + patches + encoding. Each way is timed ``--rounds`` times, interleaved (the
-machine is shared: the best round is the figure, the spread says how noisy it was).
+machine is shared: the best round is the figure, the worst says how noisy it was),
+and old / new is taken round by round (median).
 Also printed: the part of the new way that builds the views (spectator alone, then
 with the seats' views), the rules' ``legal_actions`` of the seat to move alone (which
 both ways call once an event), the events per command, and the patches' mean size.
@@ -175,8 +176,15 @@ def measure(name: str, players: int, games: int, rounds: int) -> None:
             continue
         best, worst = per_event(way)
         print(f"  {way:<22} {best:>20.1f} ({worst:.1f}) {best * events / commands:>13.0f}")
-    old, new = per_event("old")[0], per_event("new")[0]
-    print(f"  old / new: {old / new:.1f}x")
+    # Each round's old against the same round's new: the two ran a few seconds apart,
+    # under about the same load.
+    ratios = sorted(
+        (o - fold) / (n - fold) for o, n in zip(times["old"], times["new"], strict=True)
+    )
+    print(
+        f"  old / new, round by round: median {ratios[len(ratios) // 2]:.1f}x "
+        f"(from {ratios[0]:.1f}x to {ratios[-1]:.1f}x)"
+    )
     for way in ("old", "new"):
         print(
             f"  {way} patches: {sizes[way] / events / len(viewers):.0f} bytes an audience an event"

@@ -4,6 +4,10 @@ part of a player every game shows, and the secret of reserved cards.
 
 A game's ``view`` adds its own table and fields; the order of the keys is the frame's,
 the game's table between ``you`` and ``players``.
+
+Also the parts of ``Views``: every viewer's view of one game kept up to date as it
+evolves, for the hubs (``server.audiences``), which need each audience's view after
+every event and patch it from the last one.
 """
 
 from __future__ import annotations
