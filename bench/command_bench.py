@@ -1,8 +1,7 @@
 """Benchmark of the command path of the server, fan-out apart; prints its figures.
 
     .venv/bin/python bench/command_bench.py [--games 60] [--commands 4000]
-        [--concurrent 20] [--tailer | --subscriber] [--unix] [--no-uvloop]
-        [--profile FILE.prof]
+        [--concurrent 20] [--tailer] [--unix] [--no-uvloop] [--profile FILE.prof]
 
 What a websocket command costs the server process between the decoded action and the
 ack, the hubs' fan-out excepted: ``GameService.submit`` (lock, cached projection,
@@ -28,11 +27,7 @@ replaced by a new one (untimed). Choosing the action is outside the timed part.
 - ``--tailer``: the same runs with a ``server.tailer.Tailer`` watching every game
   (keyspace notifications, as a server with sockets on every game has), told of
   each append as the hubs tell it (``expect`` / ``expected_failed`` / ``advance``):
-  the cost of an append's notifications in the server process, apart;
-- ``--subscriber``: the same with the tailer's bookkeeping of notifications (count
-  off this process's own, mark the others) on a ``server.redis_pubsub.Subscriber``
-  instead of redis-py's ``PubSub``: what the tailer would cost on it (no reads:
-  every notification here is of this process's appends).
+  the cost of an append's notifications in the server process, apart.
 
 The event loop is uvloop's, as ``splendor serve`` runs, unless ``--no-uvloop``.
 """
@@ -59,9 +54,8 @@ from events.game import VARIANTS
 from server.embedded_redis import EmbeddedRedis
 from server.lobby import Lobby
 from server.projection import LoggedEvent
-from server.redis_pubsub import Subscriber
 from server.service import GameService
-from server.store import EventStore, events_key
+from server.store import EventStore
 from server.tailer import Tailer
 
 PLAYERS = 4
@@ -131,54 +125,16 @@ class TailerObserver:
         self.tailer.expected_failed(game_id, self._appending.pop(game_id, 0))
 
 
-class CountingListener:
-    """The tailer's bookkeeping of keyspace notifications, on a ``Subscriber``."""
-
-    def __init__(self, client: aioredis.Redis) -> None:
-        self.subscriber = Subscriber(client, self.message, self.lost)
-        self.expected: dict[str, int] = {}
-        self.marked: set[str] = set()
-        self.heard = 0
-
-    async def watch(self, game_id: str) -> None:
-        await self.subscriber.subscribe([f"__keyspace@0__:{events_key(game_id)}"])
-
-    def message(self, channel: bytes, data: bytes) -> None:
-        self.heard += 1
-        game_id = channel[channel.index(b"{") + 1 : channel.rindex(b"}")].decode()
-        expected = self.expected.get(game_id, 0)
-        if expected > 1:
-            self.expected[game_id] = expected - 1
-        elif expected == 1:
-            del self.expected[game_id]
-        else:
-            self.marked.add(game_id)
-
-    def lost(self, error: Exception) -> None:
-        print(f"subscriber lost: {error!r}")
-
-    def appending(self, game_id: str, events: int) -> None:
-        self.expected[game_id] = self.expected.get(game_id, 0) + events
-
-    def appended(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
-        pass
-
-    def append_failed(self, game_id: str) -> None:
-        self.marked.add(game_id)
-
-
 class Bench:
     def __init__(
         self,
         service: GameService,
         rng: random.Random,
         tailer: Tailer | None,
-        listener: CountingListener | None,
     ) -> None:
         self.service = service
         self.rng = rng
         self.tailer = tailer
-        self.listener = listener
         self.serial = 0
         self.spares: list[str] = []  # started games, made untimed, for finished ones
         self.late_games = 0  # games that had to be made during a timed run
@@ -195,8 +151,6 @@ class Bench:
             await self.service.join(game_id, name)
         if self.tailer is not None:
             self.tailer.watch(game_id, self.service._cache[game_id].version)
-        if self.listener is not None:
-            await self.listener.watch(game_id)
         return game_id
 
     def next_command(self, game_id: str) -> tuple[int, Any, int] | None:
@@ -307,12 +261,7 @@ async def run(args: argparse.Namespace, url: str, redis_pid: int) -> None:
         tail = aioredis.Redis(connection_pool=tail_pool, single_connection_client=True)
         tailer = Tailer(tail, client, lambda game_id, events: None, mode="notify")
         service.observer = TailerObserver(tailer)
-    listener: CountingListener | None = None
-    if args.subscriber:
-        await client.config_set("notify-keyspace-events", "Kt")
-        listener = CountingListener(client)
-        service.observer = listener
-    bench = Bench(service, random.Random(args.seed), tailer, listener)
+    bench = Bench(service, random.Random(args.seed), tailer)
     games = [await bench.new_game() for _ in range(args.games)]
     # Warm-up: code paths, the script cache, the tailer's subscriptions.
     await sequential(bench, games, min(500, args.commands), redis_pid)
@@ -331,7 +280,7 @@ async def run(args: argparse.Namespace, url: str, redis_pid: int) -> None:
     if profile is not None:
         profile.dump_stats(args.profile)
     loop = type(asyncio.get_running_loop()).__module__.split(".")[0]
-    label = " + tailer" if tailer is not None else " + subscriber" if listener else ""
+    label = " + tailer" if tailer is not None else ""
     print(f"event loop: {loop}; {args.games} games of {PLAYERS} players; load {os.getloadavg()}")
     for i, (seq, con) in enumerate(rounds):
         seq.report(f"r{i} sequential{label}")
@@ -345,9 +294,6 @@ async def run(args: argparse.Namespace, url: str, redis_pid: int) -> None:
     if tailer is not None:
         print(f"tailer: {tailer.reads} reads, {tailer.empty_reads} found nothing")
         await tailer.close()
-    if listener is not None:
-        print(f"subscriber: {listener.heard} notifications, {len(listener.marked)} games marked")
-        await listener.subscriber.aclose()
     await client.aclose()
     await pool.disconnect()
 
@@ -359,9 +305,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--concurrent", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
-    notified = parser.add_mutually_exclusive_group()
-    notified.add_argument("--tailer", action="store_true")
-    notified.add_argument("--subscriber", action="store_true")
+    parser.add_argument("--tailer", action="store_true")
     parser.add_argument("--no-uvloop", action="store_true")
     parser.add_argument(
         "--unix", action="store_true", help="reach Redis by a Unix socket instead of TCP"
