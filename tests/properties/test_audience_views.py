@@ -167,3 +167,10 @@ def test_views_are_shared_between_audiences() -> None:
     assert seat["bank"] is spectator["bank"] and seat["board"] is spectator["board"]
     assert seat["you"] == 0 and spectator["you"] is None
     assert variant.view(watch.state, 0) == seat
+
+
+def test_a_seat_not_taken_sees_what_spectators_see() -> None:
+    """Viewers naming no seat of the game (not taken yet, or none at all) get the spectators' view with their own ``you``, hidden cards never shown."""
+    watch = play("classic", 2, 11, [None, 0, 1, 3, -1])
+    for viewer in (3, -1):
+        assert watch.audiences.view(viewer) == watch.variant.view(watch.state, viewer)
