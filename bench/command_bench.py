@@ -27,7 +27,10 @@ replaced by a new one (untimed). Choosing the action is outside the timed part.
 - ``--tailer``: the same runs with a ``server.tailer.Tailer`` watching every game
   (keyspace notifications, as a server with sockets on every game has), told of
   each append as the hubs tell it (``expect`` / ``expected_failed`` / ``advance``):
-  the cost of an append's notifications in the server process, apart.
+  the cost of an append's notifications in the server process, apart;
+- **refused**: ``--refusals`` commands refused by the rules (a seat not to move),
+  one at a time: CPU per refusal (the service reads the command id's record and the
+  events it may have missed before it answers).
 
 The event loop is uvloop's, as ``splendor serve`` runs, unless ``--no-uvloop``.
 """
@@ -52,6 +55,7 @@ import redis.asyncio as aioredis
 
 from events.game import VARIANTS
 from server.embedded_redis import EmbeddedRedis
+from server.errors import ServiceError
 from server.lobby import Lobby
 from server.projection import LoggedEvent
 from server.service import GameService
@@ -249,6 +253,26 @@ async def concurrent(
     return figures
 
 
+async def refusals(bench: Bench, games: list[str], count: int) -> float:
+    """CPU µs per command refused by the rules: a seat not to move sends a legal action
+    of the seat to move."""
+    cpu = 0.0
+    for i in range(count):
+        game_id = games[i % len(games)]
+        command = bench.next_command(game_id)
+        if command is None:
+            continue
+        seat, action, _ = command
+        bench.serial += 1
+        cpu0 = time.process_time()
+        try:
+            await bench.service.submit(game_id, (seat + 1) % PLAYERS, f"r{bench.serial}", action)
+        except ServiceError as e:
+            assert e.code == "not_your_turn", e.code
+        cpu += time.process_time() - cpu0
+    return cpu / max(1, count) * 1e6
+
+
 async def run(args: argparse.Namespace, url: str, redis_pid: int) -> None:
     pool = aioredis.ConnectionPool.from_url(url, max_connections=512)
     client = aioredis.Redis(connection_pool=pool)
@@ -279,6 +303,7 @@ async def run(args: argparse.Namespace, url: str, redis_pid: int) -> None:
         rounds.append((seq, con))
     if profile is not None:
         profile.dump_stats(args.profile)
+    refusal_us = await refusals(bench, games, args.refusals)
     loop = type(asyncio.get_running_loop()).__module__.split(".")[0]
     label = " + tailer" if tailer is not None else ""
     print(f"event loop: {loop}; {args.games} games of {PLAYERS} players; load {os.getloadavg()}")
@@ -289,6 +314,10 @@ async def run(args: argparse.Namespace, url: str, redis_pid: int) -> None:
         for name, index in (("sequential", 0), (f"concurrent x{args.concurrent}", 1)):
             runs = sorted((r[index] for r in rounds), key=lambda f: f.cpu_s / max(1, f.commands))
             runs[len(runs) // 2].report(f"median {name}{label}")
+    print(
+        f"refused (not your turn), one at a time: {refusal_us:.1f} µs of server CPU each"
+        " (decide, then the command id and the missed events read before answering)"
+    )
     if bench.late_games:
         print(f"{bench.late_games} games were made during timed runs (more spares needed)")
     if tailer is not None:
@@ -305,6 +334,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--concurrent", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--refusals", type=int, default=1000)
     parser.add_argument("--tailer", action="store_true")
     parser.add_argument("--no-uvloop", action="store_true")
     parser.add_argument(

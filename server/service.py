@@ -55,7 +55,7 @@ from server.projection import (
     token_digest,
     unpack_log,
 )
-from server.store import EventStore, VersionConflict, commands_key, events_key, meta_key
+from server.store import EventStore, VersionConflict, events_key, meta_key
 from server.wire import event_to_wire, iso_time
 
 __all__ = [
@@ -405,10 +405,10 @@ class GameService:
 
     async def _recorded(self, game_id: str, command_id: str) -> CommandResult | None:
         """The answer recorded for a command id already applied, if any."""
-        seen = await self._r.hget(commands_key(game_id), command_id)
+        seen = await self.store.recorded(game_id, command_id)
         if seen is None:
             return None
-        version = int(_text(seen).split(":", 1)[0])
+        version = int(seen.split(b":", 1)[0])
         return CommandResult(version, duplicate=True)
 
     async def _append(self, game: Game, events: list[Any], command_id: str | None) -> CommandResult:

@@ -142,6 +142,8 @@ def _version_of(entry_id: object) -> int:
 
 def _to_event(entry: Any) -> StoredEvent:
     entry_id, fields = entry
+    if isinstance(fields, list):  # straight from the wire: field, value, field, value
+        fields = dict(zip(fields[::2], fields[1::2], strict=True))
     if not isinstance(fields, Mapping):
         raise TypeError(f"unexpected stream entry {entry!r}")
     return StoredEvent(
@@ -228,14 +230,17 @@ class EventStore:
         """The events with ``after < version <= until`` (to the end if ``until`` is None)."""
         if after < 0:
             raise ValueError("after must be >= 0")
-        key = events_key(game_id)
-        end = "+" if until is None else f"{until}-0"
+        key = events_key(game_id).encode()
+        end = b"+" if until is None else b"%d-0" % until
         if until is not None and until <= after:
             return []
         out: list[StoredEvent] = []
         start = after + 1
         while True:
-            page = await self._r.xrange(key, min=f"{start}-0", max=end, count=READ_PAGE)
+            # On the command path's connection: a refused command reads what it missed.
+            page = await self._direct.execute(
+                b"XRANGE", key, b"%d-0" % start, end, b"COUNT", b"%d" % READ_PAGE
+            )
             if not page:
                 break
             out.extend(_to_event(entry) for entry in page)
@@ -243,6 +248,14 @@ class EventStore:
                 break
             start = out[-1].version + 1
         return out
+
+    async def recorded(self, game_id: str, command_id: str) -> bytes | None:
+        """What ``append`` recorded for a command id (``b"<version>:<reply>"``), if any."""
+        _check_id(game_id)
+        seen = await self._direct.execute(
+            b"HGET", b"game:{%s}:commands" % game_id.encode(), command_id.encode()
+        )
+        return None if seen is None else _as_bytes(seen)
 
     async def version(self, game_id: str) -> int:
         """The version of a game's log: its number of events, 0 for an unknown game."""

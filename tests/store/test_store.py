@@ -119,6 +119,15 @@ async def test_command_id_is_idempotent(store: EventStore) -> None:
     assert [e.data for e in await store.read("g")] == [b"a", b"b"]
 
 
+async def test_the_record_of_a_command_id_can_be_read(store: EventStore) -> None:
+    """recorded() gives what an append recorded for its command id, None for an unseen one."""
+    await store.append("g", ev("a", "b"), expected_version=0, command_id="c1", at_ms=T0, reply=b"r")
+    await store.append("g", ev("c"), expected_version=2, command_id=None, at_ms=T0)
+    assert await store.recorded("g", "c1") == b"2:r"
+    assert await store.recorded("g", "c2") is None
+    assert await store.recorded("other", "c1") is None
+
+
 async def test_duplicate_command_wins_over_a_moved_on_version(store: EventStore) -> None:
     """A retried command reports its recorded version even after the log moved on."""
     await store.append("g", ev("a"), expected_version=0, command_id="c1", at_ms=T0)
