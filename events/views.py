@@ -229,10 +229,11 @@ class SeatParts:
         last = kept.last
         if (
             last is not None
-            and last.keys() == members.keys()
-            and all(last[key] is value for key, value in members.items())
+            and len(last) == len(members)
+            and last.get("players") is members.get("players")
+            and last.get("legal") is members.get("legal")
         ):
-            members = last  # nothing changed: the same dict says so
+            members = last  # nothing changed (``you`` never does): the same dict says so
         kept.last = members
         kept.members = None if mover else members
         return members

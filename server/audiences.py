@@ -126,9 +126,9 @@ class AudienceViews:
             if not changes.keys().isdisjoint(keys):
                 # The spectator's operations on members the seat has of its own are
                 # not the seat's.
-                own.extend(
+                own += [
                     chunk for key, chunk in changes.items() if key not in new and key not in old
-                )
+                ]
                 patches[viewer] = b"[" + b",".join(own) + b"]"
             elif not own:
                 patches[viewer] = everything
@@ -172,18 +172,19 @@ def _member_ops(key: str, was: Any, value: Any, made: dict[tuple[str, int, int],
     member of a view into its new value; empty when it did not change."""
     if type(was) is type(value) and was == value:
         return b""
+    depth = _DEPTH.get(key, 0)
+    if depth and was is not _MISSING and value is not _MISSING and type(value) not in _SCALARS:
+        path = "/" + escape(key)
+        if depth == 1:
+            items = _items_ops(path, was, value, made)
+            if items is not None:
+                return items
+        return _encode(shallow_patch_at(path, was, value, depth))[1:-1]
     if was is _MISSING:
         return _encode([{"op": "add", "path": "/" + escape(key), "value": value}])[1:-1]
     if value is _MISSING:
         return _encode([{"op": "remove", "path": "/" + escape(key)}])[1:-1]
-    depth = _DEPTH.get(key, 0)
-    if depth == 0 or type(value) in _SCALARS:
-        return _replace("/" + escape(key), value)
-    if depth == 1:
-        items = _items_ops("/" + escape(key), was, value, made)
-        if items is not None:
-            return items
-    return _encode(shallow_patch_at("/" + escape(key), was, value, depth))[1:-1]
+    return _replace("/" + escape(key), value)
 
 
 def _items_ops(
