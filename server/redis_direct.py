@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Generic, TypeVar
@@ -44,6 +43,7 @@ __all__ = ["DirectRedis", "ReplyProtocol", "Script", "TakenConnection", "pack"]
 
 _NOT_ENOUGH: Final = object()  # hiredis's "no whole reply yet" (False is a RESP3 reply)
 _CRLF: Final = b"\r\n"
+_ATTRIBUTE: Final = "_splendor_direct_redis"  # a pool's DirectRedis
 
 
 def pack(args: Sequence[bytes], head: bytes = b"", head_count: int = 0) -> bytes:
@@ -212,8 +212,6 @@ class TakenConnection(Generic[P]):
 class DirectRedis:
     """One connection of ``pool``, taken for good, with calls pipelined on it."""
 
-    _instances: weakref.WeakKeyDictionary[ConnectionPool, DirectRedis] = weakref.WeakKeyDictionary()
-
     def __init__(self, pool: ConnectionPool) -> None:
         self._connection = TakenConnection(pool, _Protocol)
         timeout = pool.connection_kwargs.get("socket_timeout")
@@ -223,9 +221,12 @@ class DirectRedis:
     def of(cls, client: aioredis.Redis) -> DirectRedis:
         """The instance of ``client``'s connection pool (made on first use)."""
         pool = client.connection_pool
-        direct = cls._instances.get(pool)
-        if direct is None:
-            direct = cls._instances[pool] = cls(pool)
+        # Kept on the pool itself: a map from pools would keep every pool alive (the
+        # instance's connection refers back to its pool).
+        direct = getattr(pool, _ATTRIBUTE, None)
+        if not isinstance(direct, DirectRedis):
+            direct = cls(pool)
+            setattr(pool, _ATTRIBUTE, direct)
         return direct
 
     async def execute(self, *args: bytes) -> Any:

@@ -4,9 +4,11 @@ pipelined replies in order, errors, scripts, lost connections, a Redis killed an
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import time
+import weakref
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -131,6 +133,17 @@ async def test_the_pool_closes_it_and_it_reopens(redis_server: str) -> None:
     finally:
         await client.aclose()
     await direct.aclose()
+
+
+async def test_an_instance_does_not_keep_its_pool_alive(redis_server: str) -> None:
+    """Once its client is closed and dropped, the pool and its DirectRedis are freed."""
+    client = aioredis.from_url(redis_server)
+    assert await DirectRedis.of(client).execute(b"PING") == b"PONG"
+    pool = weakref.ref(client.connection_pool)
+    await client.aclose()
+    del client
+    gc.collect()
+    assert pool() is None
 
 
 async def test_appends_across_a_kill_9_and_restart_of_redis(
