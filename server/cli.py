@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -47,6 +48,16 @@ def open_address(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+def _tune_gc() -> None:
+    """Fewer, shorter collections: what is loaded at start-up lives as long as the
+    process, so it is frozen out of every collection, and the youngest generation is
+    collected every 20,000 allocations instead of 700 (a move allocates thousands of
+    short-lived dicts, nearly all freed by reference counting)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
+
+
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -59,6 +70,7 @@ def serve(args: argparse.Namespace) -> int:
         print(f"splendor serve: {e}", file=sys.stderr)
         return 2
     app = create_app(settings)
+    _tune_gc()
     where = (
         "Redis at REDIS_URL"
         if settings.redis_url
