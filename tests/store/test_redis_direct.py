@@ -16,6 +16,7 @@ import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.embedded_redis import EmbeddedRedis
 from server.redis_direct import DirectRedis, Script, pack
@@ -104,6 +105,22 @@ async def test_a_cancelled_call_does_not_put_the_replies_out_of_step(
     with pytest.raises(asyncio.CancelledError):
         await blocked
     assert await direct.execute(b"ECHO", b"mine") == b"mine"
+
+
+async def test_the_client_socket_timeout_applies_and_the_replies_stay_in_step(
+    redis_server: str,
+) -> None:
+    """With the URL's socket_timeout, a call that waits longer raises TimeoutError; its late
+    reply is skipped and the next call gets its own."""
+    client = aioredis.from_url(redis_server, socket_timeout=0.2)
+    try:
+        direct = DirectRedis.of(client)
+        with pytest.raises(RedisTimeoutError):
+            await direct.execute(b"BLPOP", b"nothing", b"0.4")
+        await asyncio.sleep(0.4)  # Redis answers the BLPOP (nil) meanwhile
+        assert await direct.execute(b"ECHO", b"after") == b"after"
+    finally:
+        await client.aclose()
 
 
 async def test_a_lost_connection_fails_waiting_calls_and_the_next_call_reconnects(
