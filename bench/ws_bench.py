@@ -37,16 +37,21 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import msgspec
 import redis.asyncio as aioredis
 import websockets
 from websockets.asyncio.client import ClientConnection
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Response
+from websockets.protocol import State
+from websockets.uri import parse_uri
 
 from server.embedded_redis import EmbeddedRedis
 
@@ -224,6 +229,17 @@ class LiveGame:
         self.final_sent: dict[int, float] = {}  # last version of a command -> sent at
         self.finished = asyncio.Event()
         self.commands = itertools.count()
+        self._later: set[asyncio.Task[None]] = set()
+
+    def later(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in a task of its own (a paced command waiting for its permit)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
+
+    def stop(self) -> None:
+        for task in list(self._later):
+            task.cancel()
 
     def seen(self, version: int, at: float) -> None:
         entry = self.reached.get(version)
@@ -252,65 +268,6 @@ class LiveGame:
             self.stats.commands += 1
         for v in [v for v in self.reached if v <= version]:
             del self.reached[v]
-
-
-async def spectate(conn: ClientConnection, game: LiveGame) -> None:
-    async for text in conn:
-        at = time.perf_counter()
-        message = decode_light(text)
-        if message.type == "diff" and message.version is not None:
-            game.seen(message.version, at)
-
-
-async def play(conn: ClientConnection, game: LiveGame, seat: int) -> None:
-    view: Any = None
-    version = 0
-    last_event = ""
-    in_flight: str | None = None
-    acted = -1
-    acked = -1  # the version our last command brought the game to
-    async for text in conn:
-        at = time.perf_counter()
-        message = decode_full(text)
-        kind = message["type"]
-        if kind == "diff":
-            version = message["version"]
-            view = apply_patch(view, message["patch"])
-            last_event = message["event"]["type"]
-            game.seen(version, at)
-        elif kind == "snapshot":
-            view, version, last_event = message["view"], message["version"], "GameStarted"
-        elif kind == "ack":
-            in_flight = None
-            acked = message["version"]
-            game.acked(message["command_id"], acked)
-        elif kind == "error":
-            in_flight = None
-            game.stats.errors[message["code"]] = game.stats.errors.get(message["code"], 0) + 1
-            game.sent_at.pop(message.get("command_id", ""), None)
-        if view["status"] == "finished":
-            game.finished.set()
-            return
-        if (
-            in_flight is None
-            and acted != version
-            and view["turn"]["seat"] == seat
-            and view["legal"]
-            and (last_event in TURN_EVENTS or version == acked)
-        ):
-            acted = version
-            if game.pacer is not None:
-                await game.pacer.wait()
-            in_flight = f"{game.id}-{seat}-{next(game.commands)}"
-            action = game.rng.choice(view["legal"])
-            body = {
-                "type": "command",
-                "command_id": in_flight,
-                "expected_version": version,
-                "action": action,
-            }
-            game.sent_at[in_flight] = time.perf_counter()
-            await conn.send(encode(body).decode())
 
 
 # ---------------------------------------------------------------------- set-up
@@ -349,6 +306,172 @@ async def ws(base: str, game_id: str, token: str | None = None) -> ClientConnect
         )
 
 
+class LeanSocket(asyncio.Protocol):
+    """A websocket client with as little between the socket and the bench as can be:
+    ``websockets``' own sans-I/O client protocol driven straight from the transport's
+    callbacks. Each message is handed to ``on_message`` with the time its bytes were
+    read: no reader task and no queue, and no other socket's work in between (the
+    ``websockets`` asyncio client spends more per message than the server does, and
+    with 904 sockets in one process that showed in the latencies)."""
+
+    def __init__(self, url: str, on_message: Callable[[bytes, float], None]) -> None:
+        self.conn = ClientProtocol(parse_uri(url), max_size=None)
+        self.on_message = on_message
+        loop = self._loop = asyncio.get_running_loop()
+        self.opened: asyncio.Future[None] = loop.create_future()
+        self.closed: asyncio.Future[None] = loop.create_future()
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)
+        self.conn.send_request(self.conn.connect())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        # Timed as it is read, handled after every socket read in the same turn of
+        # the loop: the time a message reached this process, not the time this
+        # process got round to it after the other sockets' messages.
+        self._loop.call_soon(self._received, data, time.perf_counter())
+
+    def _received(self, data: bytes, at: float) -> None:
+        self.conn.receive_data(data)
+        for event in self.conn.events_received():
+            if isinstance(event, Response):
+                if self.conn.handshake_exc is not None:
+                    self.opened.set_exception(self.conn.handshake_exc)
+                else:
+                    self.opened.set_result(None)
+            elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
+                self.on_message(bytes(event.data), at)
+        self._flush()  # pongs, a close's answer
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(exc or ConnectionError("closed before the handshake"))
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def send_text(self, text: bytes) -> None:
+        if self.conn.state is State.OPEN:
+            self.conn.send_text(text)
+            self._flush()
+
+    async def close(self) -> None:
+        if self.conn.state is State.OPEN:
+            self.conn.send_close()
+            self._flush()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self.closed), 5)
+        if self.transport is not None:
+            self.transport.close()
+
+    def _flush(self) -> None:
+        assert self.transport is not None
+        for data in self.conn.data_to_send():
+            if data:
+                self.transport.write(data)
+            elif self.transport.can_write_eof():
+                self.transport.write_eof()
+
+
+async def lean(
+    base: str, game_id: str, on_message: Callable[[bytes, float], None], token: str | None = None
+) -> LeanSocket:
+    """A ``LeanSocket`` on a game, once its handshake is done."""
+    url = f"ws://{base}/ws/games/{game_id}" + (f"?token={token}" if token else "")
+    host, port = base.rsplit(":", 1)
+    async with CONNECTING:
+        _, socket_ = await asyncio.get_running_loop().create_connection(
+            lambda: LeanSocket(url, on_message), host, int(port)
+        )
+        await asyncio.wait_for(socket_.opened, 60)
+    return socket_
+
+
+class Spectator:
+    """A spectator socket's bench side: each diff's arrival, timed."""
+
+    def __init__(self, game: LiveGame) -> None:
+        self.game = game
+
+    def on_message(self, data: bytes, at: float) -> None:
+        message = decode_light(data)
+        if message.type == "diff" and message.version is not None:
+            self.game.seen(message.version, at)
+
+
+class Player:
+    """A player socket's bench side: keeps its view, and answers its turn at once (or
+    at the pacer's next permit) with a random legal action."""
+
+    def __init__(self, game: LiveGame, seat: int) -> None:
+        self.game = game
+        self.seat = seat
+        self.socket: LeanSocket | None = None
+        self.view: Any = None
+        self.version = 0
+        self.last_event = ""
+        self.in_flight: str | None = None
+        self.acted = -1
+        self.acked = -1  # the version our last command brought the game to
+
+    def on_message(self, data: bytes, at: float) -> None:
+        game = self.game
+        message = decode_full(data)
+        kind = message["type"]
+        if kind == "diff":
+            self.version = message["version"]
+            self.view = apply_patch(self.view, message["patch"])
+            self.last_event = message["event"]["type"]
+            game.seen(self.version, at)
+        elif kind == "snapshot":
+            self.view, self.version = message["view"], message["version"]
+            self.last_event = "GameStarted"
+        elif kind == "ack":
+            self.in_flight = None
+            self.acked = message["version"]
+            game.acked(message["command_id"], self.acked)
+        elif kind == "error":
+            self.in_flight = None
+            game.stats.errors[message["code"]] = game.stats.errors.get(message["code"], 0) + 1
+            game.sent_at.pop(message.get("command_id", ""), None)
+        view = self.view
+        if view["status"] == "finished":
+            game.finished.set()
+            return
+        if (
+            self.in_flight is None
+            and self.acted != self.version
+            and view["turn"]["seat"] == self.seat
+            and view["legal"]
+            and (self.last_event in TURN_EVENTS or self.version == self.acked)
+        ):
+            self.acted = self.version
+            self.in_flight = f"{game.id}-{self.seat}-{next(game.commands)}"
+            body = encode(
+                {
+                    "type": "command",
+                    "command_id": self.in_flight,
+                    "expected_version": self.version,
+                    "action": game.rng.choice(view["legal"]),
+                }
+            )
+            if game.pacer is None:
+                self._send(self.in_flight, body)
+            else:
+                game.later(self._paced(self.in_flight, body))
+
+    async def _paced(self, command_id: str, body: bytes) -> None:
+        assert self.game.pacer is not None
+        await self.game.pacer.wait()
+        self._send(command_id, body)
+
+    def _send(self, command_id: str, body: bytes) -> None:
+        assert self.socket is not None
+        self.game.sent_at[command_id] = time.perf_counter()
+        self.socket.send_text(body)
+
+
 class Slot:
     """One of the K game slots: runs games one after the other until stopped."""
 
@@ -365,31 +488,30 @@ class Slot:
         while not self.stopping:
             seed = next(self.seeds)
             game = LiveGame(game_id, self.stats, self.pacer, seed)
+            players = [Player(game, seat) for seat in range(PLAYERS)]
             try:
-                conns = [await ws(self.base, game_id) for _ in range(SPECTATORS)]
-                conns += [await ws(self.base, game_id, t) for t in tokens]
-            except (OSError, websockets.WebSocketException) as e:
+                conns = [
+                    await lean(self.base, game_id, Spectator(game).on_message)
+                    for _ in range(SPECTATORS)
+                ]
+                for player, token in zip(players, tokens, strict=True):
+                    player.socket = await lean(self.base, game_id, player.on_message, token)
+                    conns.append(player.socket)
+            except (OSError, TimeoutError, websockets.WebSocketException) as e:
                 key = f"connect: {type(e).__name__}"
                 self.stats.errors[key] = self.stats.errors.get(key, 0) + 1
                 await asyncio.sleep(0.5)
                 continue
             self.ready.set()
-            tasks = [asyncio.create_task(spectate(c, game)) for c in conns[:SPECTATORS]]
-            tasks += [
-                asyncio.create_task(play(c, game, seat))
-                for seat, c in enumerate(conns[SPECTATORS:])
-            ]
             while not self.stopping and not game.finished.is_set():
-                if all(t.done() for t in tasks):
+                if all(c.closed.done() for c in conns):
                     self.stats.errors["socket closed"] = (
                         self.stats.errors.get("socket closed", 0) + 1
                     )
                     break
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(game.finished.wait(), 0.5)
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            game.stop()
             await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)
             if game.finished.is_set() and self.stats.measuring:
                 self.stats.games_finished += 1
@@ -407,15 +529,15 @@ async def baselines(
     measuring: Callable[[], bool],
 ) -> None:
     """Ping/pong on a socket of an idle game and XADD round trips, every 20 ms."""
-    conn = await ws(base, idle_game)
-    await conn.recv()  # its snapshot
+    answers: asyncio.Queue[float] = asyncio.Queue()
+    conn = await lean(base, idle_game, lambda data, at: answers.put_nowait(at))
+    await answers.get()  # its snapshot
     client = aioredis.from_url(redis_url)
     try:
         while not stop.is_set():
             t0 = time.perf_counter()
-            await conn.send('{"type":"ping"}')
-            await conn.recv()
-            t1 = time.perf_counter()
+            conn.send_text(b'{"type":"ping"}')
+            t1 = await answers.get()  # when the pong was read
             await client.xadd("bench:xadd", {"e": b"x" * 200}, maxlen=1000, approximate=True)
             t2 = time.perf_counter()
             if measuring():
