@@ -375,15 +375,25 @@ class LeanSocket(asyncio.Protocol):
 
 
 async def lean(
-    base: str, game_id: str, on_message: Callable[[bytes, float], None], token: str | None = None
+    base: str,
+    game_id: str,
+    on_message: Callable[[bytes, float], None],
+    token: str | None = None,
+    bind: Callable[[LeanSocket], None] | None = None,
 ) -> LeanSocket:
-    """A ``LeanSocket`` on a game, once its handshake is done."""
+    """A ``LeanSocket`` on a game, once its handshake is done; ``bind`` gets it as
+    soon as it is made (its first message may come with the handshake's answer)."""
     url = f"ws://{base}/ws/games/{game_id}" + (f"?token={token}" if token else "")
     host, port = base.rsplit(":", 1)
+
+    def make() -> LeanSocket:
+        made = LeanSocket(url, on_message)
+        if bind is not None:
+            bind(made)
+        return made
+
     async with CONNECTING:
-        _, socket_ = await asyncio.get_running_loop().create_connection(
-            lambda: LeanSocket(url, on_message), host, int(port)
-        )
+        _, socket_ = await asyncio.get_running_loop().create_connection(make, host, int(port))
         await asyncio.wait_for(socket_.opened, 60)
     return socket_
 
@@ -461,6 +471,9 @@ class Player:
             else:
                 game.later(self._paced(self.in_flight, body))
 
+    def bind(self, socket: LeanSocket) -> None:
+        self.socket = socket
+
     async def _paced(self, command_id: str, body: bytes) -> None:
         assert self.game.pacer is not None
         await self.game.pacer.wait()
@@ -495,8 +508,9 @@ class Slot:
                     for _ in range(SPECTATORS)
                 ]
                 for player, token in zip(players, tokens, strict=True):
-                    player.socket = await lean(self.base, game_id, player.on_message, token)
-                    conns.append(player.socket)
+                    conns.append(
+                        await lean(self.base, game_id, player.on_message, token, player.bind)
+                    )
             except (OSError, TimeoutError, websockets.WebSocketException) as e:
                 key = f"connect: {type(e).__name__}"
                 self.stats.errors[key] = self.stats.errors.get(key, 0) + 1
