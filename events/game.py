@@ -86,7 +86,7 @@ CLASSIC = Variant(
     catalog=classic_catalog,
     event_type=classic_events.ClassicEvent,
     action_type=classic_actions.ClassicAction,
-    views=classic_view.ClassicViews,
+    views=classic_view.new_views,
 )
 
 DUEL = Variant(
@@ -103,7 +103,7 @@ DUEL = Variant(
     catalog=duel_catalog,
     event_type=duel_events.DuelEvent,
     action_type=duel_actions.DuelAction,
-    views=duel_view.DuelViews,
+    views=duel_view.new_views,
 )
 
 VARIANTS: dict[str, Variant] = {"classic": CLASSIC, "duel": DUEL}

@@ -149,6 +149,85 @@ class PlainViews:
         return self._view(state, seat)
 
 
+class TableViews:
+    """``Views`` of a game whose view is the frame around a table of members (each
+    built by a function of the state), the players' entries, ``turn`` and ``result``:
+    both games'. After an event only what it may change is rebuilt (``changes``: per
+    event type, table members, plus ``"player"`` for the entry of the event's seat or
+    ``"players"`` for every entry; an event type not listed rebuilds everything), and
+    what comes out equal is kept as the same object."""
+
+    def __init__(
+        self,
+        variant: str,
+        table: Mapping[str, Callable[[Any], Any]],
+        changes: Mapping[type[Any], tuple[str, ...]],
+        player: Callable[[Any, bool], dict[str, Any]],
+        turn: Callable[[Any], dict[str, Any] | None],
+        result: Callable[[Any], dict[str, Any] | None],
+        seats: SeatParts,
+    ) -> None:
+        """``player(player_state, finished)``: a player's entry as spectators see it;
+        ``turn(state)``, ``result(state)``: the view's members of those names."""
+        self._variant = variant
+        self._build = table
+        self._changes = changes
+        self._player = player
+        self._turn_of = turn
+        self._result_of = result
+        self._seats = seats
+        self._table: dict[str, Any] = {}
+        self._players: list[dict[str, Any]] = []
+        self._turn: dict[str, Any] | None = None
+        self._result: dict[str, Any] | None = None
+
+    def spectator(self, state: Any, event: Any = None) -> dict[str, Any]:
+        changes = None if event is None else self._changes.get(type(event))
+        table = self._table
+        if changes is None:
+            for name, build in self._build.items():
+                table[name] = keep(table.get(name), build(state))
+            self._keep_players(state, None)
+            self._result = keep(self._result, self._result_of(state))
+        else:
+            for name in changes:
+                if name == "player":
+                    self._keep_players(state, event.seat)
+                elif name == "players":
+                    self._keep_players(state, None)
+                else:
+                    table[name] = keep(table[name], self._build[name](state))
+        self._turn = keep(self._turn, self._turn_of(state))
+        return frame(
+            state, self._variant, None, table, self._players, self._turn, _NO_LEGAL, self._result
+        )
+
+    def seat(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
+        return self._seats.members(state, seat, spectator)
+
+    def _keep_players(self, state: Any, seat: int | None) -> None:
+        """Rebuild one seat's entry (or every one): the list, and each entry, stay the
+        same objects where nothing changed."""
+        finished = state.status == "finished"
+        old = self._players
+        players = state.players
+        if seat is None or len(old) != len(players):
+            entries = [
+                keep(old[p.seat], self._player(p, finished))
+                if p.seat < len(old)
+                else self._player(p, finished)
+                for p in players
+            ]
+        else:
+            entries = list(old)
+            entries[seat] = keep(old[seat], self._player(players[seat], finished))
+        if len(entries) != len(old) or any(a is not b for a, b in zip(entries, old, strict=True)):
+            self._players = entries
+
+
+_NO_LEGAL: list[dict[str, Any]] = []  # a spectator's ``legal``, shared, never changed
+
+
 def keep(old: Any, new: Any) -> Any:
     """``old`` if ``new`` is the same JSON value (so that it stays the same object),
     else ``new``."""

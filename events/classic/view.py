@@ -2,7 +2,7 @@
 redacted the same way. Blind reserves show their level only to anyone but their
 owner until the game ends; undealt cards are never shown.
 
-``view`` builds one view whole; ``ClassicViews`` keeps every viewer's view of one game
+``view`` builds one view whole; ``new_views`` keeps every viewer's view of one game
 up to date (the hubs' way), from the same member builders.
 """
 
@@ -33,9 +33,9 @@ from events.decks import card_levels
 from events.turns import to_move
 from events.views import (
     SeatParts,
+    TableViews,
     WireCache,
     frame,
-    keep,
     player_frame,
     reserved_card,
     sees_hidden,
@@ -43,7 +43,6 @@ from events.views import (
 )
 
 _LEVEL = card_levels(classic_cards().values())
-_NO_LEGAL: list[dict[str, Any]] = []  # shared by the views kept up to date, never changed
 
 
 def view(state: ClassicState, viewer: int | None) -> dict[str, Any]:
@@ -121,53 +120,20 @@ _TABLE: dict[str, Callable[[ClassicState], Any]] = {
 }
 
 
-class ClassicViews:
-    """Every viewer's view of one classic game, kept up to date (``events.views.Views``):
-    after an event only the members it may change are rebuilt (and kept as they were
-    when equal), and a seat's view shares every member of the spectator's but its own
-    entry (while it holds blind reserves), ``you`` and ``legal``."""
-
-    def __init__(self) -> None:
-        self._table: dict[str, Any] = {}
-        self._players: list[dict[str, Any]] = []
-        self._turn: dict[str, Any] | None = None
-        self._result: dict[str, Any] | None = None
-        self._seats = SeatParts(_own_entry, _legal_wire, legal_actions)
-
-    def spectator(self, state: ClassicState, event: Any = None) -> dict[str, Any]:
-        changes = None if event is None else _CHANGES.get(type(event))
-        table = self._table
-        if changes is None:
-            finished = state.status == "finished"
-            for name, build in _TABLE.items():
-                table[name] = keep(table.get(name), build(state))
-            old = self._players
-            self._players = [
-                keep(old[p.seat], _player(p, finished))
-                if p.seat < len(old)
-                else _player(p, finished)
-                for p in state.players
-            ]
-            self._result = keep(self._result, _outcome(state.result))
-        elif changes:
-            for name in changes:
-                if name == "player":
-                    seat = event.seat
-                    players = self._players
-                    finished = state.status == "finished"
-                    entry = keep(players[seat], _player(state.players[seat], finished))
-                    if entry is not players[seat]:
-                        self._players = players = list(players)
-                        players[seat] = entry
-                else:
-                    table[name] = keep(table[name], _TABLE[name](state))
-        self._turn = keep(self._turn, _turn(state))
-        return frame(
-            state, "classic", None, table, self._players, self._turn, _NO_LEGAL, self._result
-        )
-
-    def seat(self, state: ClassicState, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
-        return self._seats.members(state, seat, spectator)
+def new_views() -> TableViews:
+    """Every viewer's view of one classic game, kept up to date (``events.views``):
+    after an event only the members it may change are rebuilt, and a seat's view
+    shares every member of the spectator's but its own entry (while it holds blind
+    reserves), ``you`` and ``legal``."""
+    return TableViews(
+        "classic",
+        _TABLE,
+        _CHANGES,
+        _player,
+        _turn,
+        lambda state: _outcome(state.result),
+        SeatParts(_own_entry, _legal_wire, legal_actions),
+    )
 
 
 def _legal_wire(actions: list[ClassicAction]) -> list[dict[str, Any]]:

@@ -38,8 +38,8 @@ from events.duel.state import DuelState, PlayerState
 from events.turns import to_move
 from events.views import (
     SeatParts,
+    TableViews,
     frame,
-    keep,
     player_frame,
     reserved_card,
     sees_hidden,
@@ -47,7 +47,6 @@ from events.views import (
 )
 
 _LEVEL = card_levels(duel_cards().values())
-_NO_LEGAL: list[dict[str, Any]] = []  # shared by the views kept up to date, never changed
 
 
 def view(state: DuelState, viewer: int | None) -> dict[str, Any]:
@@ -111,47 +110,20 @@ _CHANGES: dict[type[Any], tuple[str, ...]] = {
 }
 
 
-class DuelViews:
-    """Every viewer's view of one Duel kept up to date (``events.views.Views``): after
-    an event only the members it may change are rebuilt (and kept as they were when
-    equal), and a seat's view shares every member of the spectator's but its own entry
-    (while it holds reserved cards), ``you`` and ``legal``."""
-
-    def __init__(self) -> None:
-        self._table: dict[str, Any] = {}
-        self._players: list[dict[str, Any]] = []
-        self._turn: dict[str, Any] | None = None
-        self._result: dict[str, Any] | None = None
-        self._seats = SeatParts(_own_entry, actions_to_wire, legal_actions)
-
-    def spectator(self, state: DuelState, event: Any = None) -> dict[str, Any]:
-        changes = None if event is None else _CHANGES.get(type(event))
-        table = self._table
-        everything = changes is None
-        for name in _TABLE if changes is None else changes:
-            if name == "players":
-                continue
-            table[name] = keep(table.get(name), _TABLE[name](state))
-        if changes is None or "players" in changes:
-            finished = state.status == "finished"
-            old = self._players
-            players = [
-                keep(old[p.seat], _player(p, finished))
-                if p.seat < len(old)
-                else _player(p, finished)
-                for p in state.players
-            ]
-            if len(players) != len(old) or any(
-                a is not b for a, b in zip(players, old, strict=True)
-            ):
-                self._players = players
-        if everything:
-            self._result = keep(self._result, _outcome(state))
-        self._turn = keep(self._turn, _turn(state))
-        return frame(state, "duel", None, table, self._players, self._turn, _NO_LEGAL, self._result)
-
-    def seat(self, state: DuelState, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
-        return self._seats.members(state, seat, spectator)
+def new_views() -> TableViews:
+    """Every viewer's view of one Duel kept up to date (``events.views``): after an
+    event only the members it may change are rebuilt, and a seat's view shares every
+    member of the spectator's but its own entry (while it holds reserved cards),
+    ``you`` and ``legal``."""
+    return TableViews(
+        "duel",
+        _TABLE,
+        _CHANGES,
+        _player,
+        _turn,
+        _outcome,
+        SeatParts(_own_entry, actions_to_wire, legal_actions),
+    )
 
 
 def _own_entry(state: DuelState, seat: int, shared: dict[str, Any]) -> dict[str, Any]:
