@@ -64,7 +64,9 @@ class SplendorHTTP:
         body = response.json() if response.content else None
         if response.status_code >= 400:
             code = body.get("code", "error") if isinstance(body, dict) else "error"
-            message = body.get("message", response.text) if isinstance(body, dict) else response.text
+            message = (
+                body.get("message", response.text) if isinstance(body, dict) else response.text
+            )
             raise ProtocolError(code, message, response.status_code)
         return body
 
@@ -98,7 +100,9 @@ class SplendorHTTP:
         self, game_id: str, *, version: int | None = None, token: str | None = None
     ) -> dict[str, Any]:
         params = {"version": version} if version is not None else None
-        answer = await self._request("GET", f"/api/games/{game_id}/view", token=token, params=params)
+        answer = await self._request(
+            "GET", f"/api/games/{game_id}/view", token=token, params=params
+        )
         view: dict[str, Any] = answer["view"]
         return view
 

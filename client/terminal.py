@@ -34,7 +34,9 @@ def card_text(card_id: str | None, catalog: dict[str, Any]) -> str:
 
 def render(view: dict[str, Any], catalog: dict[str, Any]) -> str:
     """The whole table of ``view`` as lines of text."""
-    lines = [f"game {view['game']}  ({view['variant']})  version {view['version']}  {view['status']}"]
+    lines = [
+        f"game {view['game']}  ({view['variant']})  version {view['version']}  {view['status']}"
+    ]
     turn = view.get("turn")
     if turn and view["status"] == "live":
         mover = view["players"][turn["seat"]]["name"] if view["players"] else "?"
@@ -89,5 +91,7 @@ def _duel_board(view: dict[str, Any]) -> list[str]:
     for row in view["board"]:
         lines.append("  " + " ".join(GEM_SYMBOLS[t] if t else " ." for t in row))
     lines.append("bag    " + tokens_line(view.get("bag", {})))
-    lines.append(f"privileges in supply {view.get('privileges', 0)}  royals {view.get('royals', [])}")
+    lines.append(
+        f"privileges in supply {view.get('privileges', 0)}  royals {view.get('royals', [])}"
+    )
     return lines
