@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import json
+from typing import cast
+
+import httpx
 import pytest
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
-from server.sockets import Batch, text_frame
+from server.hub import Hubs
+from server.settings import Settings
+from server.sockets import Batch, TransportWire, text_frame
+from tests.server.ws_helpers import connect, live_server, new_table
 
 
 def parse(data: bytes, count: int = 1) -> list[Frame]:
@@ -41,3 +48,26 @@ def test_a_batch_is_its_messages_framed_in_order() -> None:
     assert [f.data for f in parse(batch.frames, 3)] == [b'{"a":1}', b"y" * 300, b"[]"]
     assert batch.frames is batch.frames
     assert batch.size == 7 + 300 + 2
+
+
+async def test_splendor_serve_writes_frames_straight_to_the_transport(
+    redis_server: str,
+) -> None:
+    """Under uvicorn with ``FrameWritingProtocol`` (as ``splendor serve`` runs) a socket's outbox writes to the connection's transport, and what it writes is read as the protocol's messages; this breaks loudly if uvicorn's protocol changes under it."""
+    settings = Settings(redis_url=redis_server, command_rate=0)
+    async with (
+        live_server(settings) as server,
+        httpx.AsyncClient(base_url=server.http_url) as http,
+    ):
+        table = await new_table(http, players=2, seed=3)
+        conn = await connect(server.ws_url(table.id))
+        snapshot = json.loads(await conn.recv())
+        assert snapshot["type"] == "snapshot"
+        hubs = cast(Hubs, server.app.state.hubs)
+        hub = hubs.get(table.id)
+        assert hub is not None
+        (outbox,) = hub.outboxes()
+        assert isinstance(outbox.wire, TransportWire)
+        await conn.send('{"type": "ping"}')
+        assert json.loads(await conn.recv()) == {"type": "pong"}
+        await conn.close()
