@@ -207,9 +207,7 @@ class EventStore:
             raise ValueError("expected_version must be >= 0")
         if command_id == "":
             raise ValueError("command_id must be None or non-empty")
-        _check_id(game_id)
-        tag = game_id.encode()
-        keys = (b"game:{%s}:events" % tag, b"game:{%s}:commands" % tag)
+        keys = (events_key(game_id).encode(), commands_key(game_id).encode())
         args = [
             b"%d" % expected_version,
             b"" if command_id is None else command_id.encode(),
@@ -251,9 +249,8 @@ class EventStore:
 
     async def recorded(self, game_id: str, command_id: str) -> bytes | None:
         """What ``append`` recorded for a command id (``b"<version>:<reply>"``), if any."""
-        _check_id(game_id)
         seen = await self._direct.execute(
-            b"HGET", b"game:{%s}:commands" % game_id.encode(), command_id.encode()
+            b"HGET", commands_key(game_id).encode(), command_id.encode()
         )
         return None if seen is None else _as_bytes(seen)
 
