@@ -33,6 +33,7 @@ from starlette.applications import Starlette
 from client.bots import BOTS, choose
 from events.game import Variant
 from server.errors import ServiceError
+from server.projection import decode_event
 from server.service import BOT_GAMES_KEY, GameService
 from server.store import EventStore
 
@@ -107,10 +108,10 @@ class BotRunner:
                     table = self._tables.get(game_id)
                     if table is None:
                         continue
-                    decoder = _decoder(table.variant)
                     for entry in entries:
                         if entry.version == table.state.version + 1:
-                            table.variant.evolve(table.state, decoder.decode(entry.data))
+                            event = decode_event(table.variant, entry.data)
+                            table.variant.evolve(table.state, event)
                     self._play(game_id, table)
             except asyncio.CancelledError:
                 raise
@@ -204,16 +205,6 @@ class BotRunner:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         return self._pool
-
-
-_DECODERS: dict[str, Any] = {}
-
-
-def _decoder(variant: Variant) -> Any:
-    decoder = _DECODERS.get(variant.name)
-    if decoder is None:
-        decoder = _DECODERS[variant.name] = variant.event_decoder()
-    return decoder
 
 
 def bots_mode(environ: dict[str, str] | None = None) -> str:
