@@ -55,7 +55,7 @@ from server.projection import (
     token_digest,
     unpack_log,
 )
-from server.store import EventStore, VersionConflict, events_key, meta_key
+from server.store import AppendResult, EventStore, VersionConflict, events_key, meta_key
 from server.wire import event_to_wire, iso_time
 
 __all__ = [
@@ -412,43 +412,46 @@ class GameService:
         return CommandResult(version, duplicate=True)
 
     async def _append(self, game: Game, events: list[Any], command_id: str | None) -> CommandResult:
-        at_ms = self._clock_ms()
         observer = self.observer
         if observer is not None:
             observer.appending(game.id, len(events))
+        result: AppendResult | None = None
         try:
-            result = await self.store.append(
-                game.id,
-                [encode_event(e) for e in events],
-                expected_version=game.version,
-                command_id=command_id,
-                at_ms=at_ms,
-            )
-        except BaseException:
+            result = await self._write(game, events, command_id)
+        finally:
             if observer is not None:
-                observer.append_failed(game.id)
-            raise
+                if result is None or result.duplicate:  # nothing written, or unknown
+                    observer.append_failed(game.id)
+                else:
+                    observer.appended(game.id, game.log[-len(events) :])
         if result.duplicate:
-            if observer is not None:
-                observer.append_failed(game.id)
             return CommandResult(result.version, duplicate=True)
+        await self._index(game)
+        return CommandResult(result.version)
+
+    async def _write(self, game: Game, events: list[Any], command_id: str | None) -> AppendResult:
+        """Append the events and, unless the command id was applied before, fold them
+        into the projection (dropped from the cache if that fails)."""
+        at_ms = self._clock_ms()
+        result = await self.store.append(
+            game.id,
+            [encode_event(e) for e in events],
+            expected_version=game.version,
+            command_id=command_id,
+            at_ms=at_ms,
+        )
+        if result.duplicate:
+            return result
         try:
             for event in events:
                 game.apply_event(event, at_ms)
         except BaseException:
             self._forget(game.id)  # a half-applied projection must not be reused
-            if observer is not None:
-                observer.append_failed(game.id)
             raise
         if game.version != result.version:  # pragma: no cover - a bug, not a race
             self._forget(game.id)
-            if observer is not None:
-                observer.append_failed(game.id)
             raise RuntimeError(f"{game.id}: projection at {game.version}, log at {result.version}")
-        if observer is not None:
-            observer.appended(game.id, game.log[-len(events) :])
-        await self._index(game)
-        return CommandResult(result.version)
+        return result
 
     # ------------------------------------------------------------------ reading
 

@@ -281,3 +281,40 @@ def test_the_generator_seeded_on_its_first_draw_draws_as_random_random() -> None
         assert lazy.random() == eager.random()
         assert _SeededOnDraw(seed).random() == random.Random(seed).random()
         assert _SeededOnDraw(seed).getstate() == random.Random(seed).getstate()
+
+
+class RecordingObserver:
+    """An ``AppendObserver`` that writes down what it is told."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Any]] = []
+
+    def appending(self, game_id: str, events: int) -> None:
+        self.calls.append(("appending", events))
+
+    def appended(self, game_id: str, logged: Any) -> None:
+        self.calls.append(("appended", [e.version for e in logged]))
+
+    def append_failed(self, game_id: str) -> None:
+        self.calls.append(("append_failed", None))
+
+
+async def test_the_observer_is_told_of_an_append_and_of_one_that_wrote_nothing(
+    service: GameService,
+) -> None:
+    """A move is announced then shown with its versions; a repeated command id ends in append_failed."""
+    game_id, _ = await seated(service)
+    seat, legal = await mover_and_legal(service, game_id)
+    take = action(service, "classic", next(a for a in legal if a["kind"] == "take_three"))
+    service.observer = observer = RecordingObserver()
+    await service.submit(game_id, seat, "c-1", take)
+    assert observer.calls == [("appending", 2), ("appended", [5, 6])]
+    # The same command id with an action legal now: decided, then refused by the store.
+    other = GameService(service.store, Lobby(service.store.client))
+    other.observer = observer = RecordingObserver()
+    mover, legal = await mover_and_legal(other, game_id)
+    assert mover != seat
+    again = await other.submit(game_id, mover, "c-1", action(service, "classic", legal[0]))
+    assert (again.version, again.duplicate) == (6, True)
+    assert [c for c, _ in observer.calls] == ["appending", "append_failed"]
+    assert await service.store.version(game_id) == 6
