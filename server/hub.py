@@ -37,18 +37,17 @@ from events.game import Variant
 from server.audiences import AudienceViews
 from server.projection import LoggedEvent, decode_event
 from server.service import reveal_reserves
-from server.sockets import Batch, SendWire, Wire
+from server.sockets import Batch, Wire
 from server.store import StoredEvent
 from server.tailer import TAIL_BLOCK_MS, Tailer, TailMode
 from server.viewdiff import view_patch
 from server.wire import event_to_wire
 
-__all__ = ["CLOSE_INTERNAL", "DEFAULT_OUTBOX_LIMIT", "Hub", "Hubs", "Outbox", "Send", "Viewer"]
+__all__ = ["CLOSE_INTERNAL", "DEFAULT_OUTBOX_LIMIT", "Hub", "Hubs", "Outbox", "Viewer"]
 
 log = logging.getLogger(__name__)
 
 Viewer = int | None  # a seat, or None for a spectator
-Send = Callable[[str], Awaitable[None]]
 Close = Callable[[int, str], Coroutine[Any, Any, None]]  # a websocket close: code, reason
 LoadGame = Callable[[str], Awaitable[tuple[Variant, Sequence[LoggedEvent]]]]
 
@@ -81,13 +80,13 @@ class Outbox:
         self,
         hub: Hub,
         viewer: Viewer,
-        wire: Wire | Send,
+        wire: Wire,
         limit: int = DEFAULT_OUTBOX_LIMIT,
         close: Close | None = None,
     ) -> None:
         self.hub = hub
         self.viewer = viewer
-        self.wire: Wire = SendWire(wire) if callable(wire) else wire
+        self.wire = wire
         self._close = close
         self._limit = max(1, limit)
         self._held: deque[Batch] | None = None  # live batches waiting for a catch-up
@@ -271,24 +270,20 @@ class Hub:
         return audience.snapshot[1]
 
     def apply(self, stored: Sequence[StoredEvent]) -> None:
-        """Fold new events of the stream and send every audience its diffs."""
-        try:
-            for entry in stored:
-                if entry.version <= self.version:
-                    continue  # read twice (a tail that started before this hub's load)
-                if entry.version != self.version + 1:
-                    # Not the next one: leave it; the tailer reads on from our version.
-                    log.warning("%s: hub at %d got %d", self.game_id, self.version, entry.version)
-                    return
-                self._apply_one(
-                    LoggedEvent(entry.version, entry.at_ms, decode_event(self.variant, entry.data))
-                )
-        finally:
-            self._flush()
+        """Fold new events read from the stream and send every audience its diffs."""
+        logged = [
+            LoggedEvent(e.version, e.at_ms, decode_event(self.variant, e.data))
+            for e in stored
+            if e.version > self.version  # else read twice (a tail begun before the load)
+        ]
+        if not self.apply_logged(logged):
+            # Not the next one: left; the tailer reads on from our version.
+            log.warning("%s: hub at %d got %d", self.game_id, self.version, logged[0].version)
 
     def apply_logged(self, logged: Sequence[LoggedEvent]) -> bool:
-        """Fold events this process has just appended (decoded already); False when
-        they do not follow the hub's version (events before them are still to read)."""
+        """Fold events (decoded already: read, or just appended by this process) and
+        send every audience its diffs; False when they do not follow the hub's
+        version (events before them are still to read)."""
         try:
             for entry in logged:
                 if entry.version <= self.version:
@@ -405,7 +400,7 @@ class Hubs:
         game_id: str,
         viewer: Viewer,
         since: int | None,
-        wire: Wire | Send,
+        wire: Wire,
         close: Close | None = None,
     ) -> Outbox:
         """A started outbox for a new socket on ``game_id`` (loading its hub if needed).

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from events.game import VARIANTS
 from server.hub import Hub, Outbox
 from server.projection import LoggedEvent, encode_event
+from server.sockets import SendWire
 from server.store import StoredEvent
 from server.viewdiff import view_patch
 
@@ -130,7 +131,7 @@ async def test_hub_diffs_rebuild_every_audience_view(name: str, players: int) ->
             async def send(text: str, texts: list[str] = texts) -> None:
                 texts.append(text)
 
-            outbox = Outbox(hub, viewer, send, limit=10_000)
+            outbox = Outbox(hub, viewer, SendWire(send), limit=10_000)
             hub.attach(outbox, None)
         for _ in range(600):
             if state.status != "live":
