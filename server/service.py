@@ -174,6 +174,10 @@ class _SeededOnDraw(random.Random):
             self._seed_now()
         return super().getstate()
 
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        self._pending = None  # the state given replaces the seed still to come
+        super().setstate(state)
+
 
 class GameService:
     """Games over an ``EventStore``, with their lobby index kept up to date."""

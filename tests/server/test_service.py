@@ -318,3 +318,11 @@ async def test_the_observer_is_told_of_an_append_and_of_one_that_wrote_nothing(
     assert (again.version, again.duplicate) == (6, True)
     assert [c for c, _ in observer.calls] == ["appending", "append_failed"]
     assert await service.store.version(game_id) == 6
+
+
+def test_a_state_set_before_the_first_draw_is_not_overwritten_by_the_seed() -> None:
+    """setstate on the lazily seeded generator wins over its pending seed."""
+    state = random.Random("other").getstate()
+    lazy = _SeededOnDraw("seed")
+    lazy.setstate(state)
+    assert lazy.random() == random.Random("other").random()
