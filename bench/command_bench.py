@@ -5,8 +5,9 @@
 
 What a websocket command costs the server process between the decoded action and the
 ack, the hubs' fan-out excepted: ``GameService.submit`` (lock, cached projection,
-``decide``, encode, ``EventStore.append``'s Lua script over redis-py, fold, lobby
-index, subscribers), with ``service.observer`` None as in a process with no sockets.
+``decide``, encode, ``EventStore.append``'s Lua script on the command path's own
+connection (server/redis_direct.py), fold, lobby index, subscribers), with
+``service.observer`` None as in a process with no sockets.
 
 Method: a private embedded redis-server (append-only, fsync every second, as
 ``splendor serve`` runs it) and the service built as ``server.app`` builds it (a plain
@@ -54,6 +55,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from events.game import VARIANTS
+from server.app import REDIS_CONNECTIONS
 from server.embedded_redis import EmbeddedRedis
 from server.errors import ServiceError
 from server.lobby import Lobby
@@ -274,7 +276,7 @@ async def refusals(bench: Bench, games: list[str], count: int) -> float:
 
 
 async def run(args: argparse.Namespace, url: str, redis_pid: int) -> None:
-    pool = aioredis.ConnectionPool.from_url(url, max_connections=512)
+    pool = aioredis.ConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS)
     client = aioredis.Redis(connection_pool=pool)
     store = EventStore(client)
     service = GameService(store, Lobby(client))
