@@ -65,7 +65,6 @@ def think(level: str, view: dict[str, Any], seed: str, seconds: float) -> dict[s
 class _Table:
     variant: Variant
     state: Any
-    bots: dict[int, str] = field(default_factory=dict)
     thinking: set[tuple[int, int]] = field(default_factory=set)
 
 
@@ -150,14 +149,13 @@ class BotRunner:
 
     def _play(self, game_id: str, table: _Table) -> None:
         state = table.state
-        table.bots = {p.seat: p.bot for p in state.players if p.bot}
         if state.status == "finished":
             self._tables.pop(game_id, None)
             self._spawn(self._redis.srem(BOT_GAMES_KEY, game_id))
             return
         if state.status != "live":
             return
-        for seat, level in table.bots.items():
+        for seat, level in ((p.seat, p.bot) for p in state.players if p.bot):
             key = (seat, state.version)
             if key in table.thinking or not table.variant.legal_actions(state, seat):
                 continue
