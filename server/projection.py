@@ -110,7 +110,7 @@ class Game:
     state: Any = None
     log: list[LoggedEvent] = field(default_factory=list)
     seat_digests: dict[int, str] = field(default_factory=dict)
-    listed: Any = None  # what the lobby last listed of it (service)
+    listed: tuple[Any, ...] | None = None  # what the lobby last listed of it (service)
 
     def __post_init__(self) -> None:
         if self.state is None:
