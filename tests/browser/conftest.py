@@ -23,6 +23,7 @@ from playwright.sync_api import (
     ConsoleMessage,
     Page,
     ViewportSize,
+    WebSocket,
     sync_playwright,
 )
 
@@ -172,6 +173,36 @@ class Console:
 
     def unexpected(self, allowed: tuple[str, ...] = ()) -> list[str]:
         return [e for e in self.errors if not any(a in e for a in allowed)]
+
+
+def open_page(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    console: Console,
+    name: str,
+    viewport: ViewportSize = DESKTOP,
+) -> Page:
+    """A page in a context of its own (closed with the ``contexts`` fixture), its
+    errors collected by ``console`` under ``name``."""
+    context = browser.new_context(viewport=viewport, reduced_motion="reduce")
+    contexts.append(context)
+    return console.watch(context.new_page(), name)
+
+
+def received_frames(page: Page) -> list[str]:
+    """A list that gathers, as text, every websocket frame ``page`` receives from now on."""
+    frames: list[str] = []
+
+    def on_socket(ws: WebSocket) -> None:
+        ws.on(
+            "framereceived",
+            lambda payload: frames.append(
+                payload if isinstance(payload, str) else payload.decode()
+            ),
+        )
+
+    page.on("websocket", on_socket)
+    return frames
 
 
 @pytest.fixture

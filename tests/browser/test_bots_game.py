@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Browser, BrowserContext, expect
 
-from tests.browser.conftest import DESKTOP, Console, ServerProcess
+from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.pages import (
     Api,
     click_action,
@@ -32,9 +32,7 @@ def test_a_person_and_three_server_bots_play_a_classic_game_to_the_end(
 ) -> None:
     """The lobby seats a person and three bots in a 4-player game; the person clicks every move, the bots answer on the server, and the page shows each position and the end as the server does."""
     catalog = api.catalog()
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
-    contexts.append(context)
-    page = console.watch(context.new_page(), "person")
+    page = open_page(browser, contexts, console, "person")
     page.goto(f"{server.base}/?seed={SEED}#/")
     page.fill("#player-name", "Ana")
     page.check('input[name="players"][value="4"]')

@@ -10,9 +10,16 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocket, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import DESKTOP, PHONE, Console, ServerProcess
+from tests.browser.conftest import (
+    DESKTOP,
+    PHONE,
+    Console,
+    ServerProcess,
+    open_page,
+    received_frames,
+)
 from tests.browser.duel_pages import click_duel_action, duel_public_part, read_duel_table
 from tests.browser.duel_strategy import choose_duel, duel_kind
 from tests.browser.pages import Api, give_seat, seat_record, wait_for_turn, wait_version
@@ -21,18 +28,6 @@ SEED = 7
 MAX_MOVES = 160  # the person's moves; Duel games against greedy take ~40
 MUST_USE = {"take_tokens", "reserve_pyramid", "reserve_blind", "buy", "use_privileges", "replenish"}
 SCREENSHOT_FROM = 12  # the first take of 2-3 tokens from this move on is photographed
-
-
-def _open(
-    browser: Browser,
-    contexts: list[BrowserContext],
-    console: Console,
-    name: str,
-    viewport: ViewportSize,
-) -> Page:
-    context = browser.new_context(viewport=viewport, reduced_motion="reduce")
-    contexts.append(context)
-    return console.watch(context.new_page(), name)
 
 
 # While the game runs: the reserves of the given seats as the page holds them
@@ -70,7 +65,7 @@ def _take_screenshots(
     expect(ana.locator('[data-key="take"]')).to_be_enabled()
     ana.screenshot(path=str(screenshots / "duel-desktop.png"))
     ana.click('[data-key="cancel"]')
-    phone = _open(browser, contexts, console, "phone", PHONE)
+    phone = open_page(browser, contexts, console, "phone", PHONE)
     give_seat(phone, base, game_id, record["seat"], record["token"], record["name"])
     phone.goto(f"{base}/#/play/{game_id}")
     expect(phone.locator("#table")).to_have_attribute("data-status", "live")
@@ -91,19 +86,9 @@ def test_a_duel_against_a_server_bot_played_by_clicking_while_a_spectator_watche
     screenshots: Path,
 ) -> None:
     """A person starts a Duel against the greedy bot from the lobby and clicks it to the end (takes by cells, reserves with a gold cell, buys, privileges, replenish, pending choices); the spectator's table equals the public view and never shows a reserved card."""
-    ana = _open(browser, contexts, console, "ana", DESKTOP)
-    cy = _open(browser, contexts, console, "spectator", DESKTOP)
-    frames: list[str] = []
-
-    def on_socket(ws: WebSocket) -> None:
-        ws.on(
-            "framereceived",
-            lambda payload: frames.append(
-                payload if isinstance(payload, str) else payload.decode()
-            ),
-        )
-
-    cy.on("websocket", on_socket)
+    ana = open_page(browser, contexts, console, "ana", DESKTOP)
+    cy = open_page(browser, contexts, console, "spectator", DESKTOP)
+    frames = received_frames(cy)
 
     # The lobby: Splendor Duel is for two; the second seat is the greedy bot.
     ana.goto(f"{server.base}/?seed={SEED}#/")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import DESKTOP, Console, ServerProcess
+from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.duel_pages import duel_public_part, read_duel_table
 from tests.browser.pages import Api, wait_version
 
@@ -44,9 +44,7 @@ def test_duel_replay_jumps_and_steps_showing_the_servers_view_at_each_move(
     """Jumping to move N of a finished Duel, stepping, and the last move show exactly GET view?version=N, the log in Duel sentences."""
     game_id = bots_play_a_duel(api, seed=4)
     last = api.view(game_id)["version"]
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
-    contexts.append(context)
-    page = console.watch(context.new_page(), "replay")
+    page = open_page(browser, contexts, console, "replay")
 
     page.goto(f"{server.base}/#/replay/{game_id}")
     expect(page.locator("#replay-slider")).to_have_attribute("max", str(last))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, BrowserContext, expect
 
-from tests.browser.conftest import DESKTOP, Console, ServerProcess
+from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.pages import Api, give_seat, wait_version
 
 
@@ -19,9 +19,7 @@ def test_a_move_made_with_tab_enter_and_space_and_escape_clears_a_choice(
     game_id = api.new_game(seed=21)
     tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
     seat = api.view(game_id)["turn"]["seat"]
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
-    contexts.append(context)
-    page = console.watch(context.new_page(), "keyboard")
+    page = open_page(browser, contexts, console, "keyboard")
     give_seat(page, server.base, game_id, seat, tokens[seat], ["Ana", "Ben"][seat])
     page.goto(f"{server.base}/#/play/{game_id}")
     start = api.view(game_id)["version"]

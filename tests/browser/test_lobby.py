@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, BrowserContext, expect
 
-from tests.browser.conftest import DESKTOP, PHONE, Console, ServerProcess
+from tests.browser.conftest import PHONE, Console, ServerProcess, open_page
 from tests.browser.pages import Api, play_moves, seat_record
 
 
@@ -30,9 +30,7 @@ def test_lobby_lists_games_and_a_joined_seat_survives_a_reload(
     done = play_moves(api, done_id, [api.join(done_id, "Gil"), api.join(done_id, "Hal")])
     assert live["status"] == "live" and done["status"] == "finished"
 
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
-    contexts.append(context)
-    page = console.watch(context.new_page(), "lobby")
+    page = open_page(browser, contexts, console, "lobby")
     page.goto(f"{server.base}/#/")
     open_row = page.locator(f'#open-games [data-game="{open_id}"]')
     expect(open_row).to_contain_text("Dora")

@@ -9,9 +9,16 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocket, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import DESKTOP, PHONE, Console, ServerProcess
+from tests.browser.conftest import (
+    DESKTOP,
+    PHONE,
+    Console,
+    ServerProcess,
+    open_page,
+    received_frames,
+)
 from tests.browser.pages import (
     Api,
     click_action,
@@ -38,18 +45,6 @@ EVERY_ACTION = {
 }
 
 
-def _open(
-    browser: Browser,
-    contexts: list[BrowserContext],
-    console: Console,
-    name: str,
-    viewport: ViewportSize,
-) -> Page:
-    context = browser.new_context(viewport=viewport, reduced_motion="reduce")
-    contexts.append(context)
-    return console.watch(context.new_page(), name)
-
-
 def _same_public_table(page: Page, api: Api, game_id: str) -> None:
     """The spectator's DOM shows exactly the spectator view of the server."""
     view = api.view(game_id)
@@ -67,20 +62,10 @@ def test_two_players_play_a_whole_game_by_clicking_while_a_spectator_watches(
 ) -> None:
     """Two pages start, join and finish a seeded game by clicks only, using every action; a third page watches the same public table and never receives a blind-reserved card."""
     catalog = api.catalog()
-    ana = _open(browser, contexts, console, "ana", DESKTOP)
-    ben = _open(browser, contexts, console, "ben", PHONE)
-    cy = _open(browser, contexts, console, "spectator", DESKTOP)
-    frames: list[str] = []
-
-    def on_socket(ws: WebSocket) -> None:
-        ws.on(
-            "framereceived",
-            lambda payload: frames.append(
-                payload if isinstance(payload, str) else payload.decode()
-            ),
-        )
-
-    cy.on("websocket", on_socket)
+    ana = open_page(browser, contexts, console, "ana", DESKTOP)
+    ben = open_page(browser, contexts, console, "ben", PHONE)
+    cy = open_page(browser, contexts, console, "spectator", DESKTOP)
+    frames = received_frames(cy)
 
     # Ana starts a 2-player game from the lobby; the seed comes from the address.
     ana.goto(f"{server.base}/?seed={SEED}#/")

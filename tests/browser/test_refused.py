@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Browser, BrowserContext, WebSocketRoute, expect
 
-from tests.browser.conftest import DESKTOP, Console, ServerProcess
+from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.pages import Api, click_action, give_seat, public_part, read_table, wait_version
 
 
@@ -35,9 +35,7 @@ def test_an_outdated_page_is_refused_in_words_then_catches_up_and_plays(
 
         server_side.on_message(to_page)
 
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
-    contexts.append(context)
-    page = console.watch(context.new_page(), "player")
+    page = open_page(browser, contexts, console, "player")
     page.route_web_socket(re.compile(r"/ws/games/"), relay)
     give_seat(page, server.base, game_id, seat, tokens[seat], names[seat])
     page.goto(f"{server.base}/#/play/{game_id}")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import DESKTOP, Console, ServerProcess
+from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.pages import Api, play_moves, public_part, read_table, wait_version
 
 
@@ -38,9 +38,7 @@ def test_replay_jumps_steps_and_plays_showing_the_servers_view_at_each_move(
     """Jumping to a move, stepping with the keyboard and buttons, the slider and play/pause all show exactly GET view?version=N."""
     game_id = play_to_the_end(api, seed=30)
     last = api.view(game_id)["version"]
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
-    contexts.append(context)
-    page = console.watch(context.new_page(), "replay")
+    page = open_page(browser, contexts, console, "replay")
 
     page.goto(f"{server.base}/#/replay/{game_id}")
     expect(page.locator("#replay-slider")).to_have_attribute("max", str(last))
