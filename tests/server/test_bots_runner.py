@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import httpx
 import pytest
 
 from events.game import VARIANTS
+from server.bots import run_worker
 from server.settings import Settings
 from tests.server.ws_helpers import live_server
 
@@ -79,6 +81,30 @@ async def test_a_bot_moves_right_after_a_human_on_another_connection(
         events = (await http.get(f"/api/games/{game_id}/events")).json()["events"]
         movers = [e["seat"] for e in events if e["type"] == "TurnEnded"]
         assert len(movers) >= 11 and set(movers) == {0, 1}
+
+
+async def test_a_bots_worker_plays_for_servers_that_run_without_their_own_runner(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With SPLENDOR_BOTS=off the server plays no bot; a `splendor bots` worker on its Redis does."""
+    monkeypatch.setenv("SPLENDOR_BOT_DELAY", "0")
+    monkeypatch.setenv("SPLENDOR_BOTS", "off")
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        assert getattr(server.app.state, "bot_runner", None) is None
+        game_id = (
+            await http.post("/api/games", json={"variant": "duel", "players": 2, "seed": 3})
+        ).json()["id"]
+        for level in ("greedy", "random"):
+            await http.post(f"/api/games/{game_id}/seats", json={"bot": level})
+        assert settings.redis_url is not None
+        worker = asyncio.create_task(run_worker(settings.redis_url))
+        try:
+            summary = await _finished(http, game_id, 180)
+        finally:
+            worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await worker
+        assert summary["status"] == "finished"
 
 
 async def _my_turn(
