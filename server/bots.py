@@ -241,9 +241,10 @@ async def run_worker(redis_url: str) -> None:
     """``splendor bots``: play every bot seat of the servers sharing ``redis_url``,
     for deployments whose servers run with ``SPLENDOR_BOTS=off``."""
     from server.lobby import Lobby
+    from server.ws import tail_client
 
     client = aioredis.from_url(redis_url, decode_responses=False)
-    tail = aioredis.from_url(redis_url, decode_responses=False, single_connection_client=True)
+    tail = tail_client(client)  # as the server's runner has it: no socket timeout
     service = GameService(EventStore(client), Lobby(client))
     runner = BotRunner(service, tail)
     log.info("bot worker on %s", redis_url)
@@ -252,6 +253,7 @@ async def run_worker(redis_url: str) -> None:
     finally:
         await runner.close()
         await tail.aclose()
+        await tail.connection_pool.disconnect()
         await client.aclose()
 
 
