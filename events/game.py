@@ -27,7 +27,7 @@ from events.duel import rules as duel_rules
 from events.duel import setup as duel_setup
 from events.duel import view as duel_view
 from events.duel.state import DuelState
-from events.views import PlainViews, Views
+from events.views import Views
 
 
 @dataclass(frozen=True)
@@ -47,9 +47,9 @@ class Variant:
     catalog: Callable[[], dict[str, object]]
     event_type: Any  # the tagged union of the variant's events
     action_type: Any  # the tagged union of the variant's actions
-    # Every viewer's view of one game kept up to date, as the hubs need them; a game
-    # without its own builds each view whole with ``view``.
-    views: Callable[[], Views] | None = None
+    # Every viewer's view of one game kept up to date, as the hubs need them: the
+    # same values as ``view``.
+    new_views: Callable[[], Views]
 
     def create(self, game_id: str, players: int) -> list[Any]:
         """The first event of every game."""
@@ -60,10 +60,6 @@ class Variant:
         for event in events:
             self.evolve(state, event)
         return state
-
-    def new_views(self) -> Views:
-        """A ``Views`` for one game: the same views as ``view``, kept up to date."""
-        return self.views() if self.views is not None else PlainViews(self.view)
 
     def event_decoder(self) -> msgspec.json.Decoder[Any]:
         return msgspec.json.Decoder(self.event_type)
@@ -86,7 +82,7 @@ CLASSIC = Variant(
     catalog=classic_catalog,
     event_type=classic_events.ClassicEvent,
     action_type=classic_actions.ClassicAction,
-    views=classic_view.new_views,
+    new_views=classic_view.new_views,
 )
 
 DUEL = Variant(
@@ -103,7 +99,7 @@ DUEL = Variant(
     catalog=duel_catalog,
     event_type=duel_events.DuelEvent,
     action_type=duel_actions.DuelAction,
-    views=duel_view.new_views,
+    new_views=duel_view.new_views,
 )
 
 VARIANTS: dict[str, Variant] = {"classic": CLASSIC, "duel": DUEL}

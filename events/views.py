@@ -136,19 +136,6 @@ class Views(Protocol):
         spectator's members of these names (so the seat's patch is the spectator's)."""
 
 
-class PlainViews:
-    """``Views`` of a game that has no faster way: each view built whole."""
-
-    def __init__(self, view: Callable[[Any, int | None], dict[str, Any]]) -> None:
-        self._view = view
-
-    def spectator(self, state: Any, event: Any = None) -> dict[str, Any]:
-        return self._view(state, None)
-
-    def seat(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
-        return self._view(state, seat)
-
-
 class TableViews:
     """``Views`` of a game whose view is the frame around a table of members (each
     built by a function of the state), the players' entries, ``turn`` and ``result``:

@@ -16,7 +16,6 @@ whose operations are added.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import msgspec
@@ -72,10 +71,6 @@ class AudienceViews:
         """Forget an audience (its last socket left): no more patches for it."""
         self._members.pop(viewer, None)
         self._whole.pop(viewer, None)
-
-    def audiences(self) -> Iterable[Viewer]:
-        """The audiences whose views are kept."""
-        return self._members.keys()
 
     def advance(self, event: Any) -> dict[Viewer, bytes]:
         """For each audience, the encoded RFC 6902 patch (a JSON array) turning its
@@ -148,13 +143,6 @@ def _changes(
     """Member -> its encoded operations, for each member that changed from one
     spectator view to the next; each one added to ``made`` too."""
     changed: dict[str, bytes] = {}
-    if old.keys() == new.keys():  # always, in fact: one game's views have one frame
-        for (key, value), was in zip(new.items(), old.values(), strict=True):
-            if was is not value:
-                chunk = made[key, id(was), id(value)] = _member_ops(key, was, value, made)
-                if chunk:
-                    changed[key] = chunk
-        return changed
     for key, value in new.items():
         was = old.get(key, _MISSING)
         if was is not value:
