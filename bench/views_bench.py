@@ -7,7 +7,7 @@ are replayed event by event, with every audience watching from the game's creati
 (classic: the 4 seats and the spectators = 5 audiences; Duel: 3), two ways:
 
 - **old**: what ``server.hub`` did per event and audience: ``variant.view``, then
-  ``server.viewdiff.members_patch`` from the audience's previous view (members'
+  ``members_patch`` (below; it was ``server.viewdiff``'s) from the audience's previous view (members'
   patches shared between audiences), then the patch encoded with msgspec;
 - **new**: ``server.audiences.AudienceViews.advance`` (the encoded patches of every
   audience).
@@ -34,9 +34,48 @@ import msgspec
 
 from events.game import VARIANTS, Variant
 from server.audiences import AudienceViews
-from server.viewdiff import Shared, members_patch
+from server.viewdiff import escape, patch_at
 
 _encode = msgspec.json.Encoder().encode
+_MISSING: Any = object()
+
+# Per event: member -> (the view's member before, after, its patch) of one audience.
+Shared = dict[str, tuple[Any, Any, list[dict[str, Any]]]]
+
+
+def members_patch(
+    before: dict[str, Any], after: dict[str, Any], shared: Shared
+) -> list[dict[str, Any]]:
+    """The old way's patch (what the hubs made before ``server.audiences``): two whole
+    views diffed member by member, reusing ``shared``, the first patch of each member
+    made for the same event in another audience's views."""
+    ops: list[dict[str, Any]] = []
+    for key, new in after.items():
+        old = before.get(key, _MISSING)
+        if type(old) is type(new) and old == new:
+            continue
+        seen = shared.get(key)
+        if (
+            seen is not None
+            and type(seen[1]) is type(new)
+            and type(seen[0]) is type(old)
+            and seen[1] == new
+            and seen[0] == old
+        ):
+            ops.extend(seen[2])
+            continue
+        where = "/" + escape(key)
+        if old is _MISSING:
+            member_ops = [{"op": "add", "path": where, "value": new}]
+        else:
+            member_ops = patch_at(where, old, new)
+        if seen is None:
+            shared[key] = (old, new, member_ops)
+        ops.extend(member_ops)
+    for key in before:
+        if key not in after:
+            ops.append({"op": "remove", "path": "/" + escape(key)})
+    return ops
 
 
 def game_log(variant: Variant, players: int, seed: int) -> tuple[list[Any], int]:

@@ -62,7 +62,6 @@ SUBSCRIBE_TIMEOUT_S: Final = 10.0
 READ_CHUNK: Final = 200  # games per XREAD
 FEW_GAMES: Final = 3  # games with news read one by one rather than by one XREAD
 _RETRY_S: Final = (0.05, 0.2, 1.0, 2.0)
-_NEEDED_FLAGS: Final = ("K", "t")  # keyspace channel, stream commands
 
 
 class Tailer:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["Shared", "escape", "members_patch", "patch_at", "shallow_patch_at", "view_patch"]
+__all__ = ["escape", "patch_at", "shallow_patch_at", "view_patch"]
 
 _MISSING: Any = object()
 
@@ -121,50 +121,6 @@ def _diff(path: str, a: Any, b: Any, ops: list[dict[str, Any]]) -> None:
         _diff_list(path, a, b, ops)
     else:
         ops.append({"op": "replace", "path": path, "value": b})
-
-
-Shared = dict[str, tuple[Any, Any, list[dict[str, Any]]]]
-"""Per event: member -> (the view's member before, after, its patch) of one audience."""
-
-
-def members_patch(
-    before: dict[str, Any], after: dict[str, Any], shared: Shared
-) -> list[dict[str, Any]]:
-    """``view_patch`` of two views, member by member, reusing ``shared``: the first
-    patch of each member made for the same event in another audience's views.
-
-    Most members (bank, board, the other players) are the same in every audience's
-    view; comparing them costs far less than diffing them again.
-    """
-    ops: list[dict[str, Any]] = []
-    for key, new in after.items():
-        old = before.get(key, _MISSING)
-        if type(old) is type(new) and old == new:
-            continue
-        seen = shared.get(key)
-        if (
-            seen is not None
-            and type(seen[1]) is type(new)
-            and type(seen[0]) is type(old)
-            and seen[1] == new
-            and seen[0] == old
-        ):
-            ops.extend(seen[2])
-            continue
-        member_ops: list[dict[str, Any]] = []
-        where = "/" + escape(key)
-        if old is _MISSING:
-            member_ops.append({"op": "add", "path": where, "value": new})
-        else:
-            _diff(where, old, new, member_ops)
-        if seen is None:
-            shared[key] = (old, new, member_ops)
-        ops.extend(member_ops)
-    if before.keys() != after.keys():
-        for key in before:
-            if key not in after:
-                ops.append({"op": "remove", "path": "/" + escape(key)})
-    return ops
 
 
 def _diff_list(path: str, a: list[Any], b: list[Any], ops: list[dict[str, Any]]) -> None:
