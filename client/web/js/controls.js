@@ -3,39 +3,15 @@
 // the view's `legal` list holds can be confirmed: the page never re-implements
 // a rule, it matches the user's choice against the server's list.
 
+import { actionMessage, focusAfterStep, isMyTurn, problemWords, sameTokens, steppedPick, tokenSteppers } from "./acting.js";
 import { cardFace, cardName, costWords, nobleTile } from "./cards.js";
 import { h, plural } from "./dom.js";
-import { GEMS, TOKENS, gemLabel, tokenChip } from "./gems.js";
+import { GEMS, TOKENS, tokenChip } from "./gems.js";
 import { deepEqual } from "./patch.js";
 import { tokensWords } from "./words.js";
 
-const ERROR_PREFIX = {
-  not_your_turn: "It is not your turn.",
-  conflict: "The table changed before your move arrived; it is up to date now, please choose again.",
-  game_over: "The game is over.",
-  unauthorized: "This page holds no valid seat for this game.",
-  rate_limited: "Too many moves too fast; wait a moment.",
-  network: "The server can't be reached right now.",
-  timeout: "No answer from the server yet.",
-};
-
-/** A refused action in words. */
-export function problemWords(err) {
-  const prefix = ERROR_PREFIX[err.code];
-  const message = err.message || "";
-  if (err.code === "illegal_action" || err.code === "bad_request") return message || "That move is not allowed.";
-  if (!prefix) return message || "The server refused that move.";
-  return message && err.code !== "conflict" && message !== prefix ? `${prefix} ${message}` : prefix;
-}
-
 function emptySelection() {
   return { tokens: {}, card: null, deck: null, reserved: null };
-}
-
-function sameTokens(a, b) {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const k of keys) if ((a[k] || 0) !== (b[k] || 0)) return false;
-  return true;
 }
 
 export class Controls {
@@ -85,8 +61,7 @@ export class Controls {
   }
 
   get myTurn() {
-    const v = this.view;
-    return !!(v && v.status === "live" && v.you !== null && v.you !== undefined && v.turn && v.turn.seat === v.you);
+    return isMyTurn(this.view);
   }
 
   isLegal(action) {
@@ -328,13 +303,7 @@ export class Controls {
         );
       }
     }
-    bar.append(
-      h(
-        "p",
-        { class: ["action-message", this.message && `msg-${this.message.kind}`], role: "alert", id: "action-message", dataset: { code: this.message ? this.message.code : "" } },
-        this.message ? this.message.text : "",
-      ),
-    );
+    bar.append(actionMessage(this.message));
     return bar;
   }
 
@@ -378,31 +347,17 @@ export class Controls {
     const wanted = Object.fromEntries(TOKENS.filter((c) => pick[c]).map((c) => [c, pick[c]]));
     const action = this.legal.find((a) => a.kind === "return_tokens" && sameTokens(a.tokens, wanted)) || null;
     const step = (color, delta) => {
-      const next = Math.max(0, Math.min(me.tokens[color], (pick[color] || 0) + delta));
-      this.returnPick = { ...pick, [color]: next };
+      this.returnPick = steppedPick(pick, me.tokens, color, delta);
       this.fillReturnDialog(true);
-      const again = this.returnDialog.querySelector(`[data-key="${delta > 0 ? "more" : "less"}-${color}"]`);
-      if (again && !again.disabled) again.focus();
-      else this.returnDialog.querySelector("[data-key=confirm-return]")?.focus();
+      focusAfterStep(this.returnDialog, color, delta, "confirm-return");
     };
-    const rows = TOKENS.filter((c) => me.tokens[c]).map((color) =>
-      h(
-        "div",
-        { class: "return-row", dataset: { color } },
-        tokenChip(color, me.tokens[color], { size: "sm", label: `You hold ${me.tokens[color]} ${gemLabel(color)}` }),
-        h("span", { class: "return-name" }, color),
-        h("button", { type: "button", class: "btn btn-step", dataset: { key: `less-${color}` }, "aria-label": `Return one ${color} less`, disabled: !pick[color], onclick: () => step(color, -1) }, "−"),
-        h("output", { class: "return-count", "aria-label": `${color} to return` }, String(pick[color] || 0)),
-        h("button", { type: "button", class: "btn btn-step", dataset: { key: `more-${color}` }, "aria-label": `Return one more ${color}`, disabled: (pick[color] || 0) >= me.tokens[color] || chosen >= need, onclick: () => step(color, 1) }, "+"),
-      ),
-    );
     this.dialogFrame(
       this.returnDialog,
       h(
         "div",
         { class: "dialog-body" },
         h("p", {}, `You hold ${held} tokens: return ${need} to keep 10. Chosen: ${chosen} of ${need}.`),
-        h("div", { class: "return-rows" }, rows),
+        tokenSteppers(TOKENS, me.tokens, pick, { chosen, need, verb: "Return", onStep: step }),
         h(
           "div",
           { class: "dialog-actions" },

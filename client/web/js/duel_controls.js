@@ -9,7 +9,7 @@
 // by a key of the sorted cells, with the keys of every part of a listed set so a
 // half-made selection can be checked at once.
 
-import { problemWords } from "./controls.js";
+import { actionMessage, focusAfterStep, isMyTurn, problemWords, sameTokens, steppedPick, tokenSteppers } from "./acting.js";
 import { h, plural } from "./dom.js";
 import { ABILITY_WORDS, duelCardFace, duelCardName, duelCostWords, royalTile } from "./duel_cards.js";
 import { DUEL_TOKENS, gemLabel, tokenChip } from "./gems.js";
@@ -26,12 +26,6 @@ export function cellKey(cells) {
 
 function sameCell(a, b) {
   return !!a && !!b && a[0] === b[0] && a[1] === b[1];
-}
-
-function sameTokens(a, b) {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const k of keys) if ((a[k] || 0) !== (b[k] || 0)) return false;
-  return true;
 }
 
 /** Every non-empty subset of `cells` (at most 3 cells in a take, 3 privileges). */
@@ -136,8 +130,7 @@ export class DuelControls {
   }
 
   get myTurn() {
-    const v = this.view;
-    return !!(v && v.status === "live" && v.you !== null && v.you !== undefined && v.turn && v.turn.seat === v.you);
+    return isMyTurn(this.view);
   }
 
   get me() {
@@ -512,13 +505,7 @@ export class DuelControls {
         bar.append(h("div", { class: "action-row" }, h("button", { type: "button", class: "btn btn-primary", dataset: { key: "reopen" }, onclick: () => this.openDialog(dialog) }, `${dialog.dataset.title}…`)));
       }
     }
-    bar.append(
-      h(
-        "p",
-        { class: ["action-message", this.message && `msg-${this.message.kind}`], role: "alert", id: "action-message", dataset: { code: this.message ? this.message.code : "" } },
-        this.message ? this.message.text : "",
-      ),
-    );
+    bar.append(actionMessage(this.message));
     return bar;
   }
 
@@ -614,12 +601,9 @@ export class DuelControls {
     const wanted = Object.fromEntries(DUEL_TOKENS.filter((c) => pick[c]).map((c) => [c, pick[c]]));
     const action = this.index.of("discard_tokens").find((a) => sameTokens(a.tokens, wanted)) || null;
     const step = (color, delta) => {
-      const next = Math.max(0, Math.min(me.tokens[color], (pick[color] || 0) + delta));
-      this.discardPick = { ...pick, [color]: next };
+      this.discardPick = steppedPick(pick, me.tokens, color, delta);
       this.fillDiscard(dialog);
-      const again = dialog.querySelector(`[data-key="${delta > 0 ? "more" : "less"}-${color}"]`);
-      if (again && !again.disabled) again.focus();
-      else dialog.querySelector("[data-key=confirm-discard]")?.focus();
+      focusAfterStep(dialog, color, delta, "confirm-discard");
     };
     dialog.confirm = h(
       "button",
@@ -629,21 +613,7 @@ export class DuelControls {
     this.frame(
       dialog,
       h("p", {}, `You hold ${held} tokens: put ${need} back into the bag to keep 10. Chosen: ${chosen} of ${need}.`),
-      h(
-        "div",
-        { class: "return-rows" },
-        DUEL_TOKENS.filter((c) => me.tokens[c]).map((color) =>
-          h(
-            "div",
-            { class: "return-row", dataset: { color } },
-            tokenChip(color, me.tokens[color], { size: "sm", label: `You hold ${me.tokens[color]} ${gemLabel(color)}` }),
-            h("span", { class: "return-name" }, color),
-            h("button", { type: "button", class: "btn btn-step", dataset: { key: `less-${color}` }, "aria-label": `Put back one ${color} less`, disabled: !pick[color], onclick: () => step(color, -1) }, "−"),
-            h("output", { class: "return-count", "aria-label": `${color} to put back` }, String(pick[color] || 0)),
-            h("button", { type: "button", class: "btn btn-step", dataset: { key: `more-${color}` }, "aria-label": `Put back one more ${color}`, disabled: (pick[color] || 0) >= me.tokens[color] || chosen >= need, onclick: () => step(color, 1) }, "+"),
-          ),
-        ),
-      ),
+      tokenSteppers(DUEL_TOKENS, me.tokens, pick, { chosen, need, verb: "Put back", onStep: step }),
     );
   }
 }

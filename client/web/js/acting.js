@@ -1,0 +1,85 @@
+// What the controls of both games share: a refused move in words, whose move it
+// is, the message line of the action bar, and the rows of the dialog that gives
+// tokens back (classic's return, Duel's discard). Like the controls, nothing here
+// decides what is legal: that is the view's `legal` list.
+
+import { h } from "./dom.js";
+import { gemLabel, tokenChip } from "./gems.js";
+
+const ERROR_PREFIX = {
+  not_your_turn: "It is not your turn.",
+  conflict: "The table changed before your move arrived; it is up to date now, please choose again.",
+  game_over: "The game is over.",
+  unauthorized: "This page holds no valid seat for this game.",
+  rate_limited: "Too many moves too fast; wait a moment.",
+  network: "The server can't be reached right now.",
+  timeout: "No answer from the server yet.",
+};
+
+/** A refused action in words. */
+export function problemWords(err) {
+  const prefix = ERROR_PREFIX[err.code];
+  const message = err.message || "";
+  if (err.code === "illegal_action" || err.code === "bad_request") return message || "That move is not allowed.";
+  if (!prefix) return message || "The server refused that move.";
+  return message && err.code !== "conflict" && message !== prefix ? `${prefix} ${message}` : prefix;
+}
+
+/** Whether the view's reader holds the seat to move in a live game. */
+export function isMyTurn(v) {
+  return !!(v && v.status === "live" && v.you !== null && v.you !== undefined && v.turn && v.turn.seat === v.you);
+}
+
+/** Two token counts are equal (a colour left out counts 0). */
+export function sameTokens(a, b) {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if ((a[k] || 0) !== (b[k] || 0)) return false;
+  return true;
+}
+
+/** The action bar's last line: why a move was refused, read out when it changes. */
+export function actionMessage(message) {
+  return h(
+    "p",
+    { class: ["action-message", message && `msg-${message.kind}`], role: "alert", id: "action-message", dataset: { code: message ? message.code : "" } },
+    message ? message.text : "",
+  );
+}
+
+/**
+ * The rows of a dialog giving tokens back: for each colour of `colors` held, its
+ * chip, then − the count picked +. `verb` names the act ("Return", "Put back");
+ * `chosen`/`need` stop the + buttons once enough is picked; onStep(color, ±1).
+ */
+export function tokenSteppers(colors, held, pick, { chosen, need, verb, onStep }) {
+  const lower = verb.toLowerCase();
+  return h(
+    "div",
+    { class: "return-rows" },
+    colors
+      .filter((c) => held[c])
+      .map((color) =>
+        h(
+          "div",
+          { class: "return-row", dataset: { color } },
+          tokenChip(color, held[color], { size: "sm", label: `You hold ${held[color]} ${gemLabel(color)}` }),
+          h("span", { class: "return-name" }, color),
+          h("button", { type: "button", class: "btn btn-step", dataset: { key: `less-${color}` }, "aria-label": `${verb} one ${color} less`, disabled: !pick[color], onclick: () => onStep(color, -1) }, "−"),
+          h("output", { class: "return-count", "aria-label": `${color} to ${lower}` }, String(pick[color] || 0)),
+          h("button", { type: "button", class: "btn btn-step", dataset: { key: `more-${color}` }, "aria-label": `${verb} one more ${color}`, disabled: (pick[color] || 0) >= held[color] || chosen >= need, onclick: () => onStep(color, 1) }, "+"),
+        ),
+      ),
+  );
+}
+
+/** `pick` with one more (delta 1) or one less (-1) of `color`, within 0..held. */
+export function steppedPick(pick, held, color, delta) {
+  return { ...pick, [color]: Math.max(0, Math.min(held[color], (pick[color] || 0) + delta)) };
+}
+
+/** After a − or +, focus stays on it while it is enabled, else goes to the confirm button. */
+export function focusAfterStep(dialog, color, delta, confirmKey) {
+  const again = dialog.querySelector(`[data-key="${delta > 0 ? "more" : "less"}-${color}"]`);
+  if (again && !again.disabled) again.focus();
+  else dialog.querySelector(`[data-key=${confirmKey}]`)?.focus();
+}
