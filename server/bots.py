@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
-import os
 import random
 import time
 from collections.abc import AsyncIterator
@@ -35,25 +34,13 @@ from events.game import Variant
 from server.errors import ServiceError
 from server.projection import decode_event
 from server.service import BOT_GAMES_KEY, GameService
+from server.settings import Settings
 from server.store import EventStore
 
 log = logging.getLogger(__name__)
 
 REFRESH_SECONDS: Final = 0.25
 TAIL_BLOCK_MS: Final = 200
-
-
-def bot_delay(environ: dict[str, str] | None = None) -> float:
-    """``SPLENDOR_BOT_DELAY``: seconds a bot waits before answering, so a person can
-    follow its moves (default 0.4; 0 in tests and tournaments)."""
-    raw = (os.environ if environ is None else environ).get("SPLENDOR_BOT_DELAY")
-    return 0.4 if not raw else max(0.0, float(raw))
-
-
-def mcts_seconds(environ: dict[str, str] | None = None) -> float:
-    """``SPLENDOR_MCTS_SECONDS``: the MCTS bot's thinking time per move (default 1)."""
-    raw = (os.environ if environ is None else environ).get("SPLENDOR_MCTS_SECONDS")
-    return 1.0 if not raw else max(0.01, float(raw))
 
 
 def think(level: str, view: dict[str, Any], seed: str, seconds: float) -> dict[str, Any]:
@@ -76,14 +63,14 @@ class BotRunner:
         service: GameService,
         tail_redis: aioredis.Redis,
         *,
-        delay: float | None = None,
-        seconds: float | None = None,
+        delay: float,
+        seconds: float,
     ) -> None:
         self.service = service
         self._redis = service.store.client
         self._tail = EventStore(tail_redis)
-        self._delay = bot_delay() if delay is None else delay
-        self._seconds = mcts_seconds() if seconds is None else seconds
+        self._delay = delay  # before answering, so a person can follow
+        self._seconds = seconds  # MCTS's thinking time a move
         self._tables: dict[str, _Table] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._pool: Executor | None = None
@@ -205,25 +192,20 @@ class BotRunner:
         return self._pool
 
 
-def bots_mode(environ: dict[str, str] | None = None) -> str:
-    """``SPLENDOR_BOTS``: ``inline`` (default: this server plays its bots) or ``off``
-    (a separate ``splendor bots`` worker plays them)."""
-    mode = (os.environ if environ is None else environ).get("SPLENDOR_BOTS") or "inline"
-    if mode not in ("inline", "off"):
-        raise ValueError(f"SPLENDOR_BOTS must be inline or off, not {mode!r}")
-    return mode
-
-
 @asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
-    """The server's own bot runner, unless ``SPLENDOR_BOTS=off``."""
-    if bots_mode() == "off":
+    """The server's own bot runner, unless its settings say ``bots="off"``
+    (``SPLENDOR_BOTS=off``)."""
+    settings: Settings = app.state.settings
+    if settings.bots == "off":
         yield
         return
     from server.ws import tail_client
 
     tail = tail_client(app.state.redis)
-    runner = BotRunner(app.state.service, tail)
+    runner = BotRunner(
+        app.state.service, tail, delay=settings.bot_delay, seconds=settings.mcts_seconds
+    )
     app.state.bot_runner = runner
     task = asyncio.create_task(runner.run())
     try:
@@ -237,16 +219,20 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await tail.connection_pool.disconnect()
 
 
-async def run_worker(redis_url: str) -> None:
-    """``splendor bots``: play every bot seat of the servers sharing ``redis_url``,
-    for deployments whose servers run with ``SPLENDOR_BOTS=off``."""
+async def run_worker(settings: Settings) -> None:
+    """``splendor bots``: play every bot seat of the servers sharing
+    ``settings.redis_url``, for deployments whose servers run with
+    ``SPLENDOR_BOTS=off``."""
+    redis_url = settings.redis_url
+    if not redis_url:
+        raise ValueError("a bots worker needs the servers' Redis URL")
     from server.lobby import Lobby
     from server.ws import tail_client
 
     client = aioredis.from_url(redis_url, decode_responses=False)
     tail = tail_client(client)  # as the server's runner has it: no socket timeout
     service = GameService(EventStore(client), Lobby(client))
-    runner = BotRunner(service, tail)
+    runner = BotRunner(service, tail, delay=settings.bot_delay, seconds=settings.mcts_seconds)
     log.info("bot worker on %s", redis_url)
     try:
         await runner.run()

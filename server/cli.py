@@ -132,14 +132,19 @@ def bots(args: argparse.Namespace) -> int:
 
     from server.bots import run_worker
 
-    url = args.redis_url or Settings.from_env().redis_url
-    if not url:
+    try:
+        settings = Settings.from_env()
+    except SettingsError as e:
+        print(f"splendor bots: {e}", file=sys.stderr)
+        return 2
+    settings = settings.with_(redis_url=args.redis_url)
+    if not settings.redis_url:
         print(
             "splendor bots: set REDIS_URL (or --redis-url) to the servers' Redis", file=sys.stderr
         )
         return 2
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_worker(url))
+        asyncio.run(run_worker(settings))
     return 0
 
 

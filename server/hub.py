@@ -37,9 +37,10 @@ from events.game import Variant
 from server.audiences import AudienceViews
 from server.projection import LoggedEvent, decode_event
 from server.service import reveal_reserves
+from server.settings import WS_BUFFER_BYTES, TailMode
 from server.sockets import Batch, Wire
 from server.store import StoredEvent
-from server.tailer import TAIL_BLOCK_MS, Tailer, TailMode
+from server.tailer import TAIL_BLOCK_MS, Tailer
 from server.viewdiff import view_patch
 from server.wire import event_to_wire
 
@@ -51,7 +52,7 @@ Viewer = int | None  # a seat, or None for a spectator
 Close = Callable[[int, str], Coroutine[Any, Any, None]]  # a websocket close: code, reason
 LoadGame = Callable[[str], Awaitable[tuple[Variant, Sequence[LoggedEvent]]]]
 
-DEFAULT_OUTBOX_LIMIT: Final = 256 * 1024  # bytes behind before a socket is reset
+DEFAULT_OUTBOX_LIMIT: Final = WS_BUFFER_BYTES  # bytes behind before a socket is reset
 CLOSE_INTERNAL: Final = 1011
 
 _encoder = msgspec.json.Encoder()

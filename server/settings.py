@@ -11,9 +11,13 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Final
+from typing import Any, Final, Literal, get_args
 
 MAX_BODY_BYTES: Final = 64 * 1024
+WS_BUFFER_BYTES: Final = 256 * 1024
+
+TailMode = Literal["auto", "notify", "poll"]
+BotsMode = Literal["inline", "off"]
 
 
 class SettingsError(ValueError):
@@ -36,6 +40,17 @@ class Settings:
     # Games whose projection stays in memory (least recently used ones are dropped).
     cache_games: int = 2000
     max_body_bytes: int = MAX_BODY_BYTES
+    # Live websockets: bytes one socket may be behind before its diffs are dropped for
+    # a snapshot; how the tailer waits for other processes' events (auto: keyspace
+    # notifications when Redis allows them, else poll).
+    ws_buffer: int = WS_BUFFER_BYTES
+    tail: TailMode = "auto"
+    # Bot seats: played by this process (inline) or by a `splendor bots` worker (off);
+    # a bot's pause before it answers, so a person can follow (0 in tests); MCTS's
+    # thinking time a move.
+    bots: BotsMode = "inline"
+    bot_delay: float = 0.4
+    mcts_seconds: float = 1.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -51,6 +66,11 @@ class Settings:
             command_rate=_float(env, "SPLENDOR_COMMAND_RATE", base.command_rate),
             command_burst=_int(env, "SPLENDOR_COMMAND_BURST", base.command_burst),
             cache_games=_int(env, "SPLENDOR_CACHE_GAMES", base.cache_games),
+            ws_buffer=_int(env, "SPLENDOR_WS_BUFFER", base.ws_buffer, least=1),
+            tail=_choice(env, "SPLENDOR_TAIL", get_args(TailMode), base.tail),
+            bots=_choice(env, "SPLENDOR_BOTS", get_args(BotsMode), base.bots),
+            bot_delay=max(0.0, _float(env, "SPLENDOR_BOT_DELAY", base.bot_delay)),
+            mcts_seconds=max(0.01, _float(env, "SPLENDOR_MCTS_SECONDS", base.mcts_seconds)),
         )
 
     def with_(self, **changes: object) -> Settings:
@@ -58,14 +78,26 @@ class Settings:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})  # type: ignore[arg-type]
 
 
-def _int(env: Mapping[str, str], name: str, default: int) -> int:
+def _int(env: Mapping[str, str], name: str, default: int, least: int | None = None) -> int:
     raw = env.get(name)
     if not raw:
         return default
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
         raise SettingsError(f"{name} must be an integer, not {raw!r}") from None
+    if least is not None and value < least:
+        raise SettingsError(f"{name} must be {least} or more, not {value}")
+    return value
+
+
+def _choice(env: Mapping[str, str], name: str, options: tuple[str, ...], default: Any) -> Any:
+    raw = env.get(name)
+    if not raw:
+        return default
+    if raw not in options:
+        raise SettingsError(f"{name} must be {' or '.join(options)}, not {raw!r}")
+    return raw
 
 
 def _float(env: Mapping[str, str], name: str, default: float) -> float:

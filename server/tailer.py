@@ -37,7 +37,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -45,13 +45,13 @@ from redis.exceptions import RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.redis_direct import ReplyProtocol, TakenConnection, pack
+from server.settings import TailMode
 from server.store import EventStore, StoredEvent, events_key
 
 __all__ = ["SWEEP_S", "TAIL_BLOCK_MS", "TAIL_COUNT", "TailMode", "Tailer"]
 
 log = logging.getLogger(__name__)
 
-TailMode = Literal["auto", "notify", "poll"]
 Deliver = Callable[[str, list[StoredEvent]], None]
 
 TAIL_BLOCK_MS: Final = 5_000  # polling: one read's wait (it is woken for a new game)

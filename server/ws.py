@@ -20,10 +20,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final, TypeVar
 
 import msgspec
 import redis.asyncio as aioredis
@@ -37,12 +36,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from events.game import Variant
 from server import wire
 from server.errors import ServiceError, bad_request, missing_token, rate_limited
-from server.hub import CLOSE_INTERNAL, DEFAULT_OUTBOX_LIMIT, Hubs, Outbox
+from server.hub import CLOSE_INTERNAL, Hubs, Outbox
 from server.projection import LoggedEvent
 from server.ratelimit import RateLimiter
 from server.service import GameService
+from server.settings import Settings
 from server.sockets import Wire, wire_for
-from server.tailer import TailMode
 
 __all__ = ["MAX_MESSAGE_BYTES", "lifespan", "routes"]
 
@@ -277,30 +276,6 @@ def tail_client(client: aioredis.Redis) -> aioredis.Redis:
     return aioredis.Redis(connection_pool=own_pool, single_connection_client=True)
 
 
-def outbox_limit(environ: dict[str, str] | None = None) -> int:
-    """``SPLENDOR_WS_BUFFER``: bytes one socket may be behind before its diffs are
-    dropped for a snapshot (default 256 KiB)."""
-    raw = (os.environ if environ is None else environ).get("SPLENDOR_WS_BUFFER")
-    if not raw:
-        return DEFAULT_OUTBOX_LIMIT
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValueError(f"SPLENDOR_WS_BUFFER must be an integer, not {raw!r}") from None
-    if value < 1:
-        raise ValueError("SPLENDOR_WS_BUFFER must be 1 or more")
-    return value
-
-
-def tail_mode(environ: dict[str, str] | None = None) -> TailMode:
-    """``SPLENDOR_TAIL``: ``auto`` (default: keyspace notifications if Redis allows),
-    ``notify`` or ``poll`` (one XREAD over every watched stream)."""
-    raw = (os.environ if environ is None else environ).get("SPLENDOR_TAIL") or "auto"
-    if raw in ("auto", "notify", "poll"):
-        return cast(TailMode, raw)
-    raise ValueError(f"SPLENDOR_TAIL must be auto, notify or poll, not {raw!r}")
-
-
 @asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """The process's hubs, from the service's Redis, for as long as the app runs."""
@@ -311,8 +286,13 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         variant = await service.variant_of(game_id)
         return variant, await service.log(game_id)
 
+    settings: Settings = app.state.settings
     hubs = Hubs(
-        load, tail_client(client), client, outbox_limit=outbox_limit(), tail_mode=tail_mode()
+        load,
+        tail_client(client),
+        client,
+        outbox_limit=settings.ws_buffer,
+        tail_mode=settings.tail,
     )
     app.state.hubs = hubs
     # This process's own moves go to its hubs straight from the service.

@@ -92,10 +92,10 @@ async def test_a_command_sent_during_a_drop_is_applied_once(settings: Settings) 
 
 
 async def test_watch_draws_the_table_until_the_game_ends(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch
+    settings: Settings,
 ) -> None:
     """`splendor watch` follows a bots' game from its page address to the end."""
-    monkeypatch.setenv("SPLENDOR_BOT_DELAY", "0")
+    settings = settings.with_(bot_delay=0.0)
     async with live_server(settings) as server, SplendorHTTP(server.http_url) as http:
         game = await http.create_game("classic", 2, seed=9)
         await http.add_bot(game["id"], "greedy")
@@ -107,10 +107,10 @@ async def test_watch_draws_the_table_until_the_game_ends(
 
 
 async def test_an_outside_bot_joins_and_plays_to_the_end(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch
+    settings: Settings,
 ) -> None:
     """`splendor bot` takes a seat over the wire and plays against a server bot."""
-    monkeypatch.setenv("SPLENDOR_BOT_DELAY", "0")
+    settings = settings.with_(bot_delay=0.0)
     async with live_server(settings) as server, SplendorHTTP(server.http_url) as http:
         game = await http.create_game("classic", 2, seed=4)
         await http.add_bot(game["id"], "greedy")

@@ -31,10 +31,10 @@ async def _finished(http: httpx.AsyncClient, game_id: str, seconds: float) -> di
     ],
 )
 async def test_bots_play_a_game_to_its_end_with_nobody_watching(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch, variant: str, levels: list[str]
+    settings: Settings, variant: str, levels: list[str]
 ) -> None:
     """A table of bot seats only plays itself to the end; its log folds to the result."""
-    monkeypatch.setenv("SPLENDOR_BOT_DELAY", "0")
+    settings = settings.with_(bot_delay=0.0)
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
         r = await http.post(
             "/api/games", json={"variant": variant, "players": len(levels), "seed": 5}
@@ -56,10 +56,10 @@ async def test_bots_play_a_game_to_its_end_with_nobody_watching(
 
 
 async def test_a_bot_moves_right_after_a_human_on_another_connection(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch
+    settings: Settings,
 ) -> None:
     """A human's move wakes the bot, whose answer is back before the human's next turn."""
-    monkeypatch.setenv("SPLENDOR_BOT_DELAY", "0")
+    settings = settings.with_(bot_delay=0.0)
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
         game_id = (
             await http.post("/api/games", json={"variant": "classic", "players": 2, "seed": 11})
@@ -84,11 +84,10 @@ async def test_a_bot_moves_right_after_a_human_on_another_connection(
 
 
 async def test_a_bots_worker_plays_for_servers_that_run_without_their_own_runner(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch
+    settings: Settings,
 ) -> None:
     """With SPLENDOR_BOTS=off the server plays no bot; a `splendor bots` worker on its Redis does."""
-    monkeypatch.setenv("SPLENDOR_BOT_DELAY", "0")
-    monkeypatch.setenv("SPLENDOR_BOTS", "off")
+    settings = settings.with_(bot_delay=0.0, bots="off")
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
         assert getattr(server.app.state, "bot_runner", None) is None
         game_id = (
@@ -97,7 +96,7 @@ async def test_a_bots_worker_plays_for_servers_that_run_without_their_own_runner
         for level in ("greedy", "random"):
             await http.post(f"/api/games/{game_id}/seats", json={"bot": level})
         assert settings.redis_url is not None
-        worker = asyncio.create_task(run_worker(settings.redis_url))
+        worker = asyncio.create_task(run_worker(settings))
         try:
             summary = await _finished(http, game_id, 180)
         finally:

@@ -6,7 +6,6 @@ import asyncio
 from typing import Any, cast
 
 import httpx
-import pytest
 
 from server.hub import Hubs
 from server.settings import Settings
@@ -47,11 +46,10 @@ def worst_spread(watchers: list[Watcher]) -> float:
 
 
 async def test_a_stalled_socket_does_not_delay_the_others(
-    redis_client: Any, redis_server: str, monkeypatch: pytest.MonkeyPatch
+    redis_client: Any, redis_server: str
 ) -> None:
     """With a spectator that reads nothing, every other socket still gets every diff promptly (within a coarse bound, as without it); the stalled one's diffs are dropped, and when it reads again it gets a snapshot and the diffs after it."""
-    monkeypatch.setenv("SPLENDOR_WS_BUFFER", "8192")
-    settings = Settings(redis_url=redis_server, command_rate=0)
+    settings = Settings(redis_url=redis_server, command_rate=0, ws_buffer=8192)
     # A small send buffer on the listening socket (inherited by accepted ones) keeps
     # the kernel from absorbing megabytes for the stalled client.
     async with (
