@@ -46,7 +46,6 @@ import httpx
 import msgspec
 import redis.asyncio as aioredis
 import websockets
-from websockets.asyncio.client import ClientConnection
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
@@ -296,14 +295,6 @@ async def bounded(limit: int, jobs: list[Callable[[], Awaitable[Any]]]) -> list[
 
 
 CONNECTING = asyncio.Semaphore(50)  # clients do not all connect in the same millisecond
-
-
-async def ws(base: str, game_id: str, token: str | None = None) -> ClientConnection:
-    url = f"ws://{base}/ws/games/{game_id}" + (f"?token={token}" if token else "")
-    async with CONNECTING:
-        return await websockets.connect(
-            url, open_timeout=60, max_size=None, ping_interval=None, compression=None
-        )
 
 
 class LeanSocket(asyncio.Protocol):
@@ -651,10 +642,17 @@ async def idle_run(base: str, pid: int, sockets: int) -> dict[str, Any]:
             g for g, _ in await bounded(20, [lambda i=i: new_game(http, i) for i in range(games)])
         ]
     before = rss_mib(pid)
+    snapshots: list[float] = []
     conns = await bounded(
-        100, [lambda g=g: ws(base, g) for g in ids for _ in range(per_game)][:sockets]
+        100,
+        [
+            lambda g=g: lean(base, g, lambda data, at: snapshots.append(at))
+            for g in ids
+            for _ in range(per_game)
+        ][:sockets],
     )
-    await asyncio.gather(*(c.recv() for c in conns))  # every snapshot is in
+    while len(snapshots) < len(conns):  # every snapshot is in
+        await asyncio.sleep(0.05)
     await asyncio.sleep(5)
     cpu0 = cpu_seconds(pid)
     await asyncio.sleep(5)
