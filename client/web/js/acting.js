@@ -47,6 +47,14 @@ export function actionMessage(message) {
 }
 
 /**
+ * How many tokens the listed give-back actions (return_tokens, discard_tokens) give
+ * back: all give the same count, so the page needs no token limit of its own.
+ */
+export function givingBackCount(actions) {
+  return actions.length ? Object.values(actions[0].tokens).reduce((n, k) => n + k, 0) : 0;
+}
+
+/**
  * The rows of a dialog giving tokens back: for each colour of `colors` held, its
  * chip, then − the count picked +. `verb` names the act ("Return", "Put back");
  * `chosen`/`need` stop the + buttons once enough is picked; onStep(color, ±1).

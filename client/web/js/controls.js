@@ -3,7 +3,7 @@
 // the view's `legal` list holds can be confirmed: the page never re-implements
 // a rule, it matches the user's choice against the server's list.
 
-import { actionMessage, focusAfterStep, isMyTurn, problemWords, sameTokens, steppedPick, tokenSteppers } from "./acting.js";
+import { actionMessage, focusAfterStep, givingBackCount, isMyTurn, problemWords, sameTokens, steppedPick, tokenSteppers } from "./acting.js";
 import { cardFace, cardName, costWords, nobleTile } from "./cards.js";
 import { h, plural } from "./dom.js";
 import { GEMS, TOKENS, tokenChip } from "./gems.js";
@@ -341,7 +341,7 @@ export class Controls {
     if (!active) return;
     const me = this.view.players.find((p) => p.seat === this.view.you);
     const held = TOKENS.reduce((n, c) => n + (me.tokens[c] || 0), 0);
-    const need = held - 10;
+    const need = givingBackCount(this.legal.filter((a) => a.kind === "return_tokens"));
     const pick = this.returnPick;
     const chosen = TOKENS.reduce((n, c) => n + (pick[c] || 0), 0);
     const wanted = Object.fromEntries(TOKENS.filter((c) => pick[c]).map((c) => [c, pick[c]]));
@@ -356,7 +356,7 @@ export class Controls {
       h(
         "div",
         { class: "dialog-body" },
-        h("p", {}, `You hold ${held} tokens: return ${need} to keep 10. Chosen: ${chosen} of ${need}.`),
+        h("p", {}, `You hold ${held} tokens: return ${need} to keep ${held - need}. Chosen: ${chosen} of ${need}.`),
         tokenSteppers(TOKENS, me.tokens, pick, { chosen, need, verb: "Return", onStep: step }),
         h(
           "div",

@@ -9,7 +9,7 @@
 // by a key of the sorted cells, with the keys of every part of a listed set so a
 // half-made selection can be checked at once.
 
-import { actionMessage, focusAfterStep, isMyTurn, problemWords, sameTokens, steppedPick, tokenSteppers } from "./acting.js";
+import { actionMessage, focusAfterStep, givingBackCount, isMyTurn, problemWords, sameTokens, steppedPick, tokenSteppers } from "./acting.js";
 import { h, plural } from "./dom.js";
 import { ABILITY_WORDS, duelCardFace, duelCardName, duelCostWords, royalTile } from "./duel_cards.js";
 import { DUEL_TOKENS, gemLabel, tokenChip } from "./gems.js";
@@ -595,7 +595,7 @@ export class DuelControls {
   fillDiscard(dialog) {
     const me = this.me;
     const held = DUEL_TOKENS.reduce((n, c) => n + (me.tokens[c] || 0), 0);
-    const need = held - 10;
+    const need = givingBackCount(this.index.of("discard_tokens"));
     const pick = this.discardPick;
     const chosen = DUEL_TOKENS.reduce((n, c) => n + (pick[c] || 0), 0);
     const wanted = Object.fromEntries(DUEL_TOKENS.filter((c) => pick[c]).map((c) => [c, pick[c]]));
@@ -612,7 +612,7 @@ export class DuelControls {
     );
     this.frame(
       dialog,
-      h("p", {}, `You hold ${held} tokens: put ${need} back into the bag to keep 10. Chosen: ${chosen} of ${need}.`),
+      h("p", {}, `You hold ${held} tokens: put ${need} back into the bag to keep ${held - need}. Chosen: ${chosen} of ${need}.`),
       tokenSteppers(DUEL_TOKENS, me.tokens, pick, { chosen, need, verb: "Put back", onStep: step }),
     );
   }
