@@ -7,7 +7,7 @@
 // shows in data-attributes that the browser tests compare with GET /view.
 
 import { h, plural } from "./dom.js";
-import { waitingBoard } from "./table.js";
+import { tableDataset, waitingBoard } from "./table.js";
 import { duelCardBack, duelCardFace, duelCardLabel, icon, privilegeScrolls, royalTile } from "./duel_cards.js";
 import { DUEL_TOKENS, GEMS, gemIcon, gemLabel, tokenChip } from "./gems.js";
 import { seatLabel } from "./words.js";
@@ -23,7 +23,6 @@ const PYRAMID = { 3: 3, 2: 4, 1: 5 };
  * }
  */
 export function renderDuelTable(view, catalog, ui = null) {
-  const turn = view.turn || {};
   return h(
     "section",
     {
@@ -31,11 +30,7 @@ export function renderDuelTable(view, catalog, ui = null) {
       id: "table",
       "aria-label": "The table",
       dataset: {
-        version: String(view.version),
-        status: view.status,
-        turnSeat: turn.seat === undefined || turn.seat === null ? "" : String(turn.seat),
-        phase: turn.phase || "",
-        you: view.you === null || view.you === undefined ? "" : String(view.you),
+        ...tableDataset(view),
         variant: "duel",
         acting: ui && ui.acting ? "true" : "false",
       },

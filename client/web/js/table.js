@@ -18,20 +18,13 @@ import { seatLabel } from "./words.js";
  * }
  */
 export function renderTable(view, catalog, ui = null) {
-  const turn = view.turn || {};
   return h(
     "section",
     {
       class: ["table", ui && "interactive"],
       id: "table",
       "aria-label": "The table",
-      dataset: {
-        version: String(view.version),
-        status: view.status,
-        turnSeat: turn.seat === undefined || turn.seat === null ? "" : String(turn.seat),
-        phase: turn.phase || "",
-        you: view.you === null || view.you === undefined ? "" : String(view.you),
-      },
+      dataset: tableDataset(view),
     },
     view.status === "open"
       ? waitingBoard("The cards are dealt and the tokens set out when the last seat is taken.")
@@ -42,6 +35,18 @@ export function renderTable(view, catalog, ui = null) {
           h("div", { class: "board-and-bank" }, renderRows(view, catalog, ui), renderBank(view, ui)),
         ),
   );
+}
+
+/** The data-attributes of #table in both games: the view's version, status, turn and reader. */
+export function tableDataset(view) {
+  const turn = view.turn || {};
+  return {
+    version: String(view.version),
+    status: view.status,
+    turnSeat: turn.seat === undefined || turn.seat === null ? "" : String(turn.seat),
+    phase: turn.phase || "",
+    you: view.you === null || view.you === undefined ? "" : String(view.you),
+  };
 }
 
 function renderNobles(view, catalog) {
