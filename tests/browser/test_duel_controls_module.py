@@ -1,16 +1,19 @@
 """The page's Duel controls (client/web/js/duel_controls.js) on real engine views, run in
 Chromium: with three privileges on a full board ``legal`` lists ~1,800 uses of
-privileges, and clicks are matched against it through the index by sorted cells."""
+privileges, and clicks are matched against it through the index by sorted cells; the
+discard dialog asks for what the listed discards give back."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
 
+from events.duel.actions import TakeTokens
 from events.duel.view import view
 from tests.browser.conftest import ServerProcess
-from tests.duel_helpers import Table, find
+from tests.duel_helpers import Table, find, play
 
 # Drives DuelControls like the page does: clicks are method calls, buttons are read
 # from the action bar it draws, sent actions are recorded.
@@ -47,24 +50,27 @@ DRIVE = """async ([view, script]) => {
 }"""
 
 
-def _drive(page: Any, seat_view: dict[str, Any], script: list[list[Any]]) -> dict[str, Any]:
+@pytest.fixture
+def page(browser: Browser, contexts: list[BrowserContext], server: ServerProcess) -> Page:
+    """A page of the served site, where the page's modules can be imported."""
+    context = browser.new_context()
+    contexts.append(context)
+    page = context.new_page()
+    page.goto(f"{server.base}/#/")
+    return page
+
+
+def _drive(page: Page, seat_view: dict[str, Any], script: list[list[Any]]) -> dict[str, Any]:
     result: dict[str, Any] = page.evaluate(DRIVE, [seat_view, script])
     return result
 
 
-def test_duel_controls_match_clicks_against_a_huge_legal_list(
-    browser: Browser, contexts: list[BrowserContext], server: ServerProcess
-) -> None:
+def test_duel_controls_match_clicks_against_a_huge_legal_list(page: Page) -> None:
     """Three privileges on a full board (~1,800 listed uses): cells are picked in any order, gold cannot be, only listed sets confirm; a take in a line needs its middle cell; a reserve needs one of several golds."""
     state = Table(setup_privilege=False).privilege(0, 3).state()
     seen = view(state, 0)
     kinds = [a["kind"] for a in seen["legal"]]
     assert kinds.count("use_privileges") > 1500
-
-    context = browser.new_context()
-    contexts.append(context)
-    page = context.new_page()
-    page.goto(f"{server.base}/#/")
 
     # Privileges: any three gem or pearl cells, never gold ((1, 0) is gold).
     result = _drive(
@@ -124,9 +130,7 @@ def test_duel_controls_match_clicks_against_a_huge_legal_list(
     assert result["sent"] == [{"kind": "reserve", "gold_cell": [3, 4], "card": card}]
 
 
-def test_duel_controls_offer_one_buy_per_card_a_wild_card_may_go_on(
-    browser: Browser, contexts: list[BrowserContext], server: ServerProcess
-) -> None:
+def test_duel_controls_offer_one_buy_per_card_a_wild_card_may_go_on(page: Page) -> None:
     """A reserved wild card with two bonus cards owned: one Buy button per listed wild_on, each sending that action."""
     blue = find(level=1, color="blue", ability="none")
     red = find(level=1, color="red", ability="none")
@@ -136,10 +140,6 @@ def test_duel_controls_offer_one_buy_per_card_a_wild_card_may_go_on(
     buys = [a for a in seen["legal"] if a["kind"] == "buy" and a["card"] == wild]
     assert {a["wild_on"] for a in buys} == {blue, red}
 
-    context = browser.new_context()
-    contexts.append(context)
-    page = context.new_page()
-    page.goto(f"{server.base}/#/")
     result = _drive(
         page,
         seen,
@@ -153,3 +153,48 @@ def test_duel_controls_offer_one_buy_per_card_a_wild_card_may_go_on(
     )
     assert result["out"] == [None, True, True]
     assert result["sent"] == [next(a for a in buys if a["wild_on"] == red)]
+
+
+# Opens the discard dialog of a view in the discard_tokens phase, picks 2 white with
+# its + buttons and confirms: what the dialog said and allowed along the way.
+DISCARD = """async (view) => {
+  const { DuelControls } = await import('/js/duel_controls.js');
+  const catalog = await (await fetch('/api/catalog/duel')).json();
+  const sent = [];
+  const controls = new DuelControls({
+    send: async (action) => { sent.push(action); },
+    render: () => {},
+    catalog,
+    names: { of: (seat) => `Seat ${seat + 1}`, bySeat: new Map() },
+  });
+  controls.update(view);
+  const dialog = document.querySelector('#discard-dialog');
+  const key = (k) => dialog.querySelector(`[data-key="${k}"]`);
+  const out = { open: dialog.open, text: dialog.querySelector('p').textContent, confirmBefore: !key('confirm-discard').disabled };
+  key('more-white').click();
+  key('more-white').click();
+  out.moreAfter = !key('more-blue').disabled;
+  out.confirmAfter = !key('confirm-discard').disabled;
+  key('confirm-discard').click();
+  await new Promise((r) => setTimeout(r, 0));
+  controls.destroy();
+  return { ...out, sent };
+}"""
+
+
+def test_duel_discard_dialog_asks_for_the_count_the_listed_discards_give_back(page: Page) -> None:
+    """12 tokens after a take: the dialog asks for 2 (the count of every listed discard), stops the + buttons at 2 and sends the listed discard of 2 white."""
+    state = Table().give(0, white=3, blue=3, green=3).state()
+    play(state, 0, TakeTokens(((0, 4), (1, 4), (2, 4))))
+    seen = view(state, 0)
+    assert seen["turn"]["phase"] == "discard_tokens"
+    two_white = next(
+        a for a in seen["legal"] if a["kind"] == "discard_tokens" and a["tokens"] == {"white": 2}
+    )
+
+    result: dict[str, Any] = page.evaluate(DISCARD, seen)
+    assert result["open"] is True
+    assert "You hold 12 tokens: put 2 back into the bag to keep 10." in result["text"]
+    assert result["confirmBefore"] is False
+    assert result["moreAfter"] is False and result["confirmAfter"] is True
+    assert result["sent"] == [two_white]
