@@ -23,10 +23,6 @@ function seedFromAddress() {
   return Number(raw);
 }
 
-function seatName(s, seats = []) {
-  return seatLabel(seats, s);
-}
-
 export function showLobby(main) {
   const seed = seedFromAddress();
   const form = newGameForm(seed);
@@ -255,7 +251,7 @@ function row(game, body, actions) {
 
 function openRow(g) {
   const seated = g.seats || [];
-  const who = seated.length ? listWords(seated.map((s) => seatName(s, seated))) : "nobody yet";
+  const who = seated.length ? listWords(seated.map((s) => seatLabel(seated, s))) : "nobody yet";
   return row(
     g,
     [h("strong", {}, `${variantName(g.variant)}, ${g.players} players`), h("span", { class: "muted" }, `${seated.length} of ${g.players} seated: ${who}${when(g, "created")}`)],
@@ -286,7 +282,7 @@ function liveRow(g, view) {
     h(
       "span",
       { class: "score", dataset: { seat: String(p.seat) } },
-      `${seatName(p, seats)} `,
+      `${seatLabel(seats, p)} `,
       "points" in p ? h("b", { "aria-label": `${p.points} points` }, String(p.points)) : null,
     ),
   );
@@ -301,9 +297,9 @@ function liveRow(g, view) {
 function finishedRow(g) {
   const seats = g.seats || [];
   const r = g.result;
-  let text = seats.map((s) => seatName(s, seats)).join(" · ");
+  let text = seats.map((s) => seatLabel(seats, s)).join(" · ");
   if (r && r.winners) {
-    const name = (seat) => seatName(seats.find((s) => s.seat === seat) || { seat, name: `Seat ${seat + 1}` }, seats);
+    const name = (seat) => seatLabel(seats, seats.find((s) => s.seat === seat) || { seat, name: `Seat ${seat + 1}` });
     const others = seats.map((s) => s.seat).filter((s) => !r.winners.includes(s));
     const points = r.points ? ` ${[...r.winners, ...others].map((s) => r.points[s]).join("–")}` : "";
     const against = others.length ? ` against ${listWords(others.map(name))}` : "";
