@@ -7,8 +7,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-Action = dict[str, Any]
-View = dict[str, Any]
+from tests.browser.pages import Action, View, turn_part
 
 # The Duel table as the DOM shows it, in the shape of a Duel view.
 READ_DUEL_TABLE = """() => {
@@ -72,12 +71,8 @@ def read_duel_table(page: Page) -> dict[str, Any]:
 
 def duel_public_part(view: View) -> dict[str, Any]:
     """What read_duel_table reads, taken from a Duel view."""
-    turn = view["turn"] or {}
     return {
-        "version": view["version"],
-        "status": view["status"],
-        "turn_seat": turn.get("seat"),
-        "phase": turn.get("phase"),
+        **turn_part(view),
         "board": view["board"],
         "bag": view["bag"],
         "pyramid": view["pyramid"],

@@ -55,14 +55,22 @@ def read_table(page: Page) -> dict[str, Any]:
     return table
 
 
-def public_part(view: View) -> dict[str, Any]:
-    """What read_table reads, taken from a view."""
+def turn_part(view: View) -> dict[str, Any]:
+    """What both games' table reads say of the game itself: version, status, whose turn
+    and its phase (the data-attributes of #table)."""
     turn = view["turn"] or {}
     return {
         "version": view["version"],
         "status": view["status"],
         "turn_seat": turn.get("seat"),
         "phase": turn.get("phase"),
+    }
+
+
+def public_part(view: View) -> dict[str, Any]:
+    """What read_table reads, taken from a view."""
+    return {
+        **turn_part(view),
         "board": view["board"],
         "decks": view["decks"],
         "bank": view["bank"],
