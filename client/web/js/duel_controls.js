@@ -44,6 +44,7 @@ class LegalIndex {
       this.byKind.get(a.kind).push(a);
     }
     this.cellIndexes = new Map();
+    this.goldKeys = null;
   }
 
   of(kind) {
@@ -52,6 +53,12 @@ class LegalIndex {
 
   has(kind) {
     return this.byKind.has(kind);
+  }
+
+  /** The keys of the gold cells a listed reserve may take. */
+  golds() {
+    if (!this.goldKeys) this.goldKeys = new Set(this.of("reserve").map((a) => cellKey([a.gold_cell])));
+    return this.goldKeys;
   }
 
   /** {exact: key -> action, parts: Set of keys of every subset} for take_tokens / use_privileges. */
@@ -166,11 +173,6 @@ export class DuelControls {
     return this.selection.mode === "privilege" ? "use_privileges" : "take_tokens";
   }
 
-  goldCells() {
-    if (!this.index.golds) this.index.golds = new Set(this.index.of("reserve").map((a) => cellKey([a.gold_cell])));
-    return this.index.golds;
-  }
-
   cellState(r, c) {
     const sel = this.selection;
     const token = this.tokenAt(r, c);
@@ -184,7 +186,7 @@ export class DuelControls {
     if (this.phase !== "main") return { enabled: false, selected };
     if (token === "gold") {
       if (sel.mode === "privilege") return { enabled: false, selected };
-      const ok = this.goldCells().has(key);
+      const ok = this.index.golds().has(key);
       // With a card or deck chosen and no gold yet, the golds to choose from glow.
       return { enabled: ok, selected, hint: ok && !sel.gold && !!(sel.card || sel.deck) };
     }
