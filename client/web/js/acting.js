@@ -47,6 +47,29 @@ export function actionMessage(message) {
 }
 
 /**
+ * The <dialog> of a pending choice, appended to the page. Escape does not close it
+ * for good: it calls onDismiss(dialog), which hides it to look at the table (the
+ * action bar reopens it).
+ */
+export function pendingDialog(id, title, onDismiss) {
+  const dialog = h("dialog", { class: "dialog", id, "aria-labelledby": `${id}-title` });
+  dialog.addEventListener("cancel", (e) => {
+    e.preventDefault();
+    onDismiss(dialog);
+  });
+  dialog.dataset.title = title;
+  document.body.append(dialog);
+  return dialog;
+}
+
+/** Show a dialog (modal), the focus on its first enabled button. */
+export function showDialog(dialog) {
+  if (!dialog.open) dialog.showModal();
+  const first = dialog.querySelector("button:not([disabled])");
+  if (first) first.focus();
+}
+
+/**
  * How many tokens the listed give-back actions (return_tokens, discard_tokens) give
  * back: all give the same count, so the page needs no token limit of its own.
  */

@@ -3,7 +3,7 @@
 // the view's `legal` list holds can be confirmed: the page never re-implements
 // a rule, it matches the user's choice against the server's list.
 
-import { actionMessage, focusAfterStep, givingBackCount, isMyTurn, problemWords, sameTokens, steppedPick, tokenSteppers } from "./acting.js";
+import { actionMessage, focusAfterStep, givingBackCount, isMyTurn, pendingDialog, problemWords, sameTokens, showDialog, steppedPick, tokenSteppers } from "./acting.js";
 import { cardFace, cardName, costWords, nobleTile } from "./cards.js";
 import { h, plural } from "./dom.js";
 import { GEMS, TOKENS, tokenChip } from "./gems.js";
@@ -37,17 +37,13 @@ export class Controls {
   }
 
   makeDialog(id, title) {
-    const dialog = h("dialog", { class: "dialog", id, "aria-labelledby": `${id}-title` });
-    dialog.addEventListener("cancel", (e) => {
-      // Escape hides the dialog to look at the table; the action bar reopens it.
-      e.preventDefault();
-      this.dialogDismissed = this.view && this.view.version;
-      dialog.close();
-      this.render();
-    });
-    dialog.dataset.title = title;
-    document.body.append(dialog);
-    return dialog;
+    return pendingDialog(id, title, (dialog) => this.dismiss(dialog));
+  }
+
+  dismiss(dialog) {
+    this.dialogDismissed = this.view && this.view.version;
+    dialog.close();
+    this.render();
   }
 
   // ------------------------------------------------------------ state
@@ -298,7 +294,7 @@ export class Controls {
           h(
             "div",
             { class: "action-row" },
-            h("button", { type: "button", class: "btn btn-primary", dataset: { key: "reopen" }, onclick: () => this.openDialog(dialog) }, this.phase === "return_tokens" ? "Return tokens…" : "Choose a noble…"),
+            h("button", { type: "button", class: "btn btn-primary", dataset: { key: "reopen" }, onclick: () => showDialog(dialog) }, this.phase === "return_tokens" ? "Return tokens…" : "Choose a noble…"),
           ),
         );
       }
@@ -319,14 +315,8 @@ export class Controls {
       [this.nobleDialog, wantNoble],
     ]) {
       if (!want && dialog.open) dialog.close();
-      if (want && !dialog.open && this.dialogDismissed !== this.view.version) this.openDialog(dialog);
+      if (want && !dialog.open && this.dialogDismissed !== this.view.version) showDialog(dialog);
     }
-  }
-
-  openDialog(dialog) {
-    if (!dialog.open) dialog.showModal();
-    const first = dialog.querySelector("button:not([disabled])");
-    if (first) first.focus();
   }
 
   dialogFrame(dialog, body) {
@@ -361,7 +351,7 @@ export class Controls {
         h(
           "div",
           { class: "dialog-actions" },
-          h("button", { type: "button", class: "btn btn-quiet", dataset: { key: "look" }, onclick: () => { this.dialogDismissed = this.view.version; this.returnDialog.close(); this.render(); } }, "Look at the table"),
+          h("button", { type: "button", class: "btn btn-quiet", dataset: { key: "look" }, onclick: () => this.dismiss(this.returnDialog) }, "Look at the table"),
           h(
             "button",
             { type: "button", class: "btn btn-primary", dataset: { key: "confirm-return" }, disabled: !action || this.busy, onclick: () => { this.returnDialog.close(); this.act(action); } },
@@ -397,7 +387,7 @@ export class Controls {
         h(
           "div",
           { class: "dialog-actions" },
-          h("button", { type: "button", class: "btn btn-quiet", onclick: () => { this.dialogDismissed = this.view.version; this.nobleDialog.close(); this.render(); } }, "Look at the table"),
+          h("button", { type: "button", class: "btn btn-quiet", onclick: () => this.dismiss(this.nobleDialog) }, "Look at the table"),
         ),
       ),
     );

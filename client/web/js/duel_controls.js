@@ -9,7 +9,7 @@
 // by a key of the sorted cells, with the keys of every part of a listed set so a
 // half-made selection can be checked at once.
 
-import { actionMessage, focusAfterStep, givingBackCount, isMyTurn, problemWords, sameTokens, steppedPick, tokenSteppers } from "./acting.js";
+import { actionMessage, focusAfterStep, givingBackCount, isMyTurn, pendingDialog, problemWords, sameTokens, showDialog, steppedPick, tokenSteppers } from "./acting.js";
 import { h, plural } from "./dom.js";
 import { ABILITY_WORDS, duelCardFace, duelCardName, duelCostWords, royalTile } from "./duel_cards.js";
 import { DUEL_TOKENS, gemLabel, tokenChip } from "./gems.js";
@@ -114,14 +114,7 @@ export class DuelControls {
   }
 
   makeDialog(id, title) {
-    const dialog = h("dialog", { class: "dialog", id, "aria-labelledby": `${id}-title` });
-    dialog.addEventListener("cancel", (e) => {
-      e.preventDefault();
-      this.dismiss(dialog);
-    });
-    dialog.dataset.title = title;
-    document.body.append(dialog);
-    return dialog;
+    return pendingDialog(id, title, (dialog) => this.dismiss(dialog));
   }
 
   dismiss(dialog) {
@@ -504,7 +497,7 @@ export class DuelControls {
         bar.append(h("div", { class: "action-row" }, this.button("Take this token", action, { primary: true, key: "take-bonus" }), action ? null : h("span", { class: "hint" }, "Click a glowing token on the board.")));
       } else if (this.dialogs[this.phase]) {
         const dialog = this.dialogs[this.phase];
-        bar.append(h("div", { class: "action-row" }, h("button", { type: "button", class: "btn btn-primary", dataset: { key: "reopen" }, onclick: () => this.openDialog(dialog) }, `${dialog.dataset.title}…`)));
+        bar.append(h("div", { class: "action-row" }, h("button", { type: "button", class: "btn btn-primary", dataset: { key: "reopen" }, onclick: () => showDialog(dialog) }, `${dialog.dataset.title}…`)));
       }
     }
     bar.append(actionMessage(this.message));
@@ -518,14 +511,8 @@ export class DuelControls {
       const want = this.myTurn && this.phase === phase;
       if (want) this.fill(phase);
       if (!want && dialog.open) dialog.close();
-      if (want && !dialog.open && this.dialogDismissed !== this.view.version) this.openDialog(dialog);
+      if (want && !dialog.open && this.dialogDismissed !== this.view.version) showDialog(dialog);
     }
-  }
-
-  openDialog(dialog) {
-    if (!dialog.open) dialog.showModal();
-    const first = dialog.querySelector("button:not([disabled])");
-    if (first) first.focus();
   }
 
   frame(dialog, ...body) {
