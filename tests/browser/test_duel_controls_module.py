@@ -16,7 +16,7 @@ from tests.browser.conftest import ServerProcess
 from tests.duel_helpers import Table, find, play
 
 # Drives DuelControls like the page does: clicks are method calls, buttons are read
-# from the action bar it draws, sent actions are recorded.
+# from the action bar it draws or from a dialog it opened, sent actions are recorded.
 DRIVE = """async ([view, script]) => {
   const { DuelControls } = await import('/js/duel_controls.js');
   const catalog = await (await fetch('/api/catalog/duel')).json();
@@ -42,6 +42,15 @@ DRIVE = """async ([view, script]) => {
     } else if (op === 'press') {
       const button = controls.actionBar().querySelector(`[data-key="${args[0]}"]`);
       button.click();
+      await new Promise((r) => setTimeout(r, 0));
+    } else if (op === 'dialog') {
+      const dialog = document.querySelector(`#${args[0]}`);
+      out.push({ open: dialog.open, text: dialog.querySelector('p').textContent });
+    } else if (op === 'dialog-button') {
+      const button = document.querySelector(`#${args[0]} [data-key="${args[1]}"]`);
+      out.push(button ? !button.disabled : null);
+    } else if (op === 'dialog-press') {
+      document.querySelector(`#${args[0]} [data-key="${args[1]}"]`).click();
       await new Promise((r) => setTimeout(r, 0));
     }
   }
@@ -155,33 +164,6 @@ def test_duel_controls_offer_one_buy_per_card_a_wild_card_may_go_on(page: Page) 
     assert result["sent"] == [next(a for a in buys if a["wild_on"] == red)]
 
 
-# Opens the discard dialog of a view in the discard_tokens phase, picks 2 white with
-# its + buttons and confirms: what the dialog said and allowed along the way.
-DISCARD = """async (view) => {
-  const { DuelControls } = await import('/js/duel_controls.js');
-  const catalog = await (await fetch('/api/catalog/duel')).json();
-  const sent = [];
-  const controls = new DuelControls({
-    send: async (action) => { sent.push(action); },
-    render: () => {},
-    catalog,
-    names: { of: (seat) => `Seat ${seat + 1}`, bySeat: new Map() },
-  });
-  controls.update(view);
-  const dialog = document.querySelector('#discard-dialog');
-  const key = (k) => dialog.querySelector(`[data-key="${k}"]`);
-  const out = { open: dialog.open, text: dialog.querySelector('p').textContent, confirmBefore: !key('confirm-discard').disabled };
-  key('more-white').click();
-  key('more-white').click();
-  out.moreAfter = !key('more-blue').disabled;
-  out.confirmAfter = !key('confirm-discard').disabled;
-  key('confirm-discard').click();
-  await new Promise((r) => setTimeout(r, 0));
-  controls.destroy();
-  return { ...out, sent };
-}"""
-
-
 def test_duel_discard_dialog_asks_for_the_count_the_listed_discards_give_back(page: Page) -> None:
     """12 tokens after a take: the dialog asks for 2 (the count of every listed discard), stops the + buttons at 2 and sends the listed discard of 2 white."""
     state = Table().give(0, white=3, blue=3, green=3).state()
@@ -192,9 +174,21 @@ def test_duel_discard_dialog_asks_for_the_count_the_listed_discards_give_back(pa
         a for a in seen["legal"] if a["kind"] == "discard_tokens" and a["tokens"] == {"white": 2}
     )
 
-    result: dict[str, Any] = page.evaluate(DISCARD, seen)
-    assert result["open"] is True
-    assert "You hold 12 tokens: put 2 back into the bag to keep 10." in result["text"]
-    assert result["confirmBefore"] is False
-    assert result["moreAfter"] is False and result["confirmAfter"] is True
+    result = _drive(
+        page,
+        seen,
+        [
+            ["dialog", "discard-dialog"],
+            ["dialog-button", "discard-dialog", "confirm-discard"],
+            ["dialog-press", "discard-dialog", "more-white"],
+            ["dialog-press", "discard-dialog", "more-white"],
+            ["dialog-button", "discard-dialog", "more-blue"],
+            ["dialog-button", "discard-dialog", "confirm-discard"],
+            ["dialog-press", "discard-dialog", "confirm-discard"],
+        ],
+    )
+    opened = result["out"][0]
+    assert opened["open"] is True
+    assert "You hold 12 tokens: put 2 back into the bag to keep 10." in opened["text"]
+    assert result["out"][1:] == [False, False, True]
     assert result["sent"] == [two_white]
