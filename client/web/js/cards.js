@@ -46,6 +46,20 @@ export function cardFace(id, card, { onClick, extra = [], size = "", label, attr
 }
 
 /**
+ * The attributes of a drawn piece (a card, a noble, a royal card): with `onClick` a
+ * button named `text`, else an image with `text` as its label and tooltip.
+ */
+export function pieceAttrs(text, onClick) {
+  return {
+    "aria-label": text,
+    title: onClick ? null : text,
+    role: onClick ? null : "img",
+    type: onClick ? "button" : null,
+    onclick: onClick || null,
+  };
+}
+
+/**
  * The element every card face is drawn in (both games): a button with `onClick`,
  * else an image, labelled with `text`; `children` are the face's parts.
  */
@@ -55,11 +69,7 @@ export function cardShell(id, card, { classes, text, onClick, attrs = {} }, ...c
     {
       class: classes,
       dataset: { card: id, level: String(card.level) },
-      "aria-label": text,
-      title: onClick ? null : text,
-      role: onClick ? null : "img",
-      type: onClick ? "button" : null,
-      onclick: onClick || null,
+      ...pieceAttrs(text, onClick),
       ...attrs,
     },
     ...children,
@@ -79,11 +89,7 @@ export function cardBack(level, { count, onClick, extra = [], size = "", label, 
     tag,
     {
       class: ["card", "card-back", `level-${level}`, size && `card-${size}`, ...extra],
-      "aria-label": text,
-      title: onClick ? null : text,
-      role: onClick ? null : "img",
-      type: onClick ? "button" : null,
-      onclick: onClick || null,
+      ...pieceAttrs(text, onClick),
       ...attrs,
     },
     svg(
@@ -108,11 +114,7 @@ export function nobleTile(id, noble, { onClick, extra = [], size = "" } = {}) {
     {
       class: ["noble", size && `noble-${size}`, ...extra],
       dataset: { noble: id },
-      "aria-label": nobleLabel(noble),
-      title: onClick ? null : nobleLabel(noble),
-      role: onClick ? null : "img",
-      type: onClick ? "button" : null,
-      onclick: onClick || null,
+      ...pieceAttrs(nobleLabel(noble), onClick),
     },
     h(
       "span",

@@ -2,7 +2,7 @@
 // double bonus, wild, points, crowns, ability, a cost that may ask for pearls),
 // royal cards, crowns and privilege scrolls.
 
-import { cardBack, cardShell, cardSlotEmpty } from "./cards.js";
+import { cardBack, cardShell, cardSlotEmpty, pieceAttrs } from "./cards.js";
 import { h, listWords, plural, svg } from "./dom.js";
 import { GEMS, costPip, gemIcon, gemLabel } from "./gems.js";
 
@@ -107,11 +107,7 @@ export function royalTile(id, royal, { onClick, extra = [], size = "" } = {}) {
     {
       class: ["royal", size && `royal-${size}`, ...extra],
       dataset: { royal: id },
-      "aria-label": text,
-      title: onClick ? null : text,
-      role: onClick ? null : "img",
-      type: onClick ? "button" : null,
-      onclick: onClick || null,
+      ...pieceAttrs(text, onClick),
     },
     h("span", { class: "royal-points" }, String(royal.points)),
     icon("crown", "royal-crown"),
