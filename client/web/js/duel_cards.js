@@ -30,6 +30,13 @@ export const ABILITY_WORDS = {
   none: "",
 };
 
+/** A player's best colour for the colour victory and its points: [colour, points] (on a tie the first in table order). */
+export function bestColour(player) {
+  const points = player.colour_points || {};
+  const colour = GEMS.reduce((b, g) => ((points[g] || 0) > (points[b] || 0) ? g : b), GEMS[0]);
+  return [colour, points[colour] || 0];
+}
+
 export function icon(name, className = "duel-icon") {
   return svg("0 0 24 24", ICONS[name], { class: `${className} icon-${name}` });
 }

@@ -8,7 +8,7 @@
 
 import { h, plural } from "./dom.js";
 import { tableDataset, waitingBoard } from "./table.js";
-import { duelCardBack, duelCardFace, duelCardLabel, icon, privilegeScrolls, royalTile } from "./duel_cards.js";
+import { bestColour, duelCardBack, duelCardFace, duelCardLabel, icon, privilegeScrolls, royalTile } from "./duel_cards.js";
 import { DUEL_TOKENS, GEMS, gemIcon, gemLabel, tokenChip } from "./gems.js";
 import { seatLabel } from "./words.js";
 
@@ -198,7 +198,7 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
   const winner = view.result && view.result.winners.includes(p.seat);
   const name = seatLabel(view.players, p);
   const colourPoints = p.colour_points || {};
-  const best = GEMS.reduce((b, g) => ((colourPoints[g] || 0) > (colourPoints[b] || 0) ? g : b), GEMS[0]);
+  const [best, bestPoints] = bestColour(p);
   const noBonus = p.cards.filter((id) => catalog.cards[id] && catalog.cards[id].color === "none").length;
   const wildsOn = {};
   for (const colour of Object.values(p.wilds || {})) wildsOn[colour] = (wildsOn[colour] || 0) + 1;
@@ -241,10 +241,10 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
     ),
     h(
       "div",
-      { class: "victory-meters", "aria-label": `Towards victory: ${p.points} of 20 points, ${p.crowns} of 10 crowns, ${colourPoints[best] || 0} of 10 points in ${best}` },
+      { class: "victory-meters", "aria-label": `Towards victory: ${p.points} of 20 points, ${p.crowns} of 10 crowns, ${bestPoints} of 10 points in ${best}` },
       meter("Points", p.points, 20),
       meter("Crowns", p.crowns, 10),
-      meter(`Best colour`, colourPoints[best] || 0, 10, ` (${best})`),
+      meter(`Best colour`, bestPoints, 10, ` (${best})`),
     ),
     h(
       "div",

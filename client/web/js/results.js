@@ -2,6 +2,7 @@
 // for Splendor Duel the winner, how they won (prestige, crowns or colour) and the tallies.
 
 import { h, listWords, plural, svg } from "./dom.js";
+import { bestColour } from "./duel_cards.js";
 import { seatLabel } from "./words.js";
 
 export function resultHeadline(view) {
@@ -27,11 +28,6 @@ const DUEL_REASON = {
     return `by colour, with ${plural(points, "point")} on ${colour} cards`;
   },
 };
-
-function bestColour(p) {
-  const entries = Object.entries(p.colour_points || {});
-  return entries.reduce((best, e) => (e[1] > best[1] ? e : best), ["white", 0]);
-}
 
 /** "Ana wins by crowns, with 10 crowns!" */
 function duelHeadline(view) {
