@@ -25,12 +25,12 @@ both ways call once an event), the events per command, and the patches' mean siz
 from __future__ import annotations
 
 import argparse
-import random
 import time
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
+from engine_bench import playout
 
 from events.game import VARIANTS, Variant
 from server.audiences import AudienceViews
@@ -76,30 +76,6 @@ def members_patch(
         if key not in after:
             ops.append({"op": "remove", "path": "/" + escape(key)})
     return ops
-
-
-def game_log(variant: Variant, players: int, seed: int) -> tuple[list[Any], int]:
-    """The events of one random game played to its end, and its number of commands."""
-    rng = random.Random(seed)
-    state = variant.new_state()
-    log: list[Any] = []
-
-    def add(events: list[Any]) -> None:
-        for event in events:
-            variant.evolve(state, event)
-            log.append(event)
-
-    add(variant.create(f"g{seed}", players))
-    for i in range(players):
-        add(variant.join(state, f"p{i}", None, rng))
-    commands = 0
-    for _ in range(5000):
-        if state.status != "live":
-            break
-        seat = state.seat
-        add(variant.decide(state, seat, rng.choice(variant.legal_actions(state, seat)), rng))
-        commands += 1
-    return log, commands
 
 
 def fold_only(variant: Variant, logs: list[list[Any]], viewers: list[int | None]) -> int:
@@ -185,10 +161,10 @@ WAYS: dict[str, Way] = {
 
 def measure(name: str, players: int, games: int, rounds: int) -> None:
     variant = VARIANTS[name]
-    played = [game_log(variant, players, seed) for seed in range(games)]
-    logs = [log for log, _ in played]
+    played = [playout(variant, players, seed) for seed in range(games)]
+    logs = [log for _, log in played]
     events = sum(map(len, logs))
-    commands = sum(c for _, c in played)
+    commands = sum(moves for moves, _ in played)
     viewers: list[int | None] = [None, *range(players)]
     times: dict[str, list[float]] = {way: [] for way in WAYS}
     sizes: dict[str, int] = {}
@@ -241,7 +217,7 @@ def main() -> None:
         import pstats
 
         variant = VARIANTS["classic"]
-        logs = [game_log(variant, 4, seed)[0] for seed in range(args.games)]
+        logs = [playout(variant, 4, seed)[1] for seed in range(args.games)]
         with cProfile.Profile() as profile:
             new_way(variant, logs, [None, 0, 1, 2, 3])
         pstats.Stats(profile).sort_stats("tottime").print_stats(20)
