@@ -119,9 +119,9 @@ class TailerObserver:
         self.tailer = tailer
         self._appending: dict[str, int] = {}
 
-    def appending(self, game_id: str, events: int) -> None:
-        if self.tailer.expect(game_id, events):
-            self._appending[game_id] = events
+    def appending(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
+        if self.tailer.expect(game_id, len(logged)):
+            self._appending[game_id] = len(logged)
 
     def appended(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
         self._appending.pop(game_id, None)

@@ -19,6 +19,14 @@ never a gap; and no socket ever waits for another.
 Everything that touches a hub's state, audiences and outboxes runs without awaiting
 in between (the event loop is the lock): a snapshot taken at version V is always
 followed by the diffs from V + 1.
+
+This process's own moves are shown *ahead* of their append: the service tells the hubs
+of the events it is about to append (``Hubs.appending``), and the hub folds them and
+makes every audience's messages while the append's round trip to Redis is in flight;
+they are written when the append is confirmed (``appended``), or thrown away and the
+hub set back (``append_failed``). Meanwhile the hub is *ahead*: its ``version`` is still
+the confirmed one, and whatever would see the state ahead (a new socket's snapshot or
+catch-up, a snapshot after a reset, events read from the stream) waits for it to settle.
 """
 
 from __future__ import annotations
@@ -176,6 +184,7 @@ class Outbox:
 
     async def _snapshot_when_drained(self) -> None:
         await self.wire.drained(self._limit // 2)
+        await self.hub.settled()
         if self.closed:
             return
         # Taken and flagged done in one step: the hub's next batches follow it.
@@ -210,6 +219,18 @@ class _Audience:
         self.snapshot: tuple[int, bytes] | None = None  # (version, message), made once
 
 
+class _Ahead:
+    """Events a hub folded ahead of their append."""
+
+    __slots__ = ("logged", "missed", "settled", "version")
+
+    def __init__(self, version: int, logged: Sequence[LoggedEvent]) -> None:
+        self.version = version  # the hub's confirmed version
+        self.logged = logged
+        self.missed = False  # events read from the stream meanwhile, not applied
+        self.settled: asyncio.Future[None] | None = None  # made when someone waits
+
+
 class Hub:
     """One game watched by this process: its log, its state, its audiences."""
 
@@ -220,10 +241,27 @@ class Hub:
         self.state: Any = variant.fold(e.event for e in self.log)
         self._views = AudienceViews(variant, self.state)
         self._audiences: dict[Viewer, _Audience] = {}
+        self._ahead: _Ahead | None = None  # events folded ahead of their append
+        # Events read from the stream while ahead were left: to be read again.
+        self.missed = False
 
     @property
     def version(self) -> int:
-        return len(self.log)
+        """The version of the last event confirmed (the log may hold more, ahead)."""
+        ahead = self._ahead
+        return len(self.log) if ahead is None else ahead.version
+
+    @property
+    def ahead(self) -> bool:
+        """Whether events are folded ahead of their append (see ``settled``)."""
+        return self._ahead is not None
+
+    async def settled(self) -> None:
+        """Return once no event is folded ahead of its append (at once if none is)."""
+        while (ahead := self._ahead) is not None:
+            if ahead.settled is None:
+                ahead.settled = asyncio.get_running_loop().create_future()
+            await asyncio.shield(ahead.settled)
 
     @property
     def watchers(self) -> int:
@@ -285,6 +323,10 @@ class Hub:
         """Fold events (decoded already: read, or just appended by this process) and
         send every audience its diffs; False when they do not follow the hub's
         version (events before them are still to read)."""
+        ahead = self._ahead
+        if ahead is not None:
+            ahead.missed = True  # read again once settled
+            return True
         try:
             for entry in logged:
                 if entry.version <= self.version:
@@ -295,6 +337,47 @@ class Hub:
             return True
         finally:
             self._flush()
+
+    def fold_ahead(self, logged: Sequence[LoggedEvent]) -> bool:
+        """Fold events about to be appended and make their messages, written by
+        ``confirm``, or undone by ``undo``. False (nothing done) unless they follow
+        the hub's version and nothing else is ahead."""
+        if self._ahead is not None or not logged or logged[0].version != self.version + 1:
+            return False
+        self._ahead = _Ahead(self.version, logged)
+        for entry in logged:
+            self._apply_one(entry)
+        return True
+
+    def confirm(self, logged: Sequence[LoggedEvent]) -> bool:
+        """The events folded ahead were appended: write their messages. False when
+        ``logged`` is not what was folded ahead (then nothing is done)."""
+        ahead = self._ahead
+        if ahead is None or ahead.logged is not logged:
+            return False
+        self._settle(ahead)
+        self._flush()
+        return True
+
+    def undo(self) -> None:
+        """The append of the events folded ahead failed: forget them and their
+        messages, and fold the state and views of the confirmed log again."""
+        ahead = self._ahead
+        if ahead is None:
+            return
+        del self.log[ahead.version :]
+        self._settle(ahead)
+        self.state = self.variant.fold(e.event for e in self.log)
+        self._views = AudienceViews(self.variant, self.state)
+        for viewer, audience in self._audiences.items():
+            audience.pending = []
+            self._views.view(viewer)
+
+    def _settle(self, ahead: _Ahead) -> None:
+        self._ahead = None
+        self.missed |= ahead.missed
+        if ahead.settled is not None and not ahead.settled.done():
+            ahead.settled.set_result(None)
 
     def _apply_one(self, logged: LoggedEvent) -> None:
         variant = self.variant
@@ -408,9 +491,13 @@ class Hubs:
 
         Raises what ``load`` raises (an unknown game) before anything is started.
         """
-        hub = self._hubs.get(game_id)
-        if hub is None:
-            hub = await self._hub(game_id)
+        while True:
+            hub = self._hubs.get(game_id)
+            if hub is None:
+                hub = await self._hub(game_id)
+            if not hub.ahead:
+                break
+            await hub.settled()  # a snapshot or a catch-up is of confirmed versions
         outbox = Outbox(hub, viewer, wire, self.outbox_limit, close)
         hub.attach(outbox, since)
         return outbox
@@ -451,21 +538,45 @@ class Hubs:
 
     # -- this process's own appends (``server.service.AppendObserver``)
 
-    def appending(self, game_id: str, events: int) -> None:
-        if game_id in self._hubs and self.tailer.expect(game_id, events):
-            self._appending[game_id] = events
+    def appending(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
+        """Fold the events ahead, while their append is in flight."""
+        hub = self._hubs.get(game_id)
+        if hub is None:
+            return
+        if self.tailer.expect(game_id, len(logged)):
+            self._appending[game_id] = len(logged)
+        self._fold(hub, lambda: hub.fold_ahead(logged))
 
     def appended(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
         """Show the events at once, without reading them back from Redis."""
         self._appending.pop(game_id, None)
         hub = self._hubs.get(game_id)
-        if hub is not None and not self._fold(hub, lambda: hub.apply_logged(logged)):
+        if hub is None:
+            return
+        if hub.ahead:
+            confirmed = self._fold(hub, lambda: hub.confirm(logged))
+            if not confirmed:  # not what was folded ahead (never expected)
+                self._fold(hub, hub.undo)
+            self._read_missed(hub)
+            if confirmed:
+                return
+        if not self._fold(hub, lambda: hub.apply_logged(logged)):
             self.tailer.mark(game_id)  # events before these are still to be read
 
     def append_failed(self, game_id: str) -> None:
         counted = self._appending.pop(game_id, 0)
-        if game_id in self._hubs:
-            self.tailer.expected_failed(game_id, counted)
+        hub = self._hubs.get(game_id)
+        if hub is None:
+            return
+        if hub.ahead:
+            self._fold(hub, hub.undo)
+            hub.missed = False  # read again just below
+        self.tailer.expected_failed(game_id, counted)  # reads the game again
+
+    def _read_missed(self, hub: Hub) -> None:
+        if hub.missed:
+            hub.missed = False
+            self.tailer.mark(hub.game_id)
 
     def _deliver(self, game_id: str, events: list[StoredEvent]) -> None:
         hub = self._hubs.get(game_id)

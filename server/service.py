@@ -87,11 +87,14 @@ class AppendObserver(Protocol):
     (``GameService.observer``): the hubs use it to show a process's own moves without
     reading them back from Redis."""
 
-    def appending(self, game_id: str, events: int) -> None:
-        """``events`` events are about to be appended (their notifications may come)."""
+    def appending(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
+        """These events, with the versions and times they get if the append succeeds,
+        are about to be appended (their notifications may come). Work done for them
+        now overlaps the append's round trip; ``appended`` or ``append_failed`` follows,
+        always, before the game's lock is let go."""
 
     def appended(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
-        """They were appended: the decoded events, with their versions and times."""
+        """They were appended (the same list as ``appending``'s)."""
 
     def append_failed(self, game_id: str) -> None:
         """The append wrote nothing (a conflict, a duplicate) or its outcome is unknown."""
@@ -416,46 +419,45 @@ class GameService:
         return CommandResult(version, duplicate=True)
 
     async def _append(self, game: Game, events: list[Any], command_id: str | None) -> CommandResult:
+        at_ms = self._clock_ms()
+        logged = [LoggedEvent(game.version + 1 + i, at_ms, e) for i, e in enumerate(events)]
         observer = self.observer
         if observer is not None:
-            observer.appending(game.id, len(events))
+            observer.appending(game.id, logged)
         result: AppendResult | None = None
         try:
-            result = await self._write(game, events, command_id)
+            result = await self.store.append(
+                game.id,
+                [encode_event(e) for e in events],
+                expected_version=game.version,
+                command_id=command_id,
+                at_ms=at_ms,
+            )
         finally:
             if observer is not None:
                 if result is None or result.duplicate:  # nothing written, or unknown
                     observer.append_failed(game.id)
                 else:
-                    observer.appended(game.id, game.log[-len(events) :])
+                    # Before the projection: the sockets are what is waited on.
+                    observer.appended(game.id, logged)
         if result.duplicate:
             return CommandResult(result.version, duplicate=True)
+        self._fold_appended(game, logged, result.version)
         await self._index(game)
         return CommandResult(result.version)
 
-    async def _write(self, game: Game, events: list[Any], command_id: str | None) -> AppendResult:
-        """Append the events and, unless the command id was applied before, fold them
-        into the projection (dropped from the cache if that fails)."""
-        at_ms = self._clock_ms()
-        result = await self.store.append(
-            game.id,
-            [encode_event(e) for e in events],
-            expected_version=game.version,
-            command_id=command_id,
-            at_ms=at_ms,
-        )
-        if result.duplicate:
-            return result
+    def _fold_appended(self, game: Game, logged: list[LoggedEvent], version: int) -> None:
+        """Fold events just appended into the projection (dropped from the cache if
+        that fails)."""
         try:
-            for event in events:
-                game.apply_event(event, at_ms)
+            for entry in logged:
+                game.apply_event(entry.event, entry.at_ms)
         except BaseException:
             self._forget(game.id)  # a half-applied projection must not be reused
             raise
-        if game.version != result.version:  # pragma: no cover - a bug, not a race
+        if game.version != version:  # pragma: no cover - a bug, not a race
             self._forget(game.id)
-            raise RuntimeError(f"{game.id}: projection at {game.version}, log at {result.version}")
-        return result
+            raise RuntimeError(f"{game.id}: projection at {game.version}, log at {version}")
 
     # ------------------------------------------------------------------ reading
 

@@ -289,8 +289,8 @@ class RecordingObserver:
     def __init__(self) -> None:
         self.calls: list[tuple[str, Any]] = []
 
-    def appending(self, game_id: str, events: int) -> None:
-        self.calls.append(("appending", events))
+    def appending(self, game_id: str, logged: Any) -> None:
+        self.calls.append(("appending", [e.version for e in logged]))
 
     def appended(self, game_id: str, logged: Any) -> None:
         self.calls.append(("appended", [e.version for e in logged]))
@@ -302,13 +302,13 @@ class RecordingObserver:
 async def test_the_observer_is_told_of_an_append_and_of_one_that_wrote_nothing(
     service: GameService,
 ) -> None:
-    """A move is announced then shown with its versions; a repeated command id ends in append_failed."""
+    """A move is announced with its versions then shown; a repeated command id ends in append_failed."""
     game_id, _ = await seated(service)
     seat, legal = await mover_and_legal(service, game_id)
     take = action(service, "classic", next(a for a in legal if a["kind"] == "take_three"))
     service.observer = observer = RecordingObserver()
     await service.submit(game_id, seat, "c-1", take)
-    assert observer.calls == [("appending", 2), ("appended", [5, 6])]
+    assert observer.calls == [("appending", [5, 6]), ("appended", [5, 6])]
     # The same command id with an action legal now: decided, then refused by the store.
     other = GameService(service.store, Lobby(service.store.client))
     other.observer = observer = RecordingObserver()

@@ -1,0 +1,188 @@
+"""A hub folding this process's own move ahead of its append: shown once confirmed,
+undone without a trace when the append fails, and never seen half-done."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from events.game import CLASSIC
+from server.hub import Hub, Hubs, Outbox
+from server.lobby import Lobby
+from server.projection import LoggedEvent, encode_event
+from server.service import GameService
+from server.sockets import Batch, SendWire
+from server.store import StoredEvent
+from server.ws import tail_client
+from tests.server.test_service import action, mover_and_legal, seated
+from tests.server.test_ws_outbox import GatedSocket, rebuild, seeded_log, settle
+
+START = 20  # the hub's version when the tests begin
+
+
+def other_move(log: Sequence[LoggedEvent], version: int) -> list[LoggedEvent]:
+    """Events for ``version + 1`` onwards that differ from the log's: another legal
+    action of the same seat, decided on the state at ``version``."""
+    state = CLASSIC.fold(e.event for e in log[:version])
+    taken = log[version].event
+    rng = random.Random(5)
+    for choice in CLASSIC.legal_actions(state, state.seat):
+        events = CLASSIC.decide(state, state.seat, choice, rng)
+        if events[0] != taken:
+            return [LoggedEvent(version + 1 + i, 9, e) for i, e in enumerate(events)]
+    raise AssertionError("no other legal move")
+
+
+def watched(hub: Hub, viewers: Sequence[int | None]) -> dict[int | None, GatedSocket]:
+    """An open socket per viewer, attached with a snapshot."""
+    sockets = {}
+    for viewer in viewers:
+        socket = sockets[viewer] = GatedSocket()
+        socket.gate.set()
+        hub.attach(Outbox(hub, viewer, SendWire(socket.send)), None)
+    return sockets
+
+
+async def test_events_folded_ahead_are_written_only_once_confirmed() -> None:
+    """Folded ahead, a move changes nothing a socket sees and the hub's version stays; confirmed, every audience gets its diffs, which rebuild its view."""
+    log = seeded_log()
+    hub = Hub("g", CLASSIC, log[:START])
+    sockets = watched(hub, [None, 0, 1])
+    await settle()
+    move = log[START : START + 2]
+    assert hub.fold_ahead(move) and hub.ahead
+    await settle()
+    assert hub.version == START
+    assert all(len(s.sent) == 1 for s in sockets.values())  # the snapshot alone
+    assert hub.confirm(move) and not hub.ahead
+    await settle()
+    assert hub.version == START + 2
+    for viewer, socket in sockets.items():
+        assert [m["version"] for m in socket.sent[1:]] == [START + 1, START + 2]
+        assert rebuild(socket.sent) == CLASSIC.view(hub.state, viewer)
+
+
+async def test_an_undone_move_leaves_no_trace() -> None:
+    """A move folded ahead whose append failed sends nothing; the events then appended instead come as diffs from the view before it, and the hub's state is the log's."""
+    log = seeded_log()
+    hub = Hub("g", CLASSIC, log[:START])
+    sockets = watched(hub, [None, 0, 1])
+    assert hub.fold_ahead(other_move(log, START))
+    hub.undo()
+    assert not hub.ahead and hub.version == START
+    stored = [StoredEvent(e.version, e.at_ms, encode_event(e.event)) for e in log]
+    hub.apply(stored[START : START + 6])
+    await settle()
+    for viewer, socket in sockets.items():
+        assert [m["version"] for m in socket.sent[1:]] == list(range(START + 1, START + 7))
+        assert rebuild(socket.sent) == CLASSIC.view(hub.state, viewer)
+    assert CLASSIC.view(hub.state, None) == CLASSIC.view(
+        CLASSIC.fold(e.event for e in log[: START + 6]), None
+    )
+
+
+async def test_a_snapshot_asked_for_while_ahead_waits_for_the_confirmed_version() -> None:
+    """A resync while a move is folded ahead is answered once the move is confirmed, with a snapshot of the confirmed version, never of the move ahead alone."""
+    log = seeded_log()
+    hub = Hub("g", CLASSIC, log[:START])
+    socket = watched(hub, [None])[None]
+    move = log[START : START + 2]
+    hub.fold_ahead(move)
+    outbox = next(iter(hub.outboxes()))
+    outbox.reset()
+    await settle()
+    assert len(socket.sent) == 1  # no snapshot yet
+    hub.confirm(move)
+    await settle()
+    assert [(m["type"], m["version"]) for m in socket.sent[1:]] == [("snapshot", START + 2)]
+    undone = other_move(log, START + 2)
+    hub.fold_ahead(undone)
+    outbox.reset()
+    await settle()
+    hub.undo()
+    await settle()
+    assert [(m["type"], m["version"]) for m in socket.sent[2:]] == [("snapshot", START + 2)]
+    assert rebuild(socket.sent) == CLASSIC.view(hub.state, None)
+
+
+async def test_events_read_while_ahead_are_left_for_a_second_read() -> None:
+    """Events the tailer delivers while a move is folded ahead are not applied on top of it; the hub says they were missed, and takes them when read again."""
+    log = seeded_log()
+    hub = Hub("g", CLASSIC, log[:START])
+    socket = watched(hub, [None])[None]
+    hub.fold_ahead(other_move(log, START))
+    stored = [StoredEvent(e.version, e.at_ms, encode_event(e.event)) for e in log]
+    hub.apply(stored[START : START + 2])
+    assert hub.version == START
+    hub.undo()
+    assert hub.missed
+    hub.apply(stored[START : START + 2])
+    await settle()
+    assert rebuild(socket.sent) == CLASSIC.view(hub.state, None)
+    assert hub.version == START + 2
+
+
+class ListWire:
+    """A wire that keeps the messages written to it, decoded."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def write(self, batch: Batch) -> None:
+        self.sent.extend(json.loads(p) for p in batch.payloads)
+
+    def buffered(self) -> int:
+        return 0
+
+    async def drained(self, below: int) -> None:
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+async def test_a_failed_append_shows_the_move_another_process_made_instead(
+    redis_client: aioredis.Redis, service: GameService
+) -> None:
+    """Hubs folding a move ahead that loses to another process's append show the other move, read from the stream; a socket opened meanwhile waits, then starts from a confirmed version."""
+    game_id, _ = await seated(service)
+
+    async def load(game: str) -> tuple[Any, Sequence[LoggedEvent]]:
+        return await service.variant_of(game), await service.log(game)
+
+    hubs = Hubs(load, tail_client(redis_client), redis_client, tail_mode="notify")
+    try:
+        spectator = ListWire()
+        await hubs.watch(game_id, None, None, spectator)
+        await asyncio.sleep(0.2)  # subscribed
+        log = await service.log(game_id)
+        seat, legal = await mover_and_legal(service, game_id)
+        state = CLASSIC.fold(e.event for e in log)
+        decided = CLASSIC.decide(state, seat, action(service, "classic", legal[0]), random.Random(1))
+        ours = [LoggedEvent(len(log) + 1 + i, 1, e) for i, e in enumerate(decided)]
+        hubs.appending(game_id, ours)
+        player = ListWire()
+        late = asyncio.create_task(hubs.watch(game_id, seat, None, player))
+        theirs = action(service, "classic", legal[-1])
+        await GameService(service.store, Lobby(service.store.client)).submit(
+            game_id, seat, "theirs", theirs
+        )
+        await asyncio.sleep(0.3)
+        assert not late.done()  # waits while the hub is ahead
+        hubs.append_failed(game_id)
+        await asyncio.wait_for(late, 5)
+        final = await service.store.version(game_id)
+        for _ in range(100):
+            if spectator.sent[-1]["version"] == final and player.sent[-1]["version"] == final:
+                break
+            await asyncio.sleep(0.05)
+        assert rebuild(spectator.sent) == await service.view(game_id, None)
+        assert rebuild(player.sent) == await service.view(game_id, seat)
+        assert player.sent[0]["type"] == "snapshot"
+    finally:
+        await hubs.close()
