@@ -240,13 +240,18 @@ class DirectRedis:
         except NoScriptError:
             return await self.execute(b"EVAL", script.body, b"%d" % len(keys), *keys, *args)
 
-    async def _call(self, command: bytes) -> Any:
+    def run_now(
+        self, script: Script, keys: Sequence[bytes], args: Sequence[bytes]
+    ) -> asyncio.Future[Any] | None:
+        """``EVALSHA`` the script *now*, without waiting: the future of its reply, for
+        ``reply``; None when the connection is not up (then ``run`` it)."""
         protocol = self._connection.protocol
         if protocol is None or protocol.lost is not None:
-            protocol = await self._connection.connected()
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        protocol.waiting.append(future)
-        protocol.transport.write(command)
+            return None
+        return _send(protocol, script.evalsha(keys, args))
+
+    async def reply(self, future: asyncio.Future[Any]) -> Any:
+        """Wait for a reply (an error reply is raised), within the socket timeout."""
         if self._timeout is None:
             return await future
         try:
@@ -255,6 +260,19 @@ class DirectRedis:
             # The reply is skipped when it comes: the connection stays in step.
             raise RedisTimeoutError("Timeout reading from Redis") from None
 
+    async def _call(self, command: bytes) -> Any:
+        protocol = self._connection.protocol
+        if protocol is None or protocol.lost is not None:
+            protocol = await self._connection.connected()
+        return await self.reply(_send(protocol, command))
+
     async def aclose(self) -> None:
         """Close the connection and give it back to the pool (a new call reopens one)."""
         await self._connection.aclose()
+
+
+def _send(protocol: _Protocol, command: bytes) -> asyncio.Future[Any]:
+    future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    protocol.waiting.append(future)
+    protocol.transport.write(command)
+    return future

@@ -421,18 +421,19 @@ class GameService:
     async def _append(self, game: Game, events: list[Any], command_id: str | None) -> CommandResult:
         at_ms = self._clock_ms()
         logged = [LoggedEvent(game.version + 1 + i, at_ms, e) for i, e in enumerate(events)]
+        pending = self.store.send_append(
+            game.id,
+            [encode_event(e) for e in events],
+            expected_version=game.version,
+            command_id=command_id,
+            at_ms=at_ms,
+        )
         observer = self.observer
-        if observer is not None:
-            observer.appending(game.id, logged)
         result: AppendResult | None = None
         try:
-            result = await self.store.append(
-                game.id,
-                [encode_event(e) for e in events],
-                expected_version=game.version,
-                command_id=command_id,
-                at_ms=at_ms,
-            )
+            if observer is not None:
+                observer.appending(game.id, logged)  # while the append is on its way
+            result = await pending.result()
         finally:
             if observer is not None:
                 if result is None or result.duplicate:  # nothing written, or unknown

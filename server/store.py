@@ -20,6 +20,7 @@ from typing import Any, Final
 
 import msgspec
 import redis.asyncio as aioredis
+from redis.exceptions import NoScriptError
 from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 
 from server.redis_direct import DirectRedis, Script
@@ -27,6 +28,7 @@ from server.redis_direct import DirectRedis, Script
 __all__ = [
     "AppendResult",
     "EventStore",
+    "PendingAppend",
     "StoredEvent",
     "VersionConflict",
     "commands_key",
@@ -166,6 +168,42 @@ def _flatten_entries(entries: Any) -> list[Any]:
     return list(entries)
 
 
+class PendingAppend:
+    """An append written to Redis (or to be written when the connection is up)."""
+
+    __slots__ = ("_args", "_direct", "_expected", "_keys", "_sent")
+
+    def __init__(
+        self,
+        direct: DirectRedis,
+        keys: tuple[bytes, bytes],
+        args: tuple[bytes, ...],
+        expected_version: int,
+    ) -> None:
+        self._direct = direct
+        self._keys = keys
+        self._args = args
+        self._expected = expected_version
+        self._sent = direct.run_now(_APPEND_LUA, keys, args)
+
+    async def result(self) -> AppendResult:
+        """The append's outcome (see ``EventStore.append``)."""
+        answer: Any = None
+        if self._sent is not None:
+            try:
+                answer = await self._direct.reply(self._sent)
+            except NoScriptError:  # Redis lost its scripts: sent whole below
+                self._sent = None
+        if self._sent is None:
+            answer = await self._direct.run(_APPEND_LUA, self._keys, self._args)
+        status, version, *recorded = answer
+        if status == 0:
+            return AppendResult(version=version, duplicate=False, reply=self._args[3])
+        if status == 1:
+            return AppendResult(version=version, duplicate=True, reply=_as_bytes(recorded[0]))
+        raise VersionConflict(self._expected, version)
+
+
 class EventStore:
     """Append-only game logs on Redis streams, with optimistic concurrency.
 
@@ -201,6 +239,29 @@ class EventStore:
         recorded result comes back with ``duplicate=True`` (checked before the version).
         Raises ``VersionConflict`` if the log moved on, ``ValueError`` for no events.
         """
+        pending = self.send_append(
+            game_id,
+            events,
+            expected_version=expected_version,
+            command_id=command_id,
+            at_ms=at_ms,
+            reply=reply,
+        )
+        return await pending.result()
+
+    def send_append(
+        self,
+        game_id: str,
+        events: Sequence[bytes],
+        *,
+        expected_version: int,
+        command_id: str | None,
+        at_ms: int,
+        reply: bytes = b"",
+    ) -> PendingAppend:
+        """``append``, its command written to Redis now (when the connection is up),
+        so that the caller can work during the round trip; ``result()`` waits for the
+        outcome and must be awaited."""
         if not events:
             raise ValueError("append needs at least one event")
         if expected_version < 0:
@@ -208,19 +269,14 @@ class EventStore:
         if command_id == "":
             raise ValueError("command_id must be None or non-empty")
         keys = (events_key(game_id).encode(), commands_key(game_id).encode())
-        args = [
+        args = (
             b"%d" % expected_version,
             b"" if command_id is None else command_id.encode(),
             b"%d" % at_ms,
             reply,
             *events,
-        ]
-        status, version, *recorded = await self._direct.run(_APPEND_LUA, keys, args)
-        if status == 0:
-            return AppendResult(version=version, duplicate=False, reply=reply)
-        if status == 1:
-            return AppendResult(version=version, duplicate=True, reply=_as_bytes(recorded[0]))
-        raise VersionConflict(expected_version, version)
+        )
+        return PendingAppend(self._direct, keys, args, expected_version)
 
     async def read(
         self, game_id: str, after: int = 0, until: int | None = None

@@ -94,6 +94,32 @@ async def test_scripts_are_sent_whole_only_when_redis_lacks_them(
     assert await direct.run(ECHO, [b"k2"], [b"a2"]) == [b"k2", b"a2"]
 
 
+async def test_an_append_sent_now_is_in_redis_before_its_result_is_awaited(
+    redis_client: aioredis.Redis,
+) -> None:
+    """``send_append`` writes its command at once (the caller works during the round trip); ``result()`` then gives its outcome, and a conflict is raised there."""
+    store = EventStore(redis_client)
+    await store.append("early", [b"{}"], expected_version=0, command_id=None, at_ms=1)
+    pending = store.send_append("early", [b"{}"], expected_version=1, command_id="c", at_ms=2)
+    stale = store.send_append("early", [b"{}"], expected_version=1, command_id=None, at_ms=3)
+    await asyncio.sleep(0.2)  # nothing awaits them meanwhile
+    assert await store.version("early") == 2
+    assert (await pending.result()).version == 2
+    with pytest.raises(VersionConflict):
+        await stale.result()
+
+
+async def test_an_append_sent_while_redis_lacks_the_script_is_sent_whole(
+    redis_client: aioredis.Redis,
+) -> None:
+    """An append sent at once by its SHA-1 to a Redis that flushed its scripts is sent again whole when awaited."""
+    store = EventStore(redis_client)
+    await store.append("flushed", [b"{}"], expected_version=0, command_id=None, at_ms=1)
+    await redis_client.script_flush()
+    pending = store.send_append("flushed", [b"{}"], expected_version=1, command_id=None, at_ms=2)
+    assert (await pending.result()).version == 2
+
+
 async def test_a_cancelled_call_does_not_put_the_replies_out_of_step(
     redis_client: aioredis.Redis,
 ) -> None:
