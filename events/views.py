@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
+import msgspec
+
 from events.base import Status
 from events.colors import GEMS
 
@@ -135,6 +137,10 @@ class Views(Protocol):
         The same dict as last time means: none of these members changed, nor did the
         spectator's members of these names (so the seat's patch is the spectator's)."""
 
+    def encoded(self, member: Any) -> bytes | None:
+        """The JSON of ``member`` (a seat's ``legal`` given last) when these views made
+        it already, else None."""
+
 
 class TableViews:
     """``Views`` of a game whose view is the frame around a table of members (each
@@ -192,6 +198,9 @@ class TableViews:
     def seat(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
         return self._seats.members(state, seat, spectator)
 
+    def encoded(self, member: Any) -> bytes | None:
+        return self._seats.encoded(member)
+
     def _keep_players(self, state: Any, seat: int | None) -> None:
         """Rebuild one seat's entry (or every one): the list, and each entry, stay the
         same objects where nothing changed."""
@@ -245,19 +254,20 @@ class SeatParts:
     def __init__(
         self,
         own: Callable[[Any, int, dict[str, Any]], dict[str, Any]],
-        to_wire: Callable[[list[Any]], list[dict[str, Any]]],
+        wire: WireCache,
         legal: Callable[[Any, int], list[Any]],
     ) -> None:
         """``own(state, seat, entry)``: the seat's entry as it sees it, given the
         spectator's ``entry`` (the same object when it sees nothing more), which may
-        depend on nothing else than the seat's reserved cards;
-        ``to_wire(actions)``, ``legal(state, seat)``: the game's."""
+        depend on nothing else than the seat's reserved cards; ``wire``: the game's
+        actions as the wire writes them; ``legal(state, seat)``: the game's."""
         self._make_own = own
-        self._to_wire = to_wire
+        self._wire = wire
         self._legal_actions = legal
         self._seats: dict[int, _Seat] = {}
         self._actions: list[Any] = []
         self._legal: list[dict[str, Any]] = []
+        self._legal_json = b"[]"
 
     def members(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
         """The members of the seat's view that are not ``spectator``'s: ``you``, the
@@ -307,36 +317,51 @@ class SeatParts:
     def legal(self, actions: list[Any]) -> list[dict[str, Any]]:
         """``actions`` as wire dicts: the same list as last time when they are the same."""
         if actions != self._actions:
-            self._legal = self._to_wire(actions)
+            self._legal, self._legal_json = self._wire.convert(actions)
             self._actions = actions
         return self._legal
 
+    def encoded(self, member: Any) -> bytes | None:
+        """The JSON of the last ``legal`` given, if ``member`` is it."""
+        return self._legal_json if member is self._legal else None
+
 
 class WireCache:
-    """Actions to wire dicts, each action converted once: for a game whose rules make
-    each action once and hand it out again (by identity; an entry keeps its action
-    alive, so its id is not reused while it is kept)."""
+    """Actions to wire dicts and to JSON, each action converted once: for a game whose
+    rules make each action once and hand it out again (found by identity: an entry
+    keeps its action alive, so that no other object takes its id while it is kept)."""
 
     _LIMIT = 4096
 
     def __init__(self, to_wire: Callable[[Any], dict[str, Any]]) -> None:
         self._to_wire = to_wire
-        self._wire: dict[int, tuple[Any, dict[str, Any]]] = {}
+        self._kept: dict[int, Any] = {}  # id -> the action, kept alive
+        self._wire: dict[int, dict[str, Any]] = {}  # id -> its wire dict
+        self._json: dict[int, bytes] = {}  # id -> its JSON
 
-    def __call__(self, actions: list[Any]) -> list[dict[str, Any]]:
-        wire = self._wire
-        return [
-            kept[1]
-            if (kept := wire.get(id(action))) is not None and kept[0] is action
-            # By identity: most actions are made once by the rules and handed out
-            # again (the entry keeps the action alive: its id is not reused).
-            else self._convert(action)
-            for action in actions
-        ]
+    def convert(self, actions: list[Any]) -> tuple[list[dict[str, Any]], bytes]:
+        """The actions as wire dicts (each the same object every time), and the JSON
+        array of them."""
+        ids = list(map(id, actions))
+        try:
+            json = b",".join(map(self._json.__getitem__, ids))
+        except KeyError:  # an action not seen yet
+            if len(self._kept) + len(actions) > self._LIMIT:  # never let it grow
+                self._kept.clear()
+                self._wire.clear()
+                self._json.clear()
+            for action in actions:
+                if id(action) not in self._kept:
+                    self._convert(action)
+            json = b",".join(map(self._json.__getitem__, ids))
+        return list(map(self._wire.__getitem__, ids)), b"[" + json + b"]"
 
-    def _convert(self, action: Any) -> dict[str, Any]:
-        if len(self._wire) >= self._LIMIT:
-            self._wire.clear()
+    def _convert(self, action: Any) -> None:
         wire = self._to_wire(action)
-        self._wire[id(action)] = (action, wire)
-        return wire
+        key = id(action)
+        self._kept[key] = action
+        self._wire[key] = wire
+        self._json[key] = _encode(wire)
+
+
+_encode = msgspec.json.Encoder().encode

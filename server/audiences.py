@@ -115,7 +115,9 @@ class AudienceViews:
                 mark = (key, id(before), id(after))
                 chunk = made.get(mark)
                 if chunk is None:
-                    chunk = made[mark] = _member_ops(key, before, after, made)
+                    chunk = made[mark] = _member_ops(
+                        key, before, after, made, self._views.encoded(after)
+                    )
                 if chunk:
                     own.append(chunk)
             if not changes.keys().isdisjoint(keys):
@@ -155,11 +157,20 @@ def _changes(
     return changed
 
 
-def _member_ops(key: str, was: Any, value: Any, made: dict[tuple[str, int, int], bytes]) -> bytes:
+def _member_ops(
+    key: str,
+    was: Any,
+    value: Any,
+    made: dict[tuple[str, int, int], bytes],
+    json: bytes | None = None,
+) -> bytes:
     """The encoded operations (a JSON array's items, without its brackets) turning one
-    member of a view into its new value; empty when it did not change."""
+    member of a view into its new value; empty when it did not change. ``json``: the
+    new value's, when it is known already."""
     if type(was) is type(value) and was == value:
         return b""
+    if json is not None and was is not _MISSING:
+        return _replace_start("/" + escape(key)) + json + b"}"
     depth = _DEPTH.get(key, 0)
     if depth and was is not _MISSING and value is not _MISSING and type(value) not in _SCALARS:
         path = "/" + escape(key)
@@ -209,10 +220,18 @@ def _replace(path: str, value: Any) -> bytes:
     """A replace operation, encoded."""
     start = _REPLACE.get(path)
     if start is None:
+        start = _replace_start(path)
+    return start + _encode(value) + b"}"
+
+
+def _replace_start(path: str) -> bytes:
+    """A replace operation's JSON up to its value."""
+    start = _REPLACE.get(path)
+    if start is None:
         if len(_REPLACE) >= 4096:  # paths of views are few; never let them grow
             _REPLACE.clear()
         start = _REPLACE[path] = b'{"op":"replace","path":' + _encode(path) + b',"value":'
-    return start + _encode(value) + b"}"
+    return start
 
 
 _REPLACE: dict[str, bytes] = {}  # path -> the start of its replace operation, encoded

@@ -132,12 +132,8 @@ def new_views() -> TableViews:
         _player,
         _turn,
         lambda state: _outcome(state.result),
-        SeatParts(_own_entry, _legal_wire, legal_actions),
+        SeatParts(_own_entry, _WIRE, legal_actions),
     )
-
-
-def _legal_wire(actions: list[ClassicAction]) -> list[dict[str, Any]]:
-    return _WIRE(actions)
 
 
 def _own_entry(state: ClassicState, seat: int, shared: dict[str, Any]) -> dict[str, Any]:
