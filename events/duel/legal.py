@@ -7,11 +7,12 @@ other exact payment is accepted too. Actions are frozen values, built once and s
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Sequence
+from functools import cache, lru_cache
 from itertools import combinations
 
 from events.catalog import duel_cards
-from events.colors import GOLD
+from events.colors import GOLD, GOLD_INDEX, PEARL_INDEX
 from events.duel.actions import (
     Buy,
     ChooseRoyal,
@@ -25,7 +26,7 @@ from events.duel.actions import (
     UsePrivileges,
 )
 from events.duel.board import CELLS, LINES, cell_of
-from events.duel.checks import affordable, phase, privileges_leave_an_action
+from events.duel.checks import phase, privileges_leave_an_action
 from events.duel.constants import MAX_RESERVED, MAX_TOKENS, TOKEN_NAMES
 from events.duel.evolve import owned_colour
 from events.duel.state import DuelState, PlayerState
@@ -34,6 +35,7 @@ from events.token_limit import ways_to_give_back
 from events.turns import to_move
 
 _CARDS = duel_cards()
+Rows = Sequence[Sequence[str | None]]  # the pyramid's rows, as a list or as tuples
 _REPLENISH = Replenish()
 _TAKE = {line: TakeTokens(tuple(cell_of(i) for i in line)) for line in LINES}
 _SINGLES = [line for line in LINES if len(line) == 1]
@@ -47,6 +49,8 @@ _BLIND = {
 }
 _BONUS = [TakeBonusToken(cell_of(i)) for i in range(CELLS)]
 _STEAL = [StealToken(name) for name in TOKEN_NAMES]
+_COST = {card_id: card.cost for card_id, card in _CARDS.items()}
+_WILDS = frozenset(card_id for card_id, card in _CARDS.items() if card.color == "wild")
 
 
 @cache
@@ -64,6 +68,11 @@ def _wild(card_id: str, on: str) -> Buy:
     return Buy(card_id, wild_on=on)
 
 
+@cache
+def _choose(royal_id: str) -> ChooseRoyal:
+    return ChooseRoyal(royal_id)
+
+
 def legal_actions(state: DuelState, seat: int) -> list[DuelAction]:
     """Every action ``seat`` may take now; empty when it is not that seat's move."""
     if not to_move(state, seat):
@@ -77,7 +86,7 @@ def legal_actions(state: DuelState, seat: int) -> list[DuelAction]:
     if current == "steal_token":
         return [_STEAL[i] for i in stealable(state, seat)]
     if current == "choose_royal":
-        return [ChooseRoyal(r) for r in state.royals]
+        return [_choose(r) for r in state.royals]
     if current == "discard_tokens":
         return discard_options(player.tokens, sum(player.tokens) - MAX_TOKENS)
     actions: list[DuelAction] = []
@@ -85,12 +94,13 @@ def legal_actions(state: DuelState, seat: int) -> list[DuelAction]:
         actions.extend(_privilege_options(state, player))
     if any(state.bag):
         actions.append(_REPLENISH)
-    ok = [token is not None and token != GOLD for token in state.board]
-    actions.extend(_TAKE[line] for line in _SINGLES if ok[line[0]])
-    actions.extend(_TAKE[line] for line in _PAIRS if ok[line[0]] and ok[line[1]])
-    actions.extend(_TAKE[line] for line in _TRIPLES if ok[line[0]] and ok[line[1]] and ok[line[2]])
-    actions.extend(_reserve_options(state, player))
-    actions.extend(_buy_options(state, player))
+    board = tuple(state.board)
+    actions.extend(_takes(board))
+    if len(player.reserved) < MAX_RESERVED:
+        actions.extend(
+            _reserves(board, tuple(map(tuple, state.pyramid)), tuple(map(bool, state.decks)))
+        )
+    actions.extend(_buy_options(state.pyramid, player))
     return actions
 
 
@@ -107,29 +117,70 @@ def _privilege_options(state: DuelState, player: PlayerState) -> list[DuelAction
     return out
 
 
-def _reserve_options(state: DuelState, player: PlayerState) -> list[DuelAction]:
-    if len(player.reserved) >= MAX_RESERVED:
-        return []
+# The takes and the reserves depend on the board (and the pyramid) alone, which most
+# events leave as they were: each listing is made once and looked up after that.
+
+
+@lru_cache(maxsize=1024)
+def _takes(board: tuple[str | None, ...]) -> tuple[DuelAction, ...]:
+    """Every take of 1 to 3 gems or pearls in a line: singles, pairs, triples."""
+    ok = [token is not None and token != GOLD for token in board]
+    return (
+        *(_TAKE[line] for line in _SINGLES if ok[line[0]]),
+        *(_TAKE[line] for line in _PAIRS if ok[line[0]] and ok[line[1]]),
+        *(_TAKE[line] for line in _TRIPLES if ok[line[0]] and ok[line[1]] and ok[line[2]]),
+    )
+
+
+@lru_cache(maxsize=1024)
+def _reserves(
+    board: tuple[str | None, ...], pyramid: Rows, decks: tuple[bool, ...]
+) -> tuple[DuelAction, ...]:
+    """Every reserve with a gold token: a pyramid card, or blind from a deck left."""
     out: list[DuelAction] = []
-    for cell, token in enumerate(state.board):
+    for cell, token in enumerate(board):
         if token != GOLD:
             continue
-        for row in state.pyramid:
+        for row in pyramid:
             out.extend(_reserve(cell, card_id) for card_id in row if card_id is not None)
-        out.extend(_BLIND[cell, level] for level in (1, 2, 3) if state.decks[level - 1])
-    return out
+        out.extend(_BLIND[cell, level] for level in (1, 2, 3) if decks[level - 1])
+    return tuple(out)
 
 
-def _buy_options(state: DuelState, player: PlayerState) -> list[DuelAction]:
+def _buy_options(pyramid: Rows, player: PlayerState) -> list[DuelAction]:
+    """Every buy of a pyramid or reserved card the player can pay for (a wild card once
+    per card it may go on).
+
+    ``checks.affordable`` unrolled over every card at once (the bonuses and tokens
+    summed once, not per card); tests/properties checks that they agree."""
+    tokens = player.tokens
+    bonuses = player.bonuses
+    white = bonuses[0] + tokens[0]
+    blue = bonuses[1] + tokens[1]
+    green = bonuses[2] + tokens[2]
+    red = bonuses[3] + tokens[3]
+    black = bonuses[4] + tokens[4]
+    pearl = tokens[PEARL_INDEX]
+    gold = tokens[GOLD_INDEX]
     out: list[DuelAction] = []
-    candidates = [c for row in state.pyramid for c in row if c is not None]
+    bonus_cards: list[str] | None = None
+    candidates = [c for row in pyramid for c in row if c is not None]
     for card_id in (*candidates, *player.reserved):
-        if not affordable(player, card_id, player.tokens):
+        w, u, g, r, k, p = _COST[card_id]
+        short = (
+            (w - white if w > white else 0)
+            + (u - blue if u > blue else 0)
+            + (g - green if g > green else 0)
+            + (r - red if r > red else 0)
+            + (k - black if k > black else 0)
+            + (p - pearl if p > pearl else 0)
+        )
+        if short > gold:
             continue
-        if _CARDS[card_id].color == "wild":
-            out.extend(
-                _wild(card_id, on) for on in player.cards if owned_colour(player, on) is not None
-            )
+        if card_id in _WILDS:  # on any card of the player's with a bonus: none, no buy
+            if bonus_cards is None:
+                bonus_cards = [c for c in player.cards if owned_colour(player, c) is not None]
+            out.extend(_wild(card_id, on) for on in bonus_cards)
         else:
             out.append(_BUY[card_id])
     return out
@@ -137,4 +188,11 @@ def _buy_options(state: DuelState, player: PlayerState) -> list[DuelAction]:
 
 def discard_options(tokens: list[int], count: int) -> list[DuelAction]:
     """Every way to put back exactly ``count`` of the tokens held."""
-    return [DiscardTokens(way) for way in ways_to_give_back(tokens, count, TOKEN_NAMES)]
+    return list(_discards(tuple(tokens), count))
+
+
+@lru_cache(maxsize=4096)
+def _discards(tokens: tuple[int, ...], count: int) -> tuple[DiscardTokens, ...]:
+    """``discard_options``, memoized (the same holdings recur, the actions are frozen
+    values)."""
+    return tuple(DiscardTokens(way) for way in ways_to_give_back(tokens, count, TOKEN_NAMES))
