@@ -327,41 +327,33 @@ class SeatParts:
 
 
 class WireCache:
-    """Actions to wire dicts and to JSON, each action converted once: for a game whose
-    rules make each action once and hand it out again (found by identity: an entry
-    keeps its action alive, so that no other object takes its id while it is kept)."""
+    """Actions to wire dicts, each action converted once, and to JSON: for a game whose
+    rules make each action once and hand it out again, and whose actions encode to
+    the JSON of their wire dicts (msgspec Structs, tagged by ``kind``)."""
 
     _LIMIT = 4096
 
     def __init__(self, to_wire: Callable[[Any], dict[str, Any]]) -> None:
         self._to_wire = to_wire
-        self._kept: dict[int, Any] = {}  # id -> the action, kept alive
-        self._wire: dict[int, dict[str, Any]] = {}  # id -> its wire dict
-        self._json: dict[int, bytes] = {}  # id -> its JSON
+        # id -> (the action, its wire dict). Found by identity: an entry keeps its
+        # action alive, so that no other object takes its id while it is kept.
+        self._wire: dict[int, tuple[Any, dict[str, Any]]] = {}
 
     def convert(self, actions: list[Any]) -> tuple[list[dict[str, Any]], bytes]:
         """The actions as wire dicts (each the same object every time), and the JSON
         array of them."""
-        ids = list(map(id, actions))
-        try:
-            json = b",".join(map(self._json.__getitem__, ids))
-        except KeyError:  # an action not seen yet
-            if len(self._kept) + len(actions) > self._LIMIT:  # never let it grow
-                self._kept.clear()
-                self._wire.clear()
-                self._json.clear()
-            for action in actions:
-                if id(action) not in self._kept:
-                    self._convert(action)
-            json = b",".join(map(self._json.__getitem__, ids))
-        return list(map(self._wire.__getitem__, ids)), b"[" + json + b"]"
+        wire = self._wire
+        if len(wire) + len(actions) > self._LIMIT:  # never let it grow
+            wire.clear()
+        return [
+            kept[1] if (kept := wire.get(id(action))) is not None else self._convert(action)
+            for action in actions
+        ], _encode(actions)  # in C, at once: the Structs' JSON is their wire dicts'
 
-    def _convert(self, action: Any) -> None:
+    def _convert(self, action: Any) -> dict[str, Any]:
         wire = self._to_wire(action)
-        key = id(action)
-        self._kept[key] = action
-        self._wire[key] = wire
-        self._json[key] = _encode(wire)
+        self._wire[id(action)] = (action, wire)
+        return wire
 
 
 _encode = msgspec.json.Encoder().encode

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, product
 from typing import Final, Literal
 
 from events.catalog import classic_cards, classic_nobles
@@ -152,6 +152,11 @@ _TAKE_THREE_BY_LEFT = {
 _TAKE_TWO = [TakeTwo(g) for g in GEMS]
 _RESERVE_CARD = {card_id: Reserve(card=card_id) for card_id in _CARDS}
 _RESERVE_BLIND = {level: Reserve(level=level) for level in (1, 2, 3)}
+# For which of the three decks still hold cards, the blind reserves they allow.
+_RESERVE_BLINDS = {
+    left: tuple(_RESERVE_BLIND[level] for level in (1, 2, 3) if left[level - 1])
+    for left in product((False, True), repeat=3)
+}
 _BUY = {card_id: Buy(card_id) for card_id in _CARDS}
 _PASS = Pass()
 
@@ -416,17 +421,24 @@ def legal_actions(state: ClassicState, seat: int) -> list[ClassicAction]:
 
 
 def _main_actions(state: ClassicState, player: PlayerState) -> list[ClassicAction]:
-    bank = state.bank
-    actions: list[ClassicAction] = list(_TAKE_THREE_BY_LEFT[tuple(i for i in range(5) if bank[i])])
-    actions.extend(_TAKE_TWO[i] for i in range(5) if take_two_allowed(bank[i]))
+    actions: list[ClassicAction] = list(_takes(tuple(state.bank)))
     can_reserve = reserve_allowed(player)
     on_board = [card_id for row in state.board for card_id in row if card_id is not None]
     reserved = [reservation.card for reservation in player.reserved]
-    actions.extend([_BUY[card_id] for card_id in affordable(player, on_board + reserved)])
+    actions.extend(map(_BUY.__getitem__, affordable(player, on_board + reserved)))
     if can_reserve:
-        actions.extend([_RESERVE_CARD[card_id] for card_id in on_board])
-        actions.extend(_RESERVE_BLIND[level] for level in (1, 2, 3) if state.decks[level - 1])
+        actions.extend(map(_RESERVE_CARD.__getitem__, on_board))
+        decks = state.decks
+        actions.extend(_RESERVE_BLINDS[bool(decks[0]), bool(decks[1]), bool(decks[2])])
     return actions
+
+
+@lru_cache(maxsize=4096)
+def _takes(bank: tuple[int, ...]) -> tuple[ClassicAction, ...]:
+    """The take_three and take_two actions a bank allows (memoized: banks recur, and
+    every event of a turn but the take leaves the bank as it was)."""
+    three = _TAKE_THREE_BY_LEFT[tuple(i for i in range(5) if bank[i])]
+    return (*three, *(_TAKE_TWO[i] for i in range(5) if take_two_allowed(bank[i])))
 
 
 @lru_cache(maxsize=4096)
