@@ -1,5 +1,5 @@
-"""The sending side of the game sockets: messages encoded once, framed once, and
-written to every socket that sees them.
+"""The game sockets below ASGI: messages out encoded once, framed once, and written
+to every socket that sees them; messages in handed straight to the socket's reader.
 
 A hub makes one ``Batch`` per audience for the events of one append (a command is
 2 to 4 events): the ``diff`` messages as JSON bytes. Every socket of the audience
@@ -20,6 +20,13 @@ is uvicorn's: a frame written here is only ever a whole frame, between two of it
 
 Both wires report the bytes not yet handed to the kernel (``buffered``) and wait for
 them to drain (``drained``), which is how an outbox bounds a slow socket.
+
+Messages in: ``FrameWritingProtocol`` also offers an ``Inbox`` (``inbox_for``), which
+takes the socket's messages as bytes, as they are parsed, where ASGI would decode each
+text message to a ``str`` for the app to encode again, queue it, and stop reading the
+socket until the app took it (two system calls a message, to stop and start
+reading). An inbox stops reading only when ``INBOX_PAUSE`` messages wait. The end of
+the connection (every ``websocket.disconnect`` uvicorn queues) ends the inbox too.
 """
 
 from __future__ import annotations
@@ -34,15 +41,19 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 __all__ = [
     "EXTENSION",
+    "INBOX_PAUSE",
     "Batch",
     "FrameWritingProtocol",
+    "Inbox",
     "SendWire",
     "TransportWire",
     "Wire",
+    "inbox_for",
     "text_frame",
 ]
 
 EXTENSION: Final = "splendor.frames"
+INBOX_PAUSE: Final = 16  # messages waiting before the socket stops being read
 
 SendText = Callable[[str], Awaitable[None]]
 
@@ -96,21 +107,21 @@ class Wire(Protocol):
 class TransportWire:
     """Frames straight to the connection's transport (see ``FrameWritingProtocol``)."""
 
-    __slots__ = ("_protocol", "_transport")
+    __slots__ = ("_transport", "protocol")
 
     def __init__(self, protocol: FrameWritingProtocol) -> None:
-        self._protocol = protocol
+        self.protocol = protocol
         self._transport = protocol.transport
 
     def write(self, batch: Batch) -> None:
-        if self._protocol.open_for_frames():
+        if self.protocol.open_for_frames():
             self._transport.write(batch.frames)
 
     def buffered(self) -> int:
         return self._transport.get_write_buffer_size()
 
     async def drained(self, below: int) -> None:
-        protocol = self._protocol
+        protocol = self.protocol
         while self.buffered() > below and protocol.open_for_frames():
             if protocol.writable.is_set():
                 # Between the transport's low and high water marks: no event to wait on.
@@ -191,10 +202,108 @@ def wire_for(scope: Mapping[str, Any], send: SendText) -> Wire:
     return SendWire(send)
 
 
+def inbox_for(scope: Mapping[str, Any]) -> Inbox | None:
+    """The connection's inbox, when the server offers one: from now on the socket's
+    messages go there instead of to ASGI's ``receive``. Take it before accepting."""
+    protocol = scope.get("extensions", {}).get(EXTENSION)
+    if isinstance(protocol, FrameWritingProtocol):
+        return protocol.open_inbox()
+    return None
+
+
+class Inbox:
+    """The messages of one socket, in order, as bytes; ``None`` once it has ended."""
+
+    __slots__ = ("_ended", "_messages", "_paused", "_transport", "_waiter")
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self._transport = transport
+        self._messages: deque[bytes] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+        self._paused = False
+        self._ended = False
+
+    async def get(self) -> bytes | None:
+        """The next message (waiting for it), or None when the connection has ended."""
+        messages = self._messages
+        while not messages:
+            if self._ended:
+                return None
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+        message = messages.popleft()
+        if self._paused and len(messages) <= INBOX_PAUSE // 2 and not self._ended:
+            self._paused = False
+            self._transport.resume_reading()
+        return message
+
+    # -- from the protocol
+
+    def put(self, message: bytes) -> None:
+        self._messages.append(message)
+        if len(self._messages) >= INBOX_PAUSE and not self._paused:
+            self._paused = True
+            self._transport.pause_reading()  # a client that sends faster than it is answered
+        self._wake()
+
+    def end(self) -> None:
+        self._ended = True
+        self._wake()
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+
+class _AppQueue(asyncio.Queue[Any]):
+    """uvicorn's queue of ASGI events for the app, which also ends the inbox when
+    the connection ends (uvicorn queues ``websocket.disconnect`` in many places)."""
+
+    def __init__(self, protocol: FrameWritingProtocol) -> None:
+        super().__init__()
+        self._protocol = protocol
+
+    def put_nowait(self, item: Any) -> None:
+        super().put_nowait(item)
+        inbox = self._protocol.inbox
+        if inbox is not None and item.get("type") == "websocket.disconnect":
+            inbox.end()
+
+
 class FrameWritingProtocol(WebSocketsSansIOProtocol):
     """uvicorn's websockets-sansio protocol, offering the app its transport through
     the ASGI extension ``splendor.frames`` so frames built once can be written to
-    many sockets."""
+    many sockets, and an ``Inbox`` for the messages in."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = _AppQueue(self)
+        self.inbox: Inbox | None = None
+
+    def open_inbox(self) -> Inbox:
+        if self.inbox is None:
+            self.inbox = Inbox(self.transport)
+        return self.inbox
+
+    def send_receive_event_to_app(self) -> None:
+        inbox = self.inbox
+        if inbox is None or self.close_sent:
+            super().send_receive_event_to_app()
+            return
+        frames = self.frames
+        data = frames[0] if len(frames) == 1 else b"".join(frames)
+        if self.curr_msg_data_type == "text":
+            try:
+                data.decode()
+            except UnicodeDecodeError:
+                super().send_receive_event_to_app()  # closes with 1007, as uvicorn does
+                return
+        self.frames = []
+        inbox.put(data)
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)

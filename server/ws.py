@@ -41,7 +41,7 @@ from server.projection import LoggedEvent
 from server.ratelimit import RateLimiter
 from server.service import GameService
 from server.settings import Settings
-from server.sockets import Wire, wire_for
+from server.sockets import Inbox, Wire, inbox_for, wire_for
 
 __all__ = ["MAX_MESSAGE_BYTES", "lifespan", "routes"]
 
@@ -139,8 +139,10 @@ class _Session:
         limiter: RateLimiter,
         outbox: Outbox,
         token: str | None,
+        inbox: Inbox | None = None,
     ) -> None:
         self.websocket = websocket
+        self.inbox = inbox
         self.service = service
         self.limiter = limiter
         self.outbox = outbox
@@ -149,12 +151,19 @@ class _Session:
         self.variant = outbox.hub.variant.name
 
     async def run(self) -> None:
+        inbox = self.inbox
         while True:
-            message = await self.websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            text = message.get("text")
-            raw: bytes = text.encode() if text is not None else (message.get("bytes") or b"")
+            if inbox is not None:
+                received = await inbox.get()
+                if received is None:
+                    return
+                raw = received
+            else:
+                message = await self.websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                raw = text.encode() if text is not None else (message.get("bytes") or b"")
             if len(raw) > MAX_MESSAGE_BYTES:
                 await _close(
                     self.websocket,
@@ -216,8 +225,9 @@ async def _close(websocket: WebSocket, code: int, reason: str, last: bytes | Non
         await websocket.close(code, reason)
 
 
-async def game_socket(websocket: WebSocket, wire: Wire) -> None:
-    """``/ws/games/{game_id}``: a player (``?token=``) or a spectator watching a game."""
+async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = None) -> None:
+    """``/ws/games/{game_id}``: a player (``?token=``) or a spectator watching a game.
+    Its messages come from ``inbox`` when the server offers one, else from ASGI."""
     app_state = websocket.app.state
     service: GameService = app_state.service
     hubs: Hubs = app_state.hubs
@@ -237,7 +247,7 @@ async def game_socket(websocket: WebSocket, wire: Wire) -> None:
         log.warning("socket on %s not started, Redis failed: %r", game_id, e)
         await _close(websocket, CLOSE_INTERNAL, "The server could not reach its store.")
         return
-    session = _Session(websocket, service, app_state.rate_limiter, outbox, token)
+    session = _Session(websocket, service, app_state.rate_limiter, outbox, token, inbox)
     try:
         await session.run()
     except RedisError:
@@ -253,15 +263,17 @@ class GameSocketApp:
     """The ASGI app of ``/ws/games/{game_id}``. Messages go out through a
     ``server.sockets`` wire: frames written straight to the connection where the
     server offers it (``splendor serve`` does), else the server's own ``send``
-    without Starlette's per-message wrapper. It is the hottest path."""
+    without Starlette's per-message wrapper; they come in through the connection's
+    ``Inbox`` where offered, else ASGI's ``receive``. It is the hottest path."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: ASGISend) -> None:
         async def send_text(text: str) -> None:
             await send({"type": "websocket.send", "text": text})
 
         wire = wire_for(scope, send_text)
+        inbox = inbox_for(scope)
         try:
-            await game_socket(WebSocket(scope, receive=receive, send=send), wire)
+            await game_socket(WebSocket(scope, receive=receive, send=send), wire, inbox)
         finally:
             wire.close()
 

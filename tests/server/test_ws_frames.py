@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import cast
 
 import httpx
 import pytest
+import websockets
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
 from server.hub import Hubs
 from server.settings import Settings
-from server.sockets import Batch, TransportWire, text_frame
+from server.sockets import INBOX_PAUSE, Batch, Inbox, TransportWire, text_frame
 from tests.server.ws_helpers import connect, live_server, new_table
 
 
@@ -71,3 +73,90 @@ async def test_splendor_serve_writes_frames_straight_to_the_transport(
         await conn.send('{"type": "ping"}')
         assert json.loads(await conn.recv()) == {"type": "pong"}
         await conn.close()
+
+
+async def test_splendor_serve_hands_messages_to_the_inbox_in_order_and_ends_it_with_the_connection(
+    redis_server: str,
+) -> None:
+    """Under ``FrameWritingProtocol`` a socket's messages reach its session through an ``Inbox``: a burst of 60 (more than ``INBOX_PAUSE``, so reading stops and starts again) is answered in order, and closing the connection ends the session (its outbox leaves the hub)."""
+    settings = Settings(redis_url=redis_server, command_rate=0)
+    async with (
+        live_server(settings) as server,
+        httpx.AsyncClient(base_url=server.http_url) as http,
+    ):
+        table = await new_table(http, players=2, seed=3)
+        conn = await connect(server.ws_url(table.id))
+        assert json.loads(await conn.recv())["type"] == "snapshot"
+        hubs = cast(Hubs, server.app.state.hubs)
+        hub = hubs.get(table.id)
+        assert hub is not None
+        (outbox,) = hub.outboxes()
+        assert isinstance(outbox.wire, TransportWire)
+        assert outbox.wire.protocol.inbox is not None
+        burst = [
+            json.dumps({"type": "command", "command_id": f"c{i}", "action": {}}) for i in range(60)
+        ]
+        for message in burst:  # written at once: none waits for an answer
+            await conn.send(message)
+        answers = [json.loads(await conn.recv()) for _ in burst]
+        assert [a["command_id"] for a in answers] == [f"c{i}" for i in range(60)]
+        assert {a["code"] for a in answers} == {"unauthorized"}  # a spectator cannot act
+        await conn.close()
+        for _ in range(100):
+            if hubs.get(table.id) is None:
+                break
+            await asyncio.sleep(0.02)
+        assert hubs.get(table.id) is None
+
+
+async def test_a_text_message_that_is_not_utf8_closes_the_socket_with_1007(
+    redis_server: str,
+) -> None:
+    """A text frame whose bytes are not UTF-8 is refused as uvicorn refuses it, with close code 1007, inbox or not."""
+    settings = Settings(redis_url=redis_server, command_rate=0)
+    async with (
+        live_server(settings) as server,
+        httpx.AsyncClient(base_url=server.http_url) as http,
+    ):
+        table = await new_table(http, players=2, seed=3)
+        conn = await connect(server.ws_url(table.id))
+        assert json.loads(await conn.recv())["type"] == "snapshot"
+        await conn.send(b'{"type": "ping", "x": "\xff"}', text=True)
+        with pytest.raises(websockets.ConnectionClosed):
+            while True:
+                await conn.recv()
+        assert conn.close_code == 1007
+
+
+class RecordingTransport:
+    """The part of a transport an inbox uses: it writes down pauses and resumes."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def pause_reading(self) -> None:
+        self.calls.append("pause")
+
+    def resume_reading(self) -> None:
+        self.calls.append("resume")
+
+
+async def test_an_inbox_stops_reading_when_full_and_gives_what_it_holds_before_its_end() -> None:
+    """An inbox pauses its transport at ``INBOX_PAUSE`` waiting messages and resumes at half of it; after ``end`` it still gives the messages it holds, then None."""
+    transport = RecordingTransport()
+    inbox = Inbox(cast(asyncio.Transport, transport))
+    waiting = asyncio.create_task(inbox.get())
+    await asyncio.sleep(0)
+    inbox.put(b"first")
+    assert await waiting == b"first"
+    for i in range(INBOX_PAUSE):
+        inbox.put(b"%d" % i)
+    assert transport.calls == ["pause"]
+    got = [await inbox.get() for _ in range(INBOX_PAUSE // 2)]
+    assert transport.calls == ["pause", "resume"]
+    inbox.end()
+    rest = []
+    while (message := await inbox.get()) is not None:
+        rest.append(message)
+    assert got + rest == [b"%d" % i for i in range(INBOX_PAUSE)]
+    assert await inbox.get() is None
