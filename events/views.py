@@ -207,16 +207,18 @@ class TableViews:
         finished = state.status == "finished"
         old = self._players
         players = state.players
-        if seat is None or len(old) != len(players):
-            entries = [
-                keep(old[p.seat], self._player(p, finished))
-                if p.seat < len(old)
-                else self._player(p, finished)
-                for p in players
-            ]
-        else:
-            entries = list(old)
-            entries[seat] = keep(old[seat], self._player(players[seat], finished))
+        if seat is not None and len(old) == len(players):
+            entry = keep(old[seat], self._player(players[seat], finished))
+            if entry is not old[seat]:
+                self._players = entries = list(old)
+                entries[seat] = entry
+            return
+        entries = [
+            keep(old[p.seat], self._player(p, finished))
+            if p.seat < len(old)
+            else self._player(p, finished)
+            for p in players
+        ]
         if len(entries) != len(old) or any(a is not b for a, b in zip(entries, old, strict=True)):
             self._players = entries
 

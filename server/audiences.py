@@ -151,8 +151,8 @@ def _changes(
             chunk = made[key, id(was), id(value)] = _member_ops(key, was, value, made)
             if chunk:
                 changed[key] = chunk
-    for key in old:
-        if key not in new:
+    if old.keys() != new.keys():
+        for key in old.keys() - new.keys():
             changed[key] = _member_ops(key, old[key], _MISSING, made)
     return changed
 
@@ -165,25 +165,44 @@ def _member_ops(
     json: bytes | None = None,
 ) -> bytes:
     """The encoded operations (a JSON array's items, without its brackets) turning one
-    member of a view into its new value; empty when it did not change. ``json``: the
-    new value's, when it is known already."""
-    if type(was) is type(value) and was == value:
-        return b""
-    if json is not None and was is not _MISSING:
-        return _replace_start("/" + escape(key)) + json + b"}"
-    depth = _DEPTH.get(key, 0)
-    if depth and was is not _MISSING and value is not _MISSING and type(value) not in _SCALARS:
-        path = "/" + escape(key)
-        if depth == 1:
+    member of a view into its new value ``value``, another object than ``was``; empty
+    when it did not change. ``json``: the new value's, when it is known already.
+
+    A member that is a list or an object is taken to have changed: ``Views`` keep a
+    member that did not change as the same object (and were it not so, a replace by
+    the same value would do no harm)."""
+    path, depth, start = _member(key)
+    kind = type(value)
+    if kind in _SCALARS:
+        if type(was) is kind and was == value:
+            return b""
+    elif value is not _MISSING and was is not _MISSING:
+        if json is not None:
+            return start + json + b"}"
+        if depth:
             items = _items_ops(path, was, value, made)
             if items is not None:
                 return items
-        return _encode(shallow_patch_at(path, was, value, depth))[1:-1]
+            return _encode(shallow_patch_at(path, was, value, depth))[1:-1]
     if was is _MISSING:
-        return _encode([{"op": "add", "path": "/" + escape(key), "value": value}])[1:-1]
+        return _encode([{"op": "add", "path": path, "value": value}])[1:-1]
     if value is _MISSING:
-        return _encode([{"op": "remove", "path": "/" + escape(key)}])[1:-1]
-    return _replace("/" + escape(key), value)
+        return _encode([{"op": "remove", "path": path}])[1:-1]
+    return start + _encode(value) + b"}"
+
+
+def _member(key: str) -> tuple[str, int, bytes]:
+    """A member's path, how deep its patch looks, and the start of its replace."""
+    known = _MEMBERS.get(key)
+    if known is None:
+        if len(_MEMBERS) >= 4096:  # the members of views are few; never let them grow
+            _MEMBERS.clear()
+        path = "/" + escape(key)
+        known = _MEMBERS[key] = (path, _DEPTH.get(key, 0), _replace_start(path))
+    return known
+
+
+_MEMBERS: dict[str, tuple[str, int, bytes]] = {}  # member name -> _member(name)
 
 
 def _items_ops(

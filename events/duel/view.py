@@ -92,21 +92,22 @@ def _outcome(state: DuelState) -> dict[str, Any] | None:
 
 
 # What each event may change of the spectator's view besides its frame and ``turn``:
-# members of the table, and "players" (both entries). Events not listed (the set-up,
-# the end) rebuild everything. tests/properties checks this.
+# members of the table, and "player" for the entry of the event's seat or "players"
+# for both (a privilege or a token taken from the opponent). Events not listed (the
+# set-up, the end) rebuild everything. tests/properties checks this.
 _CHANGES: dict[type[Any], tuple[str, ...]] = {
-    TokensTaken: ("board", "players"),
-    PrivilegesUsed: ("board", "privileges", "players"),
+    TokensTaken: ("board", "player"),
+    PrivilegesUsed: ("board", "privileges", "player"),
     PrivilegeTaken: ("privileges", "players"),
     BoardReplenished: ("board", "bag"),
-    CardReserved: ("board", "pyramid", "decks", "players"),
-    CardBought: ("pyramid", "bag", "players"),
+    CardReserved: ("board", "pyramid", "decks", "player"),
+    CardBought: ("pyramid", "bag", "player"),
     CardDealt: ("pyramid", "decks"),
-    BonusTokenTaken: ("board", "players"),
+    BonusTokenTaken: ("board", "player"),
     TokenStolen: ("players",),
     AbilityIgnored: (),
-    RoyalTaken: ("royals", "players"),
-    TokensDiscarded: ("bag", "players"),
+    RoyalTaken: ("royals", "player"),
+    TokensDiscarded: ("bag", "player"),
     TurnEnded: (),
 }
 
