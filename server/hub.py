@@ -373,6 +373,13 @@ class Hub:
             audience.pending = []
             self._views.view(viewer)
 
+    def drop(self) -> None:
+        """The hub is thrown away: wake whatever waits for it to settle (and finds
+        it gone)."""
+        ahead = self._ahead
+        if ahead is not None:
+            self._settle(ahead)
+
     def _settle(self, ahead: _Ahead) -> None:
         self._ahead = None
         self.missed |= ahead.missed
@@ -593,6 +600,7 @@ class Hubs:
             # Its state may be half-changed: drop the hub; its sockets are closed, and
             # their clients reconnect (with ``since``) to a hub loaded afresh.
             log.exception("%s: hub failed to apply events; closing its sockets", game_id)
+            hub.drop()
             del self._hubs[game_id]
             self.tailer.unwatch(game_id)
             for outbox in hub.outboxes():

@@ -163,7 +163,9 @@ async def test_a_failed_append_shows_the_move_another_process_made_instead(
         log = await service.log(game_id)
         seat, legal = await mover_and_legal(service, game_id)
         state = CLASSIC.fold(e.event for e in log)
-        decided = CLASSIC.decide(state, seat, action(service, "classic", legal[0]), random.Random(1))
+        decided = CLASSIC.decide(
+            state, seat, action(service, "classic", legal[0]), random.Random(1)
+        )
         ours = [LoggedEvent(len(log) + 1 + i, 1, e) for i, e in enumerate(decided)]
         hubs.appending(game_id, ours)
         player = ListWire()
@@ -184,5 +186,41 @@ async def test_a_failed_append_shows_the_move_another_process_made_instead(
         assert rebuild(spectator.sent) == await service.view(game_id, None)
         assert rebuild(player.sent) == await service.view(game_id, seat)
         assert player.sent[0]["type"] == "snapshot"
+    finally:
+        await hubs.close()
+
+
+async def test_a_hub_that_fails_ahead_is_dropped_settled_and_a_new_socket_gets_a_fresh_hub(
+    redis_client: aioredis.Redis, service: GameService
+) -> None:
+    """A hub that fails while folding a move ahead closes its sockets and is dropped settled (nothing waiting on it is left waiting); the next socket gets a hub loaded afresh."""
+    game_id, _ = await seated(service)
+
+    async def load(game: str) -> tuple[Any, Sequence[LoggedEvent]]:
+        return await service.variant_of(game), await service.log(game)
+
+    hubs = Hubs(load, tail_client(redis_client), redis_client, tail_mode="notify")
+    try:
+        closed: list[int] = []
+
+        async def close(code: int, reason: str) -> None:
+            closed.append(code)
+
+        await hubs.watch(game_id, None, None, ListWire(), close)
+        hub = hubs.get(game_id)
+        assert hub is not None
+        log = await service.log(game_id)
+        state = CLASSIC.fold(e.event for e in log)
+        seat, legal = await mover_and_legal(service, game_id)
+        good = CLASSIC.decide(state, seat, action(service, "classic", legal[0]), random.Random(1))
+        broken = [LoggedEvent(len(log) + 1, 1, good[0]), LoggedEvent(len(log) + 2, 1, "?")]
+        hubs.appending(game_id, broken)  # the second event fails in the rules
+        await asyncio.wait_for(hub.settled(), 1)
+        assert not hub.ahead and hubs.get(game_id) is None
+        await asyncio.sleep(0)
+        assert closed == [1011]
+        fresh = ListWire()
+        outbox = await hubs.watch(game_id, None, None, fresh)
+        assert outbox.hub is not hub and fresh.sent[0]["version"] == len(log)
     finally:
         await hubs.close()
