@@ -131,15 +131,27 @@ class Views(Protocol):
 
     def seat(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
         """The members of ``view(state, seat)`` that are not ``spectator``'s (this
-        state's spectator view): ``spectator | seat(...)`` is the seat's view. A member
-        the seat sees as spectators do is left out, or is the spectator's own object.
+        state's spectator view): ``spectator | seat(...)`` is the seat's view, once
+        each ``Encoded`` member in it is replaced by its ``value()``. A member the seat
+        sees as spectators do is left out, or is the spectator's own object.
 
         The same dict as last time means: none of these members changed, nor did the
         spectator's members of these names (so the seat's patch is the spectator's)."""
 
-    def encoded(self, member: Any) -> bytes | None:
-        """The JSON of ``member`` (a seat's ``legal`` given last) when these views made
-        it already, else None."""
+
+class Encoded:
+    """A member of a view given as its JSON: a seat's ``legal``, encoded in one go from
+    the rules' actions (msgspec Structs, whose JSON is their wire form's), which the
+    hubs put into patches as it is; its JSON value is made only for a whole view."""
+
+    __slots__ = ("json",)
+
+    def __init__(self, json: bytes) -> None:
+        self.json = json
+
+    def value(self) -> Any:
+        """The member as the view holds it (JSON types: lists, never tuples)."""
+        return _decode(self.json)
 
 
 class TableViews:
@@ -198,9 +210,6 @@ class TableViews:
     def seat(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
         return self._seats.members(state, seat, spectator)
 
-    def encoded(self, member: Any) -> bytes | None:
-        return self._seats.encoded(member)
-
     def _keep_players(self, state: Any, seat: int | None) -> None:
         """Rebuild one seat's entry (or every one): the list, and each entry, stay the
         same objects where nothing changed."""
@@ -256,20 +265,17 @@ class SeatParts:
     def __init__(
         self,
         own: Callable[[Any, int, dict[str, Any]], dict[str, Any]],
-        wire: WireCache,
         legal: Callable[[Any, int], list[Any]],
     ) -> None:
         """``own(state, seat, entry)``: the seat's entry as it sees it, given the
         spectator's ``entry`` (the same object when it sees nothing more), which may
-        depend on nothing else than the seat's reserved cards; ``wire``: the game's
-        actions as the wire writes them; ``legal(state, seat)``: the game's."""
+        depend on nothing else than the seat's reserved cards; ``legal(state, seat)``:
+        the game's, whose actions encode to their wire form's JSON."""
         self._make_own = own
-        self._wire = wire
         self._legal_actions = legal
         self._seats: dict[int, _Seat] = {}
         self._actions: list[Any] = []
-        self._legal: list[dict[str, Any]] = []
-        self._legal_json = b"[]"
+        self._legal = Encoded(b"[]")
 
     def members(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
         """The members of the seat's view that are not ``spectator``'s: ``you``, the
@@ -316,46 +322,13 @@ class SeatParts:
         kept.members = None if mover else members
         return members
 
-    def legal(self, actions: list[Any]) -> list[dict[str, Any]]:
-        """``actions`` as wire dicts: the same list as last time when they are the same."""
+    def legal(self, actions: list[Any]) -> Encoded:
+        """``actions`` encoded: the same object as last time when they are the same."""
         if actions != self._actions:
-            self._legal, self._legal_json = self._wire.convert(actions)
+            self._legal = Encoded(_encode(actions))
             self._actions = actions
         return self._legal
 
-    def encoded(self, member: Any) -> bytes | None:
-        """The JSON of the last ``legal`` given, if ``member`` is it."""
-        return self._legal_json if member is self._legal else None
-
-
-class WireCache:
-    """Actions to wire dicts, each action converted once, and to JSON: for a game whose
-    rules make each action once and hand it out again, and whose actions encode to
-    the JSON of their wire dicts (msgspec Structs, tagged by ``kind``)."""
-
-    _LIMIT = 4096
-
-    def __init__(self, to_wire: Callable[[Any], dict[str, Any]]) -> None:
-        self._to_wire = to_wire
-        # id -> (the action, its wire dict). Found by identity: an entry keeps its
-        # action alive, so that no other object takes its id while it is kept.
-        self._wire: dict[int, tuple[Any, dict[str, Any]]] = {}
-
-    def convert(self, actions: list[Any]) -> tuple[list[dict[str, Any]], bytes]:
-        """The actions as wire dicts (each the same object every time), and the JSON
-        array of them."""
-        wire = self._wire
-        if len(wire) + len(actions) > self._LIMIT:  # never let it grow
-            wire.clear()
-        return [
-            kept[1] if (kept := wire.get(id(action))) is not None else self._convert(action)
-            for action in actions
-        ], _encode(actions)  # in C, at once: the Structs' JSON is their wire dicts'
-
-    def _convert(self, action: Any) -> dict[str, Any]:
-        wire = self._to_wire(action)
-        self._wire[id(action)] = (action, wire)
-        return wire
-
 
 _encode = msgspec.json.Encoder().encode
+_decode = msgspec.json.Decoder().decode

@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 
 from events.game import Variant
+from events.views import Encoded
 from server.viewdiff import escape, shallow_patch_at
 
 __all__ = ["AudienceViews", "Viewer"]
@@ -64,6 +65,9 @@ class AudienceViews:
         if members is None:
             members = self._members[viewer] = self._own(viewer, spectator)
         whole = spectator | members if members else spectator
+        legal = whole["legal"]
+        if type(legal) is Encoded:
+            whole["legal"] = legal.value()  # ``whole`` is a dict of its own here
         self._whole[viewer] = whole
         return whole
 
@@ -115,9 +119,7 @@ class AudienceViews:
                 mark = (key, id(before), id(after))
                 chunk = made.get(mark)
                 if chunk is None:
-                    chunk = made[mark] = _member_ops(
-                        key, before, after, made, self._views.encoded(after)
-                    )
+                    chunk = made[mark] = _member_ops(key, before, after, made)
                 if chunk:
                     own.append(chunk)
             if not changes.keys().isdisjoint(keys):
@@ -157,16 +159,10 @@ def _changes(
     return changed
 
 
-def _member_ops(
-    key: str,
-    was: Any,
-    value: Any,
-    made: dict[tuple[str, int, int], bytes],
-    json: bytes | None = None,
-) -> bytes:
+def _member_ops(key: str, was: Any, value: Any, made: dict[tuple[str, int, int], bytes]) -> bytes:
     """The encoded operations (a JSON array's items, without its brackets) turning one
     member of a view into its new value ``value``, another object than ``was``; empty
-    when it did not change. ``json``: the new value's, when it is known already.
+    when it did not change. An ``Encoded`` member goes in as its JSON.
 
     A member that is a list or an object is taken to have changed: ``Views`` keep a
     member that did not change as the same object (and were it not so, a replace by
@@ -176,14 +172,16 @@ def _member_ops(
     if kind in _SCALARS:
         if type(was) is kind and was == value:
             return b""
-    elif value is not _MISSING and was is not _MISSING:
-        if json is not None:
+    elif kind is Encoded:
+        json: bytes = value.json
+        if was is not _MISSING:
             return start + json + b"}"
-        if depth:
-            items = _items_ops(path, was, value, made)
-            if items is not None:
-                return items
-            return _encode(shallow_patch_at(path, was, value, depth))[1:-1]
+        return b'{"op":"add","path":' + _encode(path) + b',"value":' + json + b"}"
+    elif depth and value is not _MISSING and was is not _MISSING:
+        items = _items_ops(path, was, value, made)
+        if items is not None:
+            return items
+        return _encode(shallow_patch_at(path, was, value, depth))[1:-1]
     if was is _MISSING:
         return _encode([{"op": "add", "path": path, "value": value}])[1:-1]
     if value is _MISSING:

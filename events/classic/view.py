@@ -34,7 +34,6 @@ from events.turns import to_move
 from events.views import (
     SeatParts,
     TableViews,
-    WireCache,
     frame,
     player_frame,
     reserved_card,
@@ -132,7 +131,7 @@ def new_views() -> TableViews:
         _player,
         _turn,
         lambda state: _outcome(state.result),
-        SeatParts(_own_entry, _WIRE, legal_actions),
+        SeatParts(_own_entry, legal_actions),
     )
 
 
@@ -150,10 +149,6 @@ def action_to_wire(action: ClassicAction) -> dict[str, Any]:
     if isinstance(action, TakeThree):
         wire["colors"] = list(action.colors)
     return wire
-
-
-# The rules make most actions once (events/classic/rules.py): converted once, here.
-_WIRE = WireCache(action_to_wire)
 
 
 def redact(event: ClassicEvent, viewer: int | None, finished: bool) -> ClassicEvent:

@@ -39,7 +39,6 @@ from events.turns import to_move
 from events.views import (
     SeatParts,
     TableViews,
-    WireCache,
     frame,
     player_frame,
     reserved_card,
@@ -124,7 +123,7 @@ def new_views() -> TableViews:
         _player,
         _turn,
         _outcome,
-        SeatParts(_own_entry, _WIRE, legal_actions),
+        SeatParts(_own_entry, legal_actions),
     )
 
 
@@ -150,8 +149,6 @@ def action_to_wire(action: DuelAction) -> dict[str, Any]:
 
 _encode_wire = msgspec.json.Encoder().encode
 _decode_wire = msgspec.json.Decoder().decode
-# The rules make most actions once (events/duel/legal.py): converted once, here.
-_WIRE = WireCache(action_to_wire)
 
 
 def redact(event: DuelEvent, viewer: int | None, finished: bool) -> DuelEvent:
