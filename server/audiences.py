@@ -34,6 +34,9 @@ _SCALARS = (int, str, bool, float, type(None))
 # How far a member's patch looks into it (0: a changed member is replaced whole, as
 # most are short): the entries of ``players`` (/players/2), the rows of the boards.
 _DEPTH = {"players": 1, "board": 1, "pyramid": 1}
+# Members whose items ``Views`` keep as the same objects while they do not change (the
+# players' entries): an item that is another object has changed.
+_KEPT_ITEMS = frozenset({"players"})
 
 
 class AudienceViews:
@@ -95,11 +98,13 @@ class AudienceViews:
         everything = b"[" + shared + b"]"
         patches: dict[Viewer, bytes] = {}
         members = self._members
+        state = self._state
+        seat_members = self._views.seat
         for viewer, old in members.items():
             if viewer is None:
                 patches[viewer] = everything
                 continue
-            new = members[viewer] = self._views.seat(self._state, viewer, now)
+            new = members[viewer] = seat_members(state, viewer, now)
             if new is old:
                 # Usually a seat's own members did not change: its Views gives the
                 # same dict again (and then none of the spectator's it overrides did).
@@ -178,7 +183,7 @@ def _member_ops(key: str, was: Any, value: Any, made: dict[tuple[str, int, int],
             return start + json + b"}"
         return b'{"op":"add","path":' + _encode(path) + b',"value":' + json + b"}"
     elif depth and value is not _MISSING and was is not _MISSING:
-        items = _items_ops(path, was, value, made)
+        items = _items_ops(path, was, value, made, key in _KEPT_ITEMS)
         if items is not None:
             return items
         return _encode(shallow_patch_at(path, was, value, depth))[1:-1]
@@ -204,17 +209,18 @@ _MEMBERS: dict[str, tuple[str, int, bytes]] = {}  # member name -> _member(name)
 
 
 def _items_ops(
-    path: str, was: Any, value: Any, made: dict[tuple[str, int, int], bytes]
+    path: str, was: Any, value: Any, made: dict[tuple[str, int, int], bytes], kept: bool
 ) -> bytes | None:
     """The items of a list (of the same length) or the members of an object (of the
     same names) that changed, each replaced whole: its operation made once an event
     (found in ``made`` by the identity of the item before and after: the players'
-    entries a seat shares with the spectators). None for other changes."""
+    entries a seat shares with the spectators). None for other changes. ``kept``: an
+    item of the list that is another object has changed."""
     chunks: list[bytes] = []
     if type(was) is list and type(value) is list and len(was) == len(value):
         for i, new in enumerate(value):
             old = was[i]
-            if old is not new and (type(old) is not type(new) or old != new):
+            if old is not new and (kept or type(old) is not type(new) or old != new):
                 where = f"{path}/{i}"
                 mark = (where, id(old), id(new))
                 chunk = made.get(mark)
