@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -127,6 +128,20 @@ async def test_events_read_while_ahead_are_left_for_a_second_read() -> None:
     assert hub.version == START + 2
 
 
+@asynccontextmanager
+async def hubs_of(service: GameService, redis_client: aioredis.Redis) -> AsyncIterator[Hubs]:
+    """A process's hubs over ``service``, tailing with notifications, as the app has them."""
+
+    async def load(game: str) -> tuple[Any, Sequence[LoggedEvent]]:
+        return await service.variant_of(game), await service.log(game)
+
+    hubs = Hubs(load, tail_client(redis_client), redis_client, tail_mode="notify")
+    try:
+        yield hubs
+    finally:
+        await hubs.close()
+
+
 class ListWire:
     """A wire that keeps the messages written to it, decoded."""
 
@@ -151,12 +166,7 @@ async def test_a_failed_append_shows_the_move_another_process_made_instead(
 ) -> None:
     """Hubs folding a move ahead that loses to another process's append show the other move, read from the stream; a socket opened meanwhile waits, then starts from a confirmed version."""
     game_id, _ = await seated(service)
-
-    async def load(game: str) -> tuple[Any, Sequence[LoggedEvent]]:
-        return await service.variant_of(game), await service.log(game)
-
-    hubs = Hubs(load, tail_client(redis_client), redis_client, tail_mode="notify")
-    try:
+    async with hubs_of(service, redis_client) as hubs:
         spectator = ListWire()
         await hubs.watch(game_id, None, None, spectator)
         await asyncio.sleep(0.2)  # subscribed
@@ -186,8 +196,6 @@ async def test_a_failed_append_shows_the_move_another_process_made_instead(
         assert rebuild(spectator.sent) == await service.view(game_id, None)
         assert rebuild(player.sent) == await service.view(game_id, seat)
         assert player.sent[0]["type"] == "snapshot"
-    finally:
-        await hubs.close()
 
 
 async def test_a_hub_that_fails_ahead_is_dropped_settled_and_a_new_socket_gets_a_fresh_hub(
@@ -195,12 +203,7 @@ async def test_a_hub_that_fails_ahead_is_dropped_settled_and_a_new_socket_gets_a
 ) -> None:
     """A hub that fails while folding a move ahead closes its sockets and is dropped settled (nothing waiting on it is left waiting); the next socket gets a hub loaded afresh."""
     game_id, _ = await seated(service)
-
-    async def load(game: str) -> tuple[Any, Sequence[LoggedEvent]]:
-        return await service.variant_of(game), await service.log(game)
-
-    hubs = Hubs(load, tail_client(redis_client), redis_client, tail_mode="notify")
-    try:
+    async with hubs_of(service, redis_client) as hubs:
         closed: list[int] = []
 
         async def close(code: int, reason: str) -> None:
@@ -222,5 +225,3 @@ async def test_a_hub_that_fails_ahead_is_dropped_settled_and_a_new_socket_gets_a
         fresh = ListWire()
         outbox = await hubs.watch(game_id, None, None, fresh)
         assert outbox.hub is not hub and fresh.sent[0]["version"] == len(log)
-    finally:
-        await hubs.close()

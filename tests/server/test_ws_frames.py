@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import cast
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import NamedTuple, cast
 
 import httpx
 import pytest
 import websockets
+from websockets.asyncio.client import ClientConnection
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
@@ -52,10 +55,24 @@ def test_a_batch_is_its_messages_framed_in_order() -> None:
     assert batch.size == 7 + 300 + 2
 
 
-async def test_splendor_serve_writes_frames_straight_to_the_transport(
-    redis_server: str,
-) -> None:
-    """Under uvicorn with ``FrameWritingProtocol`` (as ``splendor serve`` runs) a socket's outbox writes to the connection's transport, and what it writes is read as the protocol's messages; this breaks loudly if uvicorn's protocol changes under it."""
+class Watching(NamedTuple):
+    """A spectator's socket on a new 2-player game of a live ``splendor serve`` app,
+    past its snapshot."""
+
+    hubs: Hubs
+    game_id: str
+    conn: ClientConnection
+
+    def wire(self) -> TransportWire:
+        hub = self.hubs.get(self.game_id)
+        assert hub is not None
+        (outbox,) = hub.outboxes()
+        assert isinstance(outbox.wire, TransportWire)
+        return outbox.wire
+
+
+@asynccontextmanager
+async def watching(redis_server: str) -> AsyncIterator[Watching]:
     settings = Settings(redis_url=redis_server, command_rate=0)
     async with (
         live_server(settings) as server,
@@ -63,69 +80,53 @@ async def test_splendor_serve_writes_frames_straight_to_the_transport(
     ):
         table = await new_table(http, players=2, seed=3)
         conn = await connect(server.ws_url(table.id))
-        snapshot = json.loads(await conn.recv())
-        assert snapshot["type"] == "snapshot"
-        hubs = cast(Hubs, server.app.state.hubs)
-        hub = hubs.get(table.id)
-        assert hub is not None
-        (outbox,) = hub.outboxes()
-        assert isinstance(outbox.wire, TransportWire)
-        await conn.send('{"type": "ping"}')
-        assert json.loads(await conn.recv()) == {"type": "pong"}
-        await conn.close()
+        assert json.loads(await conn.recv())["type"] == "snapshot"
+        yield Watching(cast(Hubs, server.app.state.hubs), table.id, conn)
+
+
+async def test_splendor_serve_writes_frames_straight_to_the_transport(
+    redis_server: str,
+) -> None:
+    """Under uvicorn with ``FrameWritingProtocol`` (as ``splendor serve`` runs) a socket's outbox writes to the connection's transport, and what it writes is read as the protocol's messages; this breaks loudly if uvicorn's protocol changes under it."""
+    async with watching(redis_server) as socket:
+        socket.wire()
+        await socket.conn.send('{"type": "ping"}')
+        assert json.loads(await socket.conn.recv()) == {"type": "pong"}
+        await socket.conn.close()
 
 
 async def test_splendor_serve_hands_messages_to_the_inbox_in_order_and_ends_it_with_the_connection(
     redis_server: str,
 ) -> None:
     """Under ``FrameWritingProtocol`` a socket's messages reach its session through an ``Inbox``: a burst of 60 (more than ``INBOX_PAUSE``, so reading stops and starts again) is answered in order, and closing the connection ends the session (its outbox leaves the hub)."""
-    settings = Settings(redis_url=redis_server, command_rate=0)
-    async with (
-        live_server(settings) as server,
-        httpx.AsyncClient(base_url=server.http_url) as http,
-    ):
-        table = await new_table(http, players=2, seed=3)
-        conn = await connect(server.ws_url(table.id))
-        assert json.loads(await conn.recv())["type"] == "snapshot"
-        hubs = cast(Hubs, server.app.state.hubs)
-        hub = hubs.get(table.id)
-        assert hub is not None
-        (outbox,) = hub.outboxes()
-        assert isinstance(outbox.wire, TransportWire)
-        assert outbox.wire.protocol.inbox is not None
+    async with watching(redis_server) as socket:
+        assert socket.wire().protocol.inbox is not None
         burst = [
             json.dumps({"type": "command", "command_id": f"c{i}", "action": {}}) for i in range(60)
         ]
         for message in burst:  # written at once: none waits for an answer
-            await conn.send(message)
-        answers = [json.loads(await conn.recv()) for _ in burst]
+            await socket.conn.send(message)
+        answers = [json.loads(await socket.conn.recv()) for _ in burst]
         assert [a["command_id"] for a in answers] == [f"c{i}" for i in range(60)]
         assert {a["code"] for a in answers} == {"unauthorized"}  # a spectator cannot act
-        await conn.close()
+        await socket.conn.close()
         for _ in range(100):
-            if hubs.get(table.id) is None:
+            if socket.hubs.get(socket.game_id) is None:
                 break
             await asyncio.sleep(0.02)
-        assert hubs.get(table.id) is None
+        assert socket.hubs.get(socket.game_id) is None
 
 
 async def test_a_text_message_that_is_not_utf8_closes_the_socket_with_1007(
     redis_server: str,
 ) -> None:
     """A text frame whose bytes are not UTF-8 is refused as uvicorn refuses it, with close code 1007, inbox or not."""
-    settings = Settings(redis_url=redis_server, command_rate=0)
-    async with (
-        live_server(settings) as server,
-        httpx.AsyncClient(base_url=server.http_url) as http,
-    ):
-        table = await new_table(http, players=2, seed=3)
-        conn = await connect(server.ws_url(table.id))
-        assert json.loads(await conn.recv())["type"] == "snapshot"
-        await conn.send(b'{"type": "ping", "x": "\xff"}', text=True)
+    async with watching(redis_server) as socket:
+        await socket.conn.send(b'{"type": "ping", "x": "\xff"}', text=True)
         with pytest.raises(websockets.ConnectionClosed):
             while True:
-                await conn.recv()
-        assert conn.close_code == 1007
+                await socket.conn.recv()
+        assert socket.conn.close_code == 1007
 
 
 class RecordingTransport:
