@@ -57,12 +57,12 @@ from typing import Any, Final, cast
 import hiredis
 import uvloop
 from websockets.speedups import apply_mask
+from ws_bench import cpu_split, free_port, percentile
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a plain script
 
 from server.embedded_redis import EmbeddedRedis
 
-CLOCK_TICKS: Final = os.sysconf("SC_CLK_TCK")
 WARM_UP_S: Final = 3.0
 GUID: Final = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 TEXT, CLOSE, PING, PONG = 0x1, 0x8, 0x9, 0xA
@@ -477,12 +477,6 @@ class ClientSocket(asyncio.Protocol):
 # ---------------------------------------------------------------------- measuring
 
 
-def cpu_split(pid: int) -> tuple[float, float]:
-    """User and system CPU time of a process (from /proc/<pid>/stat)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
-
-
 def on_cpu(pid: int) -> float:
     """Seconds on a CPU of all the process's threads, from the scheduler's own
     nanosecond count (``/proc/<pid>/task/*/schedstat``): a cross-check of the
@@ -492,20 +486,6 @@ def on_cpu(pid: int) -> float:
         with contextlib.suppress(OSError):
             total += int((task / "schedstat").read_text().split()[0])
     return total / 1e9
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def redis_call(port: int, *parts: bytes) -> bytes:
