@@ -12,7 +12,7 @@ every event and patch it from the last one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 import msgspec
@@ -129,6 +129,11 @@ class Views(Protocol):
         """``view(state, None)``: ``event`` is the only event applied to ``state`` since
         the last call, or None (unknown: everything is rebuilt)."""
 
+    @property
+    def changed(self) -> Collection[str] | None:
+        """The members of the last ``spectator`` view that may be other objects than
+        the view before's (the others are the same), or None: any of them."""
+
     def seat(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
         """The members of ``view(state, seat)`` that are not ``spectator``'s (this
         state's spectator view): ``spectator | seat(...)`` is the seat's view, once
@@ -185,27 +190,56 @@ class TableViews:
         self._players: list[dict[str, Any]] = []
         self._turn: dict[str, Any] | None = None
         self._result: dict[str, Any] | None = None
+        self._view: dict[str, Any] = {}  # the last spectator view
+        self._changed: tuple[str, ...] | None = None
+        # Per event type listed, the view's members it may change (``changed``).
+        self._members = {
+            kind: ("version", *{_MEMBER.get(name, name): None for name in names}, "turn")
+            for kind, names in changes.items()
+        }
+
+    @property
+    def changed(self) -> tuple[str, ...] | None:
+        return self._changed
 
     def spectator(self, state: Any, event: Any = None) -> dict[str, Any]:
-        changes = None if event is None else self._changes.get(type(event))
+        changes = None if event is None or not self._view else self._changes.get(type(event))
         table = self._table
         if changes is None:
             for name, build in self._build.items():
                 table[name] = keep(table.get(name), build(state))
             self._keep_players(state, None)
             self._result = keep(self._result, self._result_of(state))
-        else:
-            for name in changes:
-                if name == "player":
-                    self._keep_players(state, event.seat)
-                elif name == "players":
-                    self._keep_players(state, None)
-                else:
-                    table[name] = keep(table[name], self._build[name](state))
-        self._turn = keep(self._turn, self._turn_of(state))
-        return frame(
-            state, self._variant, None, table, self._players, self._turn, _NO_LEGAL, self._result
-        )
+            self._turn = keep(self._turn, self._turn_of(state))
+            self._view = frame(
+                state,
+                self._variant,
+                None,
+                table,
+                self._players,
+                self._turn,
+                _NO_LEGAL,
+                self._result,
+            )
+            self._changed = None
+            return self._view
+        # The last view with the members the event may change rebuilt: its other
+        # members are the same objects, the order of its keys the same.
+        view = self._view.copy()
+        view["version"] = state.version
+        for name in changes:
+            if name == "player":
+                self._keep_players(state, event.seat)
+                view["players"] = self._players
+            elif name == "players":
+                self._keep_players(state, None)
+                view["players"] = self._players
+            else:
+                view[name] = table[name] = keep(table[name], self._build[name](state))
+        view["turn"] = self._turn = keep(self._turn, self._turn_of(state))
+        self._view = view
+        self._changed = self._members[type(event)]
+        return view
 
     def seat(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
         return self._seats.members(state, seat, spectator)
@@ -233,6 +267,7 @@ class TableViews:
 
 
 _NO_LEGAL: list[dict[str, Any]] = []  # a spectator's ``legal``, shared, never changed
+_MEMBER = {"player": "players"}  # what a name of ``changes`` that is no member changes
 
 
 def keep(old: Any, new: Any) -> Any:

@@ -16,6 +16,7 @@ whose operations are added.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
@@ -93,7 +94,7 @@ class AudienceViews:
         # after. Every view of both versions is alive until the end of this call, so
         # no id is reused meanwhile.
         made: dict[tuple[str, int, int], bytes] = {}
-        changes = _changes(was, now, made)
+        changes = _changes(was, now, self._views.changed or now.keys(), made)
         shared = b",".join(changes.values())
         everything = b"[" + shared + b"]"
         patches: dict[Viewer, bytes] = {}
@@ -147,12 +148,17 @@ class AudienceViews:
 
 
 def _changes(
-    old: dict[str, Any], new: dict[str, Any], made: dict[tuple[str, int, int], bytes]
+    old: dict[str, Any],
+    new: dict[str, Any],
+    keys: Iterable[str],
+    made: dict[tuple[str, int, int], bytes],
 ) -> dict[str, bytes]:
     """Member -> its encoded operations, for each member that changed from one
-    spectator view to the next; each one added to ``made`` too."""
+    spectator view to the next (among ``keys``: the others are the same objects in
+    both); each one added to ``made`` too."""
     changed: dict[str, bytes] = {}
-    for key, value in new.items():
+    for key in keys:
+        value = new[key]
         was = old.get(key, _MISSING)
         if was is not value:
             chunk = made[key, id(was), id(value)] = _member_ops(key, was, value, made)

@@ -174,3 +174,36 @@ def test_a_seat_not_taken_sees_what_spectators_see() -> None:
     watch = play("classic", 2, 11, [None, 0, 1, 3, -1])
     for viewer in (3, -1):
         assert watch.audiences.view(viewer) == watch.variant.view(watch.state, viewer)
+
+
+@given(tables, seeds)
+@settings(max_examples=10, deadline=None)
+def test_members_not_named_changed_are_the_same_objects(table: tuple[str, int], seed: int) -> None:
+    """After every event, the spectator view's members that its Views does not name as changed are the very objects of the view before, and the view is the rules' view."""
+    name, players = table
+    variant = VARIANTS[name]
+    state = variant.new_state()
+    views = variant.new_views()
+    before = views.spectator(state)
+    rng = random.Random(seed)
+
+    def apply(events: list[Any]) -> None:
+        nonlocal before
+        for event in events:
+            variant.evolve(state, event)
+            now = views.spectator(state, event)
+            assert same_json(now, variant.view(state, None)), event
+            if views.changed is not None:
+                assert list(now) == list(before)
+                for key in now.keys() - set(views.changed):
+                    assert now[key] is before[key], (key, event)
+            before = now
+
+    apply(variant.create("g", players))
+    for i in range(players):
+        apply(variant.join(state, f"p{i}", None, rng))
+    for _ in range(MAX_COMMANDS):
+        if state.status != "live":
+            break
+        seat = state.seat
+        apply(variant.decide(state, seat, rng.choice(variant.legal_actions(state, seat)), rng))
