@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import socket
 import subprocess
@@ -110,4 +111,62 @@ async def test_player_on_one_server_spectator_on_the_other(
             assert on_b.views[version] == live_view_at(events, version, None), version
         assert on_b.view == await http_view(http_b, table.id, None)
         for watcher in everyone:
+            await watcher.conn.close()
+
+
+async def test_moves_racing_through_both_servers_are_shown_once_in_one_order(
+    redis_client: Any, redis_server: str
+) -> None:
+    """A seat's two sockets, one on each server, send different moves at the same moment, round after round: each server folds its own move ahead, the one whose append loses undoes it, and the spectators on both servers see the same diffs, every version in order, ending at the game's view."""
+    async with (
+        splendor_serve(redis_server, "notify") as a,
+        splendor_serve(redis_server, "notify") as b,
+        httpx.AsyncClient(base_url=a) as http,
+    ):
+        table = await new_table(http, players=2, seed=41)
+        spectators = [
+            Watcher("s@a", await connect(ws_url(a, table.id))),
+            Watcher("s@b", await connect(ws_url(b, table.id))),
+        ]
+        sockets = {
+            seat: [
+                Watcher(f"p{seat}@{name}", await connect(ws_url(base, table.id, token)))
+                for name, base in (("a", a), ("b", b))
+            ]
+            for seat, token in enumerate(table.tokens)
+        }
+        for watcher in [*spectators, *(w for pair in sockets.values() for w in pair)]:
+            await watcher.next()  # its snapshot
+        appended = 0
+        for round_ in range(12):
+            view = await http_view(http, table.id, None)
+            if view["status"] != "live":
+                break
+            seat = view["turn"]["seat"]
+            legal = (await http_view(http, table.id, table.tokens[seat]))["legal"]
+            moves = [legal[0], legal[-1]] if len(legal) > 1 else [legal[0], legal[0]]
+            ids = [f"r{round_}-a", f"r{round_}-b"]
+            await asyncio.gather(
+                *(
+                    w.conn.send(json.dumps({"type": "command", "command_id": i, "action": m}))
+                    for w, i, m in zip(sockets[seat], ids, moves, strict=True)
+                )
+            )
+            for watcher, command_id in zip(sockets[seat], ids, strict=True):
+                while command_id not in watcher.acks and not any(
+                    e.get("command_id") == command_id for e in watcher.errors
+                ):
+                    await watcher.next()
+            acked = [w.acks[i] for w, i in zip(sockets[seat], ids, strict=True) if i in w.acks]
+            assert acked and len(set(acked)) == len(acked)  # one at least, never twice
+            appended += len(acked)
+        assert appended >= 12
+        final = (await http.get(f"/api/games/{table.id}")).json()["version"]
+        for watcher in spectators:
+            await asyncio.wait_for(watcher.run(until_version=final), 30)
+        on_a, on_b = ([m for m in w.messages if m["type"] == "diff"] for w in spectators)
+        assert on_a == on_b and [m["version"] for m in on_a][-1] == final
+        expected = await http_view(http, table.id, None)
+        assert all(w.view == expected for w in spectators)
+        for watcher in [*spectators, *(w for pair in sockets.values() for w in pair)]:
             await watcher.conn.close()
