@@ -176,9 +176,15 @@ class TableViews:
         turn: Callable[[Any], dict[str, Any] | None],
         result: Callable[[Any], dict[str, Any] | None],
         seats: SeatParts,
+        fields: Mapping[type[Any], tuple[str, ...]] | None = None,
+        field: Mapping[str, Callable[[Any, bool], Any]] | None = None,
     ) -> None:
         """``player(player_state, finished)``: a player's entry as spectators see it;
-        ``turn(state)``, ``result(state)``: the view's members of those names."""
+        ``turn(state)``, ``result(state)``: the view's members of those names.
+        ``fields``: per event type whose ``changes`` name ``"player"``, the only fields
+        of that entry it may change, each rebuilt alone by ``field[name](player_state,
+        finished)`` (the entry's other fields stay the same objects); event types not
+        in it rebuild the whole entry."""
         self._variant = variant
         self._build = table
         self._changes = changes
@@ -186,6 +192,8 @@ class TableViews:
         self._turn_of = turn
         self._result_of = result
         self._seats = seats
+        self._fields = fields or {}
+        self._field = field or {}
         self._table: dict[str, Any] = {}
         self._players: list[dict[str, Any]] = []
         self._turn: dict[str, Any] | None = None
@@ -229,7 +237,11 @@ class TableViews:
         view["version"] = state.version
         for name in changes:
             if name == "player":
-                self._keep_players(state, event.seat)
+                fields = self._fields.get(type(event))
+                if fields is None:
+                    self._keep_players(state, event.seat)
+                else:
+                    self._keep_fields(state, event.seat, fields)
                 view["players"] = self._players
             elif name == "players":
                 self._keep_players(state, None)
@@ -243,6 +255,30 @@ class TableViews:
 
     def seat(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
         return self._seats.members(state, seat, spectator)
+
+    def _keep_fields(self, state: Any, seat: int, fields: tuple[str, ...]) -> None:
+        """Rebuild only ``fields`` of one seat's entry: the entry is a copy of the old
+        one with those that changed replaced (the others the same objects), or the
+        old one itself when none did."""
+        old = self._players
+        if len(old) != len(state.players):
+            self._keep_players(state, seat)
+            return
+        was = old[seat]
+        player = state.players[seat]
+        finished = state.status == "finished"
+        build = self._field
+        entry: dict[str, Any] | None = None
+        for name in fields:
+            before = was[name]
+            value = build[name](player, finished)
+            if type(value) is not type(before) or value != before:
+                if entry is None:
+                    entry = was.copy()
+                entry[name] = value
+        if entry is not None:
+            self._players = entries = list(old)
+            entries[seat] = entry
 
     def _keep_players(self, state: Any, seat: int | None) -> None:
         """Rebuild one seat's entry (or every one): the list, and each entry, stay the

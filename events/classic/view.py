@@ -28,7 +28,7 @@ from events.classic.events import (
 )
 from events.classic.rules import final_round, legal_actions, phase
 from events.classic.state import ClassicState, PlayerState, Result
-from events.colors import TOKENS
+from events.colors import GEMS, TOKENS
 from events.decks import card_levels
 from events.turns import to_move
 from events.views import (
@@ -111,6 +111,24 @@ _CHANGES: dict[type[Any], tuple[str, ...]] = {
     TurnPassed: (),
     TurnEnded: (),
 }
+# Of those that change the entry of the event's seat, the fields of it they may change
+# (the others rebuild it whole): token-only events are a quarter of a game's.
+_FIELDS: dict[type[Any], tuple[str, ...]] = {
+    TokensTaken: ("tokens",),
+    TokensReturned: ("tokens",),
+    CardReserved: ("tokens", "reserved"),
+    NobleVisited: ("points", "nobles"),
+}
+_FIELD: dict[str, Callable[[PlayerState, bool], Any]] = {
+    "tokens": lambda p, finished: dict(zip(TOKENS, p.tokens, strict=True)),
+    "bonuses": lambda p, finished: dict(zip(GEMS, p.bonuses, strict=True)),
+    "points": lambda p, finished: p.points,
+    "cards": lambda p, finished: list(p.cards),
+    "nobles": lambda p, finished: list(p.nobles),
+    "reserved": lambda p, finished: [
+        reserved_card(r.card, finished or not r.blind, _LEVEL) for r in p.reserved
+    ],
+}
 _TABLE: dict[str, Callable[[ClassicState], Any]] = {
     "bank": _bank,
     "board": _board,
@@ -132,6 +150,8 @@ def new_views() -> TableViews:
         _turn,
         lambda state: _outcome(state.result),
         SeatParts(_own_entry, legal_actions),
+        _FIELDS,
+        _FIELD,
     )
 
 
