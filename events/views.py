@@ -178,13 +178,15 @@ class TableViews:
         seats: SeatParts,
         fields: Mapping[type[Any], tuple[str, ...]] | None = None,
         field: Mapping[str, Callable[[Any, bool], Any]] | None = None,
+        turn_kept: Collection[type[Any]] = (),
     ) -> None:
         """``player(player_state, finished)``: a player's entry as spectators see it;
         ``turn(state)``, ``result(state)``: the view's members of those names.
         ``fields``: per event type whose ``changes`` name ``"player"``, the only fields
         of that entry it may change, each rebuilt alone by ``field[name](player_state,
         finished)`` (the entry's other fields stay the same objects); event types not
-        in it rebuild the whole entry."""
+        in it rebuild the whole entry. ``turn_kept``: event types of ``changes`` that
+        never change ``turn`` (it is rebuilt after every other event)."""
         self._variant = variant
         self._build = table
         self._changes = changes
@@ -194,6 +196,7 @@ class TableViews:
         self._seats = seats
         self._fields = fields or {}
         self._field = field or {}
+        self._turn_kept = frozenset(turn_kept)
         self._table: dict[str, Any] = {}
         self._players: list[dict[str, Any]] = []
         self._turn: dict[str, Any] | None = None
@@ -202,7 +205,11 @@ class TableViews:
         self._changed: tuple[str, ...] | None = None
         # Per event type listed, the view's members it may change (``changed``).
         self._members = {
-            kind: ("version", *{_MEMBER.get(name, name): None for name in names}, "turn")
+            kind: (
+                "version",
+                *{_MEMBER.get(name, name): None for name in names},
+                *(() if kind in self._turn_kept else ("turn",)),
+            )
             for kind, names in changes.items()
         }
 
@@ -248,9 +255,11 @@ class TableViews:
                 view["players"] = self._players
             else:
                 view[name] = table[name] = keep(table[name], self._build[name](state))
-        view["turn"] = self._turn = keep(self._turn, self._turn_of(state))
+        kind = type(event)
+        if kind not in self._turn_kept:
+            view["turn"] = self._turn = keep(self._turn, self._turn_of(state))
         self._view = view
-        self._changed = self._members[type(event)]
+        self._changed = self._members[kind]
         return view
 
     def seat(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:

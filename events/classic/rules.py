@@ -213,7 +213,9 @@ def eligible_nobles(state: ClassicState, bonuses: list[int]) -> list[str]:
 
 
 def final_round(state: ClassicState) -> bool:
-    return any(p.points >= POINTS_TO_END for p in state.players)
+    """Someone has 15 points: the round is played to its end. (A list's max, not a
+    generator: the views ask it after most events.)"""
+    return bool(state.players) and max([p.points for p in state.players]) >= POINTS_TO_END
 
 
 # ------------------------------------------------------------------ decide

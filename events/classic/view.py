@@ -38,7 +38,6 @@ from events.views import (
     player_frame,
     reserved_card,
     sees_hidden,
-    turn_frame,
 )
 
 _LEVEL = card_levels(classic_cards().values())
@@ -85,7 +84,17 @@ def _decks(state: ClassicState) -> dict[str, int]:
 
 
 def _turn(state: ClassicState) -> dict[str, Any] | None:
-    return turn_frame(state, phase, final_round=final_round(state))
+    """``turn_frame`` with ``final_round``, written out: views rebuild it after most
+    events."""
+    status = state.status
+    if status == "open":
+        return None
+    return {
+        "seat": state.seat,
+        "phase": phase(state) if status == "live" else None,
+        "number": state.turn_number,
+        "final_round": final_round(state),
+    }
 
 
 def _outcome(result: Result | None) -> dict[str, Any] | None:
@@ -119,6 +128,8 @@ _FIELDS: dict[type[Any], tuple[str, ...]] = {
     CardReserved: ("tokens", "reserved"),
     NobleVisited: ("points", "nobles"),
 }
+# Those that never change ``turn`` (a card dealt in the middle of a turn).
+_TURN_KEPT = (CardDealt,)
 _FIELD: dict[str, Callable[[PlayerState, bool], Any]] = {
     "tokens": lambda p, finished: dict(zip(TOKENS, p.tokens, strict=True)),
     "bonuses": lambda p, finished: dict(zip(GEMS, p.bonuses, strict=True)),
@@ -152,6 +163,7 @@ def new_views() -> TableViews:
         SeatParts(_own_entry, legal_actions),
         _FIELDS,
         _FIELD,
+        _TURN_KEPT,
     )
 
 
