@@ -189,7 +189,6 @@ class TableViews:
         never change ``turn`` (it is rebuilt after every other event)."""
         self._variant = variant
         self._build = table
-        self._changes = changes
         self._player = player
         self._turn_of = turn
         self._result_of = result
@@ -203,12 +202,19 @@ class TableViews:
         self._result: dict[str, Any] | None = None
         self._view: dict[str, Any] = {}  # the last spectator view
         self._changed: tuple[str, ...] | None = None
-        # Per event type listed, the view's members it may change (``changed``).
-        self._members = {
+        # Per event type listed, all the above in one look-up: what to rebuild (the
+        # ``changes``), the fields of the seat's entry (None: all), whether ``turn``
+        # is rebuilt, and the view's members it may change (``changed``).
+        self._plans: dict[type[Any], _Plan] = {
             kind: (
-                "version",
-                *{_MEMBER.get(name, name): None for name in names},
-                *(() if kind in self._turn_kept else ("turn",)),
+                names,
+                self._fields.get(kind),
+                kind not in self._turn_kept,
+                (
+                    "version",
+                    *{_MEMBER.get(name, name): None for name in names},
+                    *(() if kind in self._turn_kept else ("turn",)),
+                ),
             )
             for kind, names in changes.items()
         }
@@ -218,9 +224,9 @@ class TableViews:
         return self._changed
 
     def spectator(self, state: Any, event: Any = None) -> dict[str, Any]:
-        changes = None if event is None or not self._view else self._changes.get(type(event))
+        plan = None if event is None or not self._view else self._plans.get(type(event))
         table = self._table
-        if changes is None:
+        if plan is None:
             for name, build in self._build.items():
                 table[name] = keep(table.get(name), build(state))
             self._keep_players(state, None)
@@ -240,11 +246,11 @@ class TableViews:
             return self._view
         # The last view with the members the event may change rebuilt: its other
         # members are the same objects, the order of its keys the same.
+        changes, fields, turn, changed = plan
         view = self._view.copy()
         view["version"] = state.version
         for name in changes:
             if name == "player":
-                fields = self._fields.get(type(event))
                 if fields is None:
                     self._keep_players(state, event.seat)
                 else:
@@ -255,11 +261,10 @@ class TableViews:
                 view["players"] = self._players
             else:
                 view[name] = table[name] = keep(table[name], self._build[name](state))
-        kind = type(event)
-        if kind not in self._turn_kept:
+        if turn:
             view["turn"] = self._turn = keep(self._turn, self._turn_of(state))
         self._view = view
-        self._changed = self._members[kind]
+        self._changed = changed
         return view
 
     def seat(self, state: Any, seat: int, spectator: dict[str, Any]) -> dict[str, Any]:
@@ -311,6 +316,8 @@ class TableViews:
             self._players = entries
 
 
+# An event type's plan: ``changes``, entry fields or None, turn rebuilt, ``changed``.
+_Plan = tuple[tuple[str, ...], "tuple[str, ...] | None", bool, tuple[str, ...]]
 _NO_LEGAL: list[dict[str, Any]] = []  # a spectator's ``legal``, shared, never changed
 _MEMBER = {"player": "players"}  # what a name of ``changes`` that is no member changes
 
