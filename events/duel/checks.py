@@ -5,7 +5,7 @@ action is still possible.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from events.catalog import duel_cards
@@ -19,6 +19,7 @@ Phase = Literal[
 ]
 
 _CARDS = duel_cards()
+_COST = {card_id: tuple(card.cost) for card_id, card in _CARDS.items()}
 
 
 def phase(state: DuelState) -> Phase:
@@ -51,21 +52,37 @@ def has_bonus_card(player: PlayerState) -> bool:
 
 def affordable(player: PlayerState, card_id: str, tokens: Sequence[int]) -> bool:
     """Can ``player`` holding ``tokens`` pay for ``card_id`` (and place it, if wild)?"""
-    card = _CARDS[card_id]
-    if card.color == "wild" and not has_bonus_card(player):
+    if _CARDS[card_id].color == "wild" and not has_bonus_card(player):
         return False
-    # payment.can_afford(needs(...)) inlined: this runs for every card on every listing.
-    cost = card.cost
+    return bool(paid_for(player, (card_id,), tokens))
+
+
+def paid_for(player: PlayerState, card_ids: Iterable[str], tokens: Sequence[int]) -> list[str]:
+    """The cards among ``card_ids`` whose cost ``player``'s bonuses and ``tokens`` pay
+    (gold making up what is short), where a wild card goes left aside. Unrolled over
+    the colours, the holdings summed once: listings ask it for every card."""
     bonuses = player.bonuses
-    short = 0
-    for i in range(5):
-        missing = cost[i] - bonuses[i] - tokens[i]
-        if missing > 0:
-            short += missing
-    missing = cost[5] - tokens[PEARL_INDEX]  # no bonus is ever a pearl
-    if missing > 0:
-        short += missing
-    return short <= tokens[GOLD_INDEX]
+    white = bonuses[0] + tokens[0]
+    blue = bonuses[1] + tokens[1]
+    green = bonuses[2] + tokens[2]
+    red = bonuses[3] + tokens[3]
+    black = bonuses[4] + tokens[4]
+    pearl = tokens[PEARL_INDEX]  # no bonus is ever a pearl
+    gold = tokens[GOLD_INDEX]
+    out = []
+    for card_id in card_ids:
+        w, u, g, r, k, p = _COST[card_id]
+        short = (
+            (w - white if w > white else 0)
+            + (u - blue if u > blue else 0)
+            + (g - green if g > green else 0)
+            + (r - red if r > red else 0)
+            + (k - black if k > black else 0)
+            + (p - pearl if p > pearl else 0)
+        )
+        if short <= gold:
+            out.append(card_id)
+    return out
 
 
 def mandatory_possible(

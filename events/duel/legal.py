@@ -12,7 +12,7 @@ from functools import cache, lru_cache
 from itertools import combinations
 
 from events.catalog import duel_cards
-from events.colors import GOLD, GOLD_INDEX, PEARL_INDEX
+from events.colors import GOLD
 from events.duel.actions import (
     Buy,
     ChooseRoyal,
@@ -26,7 +26,7 @@ from events.duel.actions import (
     UsePrivileges,
 )
 from events.duel.board import CELLS, LINES, cell_of
-from events.duel.checks import phase, privileges_leave_an_action
+from events.duel.checks import paid_for, phase, privileges_leave_an_action
 from events.duel.constants import MAX_RESERVED, MAX_TOKENS, TOKEN_NAMES
 from events.duel.evolve import owned_colour
 from events.duel.state import DuelState, PlayerState
@@ -49,7 +49,6 @@ _BLIND = {
 }
 _BONUS = [TakeBonusToken(cell_of(i)) for i in range(CELLS)]
 _STEAL = [StealToken(name) for name in TOKEN_NAMES]
-_COST = {card_id: card.cost for card_id, card in _CARDS.items()}
 _WILDS = frozenset(card_id for card_id, card in _CARDS.items() if card.color == "wild")
 
 
@@ -149,34 +148,11 @@ def _reserves(
 
 def _buy_options(pyramid: Rows, player: PlayerState) -> list[DuelAction]:
     """Every buy of a pyramid or reserved card the player can pay for (a wild card once
-    per card it may go on).
-
-    ``checks.affordable`` unrolled over every card at once (the bonuses and tokens
-    summed once, not per card); tests/properties checks that they agree."""
-    tokens = player.tokens
-    bonuses = player.bonuses
-    white = bonuses[0] + tokens[0]
-    blue = bonuses[1] + tokens[1]
-    green = bonuses[2] + tokens[2]
-    red = bonuses[3] + tokens[3]
-    black = bonuses[4] + tokens[4]
-    pearl = tokens[PEARL_INDEX]
-    gold = tokens[GOLD_INDEX]
+    per card it may go on)."""
+    candidates = [c for row in pyramid for c in row if c is not None]
     out: list[DuelAction] = []
     bonus_cards: list[str] | None = None
-    candidates = [c for row in pyramid for c in row if c is not None]
-    for card_id in (*candidates, *player.reserved):
-        w, u, g, r, k, p = _COST[card_id]
-        short = (
-            (w - white if w > white else 0)
-            + (u - blue if u > blue else 0)
-            + (g - green if g > green else 0)
-            + (r - red if r > red else 0)
-            + (k - black if k > black else 0)
-            + (p - pearl if p > pearl else 0)
-        )
-        if short > gold:
-            continue
+    for card_id in paid_for(player, (*candidates, *player.reserved), player.tokens):
         if card_id in _WILDS:  # on any card of the player's with a bonus: none, no buy
             if bonus_cards is None:
                 bonus_cards = [c for c in player.cards if owned_colour(player, c) is not None]
