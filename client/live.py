@@ -16,11 +16,11 @@ from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlencode
 
-import jsonpatch
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
 from client.http import ProtocolError
+from client.patch import PatchError, apply_patch
 
 
 class LiveGame:
@@ -127,7 +127,11 @@ class LiveGame:
                 if message["version"] > self.version:
                     await socket.send(json.dumps({"type": "resync"}))
                 return
-            self.view = jsonpatch.apply_patch(self.view, message["patch"])
+            try:
+                self.view = apply_patch(self.view, message["patch"])
+            except PatchError:
+                await socket.send(json.dumps({"type": "resync"}))  # a fresh snapshot
+                return
             self.version = message["version"]
         elif kind == "ack":
             self._settle(message["command_id"], message["version"], None)
