@@ -1,9 +1,11 @@
 // The live table: `#/play/{id}` (with this browser's seat token) and
 // `#/watch/{id}` (a spectator: no token, read-only, hidden cards face down).
 
+import { TurnAlert } from "./attention.js";
 import { ApiError, fetchCatalog, fetchEvents, gameSummary } from "./api.js";
 import { Controls } from "./controls.js";
 import { h, mount, plural } from "./dom.js";
+import { LastMove } from "./lastmove.js";
 import { LiveGame } from "./live.js";
 import { GameLog } from "./log.js";
 import { resultHeadline, resultTable } from "./results.js";
@@ -107,15 +109,19 @@ export async function showGame(main, gameId, mode) {
   let connection = "connecting";
   let shownEnd = false;
   let previousStatus = null;
+  const lastMove = new LastMove();
+  const turnAlert = token ? new TurnAlert({ what: `${variantName(summary.variant)} #${gameId}` }) : null;
 
   const live = new LiveGame({
     gameId,
     token,
     onView: (v, info) => {
+      lastMove.note(view, v);
       view = v;
       if (info.event) log.add([{ version: v.version, ...info.event }]);
       if (info.snapshot) catchUpLog();
       names.learnView(v);
+      if (turnAlert) turnAlert.update(v);
       if (controls) controls.update(v);
       if (v.status === "finished" && previousStatus && previousStatus !== "finished" && !shownEnd) showEnd();
       previousStatus = v.status;
@@ -180,6 +186,7 @@ export async function showGame(main, gameId, mode) {
         { class: "head-side" },
         connectionBadge(connection),
         h("span", { class: "who-am-i" }, token ? `Playing as ${seat.name}` : "Watching"),
+        turnAlert ? turnAlert.el : null,
         view && view.status !== "open"
           ? h("details", { class: "share-menu" }, h("summary", { class: "btn btn-small" }, "Share"), sharePanel(gameId, { join: false }))
           : null,
@@ -250,6 +257,7 @@ export async function showGame(main, gameId, mode) {
       kit.decorate(tableSlot, view, ui);
       kit.decorate(playersSlot, view, ui);
     }
+    lastMove.apply(main);
     if (controls) rerender(barSlot, () => controls.actionBar());
     else if (view.status === "live") mount(barSlot, h("p", { class: "watch-note" }, `You are watching: ${kit.hidden}.`));
     else mount(barSlot);
@@ -301,6 +309,8 @@ export async function showGame(main, gameId, mode) {
 
   return () => {
     live.stop();
+    lastMove.destroy();
+    if (turnAlert) turnAlert.destroy();
     window.cancelAnimationFrame(frame);
     document.removeEventListener("keydown", onKey);
     if (controls) controls.destroy();

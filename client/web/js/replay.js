@@ -7,6 +7,7 @@ import { fetchCatalog, fetchEvents, fetchView, gameSummary } from "./api.js";
 import { h, mount, svg } from "./dom.js";
 import { describerFor } from "./duel_words.js";
 import { KITS, turnLine } from "./game.js";
+import { LastMove } from "./lastmove.js";
 import { GameLog } from "./log.js";
 import { resultHeadline } from "./results.js";
 import { Names, variantName } from "./words.js";
@@ -60,6 +61,7 @@ export async function showReplay(main, gameId, startAt) {
   let playTimer = null;
   let speed = 800;
   let stopped = false;
+  const lastMove = new LastMove();
 
   const log = new GameLog({ names, catalog, onPick: (v) => go(v), title: "Moves", variant: summary.variant });
   log.add(events);
@@ -116,9 +118,14 @@ export async function showReplay(main, gameId, startAt) {
       return;
     }
     if (stopped || current !== target) return; // a later step won
+    const before = shown;
     shown = view;
     names.learnView(view);
     draw();
+    // Stepping forward marks what the step changed; going back marks nothing.
+    if (before && view.version > before.version) lastMove.show(before, view);
+    else lastMove.clear();
+    lastMove.apply(main);
     if (playing) prefetch(target);
   }
 
@@ -230,6 +237,7 @@ export async function showReplay(main, gameId, startAt) {
   return () => {
     stopped = true;
     pause();
+    lastMove.destroy();
     document.removeEventListener("keydown", onKey);
   };
 }
