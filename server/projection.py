@@ -111,6 +111,8 @@ class Game:
     log: list[LoggedEvent] = field(default_factory=list)
     seat_digests: dict[int, str] = field(default_factory=dict)
     listed: tuple[Any, ...] | None = None  # what the lobby last listed of it (service)
+    rematch: str | None = None  # the id of its rematch, once one is made (server.rematch)
+    rematch_of: str | None = None  # the game it is the rematch of
 
     def __post_init__(self) -> None:
         if self.state is None:

@@ -39,11 +39,19 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import InvalidResponse, NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-__all__ = ["DirectRedis", "ReplyProtocol", "Script", "TakenConnection", "pack"]
+__all__ = [
+    "DirectRedis",
+    "ReplyProtocol",
+    "Script",
+    "Subscriber",
+    "TakenConnection",
+    "pack",
+]
 
 _NOT_ENOUGH: Final = object()  # hiredis's "no whole reply yet" (False is a RESP3 reply)
 _CRLF: Final = b"\r\n"
 _ATTRIBUTE: Final = "_splendor_direct_redis"  # a pool's DirectRedis
+SUBSCRIBE_TIMEOUT_S: Final = 10.0
 
 
 def pack(args: Sequence[bytes], head: bytes = b"", head_count: int = 0) -> bytes:
@@ -153,6 +161,58 @@ class _Protocol(ReplyProtocol):
             future = self.waiting.popleft()
             if not future.done():
                 future.set_exception(error)
+
+
+class Subscriber(ReplyProtocol):
+    """A connection subscribed to channels: ``notify(channel, message)`` for each
+    message, as it is parsed (no task nor timeout per message); ``on_lost()`` once
+    the connection is lost, if given."""
+
+    def __init__(
+        self,
+        transport: asyncio.WriteTransport,
+        previous: asyncio.BaseProtocol,
+        notify: Callable[[bytes, bytes], None],
+        on_lost: Callable[[], None] | None = None,
+    ) -> None:
+        super().__init__(transport, previous)
+        self._notify = notify
+        self._on_lost = on_lost
+        self._unconfirmed = 0
+        self._confirmed = asyncio.Event()
+
+    def send(self, *args: bytes) -> None:
+        self.transport.write(pack(args))
+
+    async def subscribe(self, channels: list[bytes]) -> None:
+        """Subscribe, and return once Redis has confirmed every channel (so what is
+        read from now on cannot miss a message)."""
+        self._unconfirmed += len(channels)
+        self._confirmed.clear()
+        self.send(b"SUBSCRIBE", *channels)
+        try:
+            await asyncio.wait_for(self._confirmed.wait(), SUBSCRIBE_TIMEOUT_S)
+        except TimeoutError:
+            raise RedisTimeoutError("Redis did not confirm a subscription") from None
+        if self.lost is not None:
+            raise self.lost
+
+    def handle(self, reply: Any) -> None:
+        if isinstance(reply, Exception):
+            self.fail(RedisConnectionError(f"Redis refused a subscription: {reply}"))
+        elif isinstance(reply, list) and len(reply) == 3:
+            kind = reply[0]
+            if kind == b"message":
+                self._notify(reply[1], reply[2])
+            elif kind == b"subscribe":
+                self._unconfirmed -= 1
+                if self._unconfirmed <= 0:
+                    self._confirmed.set()
+
+    def failed(self, error: Exception) -> None:
+        self._confirmed.set()  # a subscribe waiting sees ``lost``
+        if self._on_lost is not None:
+            self._on_lost()
 
 
 P = TypeVar("P", bound=ReplyProtocol)

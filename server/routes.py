@@ -167,6 +167,11 @@ async def submit_command(request: Request) -> Response:
     return json({"version": result.version})
 
 
+async def rematch(request: Request) -> Response:
+    result = await _service(request).rematch(_game_id(request), bearer_token(request))
+    return json({"id": result.id, "seat": result.seat, "token": result.token}, 201)
+
+
 async def catalog(request: Request) -> Response:
     name: str = request.path_params["variant"]
     cached: dict[str, bytes] = request.app.state.catalogs
@@ -225,6 +230,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/api/games/{game_id}/view", game_view, methods=["GET"]),
         Route("/api/games/{game_id}/events", game_events, methods=["GET"]),
         Route("/api/games/{game_id}/commands", submit_command, methods=["POST"]),
+        Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
         Route("/api/catalog/{variant}", catalog, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET", "HEAD"]),
         Route("/api/{rest:path}", api_not_found),

@@ -19,6 +19,7 @@ event, and every draw is written into the events it causes (principle 2).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import re
@@ -41,6 +42,7 @@ from server.errors import (
     conflict,
     forbidden,
     from_violation,
+    missing_token,
     not_found,
 )
 from server.lobby import FINISHED_KEY, Lobby, LobbyEntry, Status
@@ -55,6 +57,18 @@ from server.projection import (
     token_digest,
     unpack_log,
 )
+from server.redis_direct import DirectRedis
+from server.rematch import (
+    CLAIM_LUA,
+    SET_ABSENT_LUA,
+    PlannedSeat,
+    encode_plan,
+    join_command_id,
+    new_seat,
+    plan_seats,
+    rematch_token,
+)
+from server.signals import rematch_signal, signals_channel
 from server.store import AppendResult, EventStore, VersionConflict, events_key, meta_key
 from server.wire import event_to_wire, iso_time
 
@@ -64,6 +78,7 @@ __all__ = [
     "CommandResult",
     "GameService",
     "JoinResult",
+    "RematchResult",
     "is_game_id",
     "reveal_reserves",
     "seats_key",
@@ -106,6 +121,14 @@ class CommandResult(msgspec.Struct, frozen=True):
 
     version: int
     duplicate: bool = False
+
+
+class RematchResult(msgspec.Struct, frozen=True):
+    """A seat of a rematch: the game's id, the seat and its token."""
+
+    id: str
+    seat: int
+    token: str
 
 
 class JoinResult(msgspec.Struct, frozen=True):
@@ -204,6 +227,7 @@ class GameService:
         self._subscribers: list[AppendedCallback] = []
         self._action_decoders: dict[str, msgspec.json.Decoder[Any]] = {}
         self._load_script = self._r.register_script(LOAD_LUA)
+        self._direct = DirectRedis.of(self._r)
         self.observer: AppendObserver | None = None
 
     # ------------------------------------------------------------------ hooks
@@ -289,6 +313,12 @@ class GameService:
         lock = self._lock_for(game_id)
         async with lock:
             game = await self._game_locked(game_id, lock)
+            if game.rematch_of is not None and game.status == "open":
+                raise ServiceError(
+                    "illegal_action",
+                    f"This game is the rematch of {game.rematch_of}: its seats are kept for"
+                    " that game's players, who join it through its rematch.",
+                )
             result = await self._join_locked(game, name, bot)
         await self._notify(game_id, result.version)
         return result
@@ -460,6 +490,122 @@ class GameService:
             self._forget(game.id)
             raise RuntimeError(f"{game.id}: projection at {game.version}, log at {version}")
 
+    # ------------------------------------------------------------------ rematch
+
+    async def rematch(self, game_id: str, token: str | None) -> RematchResult:
+        """``POST /api/games/{id}/rematch``: the rematch of a finished game for the
+        seat of ``token`` (``server.rematch``): made by the first call, joined by the
+        others, the same answer when called again.
+
+        Raises ``not_found``, ``unauthorized`` (no token, or not a seat's of this
+        game), and ``conflict`` (409) while the game is not finished.
+        """
+        lock = self._lock_for(game_id)
+        async with lock:
+            game = await self._game_locked(game_id, lock)
+            if token is None:
+                raise missing_token()
+            seat = game.seat_of(token)
+            if seat is None:
+                await self._load_seats(game)
+                seat = game.seat_of(token)
+            if seat is None:
+                raise forbidden()
+            if game.status != "finished":
+                raise ServiceError(
+                    "conflict",
+                    f"Game {game_id} is not over: a rematch can be started once it has ended.",
+                )
+            if not await self._rematch_known(game):
+                claimed = await self._direct.run(
+                    CLAIM_LUA, (meta_key(game_id).encode(),), (new_game_id().encode(),)
+                )
+                game.rematch = _text(claimed[0])
+            rematch_id = game.rematch
+            assert rematch_id is not None
+            plan = plan_seats(game.state.players)
+            await self._index(game)
+        await self._ensure_rematch(game, rematch_id, plan)
+        new_token = rematch_token(token, rematch_id)
+        seat_there = new_seat(seat, len(plan))
+        await self._r.hset(seats_key(rematch_id), str(seat_there), token_digest(new_token))
+        await self._fill_rematch(rematch_id, plan)
+        # Sent on every call (a process may have died before sending it): watchers of
+        # the finished game are told once, as a hub forgets a rematch it knows.
+        await self._r.publish(signals_channel(game_id), rematch_signal(rematch_id))
+        return RematchResult(rematch_id, seat_there, new_token)
+
+    async def _rematch_known(self, game: Game) -> bool:
+        """Whether a finished game has a rematch (made maybe by another process)."""
+        if game.rematch is None and game.status == "finished":
+            found = await self._r.hget(meta_key(game.id), "rematch")
+            if found is not None:
+                game.rematch = _text(found)
+        return game.rematch is not None
+
+    async def _ensure_rematch(self, game: Game, rematch_id: str, plan: list[PlannedSeat]) -> None:
+        """Make the rematch game unless it is made: its first event and its meta."""
+        known = self._cache.get(rematch_id)
+        if known is not None and known.rematch_of == game.id:
+            return
+        at_ms = max(self._clock_ms(), self._last_created_ms + 1)
+        self._last_created_ms = at_ms
+        created = game.variant.create(rematch_id, len(plan))
+        with contextlib.suppress(VersionConflict):  # made already
+            await self.store.append(
+                rematch_id,
+                [encode_event(e) for e in created],
+                expected_version=0,
+                command_id=None,
+                at_ms=at_ms,
+            )
+        meta: dict[str, bytes | str | int] = {
+            "variant": game.variant.name,
+            "players": len(plan),
+            "seed": secrets.randbits(63),  # a rematch is never seeded
+            "created_at": at_ms,
+            "rematch_of": game.id,
+            "seats": encode_plan(plan),
+        }
+        args = [_bytes(x) for pair in meta.items() for x in pair]
+        await self._direct.run(SET_ABSENT_LUA, (meta_key(rematch_id).encode(),), args)
+
+    async def _fill_rematch(self, rematch_id: str, plan: list[PlannedSeat]) -> None:
+        """Join the rematch's seats that can be joined, in order: each seat whose
+        player has called (its token digest is written) or which is a bot, up to the
+        first that cannot. The last one starts the game."""
+        lock = self._lock_for(rematch_id)
+        joined = False
+        async with lock:
+            game = await self._game_locked(rematch_id, lock)
+            await self._load_seats(game)
+            for _ in range(len(plan) * ATTEMPTS):
+                seat = len(game.state.players)
+                if seat >= len(plan) or game.status != "open":
+                    break
+                planned = plan[seat]
+                if planned.bot is None and seat not in game.seat_digests:
+                    break
+                try:
+                    events = game.variant.join(
+                        game.state, planned.name, planned.bot, self._rng(game)
+                    )
+                    result = await self._append(game, events, join_command_id(seat))
+                except VersionConflict:
+                    await self._catch_up(game)
+                    continue
+                except RuleViolation:
+                    break  # no longer open (expired): nothing to join
+                if result.duplicate:
+                    await self._catch_up(game)
+                    continue
+                joined = True
+                if planned.bot is not None:
+                    await self._r.sadd(BOT_GAMES_KEY, rematch_id)
+            version = game.version
+        if joined:
+            await self._notify(rematch_id, version)
+
     # ------------------------------------------------------------------ reading
 
     async def variant_of(self, game_id: str) -> Variant:
@@ -481,7 +627,10 @@ class GameService:
         async with lock:
             game = await self._game_locked(game_id, lock)
             if version is None or version == game.version:
-                return game.variant.view(game.state, viewer)
+                view = game.variant.view(game.state, viewer)
+                if await self._rematch_known(game):
+                    view["rematch"] = game.rematch
+                return view
             _check_version(version, game.version)
             state = game.state_at(version)
             finished = game.status == "finished"
@@ -521,6 +670,7 @@ class GameService:
         lock = self._lock_for(game_id)
         async with lock:
             game = await self._game_locked(game_id, lock)
+            await self._rematch_known(game)
             return self._summary(game)
 
     async def list_games(self, status: Status | None, limit: int) -> list[dict[str, Any]]:
@@ -563,11 +713,14 @@ class GameService:
                 # format) stays out of the lobby; it must not keep the server down.
                 log.exception("game %s can't be loaded; left out of the lobby", game_id)
                 return None
-            return self._entry(game)
+            return None if _unlisted(game) else self._entry(game)
 
     def _entry(self, game: Game) -> LobbyEntry:
         status: Status = game.state.status
-        return LobbyEntry(game.id, status, game.created_ms, game.version, self._summary(game))
+        # A finished game's entry changes once more, when its rematch is made: its
+        # revision (what the index compares) counts that as a half version.
+        revision = game.version * 2 + (game.rematch is not None)
+        return LobbyEntry(game.id, status, game.created_ms, revision, self._summary(game))
 
     async def _index(self, game: Game) -> None:
         """Update the game's lobby entry when something a list shows has changed.
@@ -575,7 +728,7 @@ class GameService:
         Lists show the status, the seats and their points, the result: most moves
         change none of these, and skipping them saves a round trip per command.
         """
-        if self.lobby is None:
+        if self.lobby is None or _unlisted(game):
             return
         shown = _listed(game)
         if shown == game.listed:
@@ -603,6 +756,8 @@ class GameService:
             "version": game.version,
             "result": public["result"],
             "created_at": iso_time(game.created_ms),
+            "rematch": game.rematch,
+            "rematch_of": game.rematch_of,
         }
 
     # ------------------------------------------------------------------ projections
@@ -651,6 +806,10 @@ class GameService:
         for event in stored:
             game.apply(event)
         game.seat_digests = {int(k): _text(v) for k, v in seats.items()}
+        if "rematch" in meta:
+            game.rematch = _text(meta["rematch"])
+        if "rematch_of" in meta:
+            game.rematch_of = _text(meta["rematch_of"])
         return game
 
     async def _seed(self, game_id: str, meta: dict[str, bytes]) -> int:
@@ -708,11 +867,22 @@ def _listed(game: Game) -> tuple[Any, ...]:
     seat's name and bot are set when it is taken, so the number of seats stands for
     them (checked on every command, so kept cheap)."""
     state = game.state
-    return (state.status, [p.points for p in state.players])
+    return (state.status, [p.points for p in state.players], game.rematch)
+
+
+def _unlisted(game: Game) -> bool:
+    """A rematch waiting for its players is theirs alone: not listed as open."""
+    return game.rematch_of is not None and game.status == "open"
 
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
+
+
+def _bytes(value: bytes | str | int) -> bytes:
+    if isinstance(value, bytes):
+        return value
+    return str(value).encode()
 
 
 def _check_version(version: int, current: int) -> None:

@@ -22,7 +22,7 @@ when it comes, and that read finds the other's events too. An append that wrote
 nothing (``expected_failed``) is read for, and its count taken back.
 
 The notifications come on one connection of ``wake_client``'s pool, taken for good
-and read by a protocol of ours (``_Subscriber``, on ``server.redis_direct``): each
+and read by a protocol of ours (``server.redis_direct.Subscriber``): each
 notification is handled as it is parsed, without a task or a timeout per message.
 
 Notified, it also reads every watched game every ``SWEEP_S`` seconds, so a
@@ -37,14 +37,13 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from server.redis_direct import ReplyProtocol, TakenConnection, pack
+from server.redis_direct import Subscriber, TakenConnection
 from server.settings import TailMode
 from server.store import EventStore, StoredEvent, events_key
 
@@ -58,7 +57,6 @@ TAIL_BLOCK_MS: Final = 5_000  # polling: one read's wait (it is woken for a new 
 TAIL_COUNT: Final = 500  # events per game per read
 NOTIFY_WAIT_S: Final = 1.0  # notified: longest wait for a notification (it is woken)
 SWEEP_S: Final = 10.0  # notified: every watched game is read this often anyway
-SUBSCRIBE_TIMEOUT_S: Final = 10.0
 READ_CHUNK: Final = 200  # games per XREAD
 FEW_GAMES: Final = 3  # games with news read one by one rather than by one XREAD
 _RETRY_S: Final = (0.05, 0.2, 1.0, 2.0)
@@ -222,9 +220,9 @@ class Tailer:
         failures = 0
         connection = TakenConnection(
             self._wake_client.connection_pool,
-            lambda transport, previous: _Subscriber(transport, previous, self._notified),
+            lambda transport, previous: Subscriber(transport, previous, self._notified),
         )
-        subscriber: _Subscriber | None = None
+        subscriber: Subscriber | None = None
         subscribed: set[str] = set()
         swept = loop.time()
         self._ticking = loop.call_later(NOTIFY_WAIT_S, self._tick)
@@ -279,7 +277,7 @@ class Tailer:
         self._news.set()
         self._ticking = asyncio.get_running_loop().call_later(NOTIFY_WAIT_S, self._tick)
 
-    def _notified(self, channel: bytes) -> None:
+    def _notified(self, channel: bytes, message: bytes) -> None:
         """A notification came: mark its game, unless one of our own appends sent it."""
         game_id = _game_of(channel)
         if game_id not in self._positions:
@@ -363,53 +361,6 @@ class Tailer:
             except (RedisError, OSError):
                 return
             await asyncio.sleep(0.001 * (1 + attempt // 10))
-
-
-class _Subscriber(ReplyProtocol):
-    """A connection subscribed to notifications: ``notify(channel)`` for each one, as
-    it is parsed."""
-
-    def __init__(
-        self,
-        transport: asyncio.WriteTransport,
-        previous: asyncio.BaseProtocol,
-        notify: Callable[[bytes], None],
-    ) -> None:
-        super().__init__(transport, previous)
-        self._notify = notify
-        self._unconfirmed = 0
-        self._confirmed = asyncio.Event()
-
-    def send(self, *args: bytes) -> None:
-        self.transport.write(pack(args))
-
-    async def subscribe(self, channels: list[bytes]) -> None:
-        """Subscribe, and return once Redis has confirmed every channel (so events
-        read from now on cannot miss a notification)."""
-        self._unconfirmed += len(channels)
-        self._confirmed.clear()
-        self.send(b"SUBSCRIBE", *channels)
-        try:
-            await asyncio.wait_for(self._confirmed.wait(), SUBSCRIBE_TIMEOUT_S)
-        except TimeoutError:
-            raise RedisTimeoutError("Redis did not confirm a subscription") from None
-        if self.lost is not None:
-            raise self.lost
-
-    def handle(self, reply: Any) -> None:
-        if isinstance(reply, Exception):
-            self.fail(RedisConnectionError(f"Redis refused a subscription: {reply}"))
-        elif isinstance(reply, list) and len(reply) == 3:
-            kind = reply[0]
-            if kind == b"message":
-                self._notify(reply[1])
-            elif kind == b"subscribe":
-                self._unconfirmed -= 1
-                if self._unconfirmed <= 0:
-                    self._confirmed.set()
-
-    def failed(self, error: Exception) -> None:
-        self._confirmed.set()  # a subscribe waiting sees ``lost``
 
 
 def _game_of(channel: bytes | str) -> str:
