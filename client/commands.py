@@ -13,6 +13,7 @@ from client.bots import choose
 from client.http import ProtocolError, SplendorHTTP
 from client.live import LiveGame
 from client.terminal import render
+from events.turns import bot_name
 
 _GAME_IN_URL = re.compile(r"(?:#/(?:watch|play|join|replay)/|/api/games/|/ws/games/)([\w-]+)")
 
@@ -57,7 +58,7 @@ async def play_bot(url: str, game: str | None, level: str, name: str | None = No
     """Join a seat of a game as a bot and play it to the end over the websocket."""
     base, game_id = split_game_url(url, game)
     async with SplendorHTTP(base) as http:
-        seat = await http.join(game_id, name or f"{level} bot")
+        seat = await http.join(game_id, name or bot_name(level))
     rng = random.Random()
     async with LiveGame(base, game_id, token=seat.token) as live:
         while True:

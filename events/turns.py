@@ -28,11 +28,34 @@ class Table(Protocol):
     def seat(self) -> int: ...
 
 
+# How a bot level is written in a seat's name: "MCTS bot", "Greedy bot".
+_BOT_LEVEL_WORDS = {"mcts": "MCTS"}
+
+
+def bot_name(level: str) -> str:
+    """The name a bot seat takes by default: "Greedy bot", "MCTS bot"."""
+    return f"{_BOT_LEVEL_WORDS.get(level, level.capitalize())} bot"
+
+
+def distinct_name(name: str, taken: Sequence[str]) -> str:
+    """``name``, or with the lowest number from 2 that no seat has ("Greedy bot 2"), so
+    that every seat of a table has a name of its own (names compared case-blind)."""
+    used = {n.casefold() for n in taken}
+    if name.casefold() not in used:
+        return name
+    number = 2
+    while f"{name} {number}".casefold() in used:
+        number += 1
+    return f"{name} {number}"
+
+
 def take_seat(state: Table, name: str, bot: str | None) -> PlayerJoined:
-    """A player takes the next free seat (the game starts when it was the last)."""
+    """A player takes the next free seat (the game starts when it was the last), under a
+    name no other seat has."""
     if state.status != "open" or len(state.players) >= state.players_count:
         raise IllegalAction("This game has no free seat left.")
-    return PlayerJoined(len(state.players), name, bot)
+    seat_name = distinct_name(name, [p.name for p in state.players])
+    return PlayerJoined(len(state.players), seat_name, bot)
 
 
 def check_turn(state: Table, seat: int) -> None:

@@ -758,6 +758,8 @@ class GameService:
             "created_at": iso_time(game.created_ms),
             "rematch": game.rematch,
             "rematch_of": game.rematch_of,
+            # A finished or aborted game is dated by its end: its last event's time.
+            "ended_at": iso_time(game.log[-1].at_ms) if public["status"] in _OVER else None,
         }
 
     # ------------------------------------------------------------------ projections
@@ -858,6 +860,9 @@ def reveal_reserves(variant: Variant, state: Any, view: dict[str, Any]) -> None:
     for i, player in enumerate(view["players"]):
         if player["seat"] != view["you"]:
             player["reserved"] = variant.view(state, player["seat"])["players"][i]["reserved"]
+
+
+_OVER = ("finished", "aborted")
 
 
 def _listed(game: Game) -> tuple[Any, ...]:

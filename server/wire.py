@@ -11,6 +11,7 @@ from typing import Any, Final, Literal
 
 import msgspec
 
+from events.turns import bot_name
 from server.errors import bad_request
 
 BOT_LEVELS: Final = ("random", "greedy", "mcts")
@@ -64,7 +65,7 @@ def player_name(join: JoinSeat) -> tuple[str, str | None]:
     if (join.name is None) == (join.bot is None):
         raise bad_request('Give either "name" (a player) or "bot" (a bot level), not both.')
     if join.bot is not None:
-        return f"{join.bot.capitalize()} bot", join.bot
+        return bot_name(join.bot), join.bot
     name = " ".join((join.name or "").split())
     if not name or len(name) > MAX_NAME:
         raise bad_request(f"name must be 1 to {MAX_NAME} characters.")

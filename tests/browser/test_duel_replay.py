@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.duel_pages import duel_public_part, read_duel_table
 from tests.browser.pages import Api, wait_version
+from tests.browser.replay_turns import shows_turn, turn_ends
 
 
 def bots_play_a_duel(api: Api, seed: int, timeout: float = 60.0) -> str:
@@ -26,14 +27,14 @@ def bots_play_a_duel(api: Api, seed: int, timeout: float = 60.0) -> str:
 
 
 def shows_version(page: Page, api: Api, game_id: str, version: int) -> None:
-    """The page shows move ``version``, equal to GET view?version=N."""
+    """The page shows version ``version``, equal to GET view?version=N."""
     wait_version(page, version)
     expect(page.locator("#table")).to_have_attribute("data-version", str(version))
     assert read_duel_table(page) == duel_public_part(api.view(game_id, version=version))
     expect(page.locator(".log-line.current")).to_have_attribute("data-version", str(version))
 
 
-def test_duel_replay_jumps_and_steps_showing_the_servers_view_at_each_move(
+def test_duel_replay_steps_by_turn_showing_the_servers_view_at_each_move(
     browser: Browser,
     contexts: list[BrowserContext],
     server: ServerProcess,
@@ -41,33 +42,40 @@ def test_duel_replay_jumps_and_steps_showing_the_servers_view_at_each_move(
     console: Console,
     screenshots: Path,
 ) -> None:
-    """Jumping to move N of a finished Duel, stepping, and the last move show exactly GET view?version=N, the log in Duel sentences."""
+    """A finished Duel replayed by turn (an extra turn counted in its round), by event on demand, from the move list and at its end shows exactly GET view?version=N, the log in Duel sentences."""
     game_id = bots_play_a_duel(api, seed=4)
+    events = api.events(game_id)
+    ends = turn_ends(events)
+    turns = len(ends)
     last = api.view(game_id)["version"]
     page = open_page(browser, contexts, console, "replay")
 
     page.goto(f"{server.base}/#/replay/{game_id}")
-    expect(page.locator("#replay-slider")).to_have_attribute("max", str(last))
+    expect(page.locator("#replay-slider")).to_have_attribute("max", str(turns))
     started = int(page.locator("#table").get_attribute("data-version") or 0)
     shows_version(page, api, game_id, started)
 
-    middle = last // 2
+    middle = turns // 2
     page.fill("#replay-goto", str(middle))
     page.press("#replay-goto", "Enter")
-    shows_version(page, api, game_id, middle)
-    assert page.url.endswith(f"#/replay/{game_id}/{middle}")
-    page.click("#replay-next")
-    shows_version(page, api, game_id, middle + 1)
+    shows_turn(page, middle, turns, ends[middle - 1])
+    shows_version(page, api, game_id, ends[middle - 1])
+    page.click("#replay-next-turn")
+    shows_turn(page, middle + 1, turns, ends[middle])
+    shows_version(page, api, game_id, ends[middle])
     page.locator(".replay-caption").click()
-    page.keyboard.press("ArrowLeft")
-    page.keyboard.press("ArrowLeft")
-    shows_version(page, api, game_id, middle - 1)
-    # A line of the log jumps to its move.
-    page.click(f'.log-line[data-version="{middle + 10}"] .log-jump')
-    shows_version(page, api, game_id, middle + 10)
+    page.keyboard.press("Shift+ArrowLeft")
+    shows_version(page, api, game_id, ends[middle] - 1)
+    page.click(f'.move[data-turn="{middle + 5}"] .move-jump')
+    shows_turn(page, middle + 5, turns, ends[middle + 4])
+    shows_version(page, api, game_id, ends[middle + 4])
+    # A round counts each seat's turns; an extra turn is marked in the round it came from.
+    extra = [e for e in events if e["type"] == "TurnEnded" and e["seat"] == e["next_seat"]]
+    expect(page.locator(".move-round", has_text="+")).to_have_count(len(extra))
 
     # The end: the winner and how; a finished game shows every reserve.
     page.keyboard.press("End")
+    shows_turn(page, turns, turns, last)
     shows_version(page, api, game_id, last)
     final = api.view(game_id)
     expect(page.locator("#replay-result")).to_contain_text(f"by {final['result']['reason']}")
@@ -76,6 +84,6 @@ def test_duel_replay_jumps_and_steps_showing_the_servers_view_at_each_move(
     assert "from the board." in log and "The game ended:" in log
     page.fill("#replay-goto", str(middle))
     page.press("#replay-goto", "Enter")
-    shows_version(page, api, game_id, middle)
+    shows_turn(page, middle, turns, ends[middle - 1])
     page.screenshot(path=str(screenshots / "duel-replay.png"))
     assert console.unexpected() == []

@@ -110,6 +110,24 @@ def test_the_game_starts_when_the_last_seat_is_filled() -> None:
     ]
 
 
+def test_every_seat_gets_a_name_of_its_own() -> None:
+    """A name already at the table is numbered from 2 ("Greedy bot 2"), case-blind, so no two seats share one."""
+    state = evolve(ClassicState(), GameCreated("g", "classic", 4))
+    rng = random.Random(3)
+    names = []
+    for name, bot in (
+        ("Greedy bot", "greedy"),
+        ("Greedy bot", "greedy"),
+        ("greedy BOT", None),
+        ("Ana", None),
+    ):
+        events = join(state, name, bot, rng)
+        names.append(events[0].name)
+        for event in events:
+            evolve(state, event)
+    assert names == ["Greedy bot", "Greedy bot 2", "greedy BOT 3", "Ana"]
+
+
 def test_a_full_game_refuses_another_player() -> None:
     """join refuses a player once every seat is taken."""
     state, _ = opened(2, seed=0)

@@ -107,3 +107,17 @@ async def test_a_stream_that_cannot_be_read_does_not_stop_the_start(store: Event
     restarted = GameService(store, Lobby(store.client))
     await restarted.start()
     assert ids(await restarted.list_games("open", 10)) == [good]
+
+
+async def test_a_finished_game_is_dated_by_its_end(store: EventStore) -> None:
+    """A summary's ended_at is null while the game runs and the time of its last event once it is over (lists date finished games by it)."""
+    ticks = iter(range(1_700_000_000_000, 1_800_000_000_000, 60_000))  # a minute a call
+    service = GameService(store, Lobby(store.client), clock_ms=lambda: next(ticks))
+    game_id, _ = await seated(service, seed=4)
+    assert (await service.summary(game_id))["ended_at"] is None
+    await play(service, game_id, 600)
+    summary = await service.summary(game_id)
+    last = (await service.events(game_id, None, 0))[-1]
+    assert summary["status"] == "finished"
+    assert summary["ended_at"] == last["at"] and summary["ended_at"] > summary["created_at"]
+    assert (await service.list_games("finished", 1))[0]["ended_at"] == summary["ended_at"]

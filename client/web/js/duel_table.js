@@ -10,7 +10,7 @@ import { h, plural } from "./dom.js";
 import { tableDataset, waitingBoard } from "./table.js";
 import { bestColour, duelCardBack, duelCardFace, duelCardLabel, icon, privilegeScrolls, royalTile } from "./duel_cards.js";
 import { DUEL_TOKENS, GEMS, gemIcon, gemLabel, tokenChip } from "./gems.js";
-import { seatLabel } from "./words.js";
+import { botTag, seatLabel } from "./words.js";
 
 const SIZE = 5;
 const PYRAMID = { 3: 3, 2: 4, 1: 5 };
@@ -228,7 +228,7 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
       h("span", { class: "turn-dot", "aria-hidden": "true" }),
       h("span", { class: "player-name" }, name),
       mine ? h("span", { class: "tag tag-you" }, "you") : null,
-      p.bot ? h("span", { class: "tag tag-bot" }, `${p.bot} bot`) : null,
+      botTag(p) ? h("span", { class: "tag tag-bot" }, botTag(p)) : null,
       winner ? h("span", { class: "tag tag-win" }, "winner") : null,
       toPlay && view.turn && view.turn.extra_turn ? h("span", { class: "tag tag-extra" }, "extra turn") : null,
       h(

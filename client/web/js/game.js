@@ -14,6 +14,7 @@ import { sharePanel } from "./share.js";
 import { decorate, renderPlayers, renderTable } from "./table.js";
 import { DuelControls } from "./duel_controls.js";
 import { decorateDuel, renderDuelPlayers, renderDuelTable } from "./duel_table.js";
+import { roundOfView, roundsPlayed, turnsOf } from "./turns.js";
 import { Names, variantName } from "./words.js";
 
 /** What draws and drives a table, per variant. */
@@ -37,12 +38,17 @@ const CONNECTION_WORDS = {
   closed: "Disconnected",
 };
 
-export function connectionBadge(state) {
+const OVER_WORDS = { finished: "Finished", aborted: "Aborted" };
+
+/** The connection's badge; once the game is over and the page is up to date, the
+ * game's end instead ("Finished", "Aborted"): nothing is live any more. */
+export function connectionBadge(state, status = null) {
+  const over = state === "live" ? OVER_WORDS[status] : null;
   return h(
     "span",
-    { class: ["conn", `conn-${state}`], id: "connection", role: "status", dataset: { state } },
+    { class: ["conn", over ? `conn-over conn-${status}` : `conn-${state}`], id: "connection", role: "status", dataset: { state, game: status || "" } },
     h("span", { class: "conn-dot", "aria-hidden": "true" }),
-    CONNECTION_WORDS[state] || state,
+    over || CONNECTION_WORDS[state] || state,
   );
 }
 
@@ -58,19 +64,29 @@ function rerender(slot, build) {
   }
 }
 
-export function turnLine(view, names) {
+/**
+ * The head's line: "Round 7 · your move". Turns are counted per player (a round is
+ * each seat's turn once); `turns` are the game's turns from its events (turns.js)
+ * and `known` the last version they cover, else the round comes from the view.
+ */
+export function turnLine(view, names, turns = null, known = 0) {
   if (view.status === "open") {
     const seated = view.players.length;
     return `Waiting for players: ${seated} of ${view.players_count || "?"} seated`;
   }
-  if (view.status === "finished") return `Finished after ${plural(view.turn ? view.turn.number : 0, "turn")}`;
+  const round = roundOfView(view, turns, known);
+  if (view.status === "finished" || view.status === "aborted") {
+    const rounds = turns && known >= view.version ? roundsPlayed(turns) : round;
+    const verb = view.status === "aborted" ? "Aborted" : "Finished";
+    return rounds ? `${verb} after ${plural(rounds, "round")}` : verb;
+  }
   const t = view.turn;
   const who = view.you === t.seat ? "your move" : `${names.of(t.seat)} to play`;
   if (view.variant === "duel") {
-    return `Turn ${t.number} · ${who}${DUEL_PHASE_WORDS[t.phase] || ""}${t.extra_turn ? " · extra turn" : ""}`;
+    return `Round ${round} · ${who}${DUEL_PHASE_WORDS[t.phase] || ""}${t.extra_turn ? " · extra turn" : ""}`;
   }
   const phase = t.phase === "return_tokens" ? " (returning tokens)" : t.phase === "choose_noble" ? " (choosing a noble)" : "";
-  return `Turn ${t.number} · ${who}${phase}${t.final_round ? " · final round" : ""}`;
+  return `Round ${round} · ${who}${phase}${t.final_round ? " · final round" : ""}`;
 }
 
 export async function showGame(main, gameId, mode) {
@@ -159,6 +175,7 @@ export async function showGame(main, gameId, mode) {
         again = false;
         log.add(await fetchEvents(gameId, { after: log.lastVersion, token }));
       } while (again);
+      renderHead(); // the round is counted from the events
     } catch {
       // the next snapshot or reconnect tries again
     } finally {
@@ -169,7 +186,7 @@ export async function showGame(main, gameId, mode) {
   let headKey = null;
   function renderHead() {
     // Drawn again only when what it says changes (an open Share menu stays open).
-    const line = view ? turnLine({ ...view, players_count: summary.players }, names) : "Connecting…";
+    const line = view ? turnLine({ ...view, players_count: summary.players }, names, turnsOf(log.events.values()), log.lastVersion) : "Connecting…";
     const key = JSON.stringify([connection, line, view ? view.status : null]);
     if (key === headKey) return;
     headKey = key;
@@ -184,7 +201,7 @@ export async function showGame(main, gameId, mode) {
       h(
         "div",
         { class: "head-side" },
-        connectionBadge(connection),
+        connectionBadge(connection, view ? view.status : null),
         h("span", { class: "who-am-i" }, token ? `Playing as ${seat.name}` : "Watching"),
         turnAlert ? turnAlert.el : null,
         view && view.status !== "open"

@@ -5,6 +5,7 @@ import { ApiError, createGame, fetchView, gameSummary, listGames, takeSeat } fro
 import { h, listWords, mount, plural } from "./dom.js";
 import { reasonWords } from "./duel_words.js";
 import { mySeats, playerName, rememberName, rememberSeat } from "./seats.js";
+import { roundOfView } from "./turns.js";
 import { seatLabel, variantName } from "./words.js";
 
 const REFRESH_MS = 8000;
@@ -227,8 +228,8 @@ async function refreshMine(box) {
     .map(([s, g]) =>
       row(
         g,
-        [h("strong", {}, `${s.name}`), ` at ${variantName(g.variant)} #${g.id}`, h("span", { class: `status status-${g.status}` }, g.status)],
-        g.status === "finished"
+        [h("strong", {}, `${s.name}`), ` at ${variantName(g.variant)} #${g.id}`, h("span", { class: `status status-${g.status}` }, STATUS_WORDS[g.status] || g.status)],
+        g.status === "finished" || g.status === "aborted"
           ? [link(`#/replay/${g.id}`, "Replay", "replay")]
           : [link(`#/play/${g.id}`, g.status === "open" ? "Wait at the table" : "Take your seat", "resume", true)],
       ),
@@ -236,6 +237,8 @@ async function refreshMine(box) {
   panel.hidden = rows.length === 0;
   mount(box, rows);
 }
+
+const STATUS_WORDS = { open: "Open", live: "Live", finished: "Finished", aborted: "Aborted" };
 
 function empty(text) {
   return h("p", { class: "empty" }, text);
@@ -276,6 +279,13 @@ function when(g, verb) {
   return t ? ` · ${verb} ${t}` : "";
 }
 
+/** "ended 3 min ago": a finished game is dated by its end (summaries before
+ * `ended_at` existed say when they started). */
+function ended(g) {
+  const t = ago(g.ended_at);
+  return t ? ` · ended ${t}` : when(g, "started");
+}
+
 function liveRow(g, view) {
   const seats = view ? view.players : g.seats || [];
   const scores = seats.map((p) =>
@@ -286,7 +296,8 @@ function liveRow(g, view) {
       "points" in p ? h("b", { "aria-label": `${p.points} points` }, String(p.points)) : null,
     ),
   );
-  const turn = view && view.turn ? ` · turn ${view.turn.number}` : "";
+  const round = view && view.turn ? roundOfView(view, null, 0) : null;
+  const turn = round ? ` · round ${round}` : "";
   return row(
     g,
     [h("span", { class: "scores" }, scores), h("span", { class: "muted" }, `${variantName(g.variant)}${turn}${when(g, "started")}`)],
@@ -306,5 +317,5 @@ function finishedRow(g) {
     const how = r.reason ? ` ${reasonWords(r.reason)}` : "";
     text = `${listWords(r.winners.map(name))} won${how}${points}${against}`;
   }
-  return row(g, [h("strong", {}, text), h("span", { class: "muted" }, `${variantName(g.variant)}${when(g, "played")}`)], [link(`#/replay/${g.id}`, "Replay", "replay", true)]);
+  return row(g, [h("strong", {}, text), h("span", { class: "muted" }, `${variantName(g.variant)}${ended(g)}`)], [link(`#/replay/${g.id}`, "Replay", "replay", true)]);
 }

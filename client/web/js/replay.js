@@ -1,7 +1,9 @@
-// `#/replay/{id}` (or `#/replay/{id}/{version}`): a game move by move from its log.
-// The log comes from GET /events; the table at move N is GET /view?version=N
+// `#/replay/{id}` (or `#/replay/{id}/{version}`): a game turn by turn from its log.
+// The log comes from GET /events; the table at version N is GET /view?version=N
 // (cached, fetched ahead while playing), so what is shown is exactly the server's
-// view at that version. Step, jump with the slider, play and pause; arrows step.
+// view at that version. The controls step, jump and play by whole turns (a move with
+// its consequences: a card dealt, a noble, the turn handed on; turns.js reads them
+// from the events), and by single events on demand; the move list jumps to a turn.
 
 import { fetchCatalog, fetchEvents, fetchView, gameSummary } from "./api.js";
 import { h, mount, svg } from "./dom.js";
@@ -9,26 +11,42 @@ import { describerFor } from "./duel_words.js";
 import { KITS, turnLine } from "./game.js";
 import { LastMove } from "./lastmove.js";
 import { GameLog } from "./log.js";
+import { MoveList } from "./moves.js";
 import { resultHeadline } from "./results.js";
+import { turnsOf } from "./turns.js";
 import { Names, variantName } from "./words.js";
 
+// Milliseconds a turn stays on screen while playing.
 const SPEEDS = [
-  ["1500", "Slow"],
-  ["800", "Normal"],
-  ["300", "Fast"],
+  ["2000", "Slow"],
+  ["1000", "Normal"],
+  ["500", "Fast"],
+  ["200", "Very fast"],
 ];
+const DEFAULT_SPEED = 1000;
 
 const ICONS = {
-  first: '<path d="M6 5h2v14H6zM19 5v14L9 12z"/>',
-  prev: '<path d="M17 5v14L6 12z"/>',
+  first: '<path d="M5 5h2v14H5zM19 5v14l-6-7zM13 5v14l-6-7z"/>',
+  "prev-turn": '<path d="M12 5v14L4 12zM20 5v14l-8-7z"/>',
+  "prev-event": '<path d="M15 7v10l-6-5zM7 7h2v10H7z"/>',
   play: '<path d="M7 5v14l12-7z"/>',
   pause: '<path d="M6 5h4v14H6zM14 5h4v14h-4z"/>',
-  next: '<path d="M7 5v14l11-7z"/>',
-  last: '<path d="M16 5h2v14h-2zM5 5v14l10-7z"/>',
+  "next-event": '<path d="M9 7v10l6-5zM15 7h2v10h-2z"/>',
+  "next-turn": '<path d="M4 5v14l8-7zM12 5v14l8-7z"/>',
+  last: '<path d="M17 5h2v14h-2zM5 5v14l6-7zM11 5v14l6-7z"/>',
 };
 
-function iconButton(key, label, onclick) {
-  return h("button", { type: "button", class: "btn btn-icon", dataset: { key }, id: `replay-${key}`, "aria-label": label, title: label, onclick }, svg("0 0 24 24", ICONS[key]));
+function iconButton(key, label, onclick, extra = "") {
+  return h("button", { type: "button", class: ["btn", "btn-icon", extra], dataset: { key }, id: `replay-${key}`, "aria-label": label, title: label, onclick }, svg("0 0 24 24", ICONS[key]));
+}
+
+/** Where the replay rests when it steps by turn: the start, then the end of each turn
+ * (the game's last event for the last one, so the end shows the result). */
+function turnStops(turns, last) {
+  const stops = [];
+  if (turns.length) stops.push(turns[0].start);
+  for (const t of turns) if (t.end !== null && t.end > stops[stops.length - 1]) stops.push(t.end);
+  return stops.length ? stops : [last];
 }
 
 export async function showReplay(main, gameId, startAt) {
@@ -51,28 +69,32 @@ export async function showReplay(main, gameId, startAt) {
   const catalog = await fetchCatalog(summary.variant);
   const names = new Names();
   const last = events.length ? events[events.length - 1].version : summary.version;
-  const started = events.find((e) => e.type === "GameStarted");
   const first = 1;
+  const turns = turnsOf(events);
+  const stops = turnStops(turns, last);
+  const played = turns.filter((t) => t.end !== null).length;
   const byVersion = new Map(events.map((e) => [e.version, e]));
   const cache = new Map(); // version -> Promise<view>
-  let current = Math.min(last, Math.max(first, startAt || (started ? started.version : first)));
+  let current = Math.min(last, Math.max(first, startAt || stops[0]));
   let shown = null; // the view on screen
   let playing = false;
   let playTimer = null;
-  let speed = 800;
+  let speed = DEFAULT_SPEED;
   let stopped = false;
   const lastMove = new LastMove();
 
-  const log = new GameLog({ names, catalog, onPick: (v) => go(v), title: "Moves", variant: summary.variant });
+  const log = new GameLog({ names, catalog, onPick: (v) => go(v), title: "Events", variant: summary.variant });
   log.add(events);
+  const moves = new MoveList({ turns, events, names, catalog, variant: summary.variant, onPick: (t) => go(t.end ?? t.start) });
+  moves.render();
 
   const tableSlot = h("div", { class: "table-slot" });
   const playersSlot = h("div", { class: "players-slot" });
   const caption = h("p", { class: "replay-caption", id: "replay-caption", "aria-live": "polite" });
   const position = h("span", { class: "replay-position", id: "replay-position" });
-  const slider = h("input", { type: "range", id: "replay-slider", min: String(first), max: String(last), value: String(current), "aria-label": "Move" });
-  const jump = h("input", { type: "number", id: "replay-goto", min: String(first), max: String(last), value: String(current), "aria-label": "Go to move", inputmode: "numeric" });
-  const playButton = iconButton("play", "Play", () => (playing ? pause() : play()));
+  const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: String(stops.length - 1), value: "0", "aria-label": "Turn" });
+  const jump = h("input", { type: "number", id: "replay-goto", min: "0", max: String(played), value: "0", "aria-label": "Go to turn", inputmode: "numeric" });
+  const playButton = iconButton("play", "Play", () => (playing ? pause() : play()), "btn-play");
   const speedSelect = h(
     "select",
     { id: "replay-speed", "aria-label": "Speed", onchange: (e) => (speed = Number(e.target.value)) },
@@ -81,11 +103,46 @@ export async function showReplay(main, gameId, startAt) {
   const title = h("p", { class: "turn-line", id: "turn-line" });
   const headline = h("p", { class: "replay-result", id: "replay-result" });
 
-  slider.addEventListener("input", () => go(Number(slider.value), { fromSlider: true }));
+  // The moves (turns) or every event: one list on screen at a time.
+  const tabs = {};
+  function showList(which) {
+    for (const [key, tab] of Object.entries(tabs)) tab.setAttribute("aria-pressed", String(key === which));
+    moves.el.hidden = which !== "moves";
+    log.el.hidden = which !== "events";
+    (which === "moves" ? moves : log).setCurrent(which === "moves" ? moves.current : log.current);
+  }
+  for (const [key, label] of [["moves", "Moves"], ["events", "Every event"]]) {
+    tabs[key] = h("button", { type: "button", class: "btn btn-small list-tab", id: `replay-list-${key}`, "aria-pressed": "false", onclick: () => showList(key) }, label);
+  }
+
+  slider.addEventListener("input", () => go(stops[Number(slider.value)], { fromSlider: true }));
   jump.addEventListener("change", () => {
     const n = Number(jump.value);
-    if (Number.isFinite(n)) go(Math.round(n));
+    if (Number.isFinite(n)) go(stops[Math.max(0, Math.min(stops.length - 1, Math.round(n)))]);
   });
+
+  /** How many turns are over at `version`, and the stop index at or before it. */
+  function stopIndex(version) {
+    let i = 0;
+    while (i + 1 < stops.length && stops[i + 1] <= version) i += 1;
+    return i;
+  }
+
+  function positionWords(version) {
+    if (version < stops[0]) return `Setting up: event ${version} of ${last}`;
+    const i = stopIndex(version);
+    if (stops[i] === version) return i === 0 ? `Start · ${played} turns` : `Turn ${i} of ${played}`;
+    const turn = turns[i];
+    const step = turn ? turn.versions.indexOf(version) + 1 : 0;
+    return `Turn ${i + 1} of ${played} · event ${step} of ${turn ? turn.versions.length : "?"}`;
+  }
+
+  function captionWords(version) {
+    const i = stopIndex(version);
+    if (stops[i] === version && i > 0) return moves.words(turns[i - 1]);
+    const event = byVersion.get(version);
+    return event ? describeEvent(event, names, catalog).text : "";
+  }
 
   function viewAt(version) {
     if (!cache.has(version)) {
@@ -97,18 +154,21 @@ export async function showReplay(main, gameId, startAt) {
   }
 
   function prefetch(from) {
-    for (let v = from + 1; v <= Math.min(last, from + 4); v += 1) viewAt(v).catch(() => {});
+    const i = stopIndex(from);
+    for (const v of stops.slice(i + 1, i + 4)) viewAt(v).catch(() => {});
   }
 
   async function go(version, { fromSlider = false } = {}) {
     const target = Math.max(first, Math.min(last, version));
     current = target;
-    if (!fromSlider) slider.value = String(target);
-    jump.value = String(target);
-    position.textContent = `Move ${target} of ${last}`;
-    const event = byVersion.get(target);
-    caption.textContent = event ? describeEvent(event, names, catalog).text : "";
+    const i = stopIndex(target);
+    if (!fromSlider) slider.value = String(i);
+    jump.value = String(i);
+    position.textContent = positionWords(target);
+    caption.textContent = captionWords(target);
     log.setCurrent(target);
+    // The turn shown: the last one over at a stop, else the one being played.
+    moves.setCurrent(target < stops[0] ? null : stops[i] === target ? (i > 0 ? i : null) : i + 1);
     window.history.replaceState(null, "", `#/replay/${encodeURIComponent(gameId)}/${target}`);
     let view;
     try {
@@ -133,19 +193,15 @@ export async function showReplay(main, gameId, startAt) {
     if (!shown) return;
     mount(tableSlot, kit.renderTable(shown, catalog));
     mount(playersSlot, kit.renderPlayers(shown, catalog));
-    title.textContent = turnLine({ ...shown, players_count: summary.players }, names);
+    title.textContent = turnLine({ ...shown, players_count: summary.players }, names, turns, last);
     headline.textContent = shown.result ? resultHeadline(shown) : "";
   }
 
-  function turnBoundary(direction) {
-    // The previous/next "X's turn" line (TurnEnded), or the ends.
-    let v = current + direction;
-    while (v > first && v < last) {
-      const e = byVersion.get(v);
-      if (e && e.type === "TurnEnded") return v;
-      v += direction;
-    }
-    return v;
+  /** The next (+1) or previous (-1) turn stop from the current version. */
+  function turnStep(direction) {
+    if (direction > 0) return stops.find((v) => v > current) ?? last;
+    const before = stops.filter((v) => v < current);
+    return before.length ? before[before.length - 1] : first;
   }
 
   async function tick() {
@@ -154,12 +210,12 @@ export async function showReplay(main, gameId, startAt) {
       pause();
       return;
     }
-    await go(current + 1);
+    await go(turnStep(1));
     if (playing && !stopped) playTimer = window.setTimeout(tick, speed);
   }
 
   function play() {
-    if (current >= last) current = first;
+    if (current >= last) current = stops[0];
     playing = true;
     mount(playButton, svg("0 0 24 24", ICONS.pause));
     playButton.setAttribute("aria-label", "Pause");
@@ -185,11 +241,11 @@ export async function showReplay(main, gameId, startAt) {
       e.preventDefault();
       const dir = e.key === "ArrowLeft" ? -1 : 1;
       pause();
-      go(e.shiftKey ? turnBoundary(dir) : current + dir);
+      go(e.shiftKey ? current + dir : turnStep(dir));
     } else if ((e.key === "Home" || e.key === "End") && !typing) {
       e.preventDefault();
       pause();
-      go(e.key === "Home" ? first : last);
+      go(e.key === "Home" ? stops[0] : last);
     } else if (e.key === " " && !typing && !(target instanceof HTMLButtonElement) && !(target instanceof HTMLAnchorElement)) {
       e.preventDefault();
       playing ? pause() : play();
@@ -197,6 +253,10 @@ export async function showReplay(main, gameId, startAt) {
   };
   document.addEventListener("keydown", onKey);
 
+  const stepped = (fn) => () => {
+    pause();
+    go(fn());
+  };
   mount(
     main,
     h(
@@ -214,14 +274,16 @@ export async function showReplay(main, gameId, startAt) {
         h(
           "div",
           { class: "replay-buttons" },
-          iconButton("first", "First move (Home)", () => { pause(); go(first); }),
-          iconButton("prev", "Step back (Left arrow)", () => { pause(); go(current - 1); }),
+          iconButton("first", "Start (Home)", stepped(() => stops[0])),
+          iconButton("prev-turn", "Previous turn (Left arrow)", stepped(() => turnStep(-1))),
+          iconButton("prev-event", "One event back (Shift+Left)", stepped(() => current - 1), "btn-event"),
           playButton,
-          iconButton("next", "Step forward (Right arrow)", () => { pause(); go(current + 1); }),
-          iconButton("last", "Last move (End)", () => { pause(); go(last); }),
+          iconButton("next-event", "One event forward (Shift+Right)", stepped(() => current + 1), "btn-event"),
+          iconButton("next-turn", "Next turn (Right arrow)", stepped(() => turnStep(1))),
+          iconButton("last", "End (End)", stepped(() => last)),
         ),
         h("div", { class: "replay-slider" }, slider, position),
-        h("div", { class: "replay-extra" }, h("label", { class: "goto" }, "Go to ", jump), speedSelect),
+        h("div", { class: "replay-extra" }, h("label", { class: "goto" }, "Turn ", jump), speedSelect),
         caption,
       ),
       h(
@@ -229,10 +291,15 @@ export async function showReplay(main, gameId, startAt) {
         { class: ["game-grid", summary.players >= 3 && "many-players", summary.variant === "duel" && "duel-grid"] },
         h("div", { class: "col-board" }, tableSlot),
         h("div", { class: "col-players" }, playersSlot),
-        h("div", { class: "col-log" }, log.el),
+        h(
+          "div",
+          { class: "col-log" },
+          h("section", { class: "log replay-lists", "aria-label": "Moves and events" }, h("div", { class: "list-tabs", role: "group", "aria-label": "Show" }, tabs.moves, tabs.events), moves.el, log.el),
+        ),
       ),
     ),
   );
+  showList("moves");
   await go(current);
   return () => {
     stopped = true;

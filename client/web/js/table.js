@@ -8,7 +8,7 @@
 import { cardBack, cardFace, cardLabel, nobleTile } from "./cards.js";
 import { h, plural, svg } from "./dom.js";
 import { GEMS, TOKENS, gemIcon, gemLabel, tokenChip } from "./gems.js";
-import { seatLabel } from "./words.js";
+import { botTag, seatLabel } from "./words.js";
 
 /**
  * ui (optional): {
@@ -186,7 +186,7 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
       h("span", { class: "turn-dot", "aria-hidden": "true" }),
       h("span", { class: "player-name" }, name),
       mine ? h("span", { class: "tag tag-you" }, "you") : null,
-      p.bot ? h("span", { class: "tag tag-bot" }, `${p.bot} bot`) : null,
+      botTag(p) ? h("span", { class: "tag tag-bot" }, botTag(p)) : null,
       winner ? h("span", { class: "tag tag-win" }, "winner") : null,
       h("span", { class: "player-points", "aria-hidden": "true" }, String(p.points), h("small", {}, "pts")),
     ),

@@ -35,10 +35,28 @@ export class Names {
   }
 }
 
-/** "A greedy bot", or "Robo (a greedy bot)" when the bot has a name of its own. */
+const BOT_LEVEL_WORDS = { mcts: "MCTS" };
+
+/** "greedy", "MCTS": a bot level as written in a sentence. */
+export function botLevelWords(bot) {
+  return BOT_LEVEL_WORDS[bot] || bot;
+}
+
+/** "greedy bot" beside a bot seat's name, unless its name says so already
+ * ("Greedy bot 2"); null for a person. */
+export function botTag(p) {
+  if (!p.bot) return null;
+  const level = botLevelWords(p.bot);
+  return (p.name || "").toLowerCase().startsWith(`${level.toLowerCase()} bot`) ? null : `${level} bot`;
+}
+
+/** "Greedy bot 2" (the server's name for a bot seat), or "Robo (a greedy bot)" when
+ * the bot has a name of its own. */
 function botJoined(event) {
-  const plain = !event.name || event.name.toLowerCase() === `${event.bot} bot`;
-  return plain ? `A ${event.bot} bot` : `${event.name} (a ${event.bot} bot)`;
+  const level = botLevelWords(event.bot);
+  if (!event.name) return `${/^[aeiou]/i.test(level) ? "An" : "A"} ${level} bot`;
+  const plain = event.name.toLowerCase().startsWith(`${level.toLowerCase()} bot`);
+  return plain ? event.name : `${event.name} (a ${level} bot)`;
 }
 
 /** A seat's name on the page: its name, with its seat when another seat has the same. */
@@ -49,7 +67,7 @@ export function seatLabel(players, p) {
 }
 
 export function botName(bot) {
-  return bot ? `Bot (${bot})` : "Someone";
+  return bot ? `Bot (${botLevelWords(bot)})` : "Someone";
 }
 
 function card(catalog, id) {

@@ -1,0 +1,73 @@
+// The replay's move list: one line per turn, with its round ("7", "7+" for an extra
+// turn), who played and what the turn did (its events in sentences, bookkeeping left
+// out). A line jumps to the end of its turn; the current turn is highlighted.
+
+import { h } from "./dom.js";
+import { describerFor } from "./duel_words.js";
+
+export class MoveList {
+  /** turns from turns.js; onPick(turn) is called with the clicked turn. */
+  constructor({ turns, events, names, catalog, variant, onPick }) {
+    this.turns = turns;
+    this.byVersion = new Map(events.map((e) => [e.version, e]));
+    this.names = names;
+    this.catalog = catalog;
+    this.describe = describerFor(variant);
+    this.onPick = onPick;
+    this.current = null;
+    this.list = h("ol", { class: "move-list", id: "move-list" });
+    this.el = h("section", { class: "moves", "aria-label": "Moves" }, this.list);
+  }
+
+  /** What turn `turn` did, in sentences: its moves and what followed them. */
+  words(turn) {
+    const texts = [];
+    for (const v of turn.versions) {
+      const event = this.byVersion.get(v);
+      if (!event) continue;
+      const { text, kind } = this.describe(event, this.names, this.catalog);
+      if (kind !== "minor") texts.push(text);
+    }
+    return texts.join(" ") || `${this.names.of(turn.seat)} played.`;
+  }
+
+  /** Draw the lines (again after names are learnt). */
+  render() {
+    this.list.replaceChildren(
+      ...this.turns.map((turn) => {
+        const round = `${turn.round}${turn.extra ? "+" : ""}`;
+        const text = this.words(turn);
+        const label = `Turn ${turn.n}, round ${turn.round}${turn.extra ? " (extra turn)" : ""}: ${text}`;
+        return h(
+          "li",
+          { class: "move", dataset: { turn: String(turn.n), seat: String(turn.seat), version: String(turn.end ?? turn.start) } },
+          h(
+            "button",
+            { type: "button", class: "move-jump", "aria-label": label, onclick: () => this.onPick(turn) },
+            h("span", { class: "move-round", "aria-hidden": "true" }, round),
+            h("span", { class: "move-text" }, text),
+          ),
+        );
+      }),
+    );
+    if (this.current !== null) this.setCurrent(this.current);
+  }
+
+  /** Highlight turn number `n` (null: none) and bring it into view. */
+  setCurrent(n) {
+    this.current = n;
+    for (const li of this.list.querySelectorAll(".current")) {
+      li.classList.remove("current");
+      li.removeAttribute("aria-current");
+    }
+    const li = n === null ? null : this.list.querySelector(`[data-turn="${n}"]`);
+    if (!li) return;
+    li.classList.add("current");
+    li.setAttribute("aria-current", "step");
+    const l = this.list;
+    const top = li.offsetTop; // the list is position: relative
+    if (top < l.scrollTop || top + li.offsetHeight > l.scrollTop + l.clientHeight) {
+      l.scrollTop = Math.max(0, top - l.clientHeight / 2);
+    }
+  }
+}
