@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 from server.embedded_redis import EmbeddedRedis
 from server.lobby import Lobby
+from server.outage import keep_redis_up
 from server.ratelimit import RateLimiter
 from server.routes import EXCEPTION_HANDLERS, api_routes
 from server.service import GameService
@@ -106,6 +107,8 @@ def create_app(
             app.state.service = service
             app.state.embedded_redis = embedded
             async with contextlib.AsyncExitStack() as stack:
+                # Started again on the same folder and port if it dies (server/outage.py).
+                app.state.redis_keeper = await stack.enter_async_context(keep_redis_up(embedded))
                 for extra in extra_lifespans:
                     await stack.enter_async_context(extra(app))
                 yield

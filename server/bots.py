@@ -32,6 +32,7 @@ from starlette.applications import Starlette
 from client.bots import BOTS, choose
 from events.game import Variant
 from server.errors import ServiceError
+from server.outage import STORE_DOWN
 from server.projection import decode_event
 from server.service import BOT_GAMES_KEY, GameService
 from server.settings import Settings
@@ -41,6 +42,7 @@ log = logging.getLogger(__name__)
 
 REFRESH_SECONDS: Final = 0.25
 TAIL_BLOCK_MS: Final = 200
+WORKERS_GRACE_S: Final = 2.0  # for a thinking MCTS worker to finish, when stopping
 
 
 def think(level: str, view: dict[str, Any], seed: str, seconds: float) -> dict[str, Any]:
@@ -75,6 +77,7 @@ class BotRunner:
         self._tasks: set[asyncio.Task[None]] = set()
         self._pool: Executor | None = None
         self._closed = False
+        self._again: set[str] = set()  # games whose bot move failed for Redis
         self.moves = 0
 
     async def run(self) -> None:
@@ -85,6 +88,7 @@ class BotRunner:
                 if time.monotonic() >= next_refresh:
                     await self._refresh()
                     next_refresh = time.monotonic() + REFRESH_SECONDS
+                    self._play_again()
                 if not self._tables:
                     await asyncio.sleep(REFRESH_SECONDS)
                     continue
@@ -101,6 +105,9 @@ class BotRunner:
                     self._play(game_id, table)
             except asyncio.CancelledError:
                 raise
+            except STORE_DOWN as e:
+                log.warning("bot runner: Redis can't be reached (%r); retrying", e)
+                await asyncio.sleep(1.0)
             except Exception:
                 log.exception("bot runner loop failed; retrying")
                 await asyncio.sleep(1.0)
@@ -113,7 +120,9 @@ class BotRunner:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            pool, self._pool = self._pool, None
+            pool.shutdown(wait=False, cancel_futures=True)
+            await asyncio.to_thread(_end_workers, WORKERS_GRACE_S)
 
     async def _refresh(self) -> None:
         """Pick up games that got a bot seat; let go of those that ended."""
@@ -179,10 +188,25 @@ class BotRunner:
         except ServiceError as refusal:
             # Another runner moved first, or the game moved on: the tail brings the news.
             log.debug("bot move in %s at %d refused: %s", game_id, version, refusal)
+        except STORE_DOWN as e:
+            # Nothing new will come from the tail to wake this seat: it plays again
+            # once Redis answers (``_play_again``).
+            log.warning(
+                "bot move in %s at %d not sent, Redis can't be reached: %r", game_id, version, e
+            )
+            self._again.add(game_id)
         except Exception:
             log.exception("bot %s at seat %d of %s failed", level, seat, game_id)
         finally:
             table.thinking.discard((seat, version))
+
+    def _play_again(self) -> None:
+        """The games whose bot move met Redis down: their bots think again."""
+        again, self._again = self._again, set()
+        for game_id in again:
+            table = self._tables.get(game_id)
+            if table is not None:
+                self._play(game_id, table)
 
     def _process_pool(self) -> Executor:
         # MCTS thinks for a second of CPU: in its own process it never holds the GIL
@@ -190,6 +214,22 @@ class BotRunner:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         return self._pool
+
+
+def _end_workers(grace: float) -> None:
+    """Wait up to ``grace`` seconds for the MCTS worker processes to finish the move
+    they think about, then end them: a stopped server leaves no process behind (left
+    to themselves they outlive it). They are this process's only ``multiprocessing``
+    children."""
+    deadline = time.monotonic() + grace
+    for worker in multiprocessing.active_children():
+        worker.join(max(0.0, deadline - time.monotonic()))
+        if worker.is_alive():
+            worker.terminate()
+            worker.join(5)
+        if worker.is_alive():  # pragma: no cover - ignored SIGTERM
+            worker.kill()
+            worker.join()
 
 
 @asynccontextmanager

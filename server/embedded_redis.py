@@ -195,6 +195,20 @@ class EmbeddedRedis:
             raise
         return self
 
+    def restart(self) -> EmbeddedRedis:
+        """Start again after the process died, on the port it had: clients that know
+        its URL reconnect to it (``start`` would take a fresh port if that one were
+        taken). A no-op while it runs."""
+        if self.running:
+            return self
+        wanted, port = self._wanted_port, self._port
+        if port is not None:
+            self._wanted_port = port
+        try:
+            return self.start()
+        finally:
+            self._wanted_port = wanted
+
     def stop(self, timeout: float = 10.0) -> None:
         """SHUTDOWN gracefully (AOF flushed), then terminate or kill if it hangs."""
         proc = self._proc

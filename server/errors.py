@@ -19,6 +19,7 @@ ErrorCode = Literal[
     "conflict",
     "game_over",
     "rate_limited",
+    "unavailable",
 ]
 
 STATUS: Final[dict[str, int]] = {
@@ -30,6 +31,9 @@ STATUS: Final[dict[str, int]] = {
     "conflict": 409,
     "game_over": 409,
     "rate_limited": 429,
+    # Not in PROTOCOL.md (an addition, docs/http-api.md): the server's store (Redis)
+    # can't be reached for now; the server reconnects by itself, the client retries.
+    "unavailable": 503,
 }
 
 
@@ -52,7 +56,7 @@ class ServiceError(Exception):
         self.code: ErrorCode = code
         self.message = message
         self.status = STATUS[code] if status is None else status
-        self.retry_after = retry_after  # seconds, for rate_limited
+        self.retry_after = retry_after  # seconds, for rate_limited and unavailable
 
     def to_wire(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
@@ -91,6 +95,21 @@ def rate_limited(retry_after: float) -> ServiceError:
         "rate_limited",
         f"Too many commands: try again in {retry_after:.1f} s.",
         retry_after=retry_after,
+    )
+
+
+UNAVAILABLE_RETRY_S: Final = 2.0
+
+
+def unavailable(cause: object) -> ServiceError:
+    """The store (Redis) can't be reached: nothing was done, or, for a command whose
+    answer was lost, maybe done once (sending it again with its id is safe)."""
+    return ServiceError(
+        "unavailable",
+        "The server can't reach its game store right now (Redis: "
+        f"{str(cause) or type(cause).__name__}). It reconnects by itself: try again"
+        " in a few seconds; a move sent again with the same command_id is applied once.",
+        retry_after=UNAVAILABLE_RETRY_S,
     )
 
 

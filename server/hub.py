@@ -43,6 +43,7 @@ import redis.asyncio as aioredis
 
 from events.game import Variant
 from server.audiences import AudienceViews
+from server.errors import unavailable
 from server.projection import LoggedEvent, decode_event
 from server.service import reveal_reserves
 from server.settings import WS_BUFFER_BYTES, TailMode
@@ -52,7 +53,15 @@ from server.tailer import TAIL_BLOCK_MS, Tailer
 from server.viewdiff import view_patch
 from server.wire import event_to_wire
 
-__all__ = ["CLOSE_INTERNAL", "DEFAULT_OUTBOX_LIMIT", "Hub", "Hubs", "Outbox", "Viewer"]
+__all__ = [
+    "CLOSE_INTERNAL",
+    "CLOSE_UNAVAILABLE",
+    "DEFAULT_OUTBOX_LIMIT",
+    "Hub",
+    "Hubs",
+    "Outbox",
+    "Viewer",
+]
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +71,7 @@ LoadGame = Callable[[str], Awaitable[tuple[Variant, Sequence[LoggedEvent]]]]
 
 DEFAULT_OUTBOX_LIMIT: Final = WS_BUFFER_BYTES  # bytes behind before a socket is reset
 CLOSE_INTERNAL: Final = 1011
+CLOSE_UNAVAILABLE: Final = 4503  # 4000 + HTTP 503: Redis can't be reached for now
 
 _encoder = msgspec.json.Encoder()
 
@@ -115,8 +125,11 @@ class Outbox:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    def abandon(self, code: int, reason: str) -> None:
-        """Send nothing more and close the socket (its client reconnects)."""
+    def abandon(self, code: int, reason: str, last: bytes | None = None) -> None:
+        """Send nothing more (but ``last``, if given) and close the socket (its client
+        reconnects)."""
+        if last is not None and not self.closed:
+            self.wire.write(Batch((last,)))
         self.closed = True
         self.wire.close()
         if self._close is not None and self._closing is None:
@@ -479,6 +492,8 @@ class Hubs:
             tail_client, wake_client, self._deliver, block_ms=block_ms, mode=tail_mode
         )
         self._appending: dict[str, int] = {}  # game -> events counted off in the tailer
+        self._wake_client = wake_client
+        self.tailer.on_down = self._store_down
 
     def __len__(self) -> int:
         return len(self._hubs)
@@ -496,8 +511,12 @@ class Hubs:
     ) -> Outbox:
         """A started outbox for a new socket on ``game_id`` (loading its hub if needed).
 
-        Raises what ``load`` raises (an unknown game) before anything is started.
+        Raises what ``load`` raises (an unknown game) before anything is started,
+        and Redis's error while the tailer finds Redis down (the socket would get no
+        diffs).
         """
+        if self.tailer.down is not None:
+            await self._wake_client.ping()  # raises while Redis is still down
         while True:
             hub = self._hubs.get(game_id)
             if hub is None:
@@ -608,6 +627,16 @@ class Hubs:
             return True
         self.tailer.advance(game_id, hub.version)
         return in_order
+
+    def _store_down(self, error: BaseException) -> None:
+        """Redis can't be read: every socket is told (``unavailable``) and closed with
+        4503, so that its client shows the problem and reconnects, backing off, with
+        ``since`` (it is refused until Redis is back). The hubs stay as they are."""
+        log.warning("Redis can't be read (%r): closing %d games' sockets", error, len(self))
+        message = _encoder.encode({"type": "error", **unavailable(error).to_wire()})
+        for hub in list(self._hubs.values()):
+            for outbox in hub.outboxes():
+                outbox.abandon(CLOSE_UNAVAILABLE, "unavailable", message)
 
     async def close(self) -> None:
         await self.tailer.close()

@@ -26,8 +26,10 @@ from server.errors import (
     missing_token,
     not_found,
     rate_limited,
+    unavailable,
 )
 from server.lobby import STATUSES, Status
+from server.outage import STORE_DOWN
 from server.ratelimit import RateLimiter
 from server.service import GameService
 
@@ -185,10 +187,17 @@ async def catalog(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
+    """200 while Redis answers; else 503 with PROTOCOL.md's error shape and why."""
     try:
         await _service(request).store.client.ping()
-    except (RedisError, OSError) as e:
-        return json({"status": "unavailable", "message": f"Redis: {e}"}, 503)
+    except RedisError as e:
+        error = unavailable(e)
+        keeper = getattr(request.app.state, "redis_keeper", None)
+        embedded = keeper.state() if keeper is not None else ""
+        body = {"status": "unavailable", **error.to_wire()}
+        if embedded:
+            body["message"] = f"{body['message']} {embedded}"
+        return json(body, 503, {"Retry-After": "1"})
     return json({"status": "ok"})
 
 
@@ -207,6 +216,11 @@ async def on_service_error(request: Request, exc: Exception) -> Response:
     return json(error.to_wire(), error.status, headers)
 
 
+async def on_store_down(request: Request, exc: Exception) -> Response:
+    """Redis can't be reached: 503 ``unavailable`` (server/outage.py), not a 500."""
+    return await on_service_error(request, unavailable(exc))
+
+
 async def on_http_exception(request: Request, exc: Exception) -> Response:
     """Starlette's own refusals (no such route, wrong method) in the API's shape."""
     http = cast(HTTPException, exc)
@@ -217,6 +231,7 @@ async def on_http_exception(request: Request, exc: Exception) -> Response:
 EXCEPTION_HANDLERS: Final = {
     ServiceError: on_service_error,
     HTTPException: on_http_exception,
+    **dict.fromkeys(STORE_DOWN, on_store_down),
 }
 
 

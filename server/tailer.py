@@ -108,6 +108,10 @@ class Tailer:
         self._waking: asyncio.Task[None] | None = None
         self.reads = 0
         self.empty_reads = 0
+        # Why Redis can't be read now (None while it can), and who is told when it
+        # first fails (the hubs close their sockets: server/outage.py).
+        self.down: BaseException | None = None
+        self.on_down: Callable[[BaseException], None] | None = None
 
     # ------------------------------------------------------------------ games
 
@@ -206,6 +210,10 @@ class Tailer:
 
     def _read_failed(self, e: BaseException, failures: int) -> float:
         delay = _RETRY_S[min(failures, len(_RETRY_S) - 1)]
+        if self.down is None:
+            self.down = e
+            if self.on_down is not None:
+                self.on_down(e)
         log.warning("tailing %d games failed (%r); again in %.2f s", len(self._positions), e, delay)
         return delay
 
@@ -230,6 +238,10 @@ class Tailer:
             while self._positions:
                 try:
                     if subscriber is None or subscriber.lost is not None:
+                        if failures and not await self._notifications_on():
+                            # A Redis started afresh has them off (CONFIG SET is not
+                            # kept): on again, or this connection waits in vain.
+                            raise RedisConnectionError("keyspace notifications are off")
                         subscriber = await connection.connected()
                         subscribed = set()
                         self._to_subscribe |= set(self._positions)
@@ -258,7 +270,7 @@ class Tailer:
                         await self._news.wait()
                     if subscriber.lost is not None:
                         raise subscriber.lost
-                    failures = 0
+                    failures, self.down = 0, None
                 except (RedisError, OSError) as e:
                     if subscriber is not None:
                         subscriber.fail(RedisConnectionError(f"tailer: {e!r}"))
@@ -337,7 +349,7 @@ class Tailer:
                     )
                 finally:
                     self._reading = None
-                failures = 0
+                failures, self.down = 0, None
             except (RedisError, OSError) as e:
                 self._client_id = None  # a new connection has a new id
                 await asyncio.sleep(self._read_failed(e, failures))

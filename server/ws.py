@@ -35,8 +35,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from events.game import Variant
 from server import wire
-from server.errors import ServiceError, bad_request, missing_token, rate_limited
+from server.errors import ServiceError, bad_request, missing_token, rate_limited, unavailable
 from server.hub import CLOSE_INTERNAL, Hubs, Outbox
+from server.outage import STORE_DOWN, is_store_down
 from server.projection import LoggedEvent
 from server.ratelimit import RateLimiter
 from server.service import GameService
@@ -213,6 +214,10 @@ class _Session:
         except ServiceError as e:
             await self.outbox.reply(_error(e, command_id if command_id else None))
             return
+        except STORE_DOWN as e:
+            # Answered, then the socket is closed (game_socket): resent on the next one.
+            await self.outbox.reply(_error(unavailable(e), command_id))
+            raise
         ack = {"type": "ack", "command_id": command_id, "version": result.version}
         await self.outbox.reply(_encode(ack))
 
@@ -223,6 +228,17 @@ async def _close(websocket: WebSocket, code: int, reason: str, last: bytes | Non
         if last is not None:
             await websocket.send_text(last.decode())
         await websocket.close(code, reason)
+
+
+async def _close_for_redis(websocket: WebSocket, error: RedisError) -> None:
+    """Redis can't be reached: ``unavailable`` and 4503, the client backs off and
+    reconnects (server/outage.py); any other Redis error is ours: 1011."""
+    if is_store_down(error):
+        failure = unavailable(error)
+        await _close(websocket, 4000 + failure.status, failure.code, _error(failure))
+    else:
+        log.error("Redis refused a call of a socket: %r", error)
+        await _close(websocket, CLOSE_INTERNAL, "The server failed; reconnect.")
 
 
 async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = None) -> None:
@@ -245,16 +261,16 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
         return
     except RedisError as e:
         log.warning("socket on %s not started, Redis failed: %r", game_id, e)
-        await _close(websocket, CLOSE_INTERNAL, "The server could not reach its store.")
+        await _close_for_redis(websocket, e)
         return
     session = _Session(websocket, service, app_state.rate_limiter, outbox, token, inbox)
     try:
         await session.run()
-    except RedisError:
+    except RedisError as e:
         # The command may or may not be written: the client resends it (same id) on
         # the socket it reconnects, and gets the one answer.
-        log.exception("Redis failed on the socket of %s", game_id)
-        await _close(websocket, CLOSE_INTERNAL, "The server lost its store; reconnect.")
+        log.warning("Redis failed on the socket of %s: %r", game_id, e)
+        await _close_for_redis(websocket, e)
     finally:
         await hubs.leave(outbox)
 

@@ -31,10 +31,13 @@ def free_port() -> int:
 
 
 class Server:
-    """One `splendor serve` process on a data folder."""
+    """One `splendor serve` process on a data folder (its embedded Redis's, unless
+    ``env`` gives a ``REDIS_URL``)."""
 
-    def __init__(self, data_dir: Path, port: int, log: Path) -> None:
-        env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    def __init__(
+        self, data_dir: Path, port: int, log: Path, env: dict[str, str] | None = None
+    ) -> None:
+        env = {**{k: v for k, v in os.environ.items() if k != "REDIS_URL"}, **(env or {})}
         splendor = Path(sys.executable).parent / "splendor"
         self.log = log.open("ab")
         self.proc = subprocess.Popen(
