@@ -26,8 +26,16 @@ from events.duel import legal as duel_legal
 from events.duel import rules as duel_rules
 from events.duel import setup as duel_setup
 from events.duel import view as duel_view
+from events.duel.constants import rule_numbers as duel_rule_numbers
 from events.duel.state import DuelState
 from events.views import Views
+
+
+def with_rules(
+    catalog: Callable[[], dict[str, object]], numbers: Callable[[], dict[str, Any]]
+) -> Callable[[], dict[str, object]]:
+    """A variant's catalog with its rules' numbers as ``rules`` (for the page's words)."""
+    return lambda: {**catalog(), "rules": numbers()}
 
 
 @dataclass(frozen=True)
@@ -79,7 +87,7 @@ CLASSIC = Variant(
     legal_actions=classic_rules.legal_actions,
     view=classic_view.view,
     redact=classic_view.redact,
-    catalog=classic_catalog,
+    catalog=with_rules(classic_catalog, classic_rules.rule_numbers),
     event_type=classic_events.ClassicEvent,
     action_type=classic_actions.ClassicAction,
     new_views=classic_view.new_views,
@@ -96,7 +104,7 @@ DUEL = Variant(
     legal_actions=duel_legal.legal_actions,
     view=duel_view.view,
     redact=duel_view.redact,
-    catalog=duel_catalog,
+    catalog=with_rules(duel_catalog, duel_rule_numbers),
     event_type=duel_events.DuelEvent,
     action_type=duel_actions.DuelAction,
     new_views=duel_view.new_views,

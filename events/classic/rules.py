@@ -81,6 +81,17 @@ _LEVEL = card_levels(_CARDS.values())
 _LEVEL_IDS = level_ids(_CARDS.values())
 
 
+def rule_numbers() -> dict[str, int]:
+    """The rules' numbers a page explains a refusal with ("take two red needs 4 red in
+    the bank"): ``GET /api/catalog/classic``'s ``rules``, read from the constants above."""
+    return {
+        "take_two_minimum": TAKE_TWO_MINIMUM,
+        "max_reserved": MAX_RESERVED,
+        "max_tokens": MAX_TOKENS,
+        "points_to_end": POINTS_TO_END,
+    }
+
+
 # ------------------------------------------------------------------ the rules' checks
 # Each rule is checked in one small function; decide and legal_actions both call it.
 

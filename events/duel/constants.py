@@ -23,6 +23,21 @@ PYRAMID: Final = (
 MAX_TAKE: Final = _C["max_tokens_taken_in_line"]
 ROYAL_THRESHOLDS: Final = duel_royal_thresholds()
 
+
+def rule_numbers() -> dict[str, object]:
+    """The rules' numbers a page explains a refusal, a crown or a meter with:
+    ``GET /api/catalog/duel``'s ``rules``."""
+    return {
+        "max_reserved": MAX_RESERVED,
+        "max_tokens": MAX_TOKENS,
+        "max_take": MAX_TAKE,
+        "prestige_to_win": PRESTIGE_TO_WIN,
+        "crowns_to_win": CROWNS_TO_WIN,
+        "colour_prestige_to_win": COLOUR_PRESTIGE_TO_WIN,
+        "royal_thresholds": list(ROYAL_THRESHOLDS),
+    }
+
+
 # How many tokens of each kind the game holds, as a token vector (DUEL_TOKENS order).
 TOKEN_COUNTS: Final = tuple(duel_tokens()[name] for name in DUEL_TOKENS)
 

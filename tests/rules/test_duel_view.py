@@ -77,10 +77,11 @@ def test_an_open_game_view() -> None:
 
 
 def test_the_duel_variant_is_registered() -> None:
-    """VARIANTS has duel: 2 players, the Duel catalog, decoders for its actions and events."""
+    """VARIANTS has duel: 2 players, the Duel catalog with its rules' numbers, decoders for its actions and events."""
     assert VARIANTS["duel"] is DUEL
     assert (DUEL.min_players, DUEL.max_players) == (2, 2)
-    assert DUEL.catalog() == duel_catalog() and "royals" in duel_catalog()
+    assert DUEL.catalog() == {**duel_catalog(), "rules": DUEL.catalog()["rules"]}
+    assert "royals" in duel_catalog() and DUEL.catalog()["rules"]["max_reserved"] == 3
     decode = DUEL.action_decoder().decode
     assert decode(b'{"kind": "take_tokens", "cells": [[0, 0], [1, 1]]}') == TakeTokens(
         ((0, 0), (1, 1))

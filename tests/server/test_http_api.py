@@ -101,12 +101,15 @@ async def test_lists_are_newest_first_by_status(http: httpx.AsyncClient) -> None
 
 
 async def test_catalogs_health_and_the_web_page_are_served(http: httpx.AsyncClient) -> None:
-    """The catalog of each variant, /healthz, and client/web/index.html at /."""
+    """The catalog of each variant (with its rules' numbers), /healthz, and client/web/index.html at /."""
     classic = (await http.get("/api/catalog/classic")).json()
     assert len(classic["cards"]) == 90 and len(classic["nobles"]) == 10
     assert classic["cards"]["1-07"].keys() == {"level", "color", "points", "cost"}
     duel = (await http.get("/api/catalog/duel")).json()
     assert "royals" in duel
+    # The rules' numbers the page explains refusals with, from the rules' constants.
+    assert classic["rules"]["take_two_minimum"] == 4 and classic["rules"]["max_reserved"] == 3
+    assert duel["rules"]["royal_thresholds"] == [3, 6] and duel["rules"]["crowns_to_win"] == 10
     assert (await http.get("/healthz")).json() == {"status": "ok"}
     page = await http.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]

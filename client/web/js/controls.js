@@ -8,6 +8,7 @@ import { cardFace, cardName, costWords, nobleTile } from "./cards.js";
 import { h, plural } from "./dom.js";
 import { GEMS, TOKENS, tokenChip } from "./gems.js";
 import { deepEqual } from "./patch.js";
+import { bankGemWhy, cantAffordWhy, reserveLimitWhy, takeTwoWhy, whyLine } from "./reasons.js";
 import { tokensWords } from "./words.js";
 
 function emptySelection() {
@@ -100,6 +101,7 @@ export class Controls {
     );
   }
 
+  /** The picks after a click on `color`, or {refused: sentence} when the click can't count. */
   nextPick(color) {
     const tokens = { ...this.selection.tokens };
     const picked = tokens[color] || 0;
@@ -108,8 +110,17 @@ export class Controls {
     else if (picked === 1 && !others) tokens[color] = 2;
     else delete tokens[color];
     if (this.takeReachable(tokens)) return tokens;
-    if (picked === 1 && !others) return {}; // a second click where take_two is not allowed: unpick
+    // A second click where take_two is not listed: the pick stays, and says why.
+    if (picked === 1 && !others) return { refused: takeTwoWhy(color, this.view.bank[color] || 0, this.catalog) };
     return { [color]: 1 };
+  }
+
+  /** Why a bank gem can't be picked now (null when it can). */
+  tokenWhy(color) {
+    if (this.tokenEnabled(color)) return null;
+    if (!this.myTurn) return this.prompt();
+    if (this.phase !== "main" || this.busy) return this.prompt();
+    return bankGemWhy(color, this.view.bank[color] || 0);
   }
 
   tokenEnabled(color) {
@@ -127,7 +138,8 @@ export class Controls {
   onToken(color) {
     this.clearMessage();
     const tokens = this.nextPick(color);
-    this.selection = { ...emptySelection(), tokens };
+    if (tokens.refused) this.message = { kind: "info", text: tokens.refused, code: "refused" };
+    else this.selection = { ...emptySelection(), tokens };
     this.render();
   }
 
@@ -183,6 +195,8 @@ export class Controls {
       onDeck: (level) => this.onDeck(level),
       onReserved: (id) => this.onReserved(id),
       tokenEnabled: (c) => this.tokenEnabled(c),
+      tokenWhy: (c) => this.tokenWhy(c),
+      whyLine: this.myTurn && this.phase === "main" && !this.busy ? "why-bank" : "prompt",
     };
   }
 
@@ -205,6 +219,7 @@ export class Controls {
     return "Your turn: pick tokens from the bank, or choose a card or a deck.";
   }
 
+  /** A button for `action` (disabled without one; `hint` then says why, in its tooltip and the line #why-action). */
   button(label, action, { primary = false, key, hint } = {}) {
     const enabled = !!action && !this.busy;
     return h(
@@ -215,6 +230,7 @@ export class Controls {
         disabled: !enabled,
         dataset: { key, action: action ? action.kind : "" },
         title: !action && hint ? hint : null,
+        "aria-describedby": !action && hint ? "why-action" : null,
         onclick: () => action && this.act(action),
       },
       label,
@@ -230,15 +246,21 @@ export class Controls {
     const picked = GEMS.filter((c) => sel.tokens[c]);
     if (picked.length) {
       const action = this.takeAction();
-      const hint = action ? null : this.legal.some((a) => a.kind === "take_three" && a.colors.length > picked.length) ? "Pick more colours" : "This combination can't be taken";
-      return h(
-        "div",
-        { class: "action-row" },
-        h("span", { class: "picked-tokens" }, picked.map((c) => tokenChip(c, sel.tokens[c], { size: "sm" }))),
-        this.button(`Take ${tokensWords(sel.tokens)}`, action, { primary: true, key: "take", hint }),
-        this.cancelButton(),
-        !action ? h("span", { class: "hint" }, hint) : null,
-      );
+      const more = this.legal.some((a) => a.kind === "take_three" && a.colors.length > picked.length);
+      let hint = action ? null : more ? "Pick more colours." : "This combination can't be taken.";
+      // One colour picked once: say at once whether a second click could make it two.
+      const alone = picked.length === 1 && sel.tokens[picked[0]] === 1 ? picked[0] : null;
+      if (!action && alone && !this.isLegal({ kind: "take_two", color: alone })) hint = `${more ? "Pick more colours. " : ""}${takeTwoWhy(alone, this.view.bank[alone] || 0, this.catalog)}`;
+      return [
+        h(
+          "div",
+          { class: "action-row" },
+          h("span", { class: "picked-tokens" }, picked.map((c) => tokenChip(c, sel.tokens[c], { size: "sm" }))),
+          this.button(`Take ${tokensWords(sel.tokens)}`, action, { primary: true, key: "take", hint }),
+          this.cancelButton(),
+        ),
+        whyLine("why-action", [hint]),
+      ];
     }
     const cardId = sel.card || sel.reserved;
     if (cardId) {
@@ -248,31 +270,36 @@ export class Controls {
       const canBuy = this.isLegal(buy);
       const canReserve = !!sel.card && this.isLegal(reserve);
       const me = this.view.players.find((p) => p.seat === this.view.you);
-      const hints = [];
-      if (!canBuy) hints.push("you can't afford it yet");
-      if (sel.card && !canReserve && me && me.reserved.length >= 3) hints.push("you already hold 3 reserved cards");
-      return h(
-        "div",
-        { class: "action-row" },
-        cardFace(cardId, card, { size: "xs" }),
-        h("span", { class: "chosen" }, `${cardName(card)}; costs ${costWords(card.cost)}`),
-        this.button("Buy", canBuy ? buy : null, { primary: true, key: "buy" }),
-        sel.card ? this.button(this.view.bank.gold ? "Reserve (+1 gold)" : "Reserve", canReserve ? reserve : null, { key: "reserve" }) : null,
-        this.cancelButton(),
-        hints.length ? h("span", { class: "hint" }, `${hints.join("; ")}.`) : null,
-      );
+      const buyWhy = canBuy ? null : cantAffordWhy(card.cost, me) || "You can't buy it now.";
+      const reserveWhy = !sel.card || canReserve ? null : reserveLimitWhy(me, this.catalog) || "You can't reserve now.";
+      return [
+        h(
+          "div",
+          { class: "action-row" },
+          cardFace(cardId, card, { size: "xs" }),
+          h("span", { class: "chosen" }, `${cardName(card)}; costs ${costWords(card.cost)}`),
+          this.button("Buy", canBuy ? buy : null, { primary: true, key: "buy", hint: buyWhy }),
+          sel.card ? this.button(this.view.bank.gold ? "Reserve (+1 gold)" : "Reserve", canReserve ? reserve : null, { key: "reserve", hint: reserveWhy }) : null,
+          this.cancelButton(),
+        ),
+        whyLine("why-action", [buyWhy, reserveWhy]),
+      ];
     }
     if (sel.deck) {
       const action = { kind: "reserve", level: sel.deck };
       const ok = this.isLegal(action);
-      return h(
-        "div",
-        { class: "action-row" },
-        h("span", { class: "chosen" }, `The top card of the level-${sel.deck} deck, unseen by the others.`),
-        this.button(this.view.bank.gold ? "Reserve blind (+1 gold)" : "Reserve blind", ok ? action : null, { primary: true, key: "reserve-blind" }),
-        this.cancelButton(),
-        ok ? null : h("span", { class: "hint" }, "You can't reserve now."),
-      );
+      const me = this.view.players.find((p) => p.seat === this.view.you);
+      const why = ok ? null : reserveLimitWhy(me, this.catalog) || "You can't reserve now.";
+      return [
+        h(
+          "div",
+          { class: "action-row" },
+          h("span", { class: "chosen" }, `The top card of the level-${sel.deck} deck, unseen by the others.`),
+          this.button(this.view.bank.gold ? "Reserve blind (+1 gold)" : "Reserve blind", ok ? action : null, { primary: true, key: "reserve-blind", hint: why }),
+          this.cancelButton(),
+        ),
+        whyLine("why-action", [why]),
+      ];
     }
     return null;
   }
@@ -286,7 +313,9 @@ export class Controls {
     );
     if (v && this.myTurn && !this.busy) {
       if (this.phase === "main") {
-        bar.append(this.selectionRow() || h("div", { class: "action-row placeholder" }, h("span", { class: "hint" }, "Nothing chosen yet.")));
+        bar.append(...[this.selectionRow() || h("div", { class: "action-row placeholder" }, h("span", { class: "hint" }, "Nothing chosen yet."))].flat());
+        // Why some gems of the bank can't be picked (each disabled gem points here).
+        bar.append(whyLine("why-bank", GEMS.map((c) => this.tokenWhy(c))));
         if (this.isLegal({ kind: "pass" })) bar.append(h("div", { class: "action-row" }, this.button("Pass", { kind: "pass" }, { key: "pass" })));
       } else {
         const dialog = this.phase === "return_tokens" ? this.returnDialog : this.nobleDialog;

@@ -30,6 +30,23 @@ export const ABILITY_WORDS = {
   none: "",
 };
 
+/** An ability explained, for tooltips and the selection line (the words, not the rule: the server applies it). */
+export const ABILITY_HELP = {
+  extra_turn: "Ability: you play another turn right after this one.",
+  wild: "Wild: it goes on one of your cards with a bonus and takes that colour.",
+  take_token: "Ability: take a token of this card's colour from the board, if there is one.",
+  take_privilege: "Ability: take a privilege (from the opponent when none is left).",
+  steal_token: "Ability: take one gem or pearl token from the opponent.",
+};
+
+/** Crowns explained with the rules' numbers (catalog.rules): "At 3 and 6 crowns a royal card joins you; 10 crowns win." */
+export function crownsHelp(catalog) {
+  const rules = (catalog && catalog.rules) || {};
+  const thresholds = rules.royal_thresholds || [];
+  const royal = thresholds.length ? `At ${listWords(thresholds.map(String))} crowns a royal card joins you` : "Crowns bring royal cards";
+  return `${royal}${rules.crowns_to_win ? `; ${rules.crowns_to_win} crowns win` : ""}.`;
+}
+
 /** A player's best colour for the colour victory and its points: [colour, points] (on a tie the first in table order). */
 export function bestColour(player) {
   const points = player.colour_points || {};
@@ -82,11 +99,11 @@ export function duelCardFace(id, card, { onClick, extra = [], size = "", label, 
       "span",
       { class: "card-head" },
       h("span", { class: "card-points" }, card.points ? String(card.points) : ""),
-      card.crowns ? h("span", { class: "card-crowns" }, Array.from({ length: card.crowns }, () => icon("crown", "crown-icon"))) : null,
+      card.crowns ? h("span", { class: "card-crowns", title: plural(card.crowns, "crown") }, Array.from({ length: card.crowns }, () => icon("crown", "crown-icon"))) : null,
       h("span", { class: ["card-bonus", card.bonus === 2 && "double"] }, bonusGems),
     ),
     card.color === "none" ? null : gemIcon(card.color === "wild" ? "wild" : card.color, "card-art"),
-    card.ability && card.ability !== "none" ? h("span", { class: ["ability", `ability-${card.ability}`], "aria-hidden": "true" }, icon(card.ability, "ability-icon")) : null,
+    card.ability && card.ability !== "none" ? h("span", { class: ["ability", `ability-${card.ability}`], "aria-hidden": "true", title: ABILITY_HELP[card.ability] }, icon(card.ability, "ability-icon")) : null,
     h("span", { class: "card-level", "aria-hidden": "true" }, ROMAN[card.level]),
     h(
       "span",
@@ -105,6 +122,12 @@ export function royalLabel(royal) {
   return `Royal card, ${plural(royal.points, "point")}${ability}`;
 }
 
+/** A royal card's tooltip: what it gives and how one is won. */
+export function royalHelp(royal) {
+  const ability = royal.ability && royal.ability !== "none" ? ` ${ABILITY_HELP[royal.ability] || ""}` : "";
+  return `${royalLabel(royal)}.${ability} Royal cards join a player who reaches a crown threshold.`;
+}
+
 /** A royal card: its points, a crown, and its ability. */
 export function royalTile(id, royal, { onClick, extra = [], size = "" } = {}) {
   const tag = onClick ? "button" : "div";
@@ -115,6 +138,7 @@ export function royalTile(id, royal, { onClick, extra = [], size = "" } = {}) {
       class: ["royal", size && `royal-${size}`, ...extra],
       dataset: { royal: id },
       ...pieceAttrs(text, onClick),
+      title: royalHelp(royal),
     },
     h("span", { class: "royal-points" }, String(royal.points)),
     icon("crown", "royal-crown"),

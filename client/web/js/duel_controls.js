@@ -11,8 +11,9 @@
 
 import { actionMessage, focusAfterStep, givingBackCount, isMyTurn, pendingDialog, problemWords, sameTokens, showDialog, steppedPick, tokenSteppers } from "./acting.js";
 import { h, plural } from "./dom.js";
-import { ABILITY_WORDS, duelCardFace, duelCardName, duelCostWords, royalTile } from "./duel_cards.js";
+import { ABILITY_HELP, ABILITY_WORDS, crownsHelp, duelCardFace, duelCardName, duelCostWords, royalTile } from "./duel_cards.js";
 import { DUEL_TOKENS, gemLabel, tokenChip } from "./gems.js";
+import { cantAffordWhy, reserveLimitWhy, whyLine } from "./reasons.js";
 import { tokensWords } from "./words.js";
 
 const SIZE = 5;
@@ -196,6 +197,32 @@ export class DuelControls {
     return { selected: sel.card === id, hint };
   }
 
+  /** Why the token at (r, c) can't be clicked now (asked for disabled cells holding a token). */
+  cellWhy(r, c) {
+    if (!this.canAct || (this.phase !== "main" && this.phase !== "take_bonus_token")) return this.prompt();
+    const sel = this.selection;
+    const token = this.tokenAt(r, c);
+    if (this.phase === "take_bonus_token") return "Your card's ability takes a token of its colour: click one of the glowing cells.";
+    if (token === "gold") {
+      if (sel.mode === "privilege") return "Privileges never take gold.";
+      return `A gold is taken only to reserve a card. ${this.reserveWhy() || "No card can be reserved now."}`;
+    }
+    // A gem or pearl that can't extend the pick stays enabled (a click starts a new one).
+    return sel.mode === "privilege" ? "This token can't be taken with your privileges." : "This token can't be taken now.";
+  }
+
+  /** Why no card can be reserved (null when one can). */
+  reserveWhy() {
+    if (this.index.has("reserve")) return null;
+    return reserveLimitWhy(this.me, this.catalog) || "No gold on the board to reserve with.";
+  }
+
+  deckWhy() {
+    if (!this.canAct || this.phase !== "main") return this.prompt();
+    if (this.selection.mode === "privilege") return "Finish or cancel using your privileges first.";
+    return this.reserveWhy();
+  }
+
   reservedState(id) {
     return { selected: this.selection.reserved === id };
   }
@@ -283,6 +310,9 @@ export class DuelControls {
       acting: this.canAct && (this.phase === "main" || this.phase === "take_bonus_token"),
       affordable: new Set(this.index.of("buy").map((a) => a.card)),
       cellState: (r, c) => this.cellState(r, c),
+      cellWhy: (r, c) => this.cellWhy(r, c),
+      deckWhy: () => this.deckWhy(),
+      whyLine: this.canAct && this.phase === "main" ? "why-board" : "prompt",
       cardState: (id) => this.cardState(id),
       reservedState: (id) => this.reservedState(id),
       deckState: (level) => this.deckState(level),
@@ -333,6 +363,7 @@ export class DuelControls {
         disabled: !enabled,
         dataset: { key, action: action ? action.kind : "" },
         title: !action && hint ? hint : null,
+        "aria-describedby": !action && !onclick && hint ? "why-action" : null,
         onclick: onclick || (() => action && this.act(action)),
       },
       label,
@@ -378,22 +409,25 @@ export class DuelControls {
     if (!sel.cells.length) hint = privilege ? "Click the tokens to take with your privileges." : null;
     else if (!action) hint = privilege ? "These can't be taken with your privileges." : "Complete the line: tokens must touch, in one row, column or diagonal.";
     else if (!privilege && (Object.values(tokens).some((n) => n === 3) || tokens.pearl === 2)) hint = `${this.names.of(this.opponent.seat)} will take a privilege.`;
-    return h(
-      "div",
-      { class: "action-row" },
-      sel.cells.length ? h("span", { class: "picked-tokens" }, DUEL_TOKENS.filter((c) => tokens[c]).map((c) => tokenChip(c, tokens[c], { size: "sm" }))) : null,
-      privilege
-        ? this.button(sel.cells.length ? `Use ${plural(sel.cells.length, "privilege")}: take ${words}` : "Use privileges", action, { primary: true, key: "use-privileges" })
-        : this.button(`Take ${words}`, action, { primary: true, key: "take" }),
-      this.cancelButton(),
-      hint ? h("span", { class: "hint" }, hint) : null,
-    );
+    const why = action ? null : hint || "Click the tokens to take.";
+    return [
+      h(
+        "div",
+        { class: "action-row" },
+        sel.cells.length ? h("span", { class: "picked-tokens" }, DUEL_TOKENS.filter((c) => tokens[c]).map((c) => tokenChip(c, tokens[c], { size: "sm" }))) : null,
+        privilege
+          ? this.button(sel.cells.length ? `Use ${plural(sel.cells.length, "privilege")}: take ${words}` : "Use privileges", action, { primary: true, key: "use-privileges", hint: why })
+          : this.button(`Take ${words}`, action, { primary: true, key: "take", hint: why }),
+        this.cancelButton(),
+      ),
+      whyLine("why-action", [hint]),
+    ];
   }
 
   /** The buy buttons of a card: one, or one per card a wild card may go on. */
   buyButtons(cardId) {
     const buys = this.index.of("buy").filter((a) => a.card === cardId);
-    if (!buys.length) return [this.button("Buy", null, { primary: true, key: "buy" })];
+    if (!buys.length) return [this.button("Buy", null, { primary: true, key: "buy", hint: this.buyWhy(cardId) })];
     if (buys.length === 1 && !buys[0].wild_on) return [this.button("Buy", buys[0], { primary: true, key: "buy" })];
     return [
       h("span", { class: "hint" }, "Buy it and put it on:"),
@@ -412,7 +446,7 @@ export class DuelControls {
 
   reserveAction({ card = null, level = null }) {
     const options = this.index.of("reserve").filter((a) => (card ? a.card === card : a.level === level));
-    if (!options.length) return { action: null, hint: this.me.reserved.length >= 3 ? "You already hold 3 reserved cards." : "No gold on the board to reserve with." };
+    if (!options.length) return { action: null, hint: this.reserveWhy() };
     const gold = this.selection.gold;
     if (gold) {
       const a = options.find((o) => sameCell(o.gold_cell, gold));
@@ -424,39 +458,58 @@ export class DuelControls {
     return { action: null, hint: "Choose which gold to take: click a gold token on the board." };
   }
 
+  /** Why this card can't be bought (asked when no listed buy names it). */
+  buyWhy(id) {
+    const card = this.catalog.cards[id];
+    const noBonus = card.color === "wild" && !Object.values(this.me.bonuses).some(Boolean);
+    if (noBonus) return "A wild card needs one of your cards with a bonus to go on.";
+    return cantAffordWhy(card.cost, this.me) || "You can't buy it now.";
+  }
+
+  /** The chosen card's ability and crowns in words, for the selection line. */
+  cardHelp(card) {
+    const parts = [];
+    if (card.color === "wild") parts.push(ABILITY_HELP.wild);
+    else if (card.ability && card.ability !== "none") parts.push(ABILITY_HELP[card.ability]);
+    if (card.crowns) parts.push(`${plural(card.crowns, "crown")}: ${crownsHelp(this.catalog)}`);
+    return parts.join(" ");
+  }
+
   cardRow() {
     const sel = this.selection;
     const id = sel.card || sel.reserved;
     const card = this.catalog.cards[id];
     const reserve = sel.card ? this.reserveAction({ card: id }) : null;
     const canBuy = this.index.of("buy").some((a) => a.card === id);
-    const hints = [];
-    const noBonus = card.color === "wild" && !Object.values(this.me.bonuses).some(Boolean);
-    if (!canBuy) hints.push(noBonus ? "A wild card needs one of your cards with a bonus to go on." : "You can't afford it yet.");
-    if (reserve && !reserve.action) hints.push(reserve.hint);
-    return h(
-      "div",
-      { class: "action-row" },
-      duelCardFace(id, card, { size: "xs" }),
-      h("span", { class: "chosen" }, `${duelCardName(card)}; costs ${duelCostWords(card.cost)}`),
-      this.buyButtons(id),
-      reserve ? this.button(sel.gold ? "Reserve with this gold" : "Reserve (+1 gold)", reserve.action, { key: "reserve" }) : null,
-      this.cancelButton(),
-      hints.length ? h("span", { class: "hint" }, hints.join(" ")) : null,
-    );
+    const help = this.cardHelp(card);
+    return [
+      h(
+        "div",
+        { class: "action-row" },
+        duelCardFace(id, card, { size: "xs" }),
+        h("span", { class: "chosen" }, `${duelCardName(card)}; costs ${duelCostWords(card.cost)}`),
+        this.buyButtons(id),
+        reserve ? this.button(sel.gold ? "Reserve with this gold" : "Reserve (+1 gold)", reserve.action, { key: "reserve", hint: reserve.hint }) : null,
+        this.cancelButton(),
+      ),
+      help ? h("p", { class: "card-help", id: "card-help" }, help) : null,
+      whyLine("why-action", [canBuy ? null : this.buyWhy(id), reserve && !reserve.action ? reserve.hint : null]),
+    ];
   }
 
   deckRow() {
     const sel = this.selection;
     const { action, hint } = this.reserveAction({ level: sel.deck });
-    return h(
-      "div",
-      { class: "action-row" },
-      h("span", { class: "chosen" }, `The top card of the level-${sel.deck} deck, unseen by the other player.`),
-      this.button("Reserve blind (+1 gold)", action, { primary: true, key: "reserve-blind" }),
-      this.cancelButton(),
-      hint ? h("span", { class: "hint" }, hint) : null,
-    );
+    return [
+      h(
+        "div",
+        { class: "action-row" },
+        h("span", { class: "chosen" }, `The top card of the level-${sel.deck} deck, unseen by the other player.`),
+        this.button("Reserve blind (+1 gold)", action, { primary: true, key: "reserve-blind", hint }),
+        this.cancelButton(),
+      ),
+      whyLine("why-action", [action ? null : hint]),
+    ];
   }
 
   goldRow() {
@@ -477,7 +530,11 @@ export class DuelControls {
     else if (sel.deck) row = this.deckRow();
     else if (sel.gold) row = this.goldRow();
     else row = h("div", { class: "action-row placeholder" }, h("span", { class: "hint" }, "Click tokens on the board, a gold to reserve with, or a card."));
-    return [sel.mode === "privilege" ? null : this.optionalRow(), row];
+    // Why some tokens of the board or decks can't be clicked (each disabled one points here).
+    const cells = [];
+    for (let r = 0; r < SIZE; r += 1) for (let c = 0; c < SIZE; c += 1) if (this.tokenAt(r, c) && !this.cellState(r, c).enabled) cells.push(this.cellWhy(r, c));
+    for (const level of [1, 2, 3]) if ((this.view.decks || {})[level] && !this.deckState(level).enabled) cells.push(this.deckWhy());
+    return [sel.mode === "privilege" ? null : this.optionalRow(), row, whyLine("why-board", cells)].flat();
   }
 
   actionBar() {
@@ -494,7 +551,8 @@ export class DuelControls {
       } else if (this.phase === "take_bonus_token") {
         const cell = this.selection.cells[0];
         const action = cell ? this.index.of("take_bonus_token").find((a) => sameCell(a.cell, cell)) : null;
-        bar.append(h("div", { class: "action-row" }, this.button("Take this token", action, { primary: true, key: "take-bonus" }), action ? null : h("span", { class: "hint" }, "Click a glowing token on the board.")));
+        const why = action ? null : "Click a glowing token on the board: your card's ability takes one of its colour.";
+        bar.append(h("div", { class: "action-row" }, this.button("Take this token", action, { primary: true, key: "take-bonus", hint: why })), whyLine("why-action", [why]));
       } else if (this.dialogs[this.phase]) {
         const dialog = this.dialogs[this.phase];
         bar.append(h("div", { class: "action-row" }, h("button", { type: "button", class: "btn btn-primary", dataset: { key: "reopen" }, onclick: () => showDialog(dialog) }, `${dialog.dataset.title}…`)));

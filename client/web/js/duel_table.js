@@ -8,7 +8,8 @@
 
 import { h, plural } from "./dom.js";
 import { tableDataset, waitingBoard } from "./table.js";
-import { bestColour, duelCardBack, duelCardFace, duelCardLabel, icon, privilegeScrolls, royalTile } from "./duel_cards.js";
+import { explain } from "./reasons.js";
+import { bestColour, crownsHelp, duelCardBack, duelCardFace, duelCardLabel, icon, privilegeScrolls, royalTile } from "./duel_cards.js";
 import { DUEL_TOKENS, GEMS, gemIcon, gemLabel, tokenChip } from "./gems.js";
 import { botTag, seatLabel } from "./words.js";
 
@@ -234,7 +235,7 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
       h(
         "span",
         { class: "player-stats" },
-        h("span", { class: "stat stat-crowns", title: plural(p.crowns, "crown"), "aria-hidden": "true" }, icon("crown", "stat-icon"), String(p.crowns)),
+        h("span", { class: "stat stat-crowns", title: `${plural(p.crowns, "crown")}. ${crownsHelp(catalog)}`, "aria-hidden": "true" }, icon("crown", "stat-icon"), String(p.crowns)),
         privilegeScrolls(p.privileges, { label: `${plural(p.privileges, "privilege")} held` }),
         h("span", { class: "player-points", "aria-hidden": "true" }, String(p.points), h("small", {}, "pts")),
       ),
@@ -335,6 +336,7 @@ export function decorateDuel(root, view, ui) {
     button.classList.toggle("hint-cell", !!st.hint);
     button.setAttribute("aria-pressed", String(!!st.selected));
     button.disabled = !st.enabled;
+    if (ui.cellWhy) explain(button, st.enabled || !button.dataset.token ? null : ui.cellWhy(Number(button.dataset.row), Number(button.dataset.col)), ui.whyLine);
   }
   for (const button of root.querySelectorAll("button.card[data-card]")) {
     const id = button.dataset.card;
@@ -351,5 +353,6 @@ export function decorateDuel(root, view, ui) {
     button.classList.toggle("hint-deck", !!st.hint);
     button.setAttribute("aria-pressed", String(!!st.selected));
     button.disabled = !st.enabled;
+    if (ui.deckWhy) explain(button, st.enabled ? null : ui.deckWhy(), ui.whyLine);
   }
 }

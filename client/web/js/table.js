@@ -8,6 +8,7 @@
 import { cardBack, cardFace, cardLabel, nobleTile } from "./cards.js";
 import { h, plural, svg } from "./dom.js";
 import { GEMS, TOKENS, gemIcon, gemLabel, tokenChip } from "./gems.js";
+import { explain } from "./reasons.js";
 import { botTag, seatLabel } from "./words.js";
 
 /**
@@ -271,6 +272,7 @@ export function decorate(root, view, ui) {
     button.classList.toggle("picked-token", picked > 0);
     button.setAttribute("aria-pressed", String(picked > 0));
     button.disabled = !ui.tokenEnabled(color);
+    if (ui.tokenWhy) explain(button, button.disabled ? ui.tokenWhy(color) : null, ui.whyLine);
     button.setAttribute("aria-label", `${button.dataset.count} ${gemLabel(color)} in the bank${picked ? `, ${picked} picked` : ""}`);
     let badge = button.querySelector(".picked");
     if (picked && !badge) {
