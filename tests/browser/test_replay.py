@@ -52,7 +52,9 @@ def test_replay_steps_jumps_and_plays_by_turn_showing_the_servers_view(
     started = next(e["version"] for e in events if e["type"] == "GameStarted")
     shows_version(page, api, game_id, started)
     # Play and the steps have icons of their own.
-    icons = [page.locator(f"#replay-{k} svg").inner_html() for k in ("play", "next-turn", "next-event")]
+    icons = [
+        page.locator(f"#replay-{k} svg").inner_html() for k in ("play", "next-turn", "next-event")
+    ]
     assert len(set(icons)) == 3
 
     # Jump to a turn by number: the table after its last consequence.

@@ -7,6 +7,7 @@ import { Controls } from "./controls.js";
 import { h, mount, plural } from "./dom.js";
 import { LastMove } from "./lastmove.js";
 import { LiveGame } from "./live.js";
+import { myBar } from "./mybar.js";
 import { GameLog } from "./log.js";
 import { resultHeadline, resultTable } from "./results.js";
 import { seatFor } from "./seats.js";
@@ -275,7 +276,7 @@ export async function showGame(main, gameId, mode) {
       kit.decorate(playersSlot, view, ui);
     }
     lastMove.apply(main);
-    if (controls) rerender(barSlot, () => controls.actionBar());
+    if (controls) rerender(barSlot, () => [myBar(view, catalog), controls.actionBar()]);
     else if (view.status === "live") mount(barSlot, h("p", { class: "watch-note" }, `You are watching: ${kit.hidden}.`));
     else mount(barSlot);
   }
