@@ -34,19 +34,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from typing import Any, Final
 
 import msgspec
 import redis.asyncio as aioredis
+from redis.exceptions import RedisError
 
 from events.game import Variant
 from server.audiences import AudienceViews
 from server.errors import unavailable
+from server.presence import PRESENCE_BEAT_S, Presence, SeatsSeen
 from server.projection import LoggedEvent, decode_event
 from server.service import reveal_reserves
 from server.settings import WS_BUFFER_BYTES, TailMode
+from server.signals import PRESENCE_SIGNAL, REMATCH_PREFIX, Signals
 from server.sockets import Batch, Wire
 from server.store import StoredEvent
 from server.tailer import TAIL_BLOCK_MS, Tailer
@@ -72,12 +75,17 @@ LoadGame = Callable[[str], Awaitable[tuple[Variant, Sequence[LoggedEvent]]]]
 DEFAULT_OUTBOX_LIMIT: Final = WS_BUFFER_BYTES  # bytes behind before a socket is reset
 CLOSE_INTERNAL: Final = 1011
 CLOSE_UNAVAILABLE: Final = 4503  # 4000 + HTTP 503: Redis can't be reached for now
+REREAD_CHUNK: Final = 200  # games whose presence is read at once
 
 _encoder = msgspec.json.Encoder()
 
 
 def _diff_message(version: int, event: bytes, patch: bytes) -> bytes:
     return b'{"type":"diff","version":%d,"event":%b,"patch":%b}' % (version, event, patch)
+
+
+def _rematch_message(rematch_id: str) -> bytes:
+    return _encoder.encode({"type": "rematch", "id": rematch_id})
 
 
 # ---------------------------------------------------------------------- outboxes
@@ -202,7 +210,7 @@ class Outbox:
             return
         # Taken and flagged done in one step: the hub's next batches follow it.
         self.needs_snapshot = False
-        self.wire.write(Batch((self.hub.snapshot(self.viewer),)))
+        self.wire.write(self.hub.opening(self.viewer))
 
     async def _catch_up(self, after: int, until: int, public: bool) -> None:
         for message in self.hub.diffs(self.viewer, after, until, public):
@@ -257,6 +265,14 @@ class Hub:
         self._ahead: _Ahead | None = None  # events folded ahead of their append
         # Events read from the stream while ahead were left: to be read again.
         self.missed = False
+        # Presence (server.presence): per seat, whether another process has one of
+        # its sockets (set by Hubs); what was sent last; the players it counted.
+        self.remote: list[bool] = []
+        self.seen: SeatsSeen | None = None
+        self._presence: tuple[bool, ...] = ()
+        self._presence_message = b""
+        self._players = -1
+        self.rematch: str | None = None  # the finished game's rematch, once made
 
     @property
     def version(self) -> int:
@@ -286,12 +302,16 @@ class Hub:
 
     def attach(self, outbox: Outbox, since: int | None) -> None:
         """Start a socket: a snapshot now, or the diffs after ``since`` if it has seen
-        that version, then every diff of its audience."""
+        that version, then every diff of its audience; the seats' presence after the
+        snapshot (and the rematch, if one is made), then whenever it changes."""
         audience = self._audience(outbox.viewer)
+        self.update_presence()  # its seat is present now: the others are told
         if since is None or since > self.version:
-            outbox.feed(Batch((self.snapshot(outbox.viewer),)))
-        elif since < self.version:
-            outbox.catch_up(since, self.version, self.state.status == "finished")
+            outbox.feed(self.opening(outbox.viewer))
+        else:
+            if since < self.version:
+                outbox.catch_up(since, self.version, self.state.status == "finished")
+            outbox.feed(Batch(self._extras()))
         audience.outboxes.add(outbox)
 
     def detach(self, outbox: Outbox) -> None:
@@ -302,6 +322,59 @@ class Hub:
         if not audience.outboxes:
             del self._audiences[outbox.viewer]
             self._views.drop(outbox.viewer)
+            self.update_presence()
+
+    def has_sockets(self, viewer: Viewer) -> bool:
+        return viewer in self._audiences
+
+    # -- presence and rematch (not events: no version of their own)
+
+    def presence(self) -> tuple[bool, ...]:
+        """Per seat: a bot, or a socket of it open here or (``remote``) elsewhere."""
+        players = self.state.players
+        remote = self.remote
+        return tuple(
+            (seat < len(players) and players[seat].bot is not None)
+            or seat in self._audiences
+            or (seat < len(remote) and remote[seat])
+            for seat in range(self.state.players_count)
+        )
+
+    def update_presence(self) -> None:
+        """Tell every socket the seats' presence if it changed."""
+        self._players = len(self.state.players)
+        presence = self.presence()
+        if presence == self._presence and self._presence_message:
+            return
+        self._presence = presence
+        self._presence_message = _encoder.encode({"type": "presence", "seats": list(presence)})
+        self._broadcast(self._presence_message)
+
+    def rematch_made(self, rematch_id: str) -> None:
+        """The game's rematch is made: tell every socket (once), show it in snapshots."""
+        if rematch_id == self.rematch:
+            return
+        self.rematch = rematch_id
+        for audience in self._audiences.values():
+            audience.snapshot = None
+        self._broadcast(_rematch_message(rematch_id))
+
+    def opening(self, viewer: Viewer) -> Batch:
+        """A socket's start over: its snapshot, the presence, the rematch if any."""
+        return Batch((self.snapshot(viewer), *self._extras()))
+
+    def _extras(self) -> tuple[bytes, ...]:
+        if not self._presence_message:
+            self.update_presence()
+        if self.rematch is None:
+            return (self._presence_message,)
+        return (self._presence_message, _rematch_message(self.rematch))
+
+    def _broadcast(self, message: bytes) -> None:
+        batch = Batch((message,))
+        for audience in self._audiences.values():
+            for outbox in audience.outboxes:
+                outbox.feed(batch)
 
     def _audience(self, viewer: Viewer) -> _Audience:
         audience = self._audiences.get(viewer)
@@ -315,9 +388,10 @@ class Hub:
         audience and version)."""
         audience = self._audience(viewer)
         if audience.snapshot is None or audience.snapshot[0] != self.version:
-            message = _encoder.encode(
-                {"type": "snapshot", "version": self.version, "view": self._views.view(viewer)}
-            )
+            view = self._views.view(viewer)
+            if self.rematch is not None:
+                view = {**view, "rematch": self.rematch}  # the kept view stays as it is
+            message = _encoder.encode({"type": "snapshot", "version": self.version, "view": view})
             audience.snapshot = (self.version, message)
         return audience.snapshot[1]
 
@@ -424,6 +498,8 @@ class Hub:
                 audience.pending = []
                 for outbox in audience.outboxes:
                     outbox.feed(batch)
+        if len(self.state.players) != self._players:
+            self.update_presence()  # a seat taken (a bot is present at once)
 
     def diffs(self, viewer: Viewer, after: int, until: int, public: bool) -> Iterator[bytes]:
         """The ``diff`` messages of ``viewer`` for versions ``after + 1 .. until``,
@@ -483,6 +559,7 @@ class Hubs:
         outbox_limit: int = DEFAULT_OUTBOX_LIMIT,
         block_ms: int = TAIL_BLOCK_MS,
         tail_mode: TailMode = "auto",
+        presence_beat_s: float = PRESENCE_BEAT_S,
     ) -> None:
         self._load = load
         self._hubs: dict[str, Hub] = {}
@@ -494,6 +571,13 @@ class Hubs:
         self._appending: dict[str, int] = {}  # game -> events counted off in the tailer
         self._wake_client = wake_client
         self.tailer.on_down = self._store_down
+        # Presence and rematches (server.presence, server.signals).
+        self.presence = Presence(wake_client, beat_s=presence_beat_s, on_beat=self._beaten)
+        self.signals = Signals(wake_client, self._signalled, self._reread_all)
+        self._presence_started: asyncio.Task[None] | None = None
+        self._seat_sockets: Counter[tuple[str, int]] = Counter()
+        self._stale: set[str] = set()  # games whose presence is to be read again
+        self._rereading: asyncio.Task[None] | None = None
 
     def __len__(self) -> int:
         return len(self._hubs)
@@ -526,6 +610,11 @@ class Hubs:
             await hub.settled()  # a snapshot or a catch-up is of confirmed versions
         outbox = Outbox(hub, viewer, wire, self.outbox_limit, close)
         hub.attach(outbox, since)
+        if viewer is not None:
+            key = (game_id, viewer)
+            self._seat_sockets[key] += 1
+            if self._seat_sockets[key] == 1:
+                self.presence.want(game_id, viewer, True)
         return outbox
 
     async def leave(self, outbox: Outbox) -> None:
@@ -533,9 +622,16 @@ class Hubs:
         await outbox.stop()
         hub = outbox.hub
         hub.detach(outbox)
+        if outbox.viewer is not None:
+            key = (hub.game_id, outbox.viewer)
+            self._seat_sockets[key] -= 1
+            if self._seat_sockets[key] <= 0:
+                del self._seat_sockets[key]
+                self.presence.want(hub.game_id, outbox.viewer, False)
         if hub.watchers == 0 and self._hubs.get(hub.game_id) is hub:
             del self._hubs[hub.game_id]
             self.tailer.unwatch(hub.game_id)
+            self.signals.unwatch(hub.game_id)
 
     async def _hub(self, game_id: str) -> Hub:
         pending = self._loading.get(game_id)
@@ -544,10 +640,17 @@ class Hubs:
         future: asyncio.Future[Hub] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
-            variant, logged = await self._load(game_id)
+            loaded, (seen, rematch) = await asyncio.gather(
+                self._load(game_id), self._watch_signals(game_id)
+            )
+            variant, logged = loaded
             hub = self._hubs.get(game_id)
             if hub is None:
                 hub = Hub(game_id, variant, logged)
+                hub.seen = seen
+                hub.remote = self.presence.remote(seen, hub.state.players_count)
+                if rematch is not None:
+                    hub.rematch = rematch
                 self._hubs[game_id] = hub
                 self.tailer.watch(game_id, hub.version)
             future.set_result(hub)
@@ -556,11 +659,72 @@ class Hubs:
             future.cancel()
             raise
         except Exception as e:
+            if game_id not in self._hubs:
+                self.signals.unwatch(game_id)
             future.set_exception(e)
             future.exception()  # retrieved: other waiters re-raise it themselves
             raise
         finally:
             del self._loading[game_id]
+
+    # -- presence and rematches
+
+    async def _watch_signals(self, game_id: str) -> tuple[SeatsSeen, str | None]:
+        """Subscribe to the game's signals, then read its presence (and rematch): a
+        change after the read is signalled."""
+        if self._presence_started is None:
+            self._presence_started = asyncio.get_running_loop().create_task(self.presence.start())
+        await asyncio.shield(self._presence_started)  # its first beat before any write
+        await self.signals.watch(game_id)
+        return await self.presence.read(game_id)
+
+    def _signalled(self, game_id: str, message: bytes) -> None:
+        hub = self._hubs.get(game_id)
+        if hub is None:
+            return
+        if message == PRESENCE_SIGNAL:
+            self._reread([game_id])
+        elif message.startswith(REMATCH_PREFIX):
+            hub.rematch_made(message[len(REMATCH_PREFIX) :].decode())
+
+    def _reread_all(self) -> None:
+        """Signals may have been lost (a reconnection): read every game again."""
+        self._reread(list(self._hubs))
+
+    def _reread(self, games: list[str]) -> None:
+        self._stale.update(games)
+        if self._rereading is None or self._rereading.done():
+            self._rereading = asyncio.get_running_loop().create_task(self._rereader())
+
+    async def _rereader(self) -> None:
+        while self._stale:
+            games = list(self._stale)[:REREAD_CHUNK]
+            self._stale.difference_update(games)
+            try:
+                read = await asyncio.gather(*(self.presence.read(g) for g in games))
+            except (RedisError, OSError) as e:
+                log.warning("presence: reading %d games failed (%r)", len(games), e)
+                self._stale.update(games)
+                await asyncio.sleep(self.presence.beat_s)
+                continue
+            for game_id, (seen, rematch) in zip(games, read, strict=True):
+                hub = self._hubs.get(game_id)
+                if hub is None:
+                    continue
+                hub.seen = seen
+                hub.remote = self.presence.remote(seen, hub.state.players_count)
+                hub.update_presence()
+                if rematch is not None:
+                    hub.rematch_made(rematch)
+
+    def _beaten(self) -> None:
+        """After each beat: servers may have died (or come back), as the hubs see them."""
+        presence = self.presence
+        for hub in self._hubs.values():
+            seen = hub.seen
+            if seen is not None and seen.on:
+                hub.remote = presence.remote(seen, hub.state.players_count)
+                hub.update_presence()
 
     # -- this process's own appends (``server.service.AppendObserver``)
 
@@ -622,6 +786,7 @@ class Hubs:
             hub.drop()
             del self._hubs[game_id]
             self.tailer.unwatch(game_id)
+            self.signals.unwatch(game_id)
             for outbox in hub.outboxes():
                 outbox.abandon(CLOSE_INTERNAL, "The server lost track of this game; reconnect.")
             return True
@@ -639,4 +804,12 @@ class Hubs:
                 outbox.abandon(CLOSE_UNAVAILABLE, "unavailable", message)
 
     async def close(self) -> None:
+        for task in (self._rereading, self._presence_started):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        await self.signals.close()
+        if self._presence_started is not None:
+            await self.presence.close()
         await self.tailer.close()

@@ -45,6 +45,9 @@ class Settings:
     # notifications when Redis allows them, else poll).
     ws_buffer: int = WS_BUFFER_BYTES
     tail: TailMode = "auto"
+    # Presence: how often a process tells the others it is alive (seconds); its
+    # sockets stop counting DEAD_AFTER_BEATS beats after it dies (server/presence.py).
+    presence_beat: float = 3.0
     # Bot seats: played by this process (inline) or by a `splendor bots` worker (off);
     # a bot's pause before it answers, so a person can follow (0 in tests); MCTS's
     # thinking time a move.
@@ -68,6 +71,7 @@ class Settings:
             cache_games=_int(env, "SPLENDOR_CACHE_GAMES", base.cache_games),
             ws_buffer=_int(env, "SPLENDOR_WS_BUFFER", base.ws_buffer, least=1),
             tail=_choice(env, "SPLENDOR_TAIL", get_args(TailMode), base.tail),
+            presence_beat=max(0.05, _float(env, "SPLENDOR_PRESENCE_BEAT", base.presence_beat)),
             bots=_choice(env, "SPLENDOR_BOTS", get_args(BotsMode), base.bots),
             bot_delay=max(0.0, _float(env, "SPLENDOR_BOT_DELAY", base.bot_delay)),
             mcts_seconds=max(0.01, _float(env, "SPLENDOR_MCTS_SECONDS", base.mcts_seconds)),

@@ -321,6 +321,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         client,
         outbox_limit=settings.ws_buffer,
         tail_mode=settings.tail,
+        presence_beat_s=settings.presence_beat,
     )
     app.state.hubs = hubs
     # This process's own moves go to its hubs straight from the service.

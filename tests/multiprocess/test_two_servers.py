@@ -4,77 +4,13 @@ sockets of the other, every version in order."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
-import socket
-import subprocess
-import sys
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 
+from tests.multiprocess.servers import splendor_serve, ws_url
 from tests.server.ws_helpers import Watcher, connect, http_view, live_view_at, new_table
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@contextlib.asynccontextmanager
-async def splendor_serve(redis_url: str, tail: str = "auto") -> AsyncIterator[str]:
-    """A ``splendor serve`` subprocess on ``redis_url``; yields its base URL."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "REDIS_URL": redis_url,
-        "SPLENDOR_COMMAND_RATE": "0",
-        "SPLENDOR_TAIL": tail,
-    }
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "server.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        async with httpx.AsyncClient(base_url=base) as http:
-            for _ in range(200):
-                assert process.poll() is None, "splendor serve exited"
-                with contextlib.suppress(httpx.TransportError):
-                    if (await http.get("/healthz")).status_code == 200:
-                        break
-                await asyncio.sleep(0.05)
-            else:
-                raise AssertionError("splendor serve did not answer /healthz")
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
-
-
-def ws_url(base: str, game_id: str, token: str | None = None) -> str:
-    url = base.replace("http://", "ws://") + f"/ws/games/{game_id}"
-    return url + (f"?token={token}" if token else "")
 
 
 async def test_player_on_one_server_spectator_on_the_other(

@@ -143,13 +143,14 @@ async def hubs_of(service: GameService, redis_client: aioredis.Redis) -> AsyncIt
 
 
 class ListWire:
-    """A wire that keeps the messages written to it, decoded."""
+    """A wire that keeps the messages written to it, decoded (but ``presence``)."""
 
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
 
     def write(self, batch: Batch) -> None:
-        self.sent.extend(json.loads(p) for p in batch.payloads)
+        messages = (json.loads(p) for p in batch.payloads)
+        self.sent.extend(m for m in messages if m["type"] != "presence")
 
     def buffered(self) -> int:
         return 0

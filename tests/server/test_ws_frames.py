@@ -18,7 +18,7 @@ from websockets.streams import StreamReader
 from server.hub import Hubs
 from server.settings import Settings
 from server.sockets import INBOX_PAUSE, Batch, Inbox, TransportWire, text_frame
-from tests.server.ws_helpers import connect, live_server, new_table
+from tests.server.ws_helpers import connect, live_server, new_table, receive
 
 
 def parse(data: bytes, count: int = 1) -> list[Frame]:
@@ -80,7 +80,7 @@ async def watching(redis_server: str) -> AsyncIterator[Watching]:
     ):
         table = await new_table(http, players=2, seed=3)
         conn = await connect(server.ws_url(table.id))
-        assert json.loads(await conn.recv())["type"] == "snapshot"
+        assert (await receive(conn))["type"] == "snapshot"
         yield Watching(cast(Hubs, server.app.state.hubs), table.id, conn)
 
 
@@ -91,7 +91,7 @@ async def test_splendor_serve_writes_frames_straight_to_the_transport(
     async with watching(redis_server) as socket:
         socket.wire()
         await socket.conn.send('{"type": "ping"}')
-        assert json.loads(await socket.conn.recv()) == {"type": "pong"}
+        assert (await receive(socket.conn)) == {"type": "pong"}
         await socket.conn.close()
 
 
@@ -106,7 +106,7 @@ async def test_splendor_serve_hands_messages_to_the_inbox_in_order_and_ends_it_w
         ]
         for message in burst:  # written at once: none waits for an answer
             await socket.conn.send(message)
-        answers = [json.loads(await socket.conn.recv()) for _ in burst]
+        answers = [(await receive(socket.conn)) for _ in burst]
         assert [a["command_id"] for a in answers] == [f"c{i}" for i in range(60)]
         assert {a["code"] for a in answers} == {"unauthorized"}  # a spectator cannot act
         await socket.conn.close()

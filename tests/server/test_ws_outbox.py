@@ -40,15 +40,20 @@ def seeded_log(seed: int = 9) -> list[LoggedEvent]:
 
 
 class GatedSocket:
-    """A socket's send side that takes messages only while its gate is open."""
+    """A socket's send side that takes messages only while its gate is open: all of
+    them in ``every``, those but ``presence`` in ``sent``."""
 
     def __init__(self) -> None:
         self.gate = asyncio.Event()
+        self.every: list[dict[str, Any]] = []
         self.sent: list[dict[str, Any]] = []
 
     async def send(self, text: str) -> None:
         await self.gate.wait()
-        self.sent.append(json.loads(text))
+        message = json.loads(text)
+        self.every.append(message)
+        if message["type"] != "presence":
+            self.sent.append(message)
 
 
 def rebuild(messages: list[dict[str, Any]], start: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -127,7 +132,7 @@ async def test_overflow_during_a_catch_up_ends_it_with_a_snapshot() -> None:
 
 
 async def test_a_resync_sends_a_snapshot_and_diffs_follow_it() -> None:
-    """``reset`` (a client's resync) sends a snapshot of the hub's version, and the next diffs follow it."""
+    """``reset`` (a client's resync) sends a snapshot of the hub's version and the seats' presence, and the next diffs follow it."""
     log = seeded_log()
     hub = Hub("g", CLASSIC, log[:30])
     socket = GatedSocket()
@@ -141,8 +146,15 @@ async def test_a_resync_sends_a_snapshot_and_diffs_follow_it() -> None:
     await settle()
     hub.apply(stored[33:35])
     await settle()
-    versions = [(m["type"], m["version"]) for m in socket.sent]
-    assert versions == [("snapshot", 30), ("snapshot", 33), ("diff", 34), ("diff", 35)]
+    versions = [(m["type"], m.get("version")) for m in socket.every]
+    assert versions == [
+        ("snapshot", 30),
+        ("presence", None),
+        ("snapshot", 33),
+        ("presence", None),
+        ("diff", 34),
+        ("diff", 35),
+    ]
     assert outbox.resets == 0
     assert rebuild(socket.sent) == CLASSIC.view(hub.state, 0)
     await outbox.stop()

@@ -162,6 +162,8 @@ class Watcher:
 
     ``views[v]`` is the view after version ``v`` as rebuilt by this socket. A player
     (``play=True``) sends a command whenever the latest view says it is its move.
+    ``presence`` and ``rematch`` messages (they have no version) are kept apart, in
+    ``signals``, each with the number of other messages before it; ``next`` skips them.
     """
 
     name: str
@@ -176,6 +178,7 @@ class Watcher:
     acks: dict[str, int] = field(default_factory=dict)
     errors: list[dict[str, Any]] = field(default_factory=list)
     snapshots: list[int] = field(default_factory=list)
+    signals: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     received_at: dict[int, float] = field(default_factory=dict)  # version -> monotonic
     acted: set[int] = field(default_factory=set)
     # Awaited before a player acts on a version (a test checks the game there first).
@@ -187,6 +190,10 @@ class Watcher:
     def take(self, text: str) -> dict[str, Any]:
         """Apply one server message to the rebuilt view and check the version order."""
         message: dict[str, Any] = json.loads(text)
+        if message["type"] in ("presence", "rematch"):
+            self.signals.append((len(self.messages), message))
+            self.updated.set()
+            return message
         self.texts.append(text)
         self.messages.append(message)
         kind = message["type"]
@@ -219,9 +226,23 @@ class Watcher:
         self.version = version
 
     async def next(self, timeout: float = RECV_TIMEOUT) -> dict[str, Any]:
+        """The next message but ``presence`` and ``rematch`` (kept in ``signals``)."""
+        while True:
+            message = await self.next_any(timeout)
+            if message["type"] not in ("presence", "rematch"):
+                return message
+
+    async def next_any(self, timeout: float = RECV_TIMEOUT) -> dict[str, Any]:
+        """The next message, whatever it is."""
         text = await asyncio.wait_for(self.conn.recv(), timeout)
         assert isinstance(text, str)
         return self.take(text)
+
+    @property
+    def presence(self) -> list[bool] | None:
+        """The seats' presence as last told, if it was."""
+        told = [m["seats"] for _, m in self.signals if m["type"] == "presence"]
+        return told[-1] if told else None
 
     async def run(self, until_version: int | None = None) -> None:
         """Read until the game is over (or at ``until_version``), playing if a player.
@@ -275,6 +296,14 @@ class Watcher:
             await self.conn.send(json.dumps(command))
         self._acting = None
         self._maybe_act()
+
+
+async def receive(conn: ClientConnection, timeout: float = RECV_TIMEOUT) -> dict[str, Any]:
+    """The next message of a socket but ``presence`` and ``rematch`` ones."""
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(conn.recv(), timeout))
+        if message["type"] not in ("presence", "rematch"):
+            return message
 
 
 async def connect(url: str, **kwargs: Any) -> ClientConnection:

@@ -1,0 +1,104 @@
+"""Presence and rematch messages on the websocket, one server: their shape, their
+place after the snapshot, and when they are sent."""
+
+from __future__ import annotations
+
+import random
+
+import httpx
+
+from server.settings import Settings
+from tests.server import helpers
+from tests.server.ws_helpers import Watcher, connect, live_server, new_table
+
+
+async def until_presence(watcher: Watcher, seats: list[bool]) -> None:
+    """Read until the socket is told ``seats`` (failing after the receive timeout)."""
+    while watcher.presence != seats:
+        await watcher.next_any()
+
+
+async def kinds_until_pong(watcher: Watcher) -> list[str]:
+    """The types of the messages a socket gets up to the answer to a ping."""
+    await watcher.conn.send('{"type": "ping"}')
+    kinds = []
+    while (message := await watcher.next_any())["type"] != "pong":
+        kinds.append(message["type"])
+    return kinds
+
+
+async def test_presence_follows_the_snapshot_and_every_change(settings: Settings) -> None:
+    """A socket's first messages are its snapshot then {"type":"presence","seats":[bool,…]}; a seat's first socket makes it present for everyone, a second changes nothing, and it is absent once its last closes; a socket resuming with since gets the presence with no snapshot."""
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        table = await new_table(http, players=2, seed=8)
+        spectator = Watcher("s", await connect(server.ws_url(table.id)))
+        first = [await spectator.next_any(), await spectator.next_any()]
+        assert [m["type"] for m in first] == ["snapshot", "presence"]
+        assert first[1] == {"type": "presence", "seats": [False, False]}
+
+        seat0 = Watcher("p0", await connect(server.ws_url(table.id, table.tokens[0])))
+        assert (await seat0.next_any())["type"] == "snapshot"
+        assert await seat0.next_any() == {"type": "presence", "seats": [True, False]}
+        await until_presence(spectator, [True, False])
+
+        again = Watcher("p0b", await connect(server.ws_url(table.id, table.tokens[0])))
+        await again.next_any()
+        await again.next_any()
+        assert await kinds_until_pong(spectator) == []  # nothing changed
+        await seat0.conn.close()
+        assert await kinds_until_pong(spectator) == []  # one of its sockets is still open
+        await again.conn.close()
+        await until_presence(spectator, [False, False])
+
+        version = (await http.get(f"/api/games/{table.id}")).json()["version"]
+        url = server.ws_url(table.id, table.tokens[1], since=version)
+        resumed = Watcher("p1", await connect(url))
+        assert await resumed.next_any() == {"type": "presence", "seats": [False, True]}
+        await until_presence(spectator, [False, True])
+        for watcher in (spectator, resumed):
+            await watcher.conn.close()
+
+
+async def test_a_bot_seat_is_always_present(settings: Settings) -> None:
+    """A bot's seat is present from the moment it is taken, with no socket: the spectator is told when the bot joins."""
+    async with (
+        live_server(settings.with_(bots="off")) as server,
+        httpx.AsyncClient(base_url=server.http_url) as http,
+    ):
+        r = await http.post("/api/games", json={"variant": "classic", "players": 2})
+        game_id = r.json()["id"]
+        spectator = Watcher("s", await connect(server.ws_url(game_id)))
+        await spectator.next_any()
+        assert await spectator.next_any() == {"type": "presence", "seats": [False, False]}
+        await http.post(f"/api/games/{game_id}/seats", json={"name": "Ana"})
+        await http.post(f"/api/games/{game_id}/seats", json={"bot": "random"})
+        await until_presence(spectator, [False, True])
+        await spectator.conn.close()
+
+
+async def test_a_rematch_is_told_to_the_watchers_of_the_finished_game(
+    settings: Settings,
+) -> None:
+    """A spectator of a finished game gets {"type":"rematch","id"} when a seat makes the rematch, once though the other seat joins it too; a socket opened later has "rematch" in its snapshot's view and gets the message after the presence."""
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        table = await helpers.new_table(http, players=2, seed=12)
+        await table.play(random.Random(12), 2000)
+        spectator = Watcher("s", await connect(server.ws_url(table.id)))
+        snapshot = await spectator.next()
+        assert snapshot["view"]["status"] == "finished" and "rematch" not in snapshot["view"]
+        made = await http.post(
+            f"/api/games/{table.id}/rematch", headers=helpers.auth(table.tokens[0])
+        )
+        rematch_id = made.json()["id"]
+        while not [m for _, m in spectator.signals if m["type"] == "rematch"]:
+            await spectator.next_any()
+        assert spectator.signals[-1][1] == {"type": "rematch", "id": rematch_id}
+        await http.post(f"/api/games/{table.id}/rematch", headers=helpers.auth(table.tokens[1]))
+        kinds = await kinds_until_pong(spectator)
+        assert "rematch" not in kinds
+        late = Watcher("late", await connect(server.ws_url(table.id)))
+        opening = [await late.next_any() for _ in range(3)]
+        assert [m["type"] for m in opening] == ["snapshot", "presence", "rematch"]
+        assert opening[0]["view"]["rematch"] == rematch_id
+        for watcher in (spectator, late):
+            await watcher.conn.close()
