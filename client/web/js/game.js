@@ -36,18 +36,20 @@ const CONNECTION_WORDS = {
   connecting: "Connecting…",
   live: "Live",
   reconnecting: "Reconnecting…",
+  problem: "Connection problem",
   closed: "Disconnected",
 };
 
 const OVER_WORDS = { finished: "Finished", aborted: "Aborted" };
 
 /** The connection's badge; once the game is over and the page is up to date, the
- * game's end instead ("Finished", "Aborted"): nothing is live any more. */
-export function connectionBadge(state, status = null) {
+ * game's end instead ("Finished", "Aborted"): nothing is live any more. `problem`:
+ * the server's words on a connection problem, its title. */
+export function connectionBadge(state, status = null, problem = null) {
   const over = state === "live" ? OVER_WORDS[status] : null;
   return h(
     "span",
-    { class: ["conn", over ? `conn-over conn-${status}` : `conn-${state}`], id: "connection", role: "status", dataset: { state, game: status || "" } },
+    { class: ["conn", over ? `conn-over conn-${status}` : `conn-${state}`], id: "connection", role: "status", title: problem || undefined, dataset: { state, game: status || "" } },
     h("span", { class: "conn-dot", "aria-hidden": "true" }),
     over || CONNECTION_WORDS[state] || state,
   );
@@ -188,7 +190,8 @@ export async function showGame(main, gameId, mode) {
   function renderHead() {
     // Drawn again only when what it says changes (an open Share menu stays open).
     const line = view ? turnLine({ ...view, players_count: summary.players }, names, turnsOf(log.events.values()), log.lastVersion) : "Connecting…";
-    const key = JSON.stringify([connection, line, view ? view.status : null]);
+    const problem = connection === "problem" && live.problem ? live.problem.message : null;
+    const key = JSON.stringify([connection, line, view ? view.status : null, problem]);
     if (key === headKey) return;
     headKey = key;
     mount(
@@ -202,7 +205,7 @@ export async function showGame(main, gameId, mode) {
       h(
         "div",
         { class: "head-side" },
-        connectionBadge(connection, view ? view.status : null),
+        connectionBadge(connection, view ? view.status : null, problem),
         h("span", { class: "who-am-i" }, token ? `Playing as ${seat.name}` : "Watching"),
         turnAlert ? turnAlert.el : null,
         view && view.status !== "open"

@@ -1,15 +1,21 @@
 // The live half of PROTOCOL.md: one websocket per table that keeps a view up to
 // date by applying diffs, catches up after a drop by reconnecting with
 // `since=<last version>`, asks for a snapshot (`resync`) on a version gap, and
-// sends commands (over HTTP when the socket is down).
+// sends commands, again with the same `command_id` on each new socket until one is
+// answered (the server applies a command id once).
+//
+// Reconnecting backs off exponentially with jitter, never faster than one attempt a
+// second: a server that can't reach its Redis refuses sockets (`unavailable`, close
+// 4503) and must not be flooded by every open page.
 
-import { ApiError, postCommand } from "./api.js";
 import { applyPatch, PatchError } from "./patch.js";
 
 const PING_EVERY_MS = 20000;
 const SILENT_LIMIT_MS = 50000; // no frame at all for this long: the socket is dead
-const COMMAND_TIMEOUT_MS = 12000;
-const BACKOFF_MS = [250, 500, 1000, 2000, 3000];
+const RETRY_FIRST_MS = 1000; // the first reconnect's wait, and the least between two
+const RETRY_MAX_MS = 15000;
+const PROBLEM_AFTER = 2; // reconnects failed before "Reconnecting…" turns to a problem
+const CLOSE_UNAVAILABLE = 4503; // the server can't reach its store for now
 
 export class CommandError extends Error {
   constructor(code, message) {
@@ -25,8 +31,18 @@ function newCommandId() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** The wait before reconnect number `attempt` (0 first): doubling from 1 s up to 15 s,
+ * each stretched by up to half at random so that pages dropped together come back
+ * spread out. Never under a second. */
+export function retryDelay(attempt, random = Math.random) {
+  const base = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.min(attempt, 16));
+  return base * (1 + 0.5 * random());
+}
+
 /**
- * Callbacks: onView(view, {event, snapshot}), onState("connecting"|"live"|"reconnecting"|"closed"),
+ * Callbacks: onView(view, {event, snapshot}),
+ * onState("connecting"|"live"|"reconnecting"|"problem"|"closed") ("problem": the server
+ * says it can't serve for now, or reconnecting keeps failing; `problem` holds its words),
  * onProblem({code, message}) for errors not tied to a command.
  */
 export class LiveGame {
@@ -42,8 +58,11 @@ export class LiveGame {
     this.state = "connecting";
     this.stopped = false;
     this.attempt = 0;
+    this.lastAttemptAt = -Infinity;
+    this.established = false; // the socket has had a frame: the server took it
+    this.problem = null; // {code, message}: why the connection is in trouble
     this.awaitingSnapshot = false;
-    this.pending = new Map(); // command_id -> {message, resolve, reject, timer, sent}
+    this.pending = new Map(); // command_id -> {message, resolve, reject, sentOn}
     this.lastFrameAt = 0;
     this.timers = new Set();
     this.onOnline = () => this.reconnectSoon(0);
@@ -61,7 +80,6 @@ export class LiveGame {
     window.clearInterval(this.heartbeat);
     for (const t of this.timers) window.clearTimeout(t);
     this.timers.clear();
-    for (const p of this.pending.values()) window.clearTimeout(p.timer);
     this.pending.clear();
     if (this.socket) {
       this.socket.onclose = null;
@@ -88,6 +106,8 @@ export class LiveGame {
 
   connect() {
     if (this.stopped) return;
+    this.lastAttemptAt = Date.now();
+    this.established = false;
     let socket;
     try {
       socket = new WebSocket(this.url());
@@ -98,28 +118,43 @@ export class LiveGame {
     this.socket = socket;
     this.awaitingSnapshot = !this.view;
     socket.onopen = () => {
-      this.attempt = 0;
       this.lastFrameAt = Date.now();
-      this.setState("live");
-      // Commands in flight when the last socket died: the same command_id is
-      // applied once, so sending again is safe and gets the ack.
-      for (const p of this.pending.values()) this.transmit(p);
+      // Open is not yet served: the server may still refuse the socket. Its pong
+      // (or the snapshot, or a diff) says it took it.
+      this.sendFrame({ type: "ping" });
     };
     socket.onmessage = (e) => this.receive(e.data);
-    socket.onclose = () => {
+    socket.onclose = (e) => {
       if (this.socket !== socket) return;
       this.socket = null;
-      if (!this.stopped) {
-        this.setState("reconnecting");
-        this.reconnectSoon();
+      this.established = false;
+      if (this.stopped) return;
+      if (e.code === CLOSE_UNAVAILABLE && !this.problem) {
+        this.problem = { code: "unavailable", message: e.reason || "The server can't serve this game right now." };
       }
+      const failing = this.problem || this.attempt >= PROBLEM_AFTER;
+      this.setState(failing ? "problem" : "reconnecting");
+      this.reconnectSoon();
     };
     socket.onerror = () => {}; // onclose follows and handles it
   }
 
+  /** The socket is served: live again, and the unanswered commands go once more. */
+  served() {
+    this.established = true;
+    this.attempt = 0;
+    this.problem = null;
+    this.setState("live");
+    // Commands not answered on an earlier socket: the same command_id is applied
+    // once, so sending it again is safe and gets the one answer.
+    for (const p of this.pending.values()) if (p.sentOn !== this.socket) this.transmit(p);
+  }
+
   reconnectSoon(delay) {
     if (this.stopped || this.reconnectTimer) return;
-    const wait = delay ?? BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)] * (0.8 + Math.random() * 0.4);
+    const wanted = delay ?? retryDelay(this.attempt);
+    // Never two attempts less than a second apart, whatever asked for this one.
+    const wait = Math.max(wanted, this.lastAttemptAt + RETRY_FIRST_MS - Date.now(), 0);
     this.attempt += 1;
     this.reconnectTimer = this.later(() => {
       this.reconnectTimer = null;
@@ -174,6 +209,7 @@ export class LiveGame {
     } catch {
       return;
     }
+    if (!this.established && msg.type !== "error") this.served();
     switch (msg.type) {
       case "snapshot":
         this.awaitingSnapshot = false;
@@ -223,6 +259,13 @@ export class LiveGame {
 
   receiveError(msg) {
     const problem = { code: msg.code, message: msg.message };
+    if (msg.code === "unavailable") {
+      // The server can't reach its store: it closes this socket (4503); commands
+      // stay pending and go again on the socket that is served next.
+      this.problem = problem;
+      this.setState("problem");
+      return;
+    }
     if (msg.command_id && this.pending.has(msg.command_id)) {
       this.settle(msg.command_id, (p) => p.reject(new CommandError(msg.code, msg.message)));
     } else {
@@ -240,23 +283,17 @@ export class LiveGame {
     const p = this.pending.get(commandId);
     if (!p) return;
     this.pending.delete(commandId);
-    window.clearTimeout(p.timer);
     fn(p);
   }
 
+  /** Send a command on the served socket; without one it waits for the next. */
   transmit(p) {
-    if (this.sendFrame(p.message)) return;
-    // No socket: the same command over HTTP.
-    postCommand(this.gameId, { command_id: p.message.command_id, expected_version: p.message.expected_version, action: p.message.action }, this.token).then(
-      (answer) => this.settle(p.message.command_id, (q) => q.resolve(answer)),
-      (err) => {
-        if (err instanceof ApiError && err.code === "network") return; // resent when the socket is back
-        this.settle(p.message.command_id, (q) => q.reject(new CommandError(err.code, err.message)));
-      },
-    );
+    if (this.established && this.sendFrame(p.message)) p.sentOn = this.socket;
   }
 
-  /** Send `action` for this seat; resolves with {version} or rejects with CommandError. */
+  /** Send `action` for this seat; resolves with {version} or rejects with CommandError.
+   * Unanswered, it is sent again (same command_id) on every socket served after the
+   * one it went on, until the server answers it: applied once, never lost. */
   command(action) {
     const message = {
       type: "command",
@@ -265,12 +302,7 @@ export class LiveGame {
       action,
     };
     return new Promise((resolve, reject) => {
-      const p = { message, resolve, reject };
-      p.timer = window.setTimeout(() => {
-        this.settle(message.command_id, (q) =>
-          q.reject(new CommandError("timeout", "The server has not answered yet; your move may still arrive.")),
-        );
-      }, COMMAND_TIMEOUT_MS);
+      const p = { message, resolve, reject, sentOn: null };
       this.pending.set(message.command_id, p);
       this.transmit(p);
     });
