@@ -44,10 +44,10 @@ async def watch(
         summary = await http.game(game_id)
         catalog = await http.catalog(summary["variant"])
     async with LiveGame(base, game_id, token=token) as live:
-        async for view in live.updates():
+        async for view in live.changes():  # a move, someone coming or leaving, a rematch
             if clear:
                 out.write("\x1b[2J\x1b[H")
-            out.write(render(view, catalog) + "\n")
+            out.write(render(view, catalog, live.presence, live.rematch) + "\n")
             out.flush()
             if until_finished and view["status"] == "finished":
                 return 0

@@ -3,7 +3,8 @@
 ``LiveGame`` keeps the viewer's view from the snapshot and the diffs, checks that no
 version is skipped (``resync`` otherwise), reconnects with ``since`` after a drop, and
 resends unanswered commands with their original ``command_id`` so that a command is
-never lost nor applied twice.
+never lost nor applied twice. It also keeps what the server tells beside the view:
+each seat's presence (``presence``) and the finished game's rematch (``rematch``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,13 @@ from client.patch import PatchError, apply_patch
 
 
 class LiveGame:
-    """A websocket to one game: ``view`` and ``version`` are always the latest seen."""
+    """A websocket to one game: ``view`` and ``version`` are always the latest seen.
+
+    ``presence`` is, per seat, whether it is present (one of its sockets open on the
+    server; bots always are), as last told, or None before the server told it;
+    ``rematch`` is the id of the game's rematch once one is made. ``revision`` counts
+    every change of any of them (``changes`` yields at each).
+    """
 
     def __init__(
         self,
@@ -41,6 +48,9 @@ class LiveGame:
         self.token = token
         self.view: dict[str, Any] | None = None
         self.version = -1
+        self.presence: list[bool] | None = None
+        self.rematch: str | None = None
+        self.revision = 0
         self.reconnects = 0
         self._delay = reconnect_delay
         self._max_delay = max_reconnect_delay
@@ -133,6 +143,10 @@ class LiveGame:
                 await socket.send(json.dumps({"type": "resync"}))  # a fresh snapshot
                 return
             self.version = message["version"]
+        elif kind == "presence":
+            self.presence = list(message["seats"])
+        elif kind == "rematch":
+            self.rematch = message["id"]
         elif kind == "ack":
             self._settle(message["command_id"], message["version"], None)
             return
@@ -144,6 +158,7 @@ class LiveGame:
             return
         else:
             return
+        self.revision += 1
         async with self._changed:
             self._changed.notify_all()
 
@@ -159,7 +174,9 @@ class LiveGame:
     # ------------------------------------------------------------ use
 
     async def wait_for(self, predicate: Any, timeout: float | None = 30.0) -> dict[str, Any]:
-        """Wait until ``predicate(view)`` holds; the view then."""
+        """Wait until ``predicate(view)`` holds; the view then. It is asked again at
+        each change (of the view, the presence or the rematch), so it may look at
+        ``presence`` and ``rematch`` too."""
 
         async def waiting() -> dict[str, Any]:
             async with self._changed:
@@ -173,6 +190,15 @@ class LiveGame:
 
     async def wait_version(self, version: int, timeout: float | None = 30.0) -> dict[str, Any]:
         return await self.wait_for(lambda view: self.version >= version, timeout)
+
+    async def changes(self) -> AsyncIterator[dict[str, Any]]:
+        """The view each time it, the presence or the rematch changed (changes may
+        be merged if the reader is slow)."""
+        seen = -1
+        while True:
+            view = await self.wait_for(lambda v, seen=seen: self.revision > seen, timeout=None)
+            seen = self.revision
+            yield view
 
     async def updates(self) -> AsyncIterator[dict[str, Any]]:
         """Each new view, as it arrives (views may be skipped if the reader is slow)."""

@@ -32,8 +32,18 @@ def card_text(card_id: str | None, catalog: dict[str, Any]) -> str:
     return f"[{badge} {card['points']}pt | {cost}]"
 
 
-def render(view: dict[str, Any], catalog: dict[str, Any]) -> str:
-    """The whole table of ``view`` as lines of text."""
+PRESENT = "● here"
+AWAY = "○ away"
+
+
+def render(
+    view: dict[str, Any],
+    catalog: dict[str, Any],
+    presence: list[bool] | None = None,
+    rematch: str | None = None,
+) -> str:
+    """The whole table of ``view`` as lines of text; with ``presence`` (per seat), who
+    is here or away; with ``rematch``, the game to follow next."""
     lines = [
         f"game {view['game']}  ({view['variant']})  version {view['version']}  {view['status']}"
     ]
@@ -64,8 +74,12 @@ def render(view: dict[str, Any], catalog: dict[str, Any]) -> str:
         marker = ">" if turn and turn["seat"] == player["seat"] else " "
         bot = f" [{player['bot']}]" if player.get("bot") else ""
         you = " (you)" if view.get("you") == player["seat"] else ""
+        seat = player["seat"]
+        here = ""
+        if presence is not None and seat < len(presence):
+            here = f" ({PRESENT if presence[seat] else AWAY})"
         lines.append(
-            f"{marker} {player['name']}{bot}{you}: {player['points']} pts  "
+            f"{marker} {player['name']}{bot}{you}{here}: {player['points']} pts  "
             f"tokens {tokens_line(player['tokens'])}  bonuses {tokens_line(player['bonuses'])}"
         )
         if view["variant"] == "duel":
@@ -83,6 +97,9 @@ def render(view: dict[str, Any], catalog: dict[str, Any]) -> str:
     if result:
         names = ", ".join(view["players"][s]["name"] for s in result["winners"])
         lines.append(f"game over: {names} won")
+    rematch = rematch or view.get("rematch")
+    if rematch:
+        lines.append(f"rematch: {rematch}")
     return "\n".join(lines)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import random
 
@@ -50,6 +51,22 @@ async def test_live_view_resumes_after_a_drop_without_missing_a_move(settings: S
             assert live.reconnects >= 1
             assert view == await http.view(game_id)
             assert seen == sorted(seen) and len(set(seen)) == len(seen)
+
+
+async def test_presence_is_kept_and_told_again_after_a_drop(settings: Settings) -> None:
+    """`LiveGame.presence` follows the server's presence messages: a spectator sees seat 0 come and go; a dropped socket resumes with `since` and is told the presence again."""
+    async with live_server(settings) as server, SplendorHTTP(server.http_url) as http:
+        game_id, seats = await _table(http)
+        async with LiveGame(server.http_url, game_id) as spectator:
+            await spectator.wait_for(lambda view: spectator.presence == [False, False])
+            async with LiveGame(server.http_url, game_id, token=seats[0].token) as ana:
+                await ana.wait_for(lambda view: ana.presence == [True, False])
+                await spectator.wait_for(lambda view: spectator.presence == [True, False])
+                spectator.presence = None
+                spectator.drop()
+                await spectator.wait_for(lambda view: spectator.presence == [True, False])
+                assert spectator.reconnects >= 1
+            await spectator.wait_for(lambda view: spectator.presence == [False, False])
 
 
 async def test_refusals_surface_as_errors_with_their_code(settings: Settings) -> None:
@@ -104,6 +121,30 @@ async def test_watch_draws_the_table_until_the_game_ends(
         url = f"{server.http_url}/#/watch/{game['id']}"
         assert await asyncio.wait_for(watch(url, out=out, clear=False), 120) == 0
         assert "game over:" in out.getvalue()
+        assert "Greedy bot [greedy] (● here)" in out.getvalue()  # bots are always present
+
+
+async def test_watch_shows_who_is_here_and_who_is_away(settings: Settings) -> None:
+    """`splendor watch` redraws when a player comes or goes: "● here" while a seat has a socket open, "○ away" once it is closed."""
+    async with live_server(settings) as server, SplendorHTTP(server.http_url) as http:
+        game_id, seats = await _table(http)
+        out = io.StringIO()
+        watching = asyncio.create_task(
+            watch(f"{server.http_url}/#/watch/{game_id}", out=out, clear=False)
+        )
+
+        async def drawn(text: str, after: int = 0) -> None:
+            while text not in out.getvalue()[after:]:
+                await asyncio.sleep(0.02)
+
+        await asyncio.wait_for(drawn("Ana (○ away)"), 20)
+        async with LiveGame(server.http_url, game_id, token=seats[0].token):
+            await asyncio.wait_for(drawn("Ana (● here)"), 20)
+            at = len(out.getvalue())
+        await asyncio.wait_for(drawn("Ana (○ away)", at), 20)
+        watching.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watching
 
 
 async def test_an_outside_bot_joins_and_plays_to_the_end(
