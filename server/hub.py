@@ -640,10 +640,8 @@ class Hubs:
         future: asyncio.Future[Hub] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
-            loaded, (seen, rematch) = await asyncio.gather(
-                self._load(game_id), self._watch_signals(game_id)
-            )
-            variant, logged = loaded
+            variant, logged = await self._load(game_id)  # refuses an unknown game first
+            seen, rematch = await self._watch_signals(game_id)
             hub = self._hubs.get(game_id)
             if hub is None:
                 hub = Hub(game_id, variant, logged)
@@ -656,6 +654,8 @@ class Hubs:
             future.set_result(hub)
             return hub
         except asyncio.CancelledError:
+            if game_id not in self._hubs:
+                self.signals.unwatch(game_id)
             future.cancel()
             raise
         except Exception as e:
