@@ -1,0 +1,99 @@
+"""``server.presence.Presence`` against the real Redis, with explicit clocks: what it
+writes, which servers count, and since when a seat is away (claim_abandon's input)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import redis.asyncio as aioredis
+
+from server.presence import DEAD_AFTER_BEATS, SERVERS_KEY, Presence, SeatsSeen, presence_key
+
+BEAT_S = 1.0
+DEAD_MS = int(BEAT_S * 1000 * DEAD_AFTER_BEATS)
+
+
+class Clock:
+    """A clock the test moves by hand (ms)."""
+
+    def __init__(self, now: int) -> None:
+        self.now = now
+
+    def __call__(self) -> int:
+        return self.now
+
+
+async def written(presence: Presence) -> None:
+    """Wait for the writing task to have written everything wanted."""
+    await asyncio.wait_for(presence._idle.wait(), 5)
+
+
+async def started(client: aioredis.Redis, name: str, clock: Clock) -> Presence:
+    presence = Presence(client, beat_s=BEAT_S, server_id=name, clock_ms=clock)
+    await presence.start()
+    return presence
+
+
+async def test_a_seat_counts_while_a_live_server_holds_it_and_is_away_since_it_left(
+    redis_client: aioredis.Redis,
+) -> None:
+    """Server a holds seat 0: server b sees it present (remote) and not away; once a lets it go at t, b sees it away since t; a seat never held is away since 0 (never connected)."""
+    clock = Clock(1_000_000)
+    a, b = await started(redis_client, "a", clock), await started(redis_client, "b", clock)
+    try:
+        a.want("g1", 0, True)
+        await written(a)
+        seen, _ = await b.read("g1")
+        assert seen.on == {0: {"a"}}
+        assert b.remote(seen, 2) == [True, False]
+        assert a.remote(seen, 2) == [False, False]  # its own sockets count from its hubs
+        assert b.away_since(seen, 0) is None and b.away_since(seen, 1) == 0
+        clock.now += 5_000
+        a.want("g1", 0, False)
+        await written(a)
+        seen, _ = await b.read("g1")
+        assert b.remote(seen, 2) == [False, False]
+        assert b.away_since(seen, 0) == clock.now
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_dead_servers_sockets_stop_counting_from_its_last_beat(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A server that stops beating still counts until DEAD_AFTER_BEATS beats have passed, then no more, and the seat it held is away since its last beat; a server that stops cleanly leaves the set at once."""
+    clock = Clock(2_000_000)
+    a, b = await started(redis_client, "a", clock), await started(redis_client, "b", clock)
+    a.want("g2", 1, True)
+    await written(a)
+    last_beat = clock.now
+    for task in a._tasks:  # killed: no more beats, nothing cleaned up
+        task.cancel()
+    seen, _ = await b.read("g2")
+    clock.now = last_beat + DEAD_MS
+    assert b.remote(seen, 2) == [False, True]
+    clock.now = last_beat + DEAD_MS + 1
+    assert b.remote(seen, 2) == [False, False]
+    assert b.away_since(seen, 1) == last_beat
+    await b.close()
+    assert await redis_client.zscore(SERVERS_KEY, "b") is None
+    assert await redis_client.zscore(SERVERS_KEY, "a") is not None
+
+
+async def test_a_server_newer_than_the_last_beat_read_counts_until_the_next_one(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A server missing from b's last read of the set counts if the hash naming it was read after that read (it beats before it writes, so it was just born), and not once a later read still misses it."""
+    clock = Clock(3_000_000)
+    b = await started(redis_client, "b", clock)
+    try:
+        flat = [b"on:0:newborn", b"1"]
+        clock.now += 10
+        seen = SeatsSeen.parse(flat, clock.now)
+        assert b.remote(seen, 1) == [True]
+        await b._beat()  # the set read again: still no "newborn"
+        assert b.remote(seen, 1) == [False]
+        assert await redis_client.hgetall(presence_key("nothing")) == {}
+    finally:
+        await b.close()
