@@ -1,8 +1,11 @@
-"""The table is playable from the keyboard alone, with visible focus and named gems."""
+"""The table is playable from the keyboard alone, with visible focus and named gems,
+shortcuts listed in a help dialog, and focus put where the next choice starts."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, BrowserContext, expect
+import re
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.pages import Api, give_seat, wait_version
@@ -69,4 +72,85 @@ def test_a_move_made_with_tab_enter_and_space_and_escape_clears_a_choice(
     wait_version(page, start + 1)
     mine = api.view(game_id, tokens[seat])["players"][seat]["tokens"]
     assert (mine["white"], mine["blue"], mine["green"]) == (1, 1, 1)
+    assert console.unexpected() == []
+
+
+def focused(page: Page) -> dict[str, str | None]:
+    """What has focus: its id, data-key and data-bank (the body when nothing has)."""
+    found: dict[str, str | None] = page.evaluate(
+        """() => { const el = document.activeElement;
+          return { tag: el.tagName.toLowerCase(), id: el.id || null,
+                   key: el.dataset.key || null, bank: el.dataset.bank || null }; }"""
+    )
+    return found
+
+
+def test_whole_turns_by_shortcuts_with_focus_where_the_next_choice_starts_and_the_help_dialog(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    server: ServerProcess,
+    api: Api,
+    console: Console,
+) -> None:
+    """On the seat's move focus is on the bank's first gem; ? lists the shortcuts; 1-3 and t take three; focus then waits on the action bar, never the body; after the opponent's move it is back on the bank and the title says "Your move ·"; c, Enter and b on a card too dear say what is missing; r reserves it."""
+    game_id = api.new_game(seed=21)
+    tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
+    seat = api.view(game_id)["turn"]["seat"]
+    other = 1 - seat
+    page = open_page(browser, contexts, console, "keys")
+    give_seat(page, server.base, game_id, seat, tokens[seat], ["Ana", "Ben"][seat])
+    page.goto(f"{server.base}/#/play/{game_id}")
+    start = api.view(game_id)["version"]
+    wait_version(page, start)
+    expect(page).to_have_title(re.compile(r"^Your move · "))
+    page.wait_for_function("document.activeElement.dataset.bank === 'white'")
+
+    page.keyboard.press("?")
+    help_dialog = page.locator("#help-dialog")
+    expect(help_dialog).to_be_visible()
+    expect(help_dialog).to_contain_text("take the picked tokens")
+    page.keyboard.press("Escape")
+    expect(help_dialog).to_be_hidden()
+
+    for key in ("1", "2", "3"):
+        page.keyboard.press(key)
+    expect(page.locator('[data-key="take"]')).to_have_text("Take 1 white, 1 blue and 1 green")
+    page.keyboard.press("t")
+    wait_version(page, start + 2)
+    expect(page).not_to_have_title(re.compile(r"^Your move"))
+    assert focused(page)["id"] == "prompt", focused(page)
+
+    # The opponent's move: marked on the page, and focus back where a move starts.
+    version = api.command(
+        game_id, tokens[other], {"kind": "take_three", "colors": ["red", "black", "blue"]}
+    )
+    wait_version(page, version)
+    expect(page).to_have_title(re.compile(r"^Your move · "))
+    page.wait_for_function("document.activeElement.dataset.bank === 'white'")
+    for colour in ("red", "black", "blue"):
+        expect(
+            page.locator(f'[data-player="{other}"] .gem-col-{colour} > .token')
+        ).to_have_attribute("data-last-move", "")
+        expect(page.locator(f'[data-bank="{colour}"]')).to_have_attribute("data-last-move", "")
+
+    # A card too dear: b says what is missing; r reserves it.
+    view = api.view(game_id, tokens[seat])
+    dear = next(
+        a["card"]
+        for a in view["legal"]
+        if a["kind"] == "reserve"
+        and "card" in a
+        and {"kind": "buy", "card": a["card"]} not in view["legal"]
+    )
+    page.keyboard.press("c")
+    while page.evaluate("document.activeElement.dataset.card") != dear:
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    page.keyboard.press("b")
+    expect(page.locator("#action-message")).to_contain_text("You need ")
+    page.keyboard.press("r")
+    wait_version(page, view["version"] + 3)
+    assert focused(page)["id"] == "prompt", focused(page)
+    mine = api.view(game_id, tokens[seat])["players"][seat]
+    assert [r["card"] for r in mine["reserved"]] == [dear]
     assert console.unexpected() == []

@@ -3,9 +3,11 @@
 
 import { TurnAlert } from "./attention.js";
 import { ApiError, fetchCatalog, fetchEvents, gameSummary } from "./api.js";
+import { isMyTurn } from "./acting.js";
 import { Controls } from "./controls.js";
 import { h, mount, plural } from "./dom.js";
 import { LastMove } from "./lastmove.js";
+import { TableKeys } from "./keys.js";
 import { LiveGame } from "./live.js";
 import { myBar } from "./mybar.js";
 import { GameLog } from "./log.js";
@@ -55,16 +57,22 @@ export function connectionBadge(state, status = null, problem = null) {
   );
 }
 
-/** Re-render `slot` with `build()` and give focus back to the same control. */
+/**
+ * Re-render `slot` with `build()` and give focus back to the same control; true when
+ * the slot held focus and that control is gone (the caller puts focus somewhere useful).
+ */
 function rerender(slot, build) {
   const active = document.activeElement;
-  const key = active && slot.contains(active) ? active.dataset.key : null;
+  const held = !!active && active !== document.body && slot.contains(active);
+  const key = held ? active.dataset.key : null;
   mount(slot, build());
-  if (key) {
-    const again = slot.querySelector(`[data-key="${CSS.escape(key)}"]`);
-    if (again && !again.disabled) again.focus();
-    else slot.querySelector("#prompt")?.setAttribute("tabindex", "-1");
+  if (!held) return false;
+  const again = key ? slot.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
+  if (again && !again.disabled) {
+    again.focus();
+    return false;
   }
+  return true;
 }
 
 /**
@@ -161,6 +169,7 @@ export async function showGame(main, gameId, mode) {
   const controls = token
     ? new kit.Controls({ send: (action) => live.command(action), render: () => render(), catalog, names })
     : null;
+  const keys = new TableKeys({ variant: summary.variant, controls, root: main });
 
   // The log's events come from GET /events (at start and after every snapshot, which
   // may follow a gap) and from the diffs. One fetch at a time; a request made during
@@ -208,6 +217,7 @@ export async function showGame(main, gameId, mode) {
         connectionBadge(connection, view ? view.status : null, problem),
         h("span", { class: "who-am-i" }, token ? `Playing as ${seat.name}` : "Watching"),
         turnAlert ? turnAlert.el : null,
+        keys.button,
         view && view.status !== "open"
           ? h("details", { class: "share-menu" }, h("summary", { class: "btn btn-small" }, "Share"), sharePanel(gameId, { join: false }))
           : null,
@@ -260,7 +270,7 @@ export async function showGame(main, gameId, mode) {
     }
   }
 
-  const drawn = { view: null, interactive: false };
+  const drawn = { view: null, interactive: false, myTurn: false };
   function render() {
     renderHead();
     renderBanner();
@@ -268,9 +278,12 @@ export async function showGame(main, gameId, mode) {
     const ui = controls && view.status === "live" ? controls.tableUi() : null;
     // The table is drawn once per view; a click while choosing only updates the
     // selection on it (decorate), which keeps clicks cheap and focus in place.
+    let lost = false; // the focused control is gone: focus goes where the next choice starts
+    const focusedBefore = document.activeElement;
+    const hadFocus = !!focusedBefore && focusedBefore !== main && main.contains(focusedBefore);
     if (drawn.view !== view || drawn.interactive !== !!ui) {
-      rerender(tableSlot, () => kit.renderTable(view, catalog, ui));
-      rerender(playersSlot, () => kit.renderPlayers(view, catalog, ui));
+      lost = rerender(tableSlot, () => kit.renderTable(view, catalog, ui)) || lost;
+      lost = rerender(playersSlot, () => kit.renderPlayers(view, catalog, ui)) || lost;
       drawn.view = view;
       drawn.interactive = !!ui;
     }
@@ -279,7 +292,17 @@ export async function showGame(main, gameId, mode) {
       kit.decorate(playersSlot, view, ui);
     }
     lastMove.apply(main);
-    if (controls) rerender(barSlot, () => [myBar(view, catalog), controls.actionBar()]);
+    if (controls) {
+      lost = rerender(barSlot, () => [myBar(view, catalog), controls.actionBar()]) || lost;
+      const myTurn = isMyTurn(view);
+      // Nothing in particular has focus: the body, or the page's <main> after a route.
+      const idle = !document.activeElement || document.activeElement === document.body || document.activeElement === main;
+      // A focused control redrawn away or disabled (a move sent, the turn handed on) drops focus to the body.
+      // (Chrome moves focus off a disabled control only at its next frame: that counts too.)
+      if ((hadFocus && idle) || (document.activeElement && document.activeElement.disabled)) lost = true;
+      if (lost || (myTurn && !drawn.myTurn && idle)) keys.focusStart(myTurn);
+      drawn.myTurn = myTurn;
+    }
     else if (view.status === "live") mount(barSlot, h("p", { class: "watch-note" }, `You are watching: ${kit.hidden}.`));
     else mount(barSlot);
   }
@@ -304,6 +327,7 @@ export async function showGame(main, gameId, mode) {
   }
 
   const onKey = (e) => {
+    if (keys.handle(e)) return;
     if (e.key === "Escape" && controls && !document.querySelector("dialog[open]")) controls.cancel();
   };
   document.addEventListener("keydown", onKey);
@@ -335,6 +359,7 @@ export async function showGame(main, gameId, mode) {
     window.cancelAnimationFrame(frame);
     document.removeEventListener("keydown", onKey);
     if (controls) controls.destroy();
+    keys.destroy();
     endDialog.remove();
   };
 }
