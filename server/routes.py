@@ -30,6 +30,7 @@ from server.errors import (
 )
 from server.lobby import STATUSES, Status
 from server.outage import STORE_DOWN
+from server.qr import qr_code
 from server.ratelimit import RateLimiter
 from server.service import GameService
 
@@ -247,6 +248,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/api/games/{game_id}/commands", submit_command, methods=["POST"]),
         Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
         Route("/api/catalog/{variant}", catalog, methods=["GET"]),
+        Route("/api/qr", qr_code, methods=["POST"]),
         Route("/healthz", healthz, methods=["GET", "HEAD"]),
         Route("/api/{rest:path}", api_not_found),
     ]

@@ -74,6 +74,19 @@ export function postCommand(id, command, token) {
   return request("POST", `${game(id)}/commands`, { body: command, token });
 }
 
+/** The QR code of `text` (a web address) as SVG text, drawn by the server; the text
+ * goes in the body, never in the URL (it may carry a seat token). */
+export async function qrCode(text) {
+  let response;
+  try {
+    response = await fetch("/api/qr", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text }), cache: "no-store" });
+  } catch {
+    throw new ApiError(0, "network", "The server can't be reached right now.");
+  }
+  if (!response.ok) throw new ApiError(response.status, `http_${response.status}`, `The server answered ${response.status}.`);
+  return response.text();
+}
+
 const catalogs = new Map();
 
 /** The card and noble data of a variant, fetched once per page. */

@@ -4,7 +4,9 @@
 //   #/play/{id}       the table, acting for this browser's seat
 //   #/watch/{id}      the table as a spectator
 //   #/replay/{id}[/N] the replay of a game, at move N
+//   #/seat/{id}?token=…  a seat's link for another device (device.js)
 
+import { showSeatLink } from "./device.js";
 import { mount } from "./dom.js";
 import { showGame } from "./game.js";
 import { showJoin } from "./join.js";
@@ -17,6 +19,7 @@ const ROUTES = [
   [/^#\/play\/([^/]+)\/?$/, (main, id) => showGame(main, id, "play"), "Table"],
   [/^#\/watch\/([^/]+)\/?$/, (main, id) => showGame(main, id, "watch"), "Watching"],
   [/^#\/replay\/([^/]+)(?:\/(\d+))?\/?$/, (main, id, n) => showReplay(main, id, n ? Number(n) : undefined), "Replay"],
+  [/^#\/seat\/([^/?]+)(?:\?.*)?$/, (main, id) => showSeatLink(main, id), "Seat"],
 ];
 
 let cleanup = () => {};

@@ -12,6 +12,7 @@ import { LiveGame } from "./live.js";
 import { myBar } from "./mybar.js";
 import { GameLog } from "./log.js";
 import { resultHeadline, resultTable } from "./results.js";
+import { deviceMenu as makeDeviceMenu } from "./device.js";
 import { seatFor } from "./seats.js";
 import { sharePanel } from "./share.js";
 import { decorate, renderPlayers, renderTable } from "./table.js";
@@ -137,6 +138,8 @@ export async function showGame(main, gameId, mode) {
   let shownEnd = false;
   let previousStatus = null;
   const lastMove = new LastMove();
+  // Kept across the head's redraws: an open menu stays open (device.js).
+  const deviceMenu = token ? makeDeviceMenu(gameId, token) : null;
   const turnAlert = token ? new TurnAlert({ what: `${variantName(summary.variant)} #${gameId}` }) : null;
 
   const live = new LiveGame({
@@ -221,6 +224,7 @@ export async function showGame(main, gameId, mode) {
         view && view.status !== "open"
           ? h("details", { class: "share-menu" }, h("summary", { class: "btn btn-small" }, "Share"), sharePanel(gameId, { join: false }))
           : null,
+        deviceMenu && view && (view.status === "open" || view.status === "live") ? deviceMenu : null,
       ),
     );
   }

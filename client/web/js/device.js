@@ -1,0 +1,109 @@
+// "Continue on another device": a seat lives in one browser's storage, so its page
+// offers a link that carries the seat token in the address's fragment
+// (`#/seat/{id}?token=…`), which a browser never sends to the server in a request
+// line. Opening it stores the seat in that browser (after checking the token with
+// the server, in a header) and goes to the table; the token leaves the address bar
+// and the history at once. The QR code of the link is drawn by the server (segno,
+// POST /api/qr: the link in the body, never in a URL).
+
+import { ApiError, fetchView, qrCode } from "./api.js";
+import { h, mount } from "./dom.js";
+import { rememberSeat } from "./seats.js";
+import { shareField } from "./share.js";
+
+/** The address that seats another browser at `gameId` with `token`. */
+export function seatLink(gameId, token) {
+  const { origin, pathname } = window.location;
+  return `${origin}${pathname}#/seat/${encodeURIComponent(gameId)}?${new URLSearchParams({ token })}`;
+}
+
+const qrImages = new Map(); // link -> object URL of its QR code, drawn once a page
+
+async function qrImage(link) {
+  if (!qrImages.has(link)) {
+    const pending = qrCode(link).then((svg) => URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" })));
+    pending.catch(() => qrImages.delete(link));
+    qrImages.set(link, pending);
+  }
+  return qrImages.get(link);
+}
+
+/**
+ * The seat's "Other device" menu: the link, a warning, the QR code (fetched the
+ * first time the menu opens). Made once per table page and kept across redraws of
+ * the head, so an open menu stays open while moves come in.
+ */
+export function deviceMenu(gameId, token) {
+  const link = seatLink(gameId, token);
+  const figure = h("figure", { class: "device-qr" });
+  const menu = h(
+    "details",
+    { class: "share-menu device-menu", id: "device-menu" },
+    h("summary", { class: "btn btn-small" }, "Other device"),
+    h(
+      "div",
+      { class: "share-panel device-panel" },
+      h("h2", { class: "device-title" }, "Continue on another device"),
+      h(
+        "p",
+        { class: "device-warning", role: "note" },
+        h("strong", {}, "Anyone with this link or its QR code can play your seat. "),
+        "Open it only on your own devices; don't post it where others can see it.",
+      ),
+      shareField("Your seat's link", link, "device"),
+      figure,
+    ),
+  );
+  menu.addEventListener("toggle", async () => {
+    if (!menu.open || figure.dataset.state) return;
+    figure.dataset.state = "loading";
+    mount(figure, h("p", { class: "muted" }, "Drawing the QR code…"));
+    try {
+      const src = await qrImage(link);
+      mount(figure, h("img", { src, width: 180, height: 180, alt: "QR code of your seat's link" }), h("figcaption", {}, "Scan it with the other device's camera."));
+      figure.dataset.state = "shown";
+    } catch (err) {
+      mount(figure, h("p", { class: "muted" }, `The QR code can't be drawn now (${err.message}); the link above works the same.`));
+      delete figure.dataset.state; // tried again when the menu opens next
+    }
+  });
+  return menu;
+}
+
+function notice(main, title, words, gameId) {
+  mount(
+    main,
+    h(
+      "section",
+      { class: "panel notice", id: "seat-link-notice" },
+      h("h1", {}, title),
+      h("p", {}, words),
+      h("a", { class: "btn", href: `#/watch/${encodeURIComponent(gameId)}` }, "Watch the game"),
+      " ",
+      h("a", { class: "btn", href: "#/" }, "Back to the lobby"),
+    ),
+  );
+}
+
+/** `#/seat/{id}?token=…`: take the seat of the link in this browser, then its table. */
+export async function showSeatLink(main, gameId) {
+  const token = new URLSearchParams(window.location.hash.split("?")[1] || "").get("token");
+  // The token leaves the address bar and the history before anything else.
+  window.history.replaceState(null, "", `#/seat/${encodeURIComponent(gameId)}`);
+  if (!token) {
+    notice(main, "This link is incomplete", "It carries no seat: ask for the link again.", gameId);
+    return;
+  }
+  mount(main, h("p", { class: "loading" }, "Taking your seat…"));
+  let view;
+  try {
+    ({ view } = await fetchView(gameId, { token }));
+  } catch (err) {
+    const refused = err instanceof ApiError && (err.code === "unauthorized" || err.code === "not_found");
+    notice(main, refused ? "This link holds no seat" : "The seat can't be checked now", refused ? "It is not a seat of this game (or the game is gone)." : err.message, gameId);
+    return;
+  }
+  const me = view.players.find((p) => p.seat === view.you);
+  rememberSeat(gameId, { seat: view.you, token, name: me ? me.name : `Seat ${view.you + 1}` });
+  window.location.replace(`#/play/${encodeURIComponent(gameId)}`);
+}
