@@ -13,7 +13,6 @@ import io
 from typing import Final
 
 import msgspec
-import segno
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -34,6 +33,10 @@ class QrRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 def qr_svg(text: str) -> bytes:
     """``text`` as a QR code in SVG: dark modules on white, with the quiet zone the
     standard asks for (4 modules), so that it scans on the page's dark theme too."""
+    # Imported on first use: a server (or a tree whose environment predates this
+    # dependency) starts and serves games without it.
+    import segno
+
     code = segno.make(text, error="m")
     out = io.BytesIO()
     code.save(
