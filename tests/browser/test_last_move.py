@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -75,8 +76,9 @@ def test_a_bots_move_is_marked_on_the_players_page_and_the_title_says_your_move(
     server: ServerProcess,
     api: Api,
     console: Console,
+    screenshots: Path,
 ) -> None:
-    """After each move of a greedy bot the page marks its tokens, the bank, the card it bought or reserved and the slot dealt, and nothing of the person's; the title starts with "Your move ·"."""
+    """After each move of a greedy bot the player's and a spectator's pages mark its tokens, the bank, the card it bought or reserved and the slot dealt, and nothing of the person's, without motion under reduced motion; the title starts with "Your move ·"; the sound toggle is remembered."""
     catalog = api.catalog()
     game_id = api.new_game(seed=SEED)
     token = api.join(game_id, "Ana")
@@ -84,6 +86,11 @@ def test_a_bots_move_is_marked_on_the_players_page_and_the_title_says_your_move(
     page = open_page(browser, contexts, console, "player")
     give_seat(page, server.base, game_id, 0, token, "Ana")
     page.goto(f"{server.base}/#/play/{game_id}")
+    page.click("#sound-toggle")
+    expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("localStorage.getItem('splendor.sound')") == "on"
+    spectator = open_page(browser, contexts, console, "spectator")
+    spectator.goto(f"{server.base}/#/watch/{game_id}")
 
     seen: set[str] = set()
     used: set[str] = set()
@@ -96,7 +103,12 @@ def test_a_bots_move_is_marked_on_the_players_page_and_the_title_says_your_move(
         if move:
             seen |= check_marks(page, move, catalog)
             expect(page.locator(f'[data-player="0"] {MARKED}')).to_have_count(0)
+            # Under prefers-reduced-motion the pieces are marked, never moved.
+            assert page.evaluate("document.getAnimations().length") == 0
+            wait_version(spectator, public["version"])
+            check_marks(spectator, move, catalog)
         if {"take", "deal"} <= seen and seen & {"buy", "reserve"}:
+            page.screenshot(path=str(screenshots / "last-move.png"))
             break
         view = api.view(game_id, token)
         action = choose(view, catalog, used)
