@@ -227,3 +227,13 @@ def screenshots() -> Path:
     """docs/screenshots/, where the test run writes the page's pictures."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+@pytest.fixture
+def module_page(browser: Browser, contexts: list[BrowserContext], server: ServerProcess) -> Page:
+    """A page of the served site, where the page's modules can be imported."""
+    context = browser.new_context()
+    contexts.append(context)
+    page = context.new_page()
+    page.goto(f"{server.base}/#/")
+    return page

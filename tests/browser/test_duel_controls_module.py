@@ -8,11 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Page
 
 from events.duel.actions import TakeTokens
 from events.duel.view import view
-from tests.browser.conftest import ServerProcess
 from tests.duel_helpers import Table, find, play
 
 # Drives DuelControls like the page does: clicks are method calls, buttons are read
@@ -60,13 +59,9 @@ DRIVE = """async ([view, script]) => {
 
 
 @pytest.fixture
-def page(browser: Browser, contexts: list[BrowserContext], server: ServerProcess) -> Page:
-    """A page of the served site, where the page's modules can be imported."""
-    context = browser.new_context()
-    contexts.append(context)
-    page = context.new_page()
-    page.goto(f"{server.base}/#/")
-    return page
+def page(module_page: Page) -> Page:
+    """A page where the page's modules can be imported (conftest's module_page)."""
+    return module_page
 
 
 def _drive(page: Page, seat_view: dict[str, Any], script: list[list[Any]]) -> dict[str, Any]:

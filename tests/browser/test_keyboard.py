@@ -11,6 +11,25 @@ from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.pages import Api, give_seat, wait_version
 
 
+def seated_at_a_two_player_table(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    console: Console,
+    server: ServerProcess,
+    api: Api,
+) -> tuple[Page, str, list[str], int]:
+    """A seeded game of two people, and a page showing the table to the one to move:
+    (the page, the game's id, both seats' tokens, the page's seat)."""
+    game_id = api.new_game(seed=21)
+    tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
+    seat = api.view(game_id)["turn"]["seat"]
+    page = open_page(browser, contexts, console, "keyboard")
+    give_seat(page, server.base, game_id, seat, tokens[seat], ["Ana", "Ben"][seat])
+    page.goto(f"{server.base}/#/play/{game_id}")
+    wait_version(page, api.view(game_id)["version"])
+    return page, game_id, tokens, seat
+
+
 def test_a_move_made_with_tab_enter_and_space_and_escape_clears_a_choice(
     browser: Browser,
     contexts: list[BrowserContext],
@@ -19,14 +38,10 @@ def test_a_move_made_with_tab_enter_and_space_and_escape_clears_a_choice(
     console: Console,
 ) -> None:
     """Tab, Enter and Space pick tokens and confirm a take; focus is visible; Escape drops a chosen card; every gem is named with its stone."""
-    game_id = api.new_game(seed=21)
-    tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
-    seat = api.view(game_id)["turn"]["seat"]
-    page = open_page(browser, contexts, console, "keyboard")
-    give_seat(page, server.base, game_id, seat, tokens[seat], ["Ana", "Ben"][seat])
-    page.goto(f"{server.base}/#/play/{game_id}")
+    page, game_id, tokens, seat = seated_at_a_two_player_table(
+        browser, contexts, console, server, api
+    )
     start = api.view(game_id)["version"]
-    wait_version(page, start)
 
     for color, stone in [
         ("white", "diamond"),
@@ -93,15 +108,11 @@ def test_whole_turns_by_shortcuts_with_focus_where_the_next_choice_starts_and_th
     console: Console,
 ) -> None:
     """On the seat's move focus is on the bank's first gem; ? lists the shortcuts; 1-3 and t take three; focus then waits on the action bar, never the body; after the opponent's move it is back on the bank and the title says "Your move ·"; c, Enter and b on a card too dear say what is missing; r reserves it."""
-    game_id = api.new_game(seed=21)
-    tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
-    seat = api.view(game_id)["turn"]["seat"]
+    page, game_id, tokens, seat = seated_at_a_two_player_table(
+        browser, contexts, console, server, api
+    )
     other = 1 - seat
-    page = open_page(browser, contexts, console, "keys")
-    give_seat(page, server.base, game_id, seat, tokens[seat], ["Ana", "Ben"][seat])
-    page.goto(f"{server.base}/#/play/{game_id}")
     start = api.view(game_id)["version"]
-    wait_version(page, start)
     expect(page).to_have_title(re.compile(r"^Your move · "))
     page.wait_for_function("document.activeElement.dataset.bank === 'white'")
 

@@ -184,7 +184,9 @@ def test_no_part_of_the_table_overlaps_another_at_any_width(tables: Tables, widt
         boxes = page.evaluate(BOXES)
         bar, mine = boxes["bar"], boxes["mine"]
         assert bar is not None and mine is not None
-        parts = page.evaluate("() => [...document.querySelector('.action-bar').children].map((c) => [c.className, c.getBoundingClientRect().height, c.textContent])")
+        parts = page.evaluate(
+            "() => [...document.querySelector('.action-bar').children].map((c) => [c.className, c.getBoundingClientRect().height, c.textContent])"
+        )
         assert bar["h"] + mine["h"] <= 0.2 * height, (bar["h"], mine["h"], height, parts)
         assert mine["top"] >= 0 and mine["bottom"] <= height and bar["bottom"] <= height + 1
 

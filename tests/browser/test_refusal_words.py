@@ -8,12 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Page
 
 from events.classic.view import view as classic_view
 from events.duel.view import view as duel_view
 from tests import classic_helpers, duel_helpers
-from tests.browser.conftest import ServerProcess
 
 # Drives a variant's controls like game.js does: clicks are method calls, then the
 # table is drawn and decorated and the action bar drawn, both in the document;
@@ -63,13 +62,9 @@ DRIVE = """async ([variant, view, script]) => {
 
 
 @pytest.fixture
-def page(browser: Browser, contexts: list[BrowserContext], server: ServerProcess) -> Page:
-    """A page of the served site, where the page's modules can be imported."""
-    context = browser.new_context()
-    contexts.append(context)
-    page = context.new_page()
-    page.goto(f"{server.base}/#/")
-    return page
+def page(module_page: Page) -> Page:
+    """A page where the page's modules can be imported (conftest's module_page)."""
+    return module_page
 
 
 def drive(page: Page, variant: str, seen: dict[str, Any], script: list[list[Any]]) -> list[Any]:
