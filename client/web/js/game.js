@@ -13,6 +13,7 @@ import { myBar } from "./mybar.js";
 import { GameLog } from "./log.js";
 import { resultHeadline, resultTable } from "./results.js";
 import { deviceMenu as makeDeviceMenu } from "./device.js";
+import { tickWaited, waitingBanner } from "./waiting.js";
 import { seatFor } from "./seats.js";
 import { sharePanel } from "./share.js";
 import { decorate, renderPlayers, renderTable } from "./table.js";
@@ -231,22 +232,13 @@ export async function showGame(main, gameId, mode) {
 
   let bannerKey = null;
   function renderBanner() {
-    const key = view ? JSON.stringify([view.status, view.players.length, view.result]) : null;
+    const canAbort = !!view && (view.legal || []).some((a) => a.kind === "abort");
+    const key = view ? JSON.stringify([view.status, view.players.length, view.result, canAbort]) : null;
     if (key === bannerKey) return;
     bannerKey = key;
     if (!view) return mount(bannerSlot);
     if (view.status === "open") {
-      const missing = summary.players - view.players.length;
-      return mount(
-        bannerSlot,
-        h(
-          "section",
-          { class: "banner banner-open", "aria-label": "Waiting for players" },
-          h("h2", {}, `Waiting for ${plural(missing, "more player")}`),
-          h("p", {}, "Send this address to a friend; the game starts by itself when the last seat is taken."),
-          sharePanel(gameId),
-        ),
-      );
+      return mount(bannerSlot, waitingBanner({ gameId, summary, view, seated: !!token, cancel: () => live.command({ kind: "abort" }) }));
     }
     if (view.status === "finished" && view.result) {
       return mount(
@@ -355,9 +347,11 @@ export async function showGame(main, gameId, mode) {
   render();
   live.start();
   catchUpLog();
+  const waitedTimer = window.setInterval(() => tickWaited(bannerSlot), 5000);
 
   return () => {
     live.stop();
+    window.clearInterval(waitedTimer);
     lastMove.destroy();
     if (turnAlert) turnAlert.destroy();
     window.cancelAnimationFrame(frame);

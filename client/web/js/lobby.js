@@ -6,6 +6,7 @@ import { h, listWords, mount, plural } from "./dom.js";
 import { reasonWords } from "./duel_words.js";
 import { mySeats, playerName, rememberName, rememberSeat } from "./seats.js";
 import { roundOfView } from "./turns.js";
+import { waitedWords } from "./waiting.js";
 import { seatLabel, variantName } from "./words.js";
 
 const REFRESH_MS = 8000;
@@ -257,7 +258,7 @@ function openRow(g) {
   const who = seated.length ? listWords(seated.map((s) => seatLabel(seated, s))) : "nobody yet";
   return row(
     g,
-    [h("strong", {}, `${variantName(g.variant)}, ${g.players} players`), h("span", { class: "muted" }, `${seated.length} of ${g.players} seated: ${who}${when(g, "created")}`)],
+    [h("strong", {}, `${variantName(g.variant)}, ${g.players} players`), h("span", { class: "muted" }, `${seated.length} of ${g.players} seated: ${who}${waiting(g)}`)],
     [link(`#/join/${g.id}`, "Join", "join", true), link(`#/watch/${g.id}`, "Watch", "watch")],
   );
 }
@@ -277,6 +278,12 @@ function ago(iso) {
 function when(g, verb) {
   const t = ago(g.created_at);
   return t ? ` · ${verb} ${t}` : "";
+}
+
+/** " · waiting for 3 min": how long an open game has waited for its players. */
+function waiting(g) {
+  const t = waitedWords(g.created_at);
+  return t ? ` · waiting ${t}` : "";
 }
 
 /** "ended 3 min ago": a finished game is dated by its end (summaries before

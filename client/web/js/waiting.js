@@ -1,0 +1,134 @@
+// The waiting room: the banner of an open game. Everyone sees how many players are
+// missing and how long the game has waited; a seated player (in the lobby's flow,
+// the one who created it, on the first seat) may fill an open seat with a bot
+// (`POST /seats {"bot"}`) or cancel the game (the `abort` action, offered while the
+// view's `legal` lists it: the game is aborted and leaves the open list).
+
+import { ApiError, takeSeat } from "./api.js";
+import { h, mount, plural } from "./dom.js";
+import { sharePanel } from "./share.js";
+
+const BOT_LEVELS = [
+  ["greedy", "Greedy bot"],
+  ["random", "Random bot"],
+  ["mcts", "MCTS bot (strongest)"],
+];
+
+/** "for 5 s", "for 3 min", "for 2 hours" since an ISO time; "" when unknown. */
+export function waitedWords(iso, now = Date.now()) {
+  const since = Date.parse(iso || "");
+  if (!Number.isFinite(since)) return "";
+  const seconds = Math.max(0, Math.round((now - since) / 1000));
+  if (seconds < 60) return `for ${plural(seconds, "second")}`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 120) return `for ${minutes} min`;
+  return `for ${plural(Math.floor(minutes / 60), "hour")}`;
+}
+
+/** Brings every "waited" line under `root` up to date (called every few seconds). */
+export function tickWaited(root) {
+  for (const el of root.querySelectorAll("[data-since]")) el.textContent = `Open ${waitedWords(el.dataset.since)}`;
+}
+
+/**
+ * The banner of an open game. `seated`: this page holds a seat (it may act);
+ * `cancel()` sends the abort action and resolves or rejects like a command.
+ */
+export function waitingBanner({ gameId, summary, view, seated, cancel }) {
+  const missing = summary.players - view.players.length;
+  const message = h("p", { class: "form-error waiting-message", role: "alert", id: "waiting-message" });
+  const fail = (err) => {
+    message.textContent = err instanceof ApiError || err.message ? err.message : String(err);
+  };
+
+  const level = h("select", { id: "bot-level", "aria-label": "Bot level" }, BOT_LEVELS.map(([value, label]) => h("option", { value }, label)));
+  const fill = h(
+    "button",
+    {
+      type: "button",
+      class: "btn",
+      id: "fill-with-bot",
+      onclick: async () => {
+        fill.disabled = true;
+        message.textContent = "";
+        try {
+          await takeSeat(gameId, { bot: level.value }); // the socket brings the new seat
+        } catch (err) {
+          fail(err);
+          fill.disabled = false;
+        }
+      },
+    },
+    "Fill a seat with a bot",
+  );
+
+  const canCancel = (view.legal || []).some((a) => a.kind === "abort");
+  const confirmBox = h("div", { class: "cancel-confirm", id: "cancel-confirm", hidden: true });
+  const cancelButton = h(
+    "button",
+    {
+      type: "button",
+      class: "btn btn-quiet",
+      id: "cancel-game",
+      onclick: () => {
+        confirmBox.hidden = false;
+        confirmBox.querySelector("button").focus();
+      },
+    },
+    "Cancel the game",
+  );
+  mount(
+    confirmBox,
+    h("span", {}, "Cancel this game for everyone? It leaves the list of open games."),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-primary",
+        id: "cancel-yes",
+        onclick: async (e) => {
+          e.currentTarget.disabled = true;
+          message.textContent = "";
+          try {
+            await cancel();
+          } catch (err) {
+            fail(err);
+            e.currentTarget.disabled = false;
+          }
+        },
+      },
+      "Yes, cancel it",
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-quiet",
+        onclick: () => {
+          confirmBox.hidden = true;
+          cancelButton.focus();
+        },
+      },
+      "Keep waiting",
+    ),
+  );
+
+  return h(
+    "section",
+    { class: "banner banner-open", id: "waiting-room", "aria-label": "Waiting for players" },
+    h("h2", {}, `Waiting for ${plural(missing, "more player")}`),
+    h("p", { class: "waited", id: "waited", dataset: { since: summary.created_at || "" } }, `Open ${waitedWords(summary.created_at)}`),
+    h("p", {}, "Send this address to a friend; the game starts by itself when the last seat is taken."),
+    sharePanel(gameId),
+    seated
+      ? h(
+          "div",
+          { class: "banner-actions waiting-actions" },
+          h("div", { class: "fill-seat" }, level, fill),
+          canCancel ? cancelButton : null,
+          confirmBox,
+        )
+      : null,
+    seated ? message : null,
+  );
+}

@@ -1,0 +1,47 @@
+"""The waiting room of an open game: how long it has waited, and a seated player
+filling open seats with bots from the page."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, BrowserContext, expect
+
+from tests.browser.conftest import Console, ServerProcess, open_page
+from tests.browser.pages import Api, give_seat
+
+
+def test_a_seated_player_fills_the_open_seats_with_bots_and_the_game_starts(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    console: Console,
+    server: ServerProcess,
+    api: Api,
+) -> None:
+    """The creator's page says how long the game has waited; "Fill a seat with a bot" seats the chosen bot in an open seat, and filling the last one starts the game; a spectator gets no such controls."""
+    game_id = api.new_game(players=3, seed=4)
+    token = api.join(game_id, "Ana")
+    page = open_page(browser, contexts, console, "creator")
+    give_seat(page, server.base, game_id, 0, token, "Ana")
+    page.goto(f"{server.base}/#/play/{game_id}")
+    room = page.locator("#waiting-room")
+    expect(room.locator("h2")).to_have_text("Waiting for 2 more players")
+    expect(room.locator("#waited")).to_have_text(re.compile(r"^Open for \d+ seconds?$"))
+
+    spectator = open_page(browser, contexts, console, "spectator")
+    spectator.goto(f"{server.base}/#/watch/{game_id}")
+    expect(spectator.locator("#waiting-room h2")).to_have_text("Waiting for 2 more players")
+    expect(spectator.locator("#fill-with-bot")).to_have_count(0)
+    expect(spectator.locator("#cancel-game")).to_have_count(0)
+
+    page.select_option("#bot-level", "random")
+    page.click("#fill-with-bot")
+    expect(room.locator("h2")).to_have_text("Waiting for 1 more player")
+    page.select_option("#bot-level", "greedy")
+    page.click("#fill-with-bot")
+    expect(page.locator("#waiting-room")).to_have_count(0)
+    summary = api.summary(game_id)
+    assert summary["status"] == "live"
+    assert [s["bot"] for s in summary["seats"]] == [None, "random", "greedy"]
+    expect(spectator.locator("#waiting-room")).to_have_count(0)
+    assert console.unexpected() == []
