@@ -28,7 +28,9 @@ class LiveGame:
     """A websocket to one game: ``view`` and ``version`` are always the latest seen.
 
     ``presence`` is, per seat, whether it is present (one of its sockets open on the
-    server; bots always are), as last told, or None before the server told it;
+    server; bots always are), as last told, or None before the server told it
+    (``away_since``: since when each absent seat has been away, ISO-8601, None for a
+    present seat or one not taken);
     ``rematch`` is the id of the game's rematch once one is made. ``revision`` counts
     every change of any of them (``changes`` yields at each).
     """
@@ -49,6 +51,7 @@ class LiveGame:
         self.view: dict[str, Any] | None = None
         self.version = -1
         self.presence: list[bool] | None = None
+        self.away_since: list[str | None] | None = None
         self.rematch: str | None = None
         self.revision = 0
         self.reconnects = 0
@@ -145,6 +148,7 @@ class LiveGame:
             self.version = message["version"]
         elif kind == "presence":
             self.presence = list(message["seats"])
+            self.away_since = message.get("away_since")
         elif kind == "rematch":
             self.rematch = message["id"]
         elif kind == "ack":

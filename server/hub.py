@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from typing import Any, Final
@@ -45,7 +46,7 @@ from redis.exceptions import RedisError
 from events.game import Variant
 from server.audiences import AudienceViews
 from server.errors import unavailable
-from server.presence import PRESENCE_BEAT_S, Presence, SeatsSeen
+from server.presence import PRESENCE_BEAT_S, Presence, SeatsSeen, seat_away_since
 from server.projection import LoggedEvent, decode_event
 from server.service import reveal_reserves
 from server.settings import WS_BUFFER_BYTES, TailMode
@@ -54,7 +55,7 @@ from server.sockets import Batch, Wire
 from server.store import StoredEvent
 from server.tailer import TAIL_BLOCK_MS, Tailer
 from server.viewdiff import view_patch
-from server.wire import event_to_wire
+from server.wire import event_to_wire, iso_time
 
 __all__ = [
     "CLOSE_INTERNAL",
@@ -265,11 +266,14 @@ class Hub:
         self._ahead: _Ahead | None = None  # events folded ahead of their append
         # Events read from the stream while ahead were left: to be read again.
         self.missed = False
-        # Presence (server.presence): per seat, whether another process has one of
-        # its sockets (set by Hubs); what was sent last; the players it counted.
-        self.remote: list[bool] = []
+        # Presence (server.presence): per seat, since when no other process has had
+        # one of its sockets (ms, 0: never; None while one has: set by Hubs); when
+        # its last socket here closed; what was sent last; the players it counted.
+        self.remote: list[int | None] = []
         self.seen: SeatsSeen | None = None
-        self._presence: tuple[bool, ...] = ()
+        self._left_here: dict[int, int] = {}
+        self._started_ms: int | None = None
+        self._presence: tuple[tuple[bool, ...], tuple[int | None, ...]] = ((), ())
         self._presence_message = b""
         self._players = -1
         self.rematch: str | None = None  # the finished game's rematch, once made
@@ -322,6 +326,8 @@ class Hub:
         if not audience.outboxes:
             del self._audiences[outbox.viewer]
             self._views.drop(outbox.viewer)
+            if outbox.viewer is not None:
+                self._left_here[outbox.viewer] = time.time_ns() // 1_000_000
             self.update_presence()
 
     def has_sockets(self, viewer: Viewer) -> bool:
@@ -329,16 +335,42 @@ class Hub:
 
     # -- presence and rematch (not events: no version of their own)
 
-    def presence(self) -> tuple[bool, ...]:
-        """Per seat: a bot, or a socket of it open here or (``remote``) elsewhere."""
+    def presence(self) -> tuple[tuple[bool, ...], tuple[int | None, ...]]:
+        """Per seat: whether it is present (a bot, or a socket of it open here or
+        elsewhere), and if not, since when (ms) it has been away, as the rules take it
+        (``server.presence.seat_away_since``), or None for a seat not taken."""
         players = self.state.players
         remote = self.remote
-        return tuple(
-            (seat < len(players) and players[seat].bot is not None)
-            or seat in self._audiences
-            or (seat < len(remote) and remote[seat])
-            for seat in range(self.state.players_count)
-        )
+        started = self._started()
+        seats: list[bool] = []
+        away: list[int | None] = []
+        for seat in range(self.state.players_count):
+            elsewhere = remote[seat] if seat < len(remote) else 0
+            taken = seat < len(players)
+            if (
+                (taken and players[seat].bot is not None)
+                or seat in self._audiences
+                or (elsewhere is None)
+            ):
+                seats.append(True)  # (a rematch's seat may have sockets before it is taken)
+                away.append(None)
+            elif not taken:
+                seats.append(False)
+                away.append(None)
+            else:
+                seats.append(False)
+                raw = max(elsewhere, self._left_here.get(seat, 0))
+                away.append(seat_away_since(raw, started) or 0)
+        return tuple(seats), tuple(away)
+
+    def _started(self) -> int | None:
+        """When the game started (its ``GameStarted`` event's time), once it has."""
+        if self._started_ms is None and self.state.status != "open":
+            for logged in self.log:
+                if type(logged.event).__name__ == "GameStarted":
+                    self._started_ms = logged.at_ms
+                    break
+        return self._started_ms
 
     def update_presence(self) -> None:
         """Tell every socket the seats' presence if it changed."""
@@ -347,7 +379,14 @@ class Hub:
         if presence == self._presence and self._presence_message:
             return
         self._presence = presence
-        self._presence_message = _encoder.encode({"type": "presence", "seats": list(presence)})
+        seats, away = presence
+        self._presence_message = _encoder.encode(
+            {
+                "type": "presence",
+                "seats": list(seats),
+                "away_since": [iso_time(ms) if ms else None for ms in away],
+            }
+        )
         self._broadcast(self._presence_message)
 
     def rematch_made(self, rematch_id: str) -> None:

@@ -22,7 +22,8 @@ hubs, before Redis hears of them.
 
 A seat's ``away_since`` (what ``claim_abandon`` needs) follows from the same facts:
 absent, it has been away since the last of its ``left`` time and the last beat of
-each dead server that held one of its sockets.
+each dead server that held one of its sockets; never before its game started
+(``seat_away_since``: a seat that never connected has been away since the start).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ __all__ = [
     "Presence",
     "SeatsSeen",
     "presence_key",
+    "seat_away_since",
 ]
 
 log = logging.getLogger(__name__)
@@ -87,6 +89,16 @@ return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 _READ_LUA: Final = Script("""
 return {redis.call('HGETALL', KEYS[1]), redis.call('HGET', KEYS[2], 'rematch')}
 """)
+
+
+def seat_away_since(raw: int | None, started_ms: int | None) -> int | None:
+    """A seat's away time as the rules take it: None while present; else since it
+    left, or since the game started if it left before (or never came)."""
+    if raw is None:
+        return None
+    if started_ms is not None:
+        return max(raw, started_ms)
+    return raw or None
 
 
 def presence_key(game_id: str) -> str:
@@ -262,17 +274,18 @@ class Presence:
             return seen_ms > self._beats_read_ms
         return beat >= self._clock_ms() - self.dead_after_ms
 
-    def remote(self, seen: SeatsSeen, seats: int) -> list[bool]:
-        """Per seat, whether another process has one of its sockets open."""
-        return [
-            any(s != self.server_id and self.alive(s, seen.read_ms) for s in seen.on.get(i, ()))
-            for i in range(seats)
-        ]
+    def remote(self, seen: SeatsSeen, seats: int) -> list[int | None]:
+        """Per seat, since when (ms, 0: never) no other process has had one of its
+        sockets open, or None while one has."""
+        return [self.away_since(seen, seat, others=True) for seat in range(seats)]
 
-    def away_since(self, seen: SeatsSeen, seat: int) -> int | None:
+    def away_since(self, seen: SeatsSeen, seat: int, *, others: bool = False) -> int | None:
         """Since when (ms) ``seat`` has had no socket on any process, as ``seen``
-        says; None while it has one, 0 if it never had any."""
+        says; None while it has one, 0 if it never had any. ``others``: as far as
+        the other processes go (this one's sockets are its hubs' to count)."""
         servers = seen.on.get(seat, set())
+        if others:
+            servers = servers - {self.server_id}
         if any(self.alive(s, seen.read_ms) for s in servers):
             return None
         dead = [self._beats.get(s, 0) for s in servers]

@@ -62,6 +62,8 @@ async def test_presence_is_kept_and_told_again_after_a_drop(settings: Settings) 
             async with LiveGame(server.http_url, game_id, token=seats[0].token) as ana:
                 await ana.wait_for(lambda view: ana.presence == [True, False])
                 await spectator.wait_for(lambda view: spectator.presence == [True, False])
+                away = spectator.away_since
+                assert away is not None and away[0] is None and away[1] is not None
                 spectator.presence = None
                 spectator.drop()
                 await spectator.wait_for(lambda view: spectator.presence == [True, False])

@@ -28,17 +28,28 @@ async def kinds_until_pong(watcher: Watcher) -> list[str]:
 
 
 async def test_presence_follows_the_snapshot_and_every_change(settings: Settings) -> None:
-    """A socket's first messages are its snapshot then {"type":"presence","seats":[bool,…]}; a seat's first socket makes it present for everyone, a second changes nothing, and it is absent once its last closes; a socket resuming with since gets the presence with no snapshot."""
+    """A socket's first messages are its snapshot then {"type":"presence","seats":[bool,…],"away_since":[time|null,…]} (a seat never connected is away since the game started); a seat's first socket makes it present for everyone, a second changes nothing, and it is absent once its last closes, away since then; a socket resuming with since gets the presence with no snapshot."""
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
         table = await new_table(http, players=2, seed=8)
         spectator = Watcher("s", await connect(server.ws_url(table.id)))
         first = [await spectator.next_any(), await spectator.next_any()]
         assert [m["type"] for m in first] == ["snapshot", "presence"]
-        assert first[1] == {"type": "presence", "seats": [False, False]}
+        events = (await http.get(f"/api/games/{table.id}/events")).json()["events"]
+        started = next(e["at"] for e in events if e["type"] == "GameStarted")
+        # Never connected: away since the game started.
+        assert first[1] == {
+            "type": "presence",
+            "seats": [False, False],
+            "away_since": [started, started],
+        }
 
         seat0 = Watcher("p0", await connect(server.ws_url(table.id, table.tokens[0])))
         assert (await seat0.next_any())["type"] == "snapshot"
-        assert await seat0.next_any() == {"type": "presence", "seats": [True, False]}
+        assert await seat0.next_any() == {
+            "type": "presence",
+            "seats": [True, False],
+            "away_since": [None, started],
+        }
         await until_presence(spectator, [True, False])
 
         again = Watcher("p0b", await connect(server.ws_url(table.id, table.tokens[0])))
@@ -49,11 +60,14 @@ async def test_presence_follows_the_snapshot_and_every_change(settings: Settings
         assert await kinds_until_pong(spectator) == []  # one of its sockets is still open
         await again.conn.close()
         await until_presence(spectator, [False, False])
+        left = spectator.signals[-1][1]["away_since"]
+        assert left[0] > started and left[1] == started  # ISO-8601 UTC: ordered as text
 
         version = (await http.get(f"/api/games/{table.id}")).json()["version"]
         url = server.ws_url(table.id, table.tokens[1], since=version)
         resumed = Watcher("p1", await connect(url))
-        assert await resumed.next_any() == {"type": "presence", "seats": [False, True]}
+        told = await resumed.next_any()
+        assert (told["type"], told["seats"]) == ("presence", [False, True])
         await until_presence(spectator, [False, True])
         for watcher in (spectator, resumed):
             await watcher.conn.close()
@@ -69,7 +83,11 @@ async def test_a_bot_seat_is_always_present(settings: Settings) -> None:
         game_id = r.json()["id"]
         spectator = Watcher("s", await connect(server.ws_url(game_id)))
         await spectator.next_any()
-        assert await spectator.next_any() == {"type": "presence", "seats": [False, False]}
+        assert await spectator.next_any() == {
+            "type": "presence",
+            "seats": [False, False],
+            "away_since": [None, None],  # an open game: nobody is away yet
+        }
         await http.post(f"/api/games/{game_id}/seats", json={"name": "Ana"})
         await http.post(f"/api/games/{game_id}/seats", json={"bot": "random"})
         await until_presence(spectator, [False, True])
