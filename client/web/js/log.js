@@ -14,7 +14,9 @@ export class GameLog {
     this.onPick = onPick;
     this.events = new Map(); // version -> event
     this.current = null;
-    this.list = h("ol", { class: "log-list", "aria-live": onPick ? "off" : "polite", "aria-relevant": "additions" });
+    // A scrolled list of plain lines must take focus to be scrolled with the keyboard;
+    // the replay's lines are buttons already.
+    this.list = h("ol", { class: "log-list", "aria-live": onPick ? "off" : "polite", "aria-relevant": "additions", tabindex: onPick ? null : "0", "aria-label": onPick ? null : title });
     this.el = h("section", { class: "log", "aria-label": title }, h("h2", { class: "panel-title" }, title), this.list);
   }
 
