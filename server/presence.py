@@ -42,7 +42,7 @@ from redis.exceptions import RedisError
 
 from server.redis_direct import DirectRedis, Script
 from server.signals import signals_channel
-from server.store import meta_key
+from server.store import events_key, meta_key
 
 __all__ = [
     "DEAD_AFTER_BEATS",
@@ -86,8 +86,18 @@ return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 """)
 
 # KEYS[1] the game's presence hash, KEYS[2] its meta. {the hash, its rematch or false}.
+# KEYS[1] the game's presence hash, KEYS[2] its meta, KEYS[3] its events. ARGV[1] a
+# version (0: none). {the hash, its rematch or false, that event's time or false}.
 _READ_LUA: Final = Script("""
-return {redis.call('HGETALL', KEYS[1]), redis.call('HGET', KEYS[2], 'rematch')}
+local at = false
+if ARGV[1] ~= '0' then
+  local entry = redis.call('XRANGE', KEYS[3], ARGV[1] .. '-0', ARGV[1] .. '-0')
+  if #entry > 0 then
+    local fields = entry[1][2]
+    for j = 1, #fields, 2 do if fields[j] == 't' then at = fields[j + 1] end end
+  end
+end
+return {redis.call('HGETALL', KEYS[1]), redis.call('HGET', KEYS[2], 'rematch'), at}
 """)
 
 
@@ -293,8 +303,28 @@ class Presence:
 
     async def read(self, game_id: str) -> tuple[SeatsSeen, str | None]:
         """A game's presence hash, and its rematch (for a new hub)."""
+        seen, rematch, _ = await self.read_at(game_id, 0)
+        return seen, rematch
+
+    async def read_at(
+        self, game_id: str, version: int
+    ) -> tuple[SeatsSeen, str | None, int | None]:
+        """``read``, and the time (ms) of the game's event at ``version`` if any."""
         read_ms = self._clock_ms()
-        flat, rematch = await self._direct.run(
-            _READ_LUA, (presence_key(game_id).encode(), meta_key(game_id).encode()), ()
+        keys = (presence_key(game_id), meta_key(game_id), events_key(game_id))
+        flat, rematch, at = await self._direct.run(
+            _READ_LUA, tuple(k.encode() for k in keys), (b"%d" % version,)
         )
-        return SeatsSeen.parse(flat, read_ms), None if rematch is None else _text(rematch)
+        return (
+            SeatsSeen.parse(flat, read_ms),
+            None if rematch is None else _text(rematch),
+            None if at is None else int(at),
+        )
+
+    async def seats_away_since(self, game_id: str, seats: int) -> list[int | None]:
+        """Per seat of a started game of ``seats`` seats, since when (ms) it has had no
+        socket on any process, as the rules take it (``seat_away_since``), None while
+        it has one. The game's start is its event at version ``seats + 2`` (its
+        creation, each seat's join, then ``GameStarted`` with the last join)."""
+        seen, _, started = await self.read_at(game_id, seats + 2)
+        return [seat_away_since(self.away_since(seen, s), started) for s in range(seats)]

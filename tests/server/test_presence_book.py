@@ -8,6 +8,7 @@ import asyncio
 import redis.asyncio as aioredis
 
 from server.presence import DEAD_AFTER_BEATS, SERVERS_KEY, Presence, SeatsSeen, presence_key
+from server.service import GameService
 
 BEAT_S = 1.0
 DEAD_MS = int(BEAT_S * 1000 * DEAD_AFTER_BEATS)
@@ -33,7 +34,7 @@ async def written(presence: Presence) -> None:
     await asyncio.wait_for(presence._idle.wait(), 5)
 
 
-async def started(client: aioredis.Redis, name: str, clock: Clock) -> Presence:
+async def started_presence(client: aioredis.Redis, name: str, clock: Clock) -> Presence:
     presence = Presence(client, beat_s=BEAT_S, server_id=name, clock_ms=clock)
     await presence.start()
     return presence
@@ -44,7 +45,10 @@ async def test_a_seat_counts_while_a_live_server_holds_it_and_is_away_since_it_l
 ) -> None:
     """Server a holds seat 0: server b sees it present (remote) and not away; once a lets it go at t, b sees it away since t; a seat never held is away since 0 (never connected)."""
     clock = Clock(1_000_000)
-    a, b = await started(redis_client, "a", clock), await started(redis_client, "b", clock)
+    a, b = (
+        await started_presence(redis_client, "a", clock),
+        await started_presence(redis_client, "b", clock),
+    )
     try:
         a.want("g1", 0, True)
         await written(a)
@@ -69,7 +73,10 @@ async def test_a_dead_servers_sockets_stop_counting_from_its_last_beat(
 ) -> None:
     """A server that stops beating still counts until DEAD_AFTER_BEATS beats have passed, then no more, and the seat it held is away since its last beat; a server that stops cleanly leaves the set at once."""
     clock = Clock(2_000_000)
-    a, b = await started(redis_client, "a", clock), await started(redis_client, "b", clock)
+    a, b = (
+        await started_presence(redis_client, "a", clock),
+        await started_presence(redis_client, "b", clock),
+    )
     a.want("g2", 1, True)
     await written(a)
     last_beat = clock.now
@@ -91,7 +98,7 @@ async def test_a_server_newer_than_the_last_beat_read_counts_until_the_next_one(
 ) -> None:
     """A server missing from b's last read of the set counts if the hash naming it was read after that read (it beats before it writes, so it was just born), and not once a later read still misses it."""
     clock = Clock(3_000_000)
-    b = await started(redis_client, "b", clock)
+    b = await started_presence(redis_client, "b", clock)
     try:
         flat = [b"on:0:newborn", b"1"]
         clock.now += 10
@@ -102,3 +109,29 @@ async def test_a_server_newer_than_the_last_beat_read_counts_until_the_next_one(
         assert await redis_client.hgetall(presence_key("nothing")) == {}
     finally:
         await b.close()
+
+
+async def test_seats_away_since_count_from_the_start_for_the_rules(
+    redis_client: aioredis.Redis, service: GameService
+) -> None:
+    """What claim_abandon's facts get: a seat of a started game that never connected is away since the game started (its GameStarted event's time); a seat held is not away; one let go later is away since then."""
+    created = await service.create_game("classic", 2, seed=3)
+    game_id = created["id"]
+    for name in ("Ana", "Ben"):
+        await service.join(game_id, name)
+    started = next(
+        e.at_ms for e in await service.log(game_id) if type(e.event).__name__ == "GameStarted"
+    )
+    clock = Clock(started + 1_000)
+    presence = await started_presence(redis_client, "a", clock)
+    try:
+        assert await presence.seats_away_since(game_id, 2) == [started, started]
+        presence.want(game_id, 1, True)
+        await written(presence)
+        assert await presence.seats_away_since(game_id, 2) == [started, None]
+        clock.now += 70_000
+        presence.want(game_id, 1, False)
+        await written(presence)
+        assert await presence.seats_away_since(game_id, 2) == [started, clock.now]
+    finally:
+        await presence.close()
