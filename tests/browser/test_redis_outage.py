@@ -62,6 +62,14 @@ def test_page_rides_out_a_redis_outage_and_sends_its_move_once_when_back(
         page.goto(f"{server.base}/#/play/{game_id}")
         badge = page.locator("#connection")
         expect(badge).to_have_attribute("data-state", "live")
+        # The back-off: doubling from 1 s to 15 s, stretched by up to half at random.
+        delays = page.evaluate(
+            """async () => {
+              const { retryDelay } = await import('/js/live.js');
+              return [0, 1, 2, 3, 4, 5, 9].map((n) => [retryDelay(n, () => 0), retryDelay(n, () => 1)]);
+            }"""
+        )
+        assert delays == [[b, b * 1.5] for b in (1000, 2000, 4000, 8000, 15000, 15000, 15000)]
         before = api.view(game_id)["version"]
         wait_version(page, before)
         for color in take["colors"]:

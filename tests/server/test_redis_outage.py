@@ -169,6 +169,8 @@ def test_while_redis_is_down_every_request_is_refused_with_503_and_all_recovers(
         assert answers[0].json() == answers[1].json()
         after = answers[0].json()["version"]
         assert httpx.get(base).json()["version"] == after > version
+        listed = httpx.get(f"{first.url}/api/games", params={"status": "live"}).json()["games"]
+        assert game_id in [g["id"] for g in listed]
         # The first server's tailer reads Redis again, keyspace notifications back on.
         with (
             socket(first.url, game_id, since=after) as watcher,
