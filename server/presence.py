@@ -192,8 +192,10 @@ class Presence:
         self._tasks = [loop.create_task(self._beating()), loop.create_task(self._writing())]
 
     async def close(self, timeout: float = 2.0) -> None:
-        """Write what is left (every socket is closed by now) and leave the set, so
-        the others count this process's sockets out at their next beat."""
+        """Write what is left (the end of every socket still counted) and leave the
+        set, so the others count this process's sockets out at their next beat."""
+        for game_id, seat in list(self._written):  # sockets left open: their end
+            self.want(game_id, seat, False)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), timeout)
         for task in self._tasks:
