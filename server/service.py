@@ -362,13 +362,18 @@ class GameService:
             game = await self._game_locked(game_id, lock, fresh=False)
             if token is None:
                 return None
-            seat = game.seat_of(token)
-            if seat is None:
-                # Maybe another server process seated this player: re-read the seats.
-                await self._load_seats(game)
-                seat = game.seat_of(token)
+            seat = await self._seat_locked(game, token)
         if seat is None:
             raise forbidden()
+        return seat
+
+    async def _seat_locked(self, game: Game, token: str) -> int | None:
+        """The seat ``token`` acts for in ``game`` (its lock held), or None."""
+        seat = game.seat_of(token)
+        if seat is None:
+            # Maybe another server process seated this player: re-read the seats.
+            await self._load_seats(game)
+            seat = game.seat_of(token)
         return seat
 
     # ------------------------------------------------------------------ commands
@@ -505,10 +510,7 @@ class GameService:
             game = await self._game_locked(game_id, lock)
             if token is None:
                 raise missing_token()
-            seat = game.seat_of(token)
-            if seat is None:
-                await self._load_seats(game)
-                seat = game.seat_of(token)
+            seat = await self._seat_locked(game, token)
             if seat is None:
                 raise forbidden()
             if game.status != "finished":
