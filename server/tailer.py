@@ -195,18 +195,21 @@ class Tailer:
     async def _notifications_on(self) -> bool:
         """Make sure Redis publishes stream keyspace events; False if it cannot."""
         try:
-            config = await self._wake_client.config_get("notify-keyspace-events")
-            raw = next(iter(config.values()), b"")
-            flags = raw.decode() if isinstance(raw, bytes) else str(raw)
-            streams = "t" in flags or "A" in flags
-            if "K" in flags and streams:
-                return True
-            wanted = flags + ("" if "K" in flags else "K") + ("" if streams else "t")
-            await self._wake_client.config_set("notify-keyspace-events", wanted)
+            await self._turn_notifications_on()
             return True
         except (ResponseError, RedisError, OSError) as e:
             log.warning("keyspace notifications unavailable (%r): polling all streams", e)
             return False
+
+    async def _turn_notifications_on(self) -> None:
+        config = await self._wake_client.config_get("notify-keyspace-events")
+        raw = next(iter(config.values()), b"")
+        flags = raw.decode() if isinstance(raw, bytes) else str(raw)
+        streams = "t" in flags or "A" in flags
+        if "K" in flags and streams:
+            return
+        wanted = flags + ("" if "K" in flags else "K") + ("" if streams else "t")
+        await self._wake_client.config_set("notify-keyspace-events", wanted)
 
     def _read_failed(self, e: BaseException, failures: int) -> float:
         delay = _RETRY_S[min(failures, len(_RETRY_S) - 1)]
@@ -238,10 +241,11 @@ class Tailer:
             while self._positions:
                 try:
                     if subscriber is None or subscriber.lost is not None:
-                        if failures and not await self._notifications_on():
+                        if failures:
                             # A Redis started afresh has them off (CONFIG SET is not
-                            # kept): on again, or this connection waits in vain.
-                            raise RedisConnectionError("keyspace notifications are off")
+                            # kept): on again, or this connection waits in vain. A
+                            # failure is retried like any other.
+                            await self._turn_notifications_on()
                         subscriber = await connection.connected()
                         subscribed = set()
                         self._to_subscribe |= set(self._positions)
