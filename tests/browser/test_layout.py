@@ -8,6 +8,7 @@ import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -165,7 +166,9 @@ def layout_problems(page: Page, width: int, where: str) -> list[str]:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_no_part_of_the_table_overlaps_another_at_any_width(tables: Tables, width: int) -> None:
+def test_no_part_of_the_table_overlaps_another_at_any_width(
+    tables: Tables, width: int, screenshots: Path
+) -> None:
     """At 360 to 1920 px, in play (choosing) and at the end, the players, the log, the board, the banner and the head never overlap, point totals stay in their panels, names are whole, nothing is wider than the screen; on a phone the action bar takes at most 20% of the screen and the seat's own tokens and reserves stay in view."""
     height = HEIGHTS.get(width, 800)
     problems = []
@@ -189,6 +192,12 @@ def test_no_part_of_the_table_overlaps_another_at_any_width(tables: Tables, widt
         )
         assert bar["h"] + mine["h"] <= 0.2 * height, (bar["h"], mine["h"], height, parts)
         assert mine["top"] >= 0 and mine["bottom"] <= height and bar["bottom"] <= height + 1
+        if width == 390:
+            name = "table" if tables.variant == "classic" else "duel"
+            page.screenshot(path=str(screenshots / f"{name}-phone-choosing.png"))
+    if width == 1366 and tables.variant == "classic":
+        tables.finished.evaluate("() => window.scrollTo(0, 0)")
+        tables.finished.screenshot(path=str(screenshots / "table-end.png"))
 
 
 def test_the_table_counts_rounds_names_every_seat_and_says_when_it_is_over(
