@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import Console, ServerProcess, open_page
-from tests.browser.pages import Api, give_seat, wait_version
+from tests.browser.pages import Api, give_seat, wait_for_turn, wait_version
 
 
 def seated_at_a_two_player_table(
@@ -164,4 +164,41 @@ def test_whole_turns_by_shortcuts_with_focus_where_the_next_choice_starts_and_th
     assert focused(page)["id"] == "prompt", focused(page)
     mine = api.view(game_id, tokens[seat])["players"][seat]
     assert [r["card"] for r in mine["reserved"]] == [dear]
+    assert console.unexpected() == []
+
+
+def test_a_duel_turn_by_arrows_and_shortcuts_with_focus_back_on_the_board(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    server: ServerProcess,
+    api: Api,
+    console: Console,
+) -> None:
+    """A Duel against a greedy bot: on the seat's move focus is on the board; arrows move between its tokens, Enter picks one and t takes it; after the bot's answer focus is on the board again."""
+    game_id = api.new_game(seed=3, variant="duel")
+    token = api.join(game_id, "Ana")
+    api.add_bot(game_id, "greedy")
+    page = open_page(browser, contexts, console, "duel-keys")
+    give_seat(page, server.base, game_id, 0, token, "Ana")
+    page.goto(f"{server.base}/#/play/{game_id}")
+    public = wait_for_turn(api, game_id, 0)
+    wait_version(page, public["version"])
+    page.wait_for_function("document.activeElement.matches('button.cell')")
+    page.keyboard.press("?")
+    expect(page.locator("#help-dialog")).to_contain_text("move between the board's tokens")
+    page.keyboard.press("Escape")
+
+    first = page.evaluate("document.activeElement.dataset.key")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.key") != first
+    while page.evaluate("document.activeElement.dataset.token") in ("gold", "pearl"):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    page.keyboard.press("t")
+    wait_version(page, public["version"] + 1)
+    taken = api.events(game_id)[public["version"]]
+    assert (taken["type"], taken["seat"], len(taken["cells"])) == ("TokensTaken", 0, 1), taken
+    public = wait_for_turn(api, game_id, 0)
+    wait_version(page, public["version"])
+    page.wait_for_function("document.activeElement.matches('button.cell')")
     assert console.unexpected() == []

@@ -136,7 +136,7 @@ def test_a_replay_step_marks_what_it_changed_in_both_games(
     api: Api,
     console: Console,
 ) -> None:
-    """Stepping forward in a replay marks the move's changes (the buyer's bonus, the slot dealt; a Duel's cells and the taker's tokens); stepping back marks nothing."""
+    """Stepping forward in a replay marks the move's changes (the buyer's bonus, the slot dealt; a Duel's cells and the taker's tokens); stepping back marks nothing; ? lists the replay's keys."""
     catalog = api.catalog()
     game_id = api.new_game(seed=SEED)
     api.add_bot(game_id, "greedy")
@@ -165,6 +165,10 @@ def test_a_replay_step_marks_what_it_changed_in_both_games(
     marked(page, slot)
     page.keyboard.press("ArrowLeft")
     expect(page.locator(MARKED)).to_have_count(0)
+    # The replay's keys, listed with ?.
+    page.keyboard.press("?")
+    expect(page.locator("#help-dialog")).to_contain_text("one turn back / forward")
+    page.keyboard.press("Escape")
 
     duel_id = bots_play_a_duel(api, seed=4)
     duel_events = api.events(duel_id)

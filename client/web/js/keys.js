@@ -58,25 +58,15 @@ function typing(target) {
   return target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement || (target && target.isContentEditable);
 }
 
-export class TableKeys {
-  /** variant: "classic" | "duel"; controls: the seat's controls (null for a spectator); root: the page. */
-  constructor({ variant, controls, root }) {
-    this.variant = variant;
-    this.controls = controls;
-    this.root = root;
-    this.dialog = h("dialog", { class: "dialog help-dialog", id: "help-dialog", "aria-labelledby": "help-title" });
-    document.body.append(this.dialog);
-    this.fillDialog();
-    this.button = h("button", { type: "button", class: "btn btn-small btn-quiet", id: "help-open", "aria-keyshortcuts": "?", title: "Keyboard shortcuts (?)", onclick: () => this.open() }, "Keys ?");
-  }
-
-  destroy() {
-    this.dialog.remove();
-  }
-
-  fillDialog() {
-    const rows = [...(this.controls ? (this.variant === "duel" ? DUEL_KEYS : CLASSIC_KEYS) : []), ...COMMON_KEYS];
-    this.dialog.replaceChildren(
+/**
+ * The dialog listing a page's keys (rows of [key, what it does]), and the "Keys ?"
+ * button that opens it; `toggle` for the "?" key.
+ */
+export class HelpDialog {
+  constructor(rows) {
+    this.dialog = h(
+      "dialog",
+      { class: "dialog help-dialog", id: "help-dialog", "aria-labelledby": "help-title" },
       h("h2", { class: "dialog-title", id: "help-title" }, "Keyboard shortcuts"),
       h(
         "table",
@@ -85,6 +75,12 @@ export class TableKeys {
       ),
       h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "btn btn-primary", dataset: { key: "help-close" }, onclick: () => this.dialog.close() }, "Close")),
     );
+    document.body.append(this.dialog);
+    this.button = h("button", { type: "button", class: "btn btn-small btn-quiet", id: "help-open", "aria-keyshortcuts": "?", title: "Keyboard shortcuts (?)", onclick: () => this.open() }, "Keys ?");
+  }
+
+  destroy() {
+    this.dialog.remove();
   }
 
   open() {
@@ -92,15 +88,34 @@ export class TableKeys {
     this.dialog.querySelector("[data-key=help-close]").focus();
   }
 
+  /** "?" pressed outside a field: open or close the list; true when it was that. */
+  onKey(e) {
+    if (e.key !== "?" || e.altKey || e.ctrlKey || e.metaKey || typing(e.target)) return false;
+    e.preventDefault();
+    if (this.dialog.open) this.dialog.close();
+    else this.open();
+    return true;
+  }
+}
+
+export class TableKeys {
+  /** variant: "classic" | "duel"; controls: the seat's controls (null for a spectator); root: the page. */
+  constructor({ variant, controls, root }) {
+    this.variant = variant;
+    this.controls = controls;
+    this.root = root;
+    this.help = new HelpDialog([...(controls ? (variant === "duel" ? DUEL_KEYS : CLASSIC_KEYS) : []), ...COMMON_KEYS]);
+    this.button = this.help.button;
+  }
+
+  destroy() {
+    this.help.destroy();
+  }
+
   /** Handle a keydown on the table page; true when it was a shortcut. */
   handle(e) {
+    if (this.help.onKey(e)) return true;
     if (e.altKey || e.ctrlKey || e.metaKey || typing(e.target)) return false;
-    if (e.key === "?") {
-      e.preventDefault();
-      if (this.dialog.open) this.dialog.close();
-      else this.open();
-      return true;
-    }
     if (!this.controls || document.querySelector("dialog[open]")) return false;
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     if (this.variant === "classic" && /^[1-5]$/.test(key)) {

@@ -9,6 +9,7 @@ import { fetchCatalog, fetchEvents, fetchView, gameSummary } from "./api.js";
 import { h, mount, svg } from "./dom.js";
 import { describerFor } from "./duel_words.js";
 import { KITS, turnLine } from "./game.js";
+import { HelpDialog } from "./keys.js";
 import { LastMove } from "./lastmove.js";
 import { GameLog } from "./log.js";
 import { MoveList } from "./moves.js";
@@ -232,7 +233,15 @@ export async function showReplay(main, gameId, startAt) {
     playButton.title = "Play";
   }
 
+  const help = new HelpDialog([
+    ["← / →", "one turn back / forward"],
+    ["Shift+← / Shift+→", "one event back / forward"],
+    ["Home / End", "the start / the end"],
+    ["Space", "play / pause"],
+    ["?", "this list"],
+  ]);
   const onKey = (e) => {
+    if (help.onKey(e) || help.dialog.open) return;
     const target = e.target;
     const typing = target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement;
     if (e.altKey || e.ctrlKey || e.metaKey) return;
@@ -266,7 +275,7 @@ export async function showReplay(main, gameId, startAt) {
         "div",
         { class: "game-head" },
         h("div", { class: "game-title" }, h("h1", {}, `Replay: ${variantName(summary.variant)} `, h("span", { class: "game-id" }, `#${gameId}`)), title),
-        h("div", { class: "head-side" }, headline),
+        h("div", { class: "head-side" }, headline, help.button),
       ),
       h(
         "section",
@@ -305,6 +314,7 @@ export async function showReplay(main, gameId, startAt) {
     stopped = true;
     pause();
     lastMove.destroy();
+    help.destroy();
     document.removeEventListener("keydown", onKey);
   };
 }
