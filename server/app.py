@@ -24,10 +24,12 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
 from server.embedded_redis import EmbeddedRedis
+from server.last_resort import LastResort
 from server.lobby import Lobby
 from server.outage import keep_redis_up
 from server.ratelimit import RateLimiter
@@ -127,6 +129,8 @@ def create_app(
             Mount("/", StaticFiles(directory=web, html=True, check_dir=False), name="web"),
         ],
         exception_handlers=EXCEPTION_HANDLERS,
+        # What no handler caught: one log line and the protocol's shape, no traceback.
+        middleware=[Middleware(LastResort)],
         lifespan=lifespan,
     )
     app.state.settings = settings

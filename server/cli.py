@@ -62,6 +62,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from server.app import create_app
+    from server.logs import log_config
     from server.sockets import FrameWritingProtocol
 
     try:
@@ -82,6 +83,7 @@ def serve(args: argparse.Namespace) -> int:
         host=settings.host,
         port=settings.port,
         log_level=args.log_level,
+        log_config=log_config(args.log_level),  # no seat token in any line (server/logs.py)
         # A frame above 64 KiB is refused (close 1009); diffs are encoded once per
         # audience, and per-socket compression would redo that work for every socket.
         ws_max_size=MAX_BODY_BYTES,
@@ -129,8 +131,10 @@ def _bots_arguments(parser: argparse.ArgumentParser) -> None:
 
 def bots(args: argparse.Namespace) -> int:
     import asyncio
+    import logging.config
 
     from server.bots import run_worker
+    from server.logs import log_config
 
     try:
         settings = Settings.from_env()
@@ -143,6 +147,7 @@ def bots(args: argparse.Namespace) -> int:
             "splendor bots: set REDIS_URL (or --redis-url) to the servers' Redis", file=sys.stderr
         )
         return 2
+    logging.config.dictConfig(log_config())  # no password of REDIS_URL in any line
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_worker(settings))
     return 0

@@ -202,8 +202,41 @@ async def healthz(request: Request) -> Response:
     return json({"status": "ok"})
 
 
+ALL_METHODS: Final = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+
 async def api_not_found(request: Request) -> Response:
-    raise not_found(f"There is no {request.method} {request.url.path}.")
+    """Any request under ``/api/`` no route took: ``405`` (with ``Allow``) when the path
+    is an endpoint's with another method, else ``404``. (It matches every method, so
+    Starlette's own 405 for a known path never comes: the answer is decided here.)"""
+    path = request.url.path
+    allowed = sorted(
+        {
+            method
+            for route in request.app.router.routes
+            if isinstance(route, Route)
+            and route.endpoint is not api_not_found
+            and route.methods
+            and route.path_regex.fullmatch(path)
+            for method in route.methods
+        }
+    )
+    if allowed:
+        raise HTTPException(
+            405,
+            f"{path} does not take {request.method}: use {', '.join(allowed)}.",
+            {"Allow": ", ".join(allowed)},
+        )
+    raise not_found(f"There is no {request.method} {path}.")
+
+
+async def websocket_only(request: Request) -> Response:
+    """A plain HTTP request to a websocket's path: 426, in the API's shape."""
+    raise HTTPException(
+        426,
+        f"{request.url.path} is a websocket: connect with Upgrade: websocket.",
+        {"Upgrade": "websocket"},
+    )
 
 
 # ---------------------------------------------------------------------- errors
@@ -250,5 +283,6 @@ def api_routes() -> list[BaseRoute]:
         Route("/api/catalog/{variant}", catalog, methods=["GET"]),
         Route("/api/qr", qr_code, methods=["POST"]),
         Route("/healthz", healthz, methods=["GET", "HEAD"]),
-        Route("/api/{rest:path}", api_not_found),
+        Route("/api/{rest:path}", api_not_found, methods=ALL_METHODS),
+        Route("/ws/{rest:path}", websocket_only, methods=ALL_METHODS),
     ]

@@ -70,7 +70,7 @@ from server.rematch import (
 )
 from server.signals import rematch_signal, signals_channel
 from server.store import AppendResult, EventStore, VersionConflict, events_key, meta_key
-from server.wire import event_to_wire, iso_time
+from server.wire import decode_with, event_to_wire, iso_time
 
 __all__ = [
     "AppendObserver",
@@ -383,12 +383,7 @@ class GameService:
         decoder = self._action_decoders.get(variant)
         if decoder is None:
             decoder = self._action_decoders[variant] = VARIANTS[variant].action_decoder()
-        try:
-            return decoder.decode(raw)
-        except msgspec.ValidationError as e:
-            raise bad_request(f"Invalid action: {e}.") from None
-        except msgspec.DecodeError as e:
-            raise bad_request(f"Malformed action: {e}.") from None
+        return decode_with(decoder.decode, raw, "action")
 
     async def submit(
         self,

@@ -296,14 +296,21 @@ class FrameWritingProtocol(WebSocketsSansIOProtocol):
             return
         frames = self.frames
         data = frames[0] if len(frames) == 1 else b"".join(frames)
+        self.frames = []
         if self.curr_msg_data_type == "text":
             try:
                 data.decode()
             except UnicodeDecodeError:
-                super().send_receive_event_to_app()  # closes with 1007, as uvicorn does
+                self._refuse_text()
                 return
-        self.frames = []
         inbox.put(data)
+
+    def _refuse_text(self) -> None:
+        """A text message that is not UTF-8: closed with 1007 (RFC 6455 8.1), as
+        uvicorn does, but without the traceback it logs for it (bad input is no error
+        of the server's). A binary message is the app's to refuse (``bad_request``)."""
+        self.conn.send_close(1007, "A text message must be UTF-8.")
+        self.handle_parser_exception()
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)

@@ -1,13 +1,18 @@
 """Wire shapes of the server, apart from the domain: request bodies, events as clients
 see them, timestamps. Requests are decoded strictly (unknown fields refused, types
 checked) so bad input is turned away before it reaches the service.
+
+Every JSON the server reads from a client (HTTP bodies, actions, websocket messages)
+goes through ``decode_with``: whatever its bytes, depth or size, it is a value or a
+``bad_request``, never another exception.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypeVar
 
 import msgspec
 
@@ -18,6 +23,8 @@ BOT_LEVELS: Final = ("random", "greedy", "mcts")
 BotLevel = Literal["random", "greedy", "mcts"]
 MAX_NAME: Final = 40
 MAX_COMMAND_ID: Final = 128
+
+T = TypeVar("T")
 
 
 class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -43,14 +50,27 @@ class Command(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     expected_version: int | None = None
 
 
-def decode(data: bytes, kind: type[Any]) -> Any:
-    """``data`` as a ``kind`` Struct, or ``bad_request`` saying what is wrong."""
+def decode_with(decode: Callable[[bytes], T], data: bytes, what: str = "request") -> T:
+    """``decode(data)`` (a msgspec JSON decoder's), or ``bad_request`` saying what is
+    wrong with ``what``. msgspec raises more than its own errors on hostile input: a
+    string that is not UTF-8 is a ``UnicodeDecodeError``, JSON nested deeper than the
+    interpreter's recursion limit (about 1,000) a ``RecursionError``; both are the
+    client's malformed JSON."""
     try:
-        return msgspec.json.decode(data, type=kind)
+        return decode(data)
     except msgspec.ValidationError as e:
-        raise bad_request(f"Invalid request: {e}.") from None
+        raise bad_request(f"Invalid {what}: {e}.") from None
     except msgspec.DecodeError as e:
         raise bad_request(f"Malformed JSON: {e}.") from None
+    except UnicodeDecodeError:
+        raise bad_request("Malformed JSON: a string is not UTF-8.") from None
+    except RecursionError:
+        raise bad_request("Malformed JSON: nested too deeply.") from None
+
+
+def decode(data: bytes, kind: type[Any]) -> Any:
+    """``data`` as a ``kind`` Struct, or ``bad_request`` saying what is wrong."""
+    return decode_with(lambda raw: msgspec.json.decode(raw, type=kind), data)
 
 
 def check_command(command: Command) -> None:

@@ -89,17 +89,25 @@ def _error(error: ServiceError, command_id: str | None = None) -> bytes:
     return _encode(message)
 
 
+class _CommandIdOnly(msgspec.Struct, frozen=True):
+    """What ``_command_id_of`` reads of a refused message (other fields skipped)."""
+
+    type: Any = None
+    command_id: Any = None
+
+
+_decode_command_id = msgspec.json.Decoder(_CommandIdOnly).decode
+
+
 def _command_id_of(raw: bytes) -> str | None:
     """The command id of a message refused as malformed, if it has a usable one."""
     try:
-        data = msgspec.json.decode(raw)
-    except msgspec.DecodeError:
+        data = wire.decode_with(_decode_command_id, raw)
+    except ServiceError:
         return None
-    if isinstance(data, dict) and data.get("type") == "command":
-        command_id = data.get("command_id")
-        if isinstance(command_id, str) and 0 < len(command_id) <= wire.MAX_COMMAND_ID:
-            return command_id
-    return None
+    command_id = data.command_id
+    usable = isinstance(command_id, str) and 0 < len(command_id) <= wire.MAX_COMMAND_ID
+    return command_id if data.type == "command" and usable else None
 
 
 async def _pool_retry(call: Callable[[], Awaitable[T]]) -> T:
@@ -176,14 +184,9 @@ class _Session:
 
     async def _handle(self, raw: bytes) -> None:
         try:
-            message = _decode_message(raw)
-        except msgspec.ValidationError as e:
-            await self.outbox.reply(
-                _error(bad_request(f"Invalid message: {e}."), _command_id_of(raw))
-            )
-            return
-        except msgspec.DecodeError as e:
-            await self.outbox.reply(_error(bad_request(f"Malformed JSON: {e}.")))
+            message = wire.decode_with(_decode_message, raw, "message")
+        except ServiceError as e:
+            await self.outbox.reply(_error(e, _command_id_of(raw)))
             return
         if isinstance(message, PingMessage):
             await self.outbox.reply(_PONG)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 
@@ -37,8 +38,15 @@ async def splendor_serve(redis_url: str, tail: str = "auto") -> AsyncIterator[st
 
 
 @contextlib.asynccontextmanager
-async def served(redis_url: str, env: dict[str, str] | None = None) -> AsyncIterator[Served]:
-    """A ``splendor serve`` subprocess on ``redis_url``, with more environment."""
+async def served(
+    redis_url: str,
+    env: dict[str, str] | None = None,
+    *,
+    log_level: str = "warning",
+    log: Path | None = None,
+) -> AsyncIterator[Served]:
+    """A ``splendor serve`` subprocess on ``redis_url``, with more environment. With
+    ``log``, its stdout and stderr both go to that file (complete once this exits)."""
     port = free_port()
     env = {
         **os.environ,
@@ -46,22 +54,13 @@ async def served(redis_url: str, env: dict[str, str] | None = None) -> AsyncIter
         "SPLENDOR_COMMAND_RATE": "0",
         **(env or {}),
     }
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "server.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-    )
+    command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--log-level", log_level]
+    if log is None:
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    else:
+        with log.open("wb") as out:  # the child keeps its own copy of the file
+            process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         async with httpx.AsyncClient(base_url=base) as http:

@@ -150,11 +150,32 @@ async def test_unknown_games_and_routes_are_404(http: httpx.AsyncClient, table: 
         ("GET", "/api/games/bad%7Bid%7D"),
         ("GET", "/api/catalog/chess"),
         ("GET", "/api/nothing/here"),
+        ("POST", "/api/nothing/here"),
+        ("DELETE", "/api/nothing/here"),
     ]:
         r = await http.request(method, path, json={"name": "A"}, headers=auth(table.tokens[0]))
         refused(r, 404, "not_found")
-    r = await http.delete(f"/api/games/{table.id}")
-    assert r.status_code == 405 and r.json()["code"] == "bad_request"
+    assert await snapshot(table) == before
+
+
+async def test_known_paths_with_another_method_are_405(http: httpx.AsyncClient, table: Table) -> None:
+    """A path of the API with a method it does not take is 405 bad_request with Allow (as docs/http-api.md says), whatever the game; a websocket's path over plain HTTP is 426."""
+    before = await snapshot(table)
+    for method, path, allow in [
+        ("DELETE", f"/api/games/{table.id}", "GET, HEAD"),
+        ("GET", f"/api/games/{table.id}/commands", "POST"),
+        ("GET", "/api/games/nosuchgame/commands", "POST"),
+        ("PUT", f"/api/games/{table.id}/seats", "POST"),
+        ("POST", f"/api/games/{table.id}/view", "GET, HEAD"),
+        ("PATCH", "/api/games", "GET, HEAD, POST"),
+        ("POST", "/api/catalog/classic", "GET, HEAD"),
+    ]:
+        r = await http.request(method, path, headers=auth(table.tokens[0]))
+        refused(r, 405, "bad_request")
+        assert r.headers["allow"] == allow, (method, path)
+    r = await http.get(f"/ws/games/{table.id}")
+    refused(r, 426, "bad_request")
+    assert r.headers["upgrade"] == "websocket"
     assert await snapshot(table) == before
 
 
