@@ -31,6 +31,7 @@ class Tables:
     finished: Page
     live_id: str
     finished_id: str
+    more_ends: list[Page]  # other finished tables looked at (classic: 4 players)
     rounds: int  # the round the live seat is in
 
 
@@ -74,7 +75,8 @@ def tables(
     request: pytest.FixtureRequest, browser: Browser, server: ServerProcess
 ) -> Iterator[Tables]:
     """Per game: a live 4-player classic (or Duel) table at the test's move with a choice
-    begun, and a finished 2-player table of two greedy bots, each in a page of its own."""
+    begun, a finished 2-player table of two greedy bots (and a classic one of four bots),
+    each in a page of its own."""
     variant: str = request.param
     api = Api(server.base)
     console = Console()
@@ -95,7 +97,15 @@ def tables(
         finished = console.watch(context.new_page(), "finished")
         finished.goto(f"{server.base}/#/watch/{finished_id}")
         expect(finished.locator("#table")).to_have_attribute("data-status", "finished")
-        yield Tables(variant, live, finished, live_id, finished_id, rounds)
+        more_ends = []
+        if variant == "classic":  # 3-4 players sit two by two on wide screens
+            four = bots_finish(
+                api, variant, 4, seed=8, levels=["greedy", "random", "greedy", "random"]
+            )
+            more_ends.append(console.watch(context.new_page(), "finished 4"))
+            more_ends[0].goto(f"{server.base}/#/watch/{four}")
+            expect(more_ends[0].locator("#table")).to_have_attribute("data-status", "finished")
+        yield Tables(variant, live, finished, live_id, finished_id, more_ends, rounds)
         assert console.unexpected() == []
     finally:
         context.close()
@@ -172,7 +182,9 @@ def test_no_part_of_the_table_overlaps_another_at_any_width(
     """At 360 to 1920 px, in play (choosing) and at the end, the players, the log, the board, the banner and the head never overlap, point totals stay in their panels, names are whole, nothing is wider than the screen; on a phone the action bar takes at most 20% of the screen and the seat's own tokens and reserves stay in view."""
     height = HEIGHTS.get(width, 800)
     problems = []
-    for page, where in ((tables.live, "in play"), (tables.finished, "at the end")):
+    pages = [(tables.live, "in play"), (tables.finished, "at the end")]
+    pages += [(page, "at the end of a larger game") for page in tables.more_ends]
+    for page, where in pages:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(100)  # a layout pass after the resize
         problems += layout_problems(page, width, where)
