@@ -13,7 +13,7 @@ import { myBar } from "./mybar.js";
 import { GameLog } from "./log.js";
 import { resultHeadline, resultTable } from "./results.js";
 import { deviceMenu as makeDeviceMenu } from "./device.js";
-import { tickWaited, waitingBanner } from "./waiting.js";
+import { abortedBanner, tickWaited, waitingBanner } from "./waiting.js";
 import { seatFor } from "./seats.js";
 import { sharePanel } from "./share.js";
 import { decorate, renderPlayers, renderTable } from "./table.js";
@@ -192,6 +192,7 @@ export async function showGame(main, gameId, mode) {
         log.add(await fetchEvents(gameId, { after: log.lastVersion, token }));
       } while (again);
       renderHead(); // the round is counted from the events
+      renderBanner(); // and why an aborted game was
     } catch {
       // the next snapshot or reconnect tries again
     } finally {
@@ -233,13 +234,15 @@ export async function showGame(main, gameId, mode) {
   let bannerKey = null;
   function renderBanner() {
     const canAbort = !!view && (view.legal || []).some((a) => a.kind === "abort");
-    const key = view ? JSON.stringify([view.status, view.players.length, view.result, canAbort]) : null;
+    const aborted = view && view.status === "aborted" ? [...log.events.values()].find((e) => e.type === "GameAborted") || null : null;
+    const key = view ? JSON.stringify([view.status, view.players.length, view.result, canAbort, aborted]) : null;
     if (key === bannerKey) return;
     bannerKey = key;
     if (!view) return mount(bannerSlot);
     if (view.status === "open") {
       return mount(bannerSlot, waitingBanner({ gameId, summary, view, seated: !!token, cancel: () => live.command({ kind: "abort" }) }));
     }
+    if (view.status === "aborted") return mount(bannerSlot, abortedBanner(aborted, names));
     if (view.status === "finished" && view.result) {
       return mount(
         bannerSlot,

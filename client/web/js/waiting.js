@@ -132,3 +132,24 @@ export function waitingBanner({ gameId, summary, view, seated, cancel }) {
     seated ? message : null,
   );
 }
+
+/** Why a game was aborted, in words, from its GameAborted event (null before the
+ * page has it). `names.of(seat)` names a seat. */
+export function abortedWords(event, names) {
+  if (!event) return null;
+  const who = event.seat === null || event.seat === undefined ? "A player" : names.of(event.seat);
+  if (event.reason === "expired") return "Nobody took the open seats within 30 minutes: the game expired without being played.";
+  if (event.reason === "first_move") return `${who} did not make a first move in time: the game was aborted, without a result.`;
+  return `${who} cancelled the game before it was played: it has no result.`;
+}
+
+/** The banner of an aborted game (`event`: its GameAborted, when the page has it). */
+export function abortedBanner(event, names) {
+  return h(
+    "section",
+    { class: "banner banner-aborted", id: "aborted-banner", "aria-label": "Game aborted" },
+    h("h2", {}, event && event.reason === "expired" ? "Game expired" : "Game cancelled"),
+    h("p", {}, abortedWords(event, names) || "The game was aborted: it has no result."),
+    h("div", { class: "banner-actions" }, h("a", { class: "btn btn-primary", href: "#/" }, "Back to the lobby")),
+  );
+}
