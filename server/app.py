@@ -32,7 +32,7 @@ from server.embedded_redis import EmbeddedRedis
 from server.last_resort import LastResort
 from server.lobby import Lobby
 from server.outage import keep_redis_up
-from server.ratelimit import RateLimiter
+from server.ratelimit import ClientLimits, RateLimiter
 from server.routes import EXCEPTION_HANDLERS, api_routes
 from server.service import GameService
 from server.settings import Settings
@@ -73,7 +73,8 @@ def create_app(
     """The whole server as an ASGI app. ``settings`` default to the environment's.
 
     ``app.state`` holds ``settings``, ``redis`` (the client), ``store``, ``lobby``,
-    ``service`` and ``rate_limiter`` once the lifespan has started.
+    ``service``, ``rate_limiter`` (commands) and ``client_limits`` (per address) once
+    the lifespan has started.
     """
     settings = Settings.from_env() if settings is None else settings
     extra_routes, extra_lifespans = list(routes), list(lifespans)
@@ -135,5 +136,6 @@ def create_app(
     )
     app.state.settings = settings
     app.state.rate_limiter = RateLimiter(settings.command_rate, settings.command_burst)
+    app.state.client_limits = ClientLimits(settings)
     app.state.catalogs = {}
     return app

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.settings import MAX_BODY_BYTES, Settings, SettingsError
+from server.settings import Settings, SettingsError
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,8 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from server.app import create_app
+    from server.connections import server_options
     from server.logs import log_config
-    from server.sockets import FrameWritingProtocol
 
     try:
         settings = Settings.from_env().with_(host=args.host, port=args.port, data_dir=args.data_dir)
@@ -84,11 +84,7 @@ def serve(args: argparse.Namespace) -> int:
         port=settings.port,
         log_level=args.log_level,
         log_config=log_config(args.log_level),  # no seat token in any line (server/logs.py)
-        # A frame above 64 KiB is refused (close 1009); diffs are encoded once per
-        # audience, and per-socket compression would redo that work for every socket.
-        ws_max_size=MAX_BODY_BYTES,
-        ws_per_message_deflate=False,
-        ws=FrameWritingProtocol,
+        **server_options(settings),
     )
     return 0
 

@@ -90,10 +90,10 @@ def conflict(expected: int, actual: int) -> ServiceError:
     )
 
 
-def rate_limited(retry_after: float) -> ServiceError:
+def rate_limited(retry_after: float, what: str = "commands") -> ServiceError:
     return ServiceError(
         "rate_limited",
-        f"Too many commands: try again in {retry_after:.1f} s.",
+        f"Too many {what}: try again in {retry_after:.1f} s.",
         retry_after=retry_after,
     )
 

@@ -1,8 +1,10 @@
 """The HTTP API of PROTOCOL.md, as Starlette routes over the game service.
 
 Every handler checks in the same order, so the answer to a bad request never depends
-on what follows it: the rate limit (commands), the game (404), the token (401/403),
-the body (400), then the rules (409/422). Nothing is written before all checks pass.
+on what follows it: the rate limit (commands, games created, seats joined), the game
+(404), the token (401/403, after the address's budget of failed authentications:
+429), the body (400), then the rules (409/422). Nothing is written before all checks
+pass.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any, Final, cast
 import msgspec
 from redis.exceptions import RedisError
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
@@ -31,7 +33,7 @@ from server.errors import (
 from server.lobby import STATUSES, Status
 from server.outage import STORE_DOWN
 from server.qr import qr_code
-from server.ratelimit import RateLimiter
+from server.ratelimit import ClientLimits, RateLimiter
 from server.service import GameService
 
 DEFAULT_LIMIT: Final = 50
@@ -46,6 +48,26 @@ def json(body: Any, status: int = 200, headers: dict[str, str] | None = None) ->
 
 def _service(request: Request) -> GameService:
     return cast(GameService, request.app.state.service)
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The client's address: the peer's (or X-Forwarded-For's, from a trusted proxy)."""
+    return conn.client.host if conn.client else "unknown"
+
+
+def _limits(conn: HTTPConnection) -> ClientLimits:
+    return cast(ClientLimits, conn.app.state.client_limits)
+
+
+async def seat_for_token(conn: HTTPConnection, game_id: str, token: str | None) -> int | None:
+    """The token's seat (None: a spectator), a request's or a websocket's; a token is
+    checked within its address's budget of failed authentications."""
+    service = cast(GameService, conn.app.state.service)
+    if token is None:
+        return await service.seat_for_token(game_id, None)
+    return await _limits(conn).authenticate(
+        client_address(conn), lambda: service.seat_for_token(game_id, token)
+    )
 
 
 async def read_body(request: Request) -> bytes:
@@ -98,12 +120,14 @@ def _game_id(request: Request) -> str:
 
 
 async def create_game(request: Request) -> Response:
+    _limits(request).spend_create(client_address(request))
     body = wire.decode(await read_body(request), wire.CreateGame)
     summary = await _service(request).create_game(body.variant, body.players, body.seed)
     return json(summary, 201)
 
 
 async def join_seat(request: Request) -> Response:
+    _limits(request).spend_join(client_address(request))
     service = _service(request)
     game_id = _game_id(request)
     await service.variant_of(game_id)  # 404 before looking at the body
@@ -133,7 +157,7 @@ async def game_view(request: Request) -> Response:
     service = _service(request)
     game_id = _game_id(request)
     version = _int_param(request, "version", None)
-    viewer = await service.seat_for_token(game_id, bearer_token(request))
+    viewer = await seat_for_token(request, game_id, bearer_token(request))
     view = await service.view(game_id, viewer, version)
     return json({"version": view["version"], "view": view})
 
@@ -143,7 +167,7 @@ async def game_events(request: Request) -> Response:
     game_id = _game_id(request)
     after = _int_param(request, "after", 0)
     assert after is not None
-    viewer = await service.seat_for_token(game_id, bearer_token(request))
+    viewer = await seat_for_token(request, game_id, bearer_token(request))
     return json({"events": await service.events(game_id, viewer, after)})
 
 
@@ -152,14 +176,13 @@ async def submit_command(request: Request) -> Response:
     game_id = _game_id(request)
     token = bearer_token(request)
     limiter: RateLimiter = request.app.state.rate_limiter
-    client = request.client.host if request.client else "unknown"
-    wait = limiter.allow(f"token:{token}" if token else f"ip:{client}")
+    wait = limiter.allow(f"token:{token}" if token else f"ip:{client_address(request)}")
     if wait is not None:
         raise rate_limited(wait)
     variant = await service.variant_of(game_id)
     if token is None:
         raise missing_token()
-    seat = await service.seat_for_token(game_id, token)
+    seat = await seat_for_token(request, game_id, token)
     assert seat is not None
     command = wire.decode(await read_body(request), wire.Command)
     wire.check_command(command)

@@ -54,6 +54,24 @@ class Settings:
     bots: BotsMode = "inline"
     bot_delay: float = 0.4
     mcts_seconds: float = 1.0
+    # Connections (server/connections.py): seconds a client has to send a whole
+    # request; an idle keep-alive connection's life; a websocket's ping period and
+    # how long its pong may take before the socket is closed (0: no pings).
+    request_timeout: float = 10.0
+    keep_alive_timeout: float = 5.0
+    ws_ping_interval: float = 20.0
+    ws_ping_timeout: float = 20.0
+    # Per client address (server/ratelimit.py): games created, seats joined and
+    # failed authentications, each a rate a second and a burst (rate 0: no limit).
+    create_rate: float = 0.5
+    create_burst: int = 30
+    join_rate: float = 1.0
+    join_burst: int = 60
+    auth_failure_rate: float = 0.1
+    auth_failure_burst: int = 20
+    # Addresses of proxies whose X-Forwarded-For names the client ("*": any); none
+    # by default, so a client is the address that connects.
+    trusted_proxies: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -75,6 +93,27 @@ class Settings:
             bots=_choice(env, "SPLENDOR_BOTS", get_args(BotsMode), base.bots),
             bot_delay=max(0.0, _float(env, "SPLENDOR_BOT_DELAY", base.bot_delay)),
             mcts_seconds=max(0.01, _float(env, "SPLENDOR_MCTS_SECONDS", base.mcts_seconds)),
+            request_timeout=_seconds(env, "SPLENDOR_REQUEST_TIMEOUT", base.request_timeout),
+            keep_alive_timeout=_seconds(
+                env, "SPLENDOR_KEEP_ALIVE_TIMEOUT", base.keep_alive_timeout
+            ),
+            ws_ping_interval=_float(env, "SPLENDOR_WS_PING_INTERVAL", base.ws_ping_interval),
+            ws_ping_timeout=_seconds(env, "SPLENDOR_WS_PING_TIMEOUT", base.ws_ping_timeout),
+            create_rate=_float(env, "SPLENDOR_CREATE_RATE", base.create_rate),
+            create_burst=_int(env, "SPLENDOR_CREATE_BURST", base.create_burst, least=1),
+            join_rate=_float(env, "SPLENDOR_JOIN_RATE", base.join_rate),
+            join_burst=_int(env, "SPLENDOR_JOIN_BURST", base.join_burst, least=1),
+            auth_failure_rate=_float(env, "SPLENDOR_AUTH_FAILURE_RATE", base.auth_failure_rate),
+            auth_failure_burst=_int(
+                env, "SPLENDOR_AUTH_FAILURE_BURST", base.auth_failure_burst, least=1
+            ),
+            trusted_proxies=_addresses(env, "SPLENDOR_TRUSTED_PROXIES", base.trusted_proxies),
+        )
+
+    def without_rate_limits(self) -> Settings:
+        """A copy with no rate limit at all (tests and benchmarks send fast)."""
+        return replace(
+            self, command_rate=0.0, create_rate=0.0, join_rate=0.0, auth_failure_rate=0.0
         )
 
     def with_(self, **changes: object) -> Settings:
@@ -112,3 +151,17 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
         return float(raw)
     except ValueError:
         raise SettingsError(f"{name} must be a number, not {raw!r}") from None
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    value = _float(env, name, default)
+    if value <= 0:
+        raise SettingsError(f"{name} must be a number of seconds above 0, not {value:g}")
+    return value
+
+
+def _addresses(env: Mapping[str, str], name: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    raw = env.get(name)
+    if raw is None:
+        return default
+    return tuple(a.strip() for a in raw.split(",") if a.strip())

@@ -32,6 +32,7 @@ the connection (every ``websocket.disconnect`` uvicorn queues) ends the inbox to
 from __future__ import annotations
 
 import asyncio
+import inspect
 import struct
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -261,15 +262,17 @@ class Inbox:
 
 class _AppQueue(asyncio.Queue[Any]):
     """uvicorn's queue of ASGI events for the app, which also ends the inbox when
-    the connection ends (uvicorn queues ``websocket.disconnect`` in many places)."""
+    the connection ends (uvicorn queues ``websocket.disconnect`` in many places).
+    It holds the inbox, not the protocol: the protocol holds it, and a reference
+    back would make every socket a cycle left to the cyclic collector."""
 
-    def __init__(self, protocol: FrameWritingProtocol) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self._protocol = protocol
+        self.inbox: Inbox | None = None
 
     def put_nowait(self, item: Any) -> None:
         super().put_nowait(item)
-        inbox = self._protocol.inbox
+        inbox = self.inbox
         if inbox is not None and item.get("type") == "websocket.disconnect":
             inbox.end()
 
@@ -281,13 +284,22 @@ class FrameWritingProtocol(WebSocketsSansIOProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.queue = _AppQueue(self)
+        self.queue = self.app_queue = _AppQueue()
         self.inbox: Inbox | None = None
 
     def open_inbox(self) -> Inbox:
         if self.inbox is None:
-            self.inbox = Inbox(self.transport)
+            self.inbox = self.app_queue.inbox = Inbox(self.transport)
         return self.inbox
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if not self.handshake_initiated and self.conn.handshake_exc is not None:
+            # An upgrade request the websockets library refused (uvicorn leaves the
+            # connection open, unanswered): send its answer (414, 431, or nothing
+            # for a malformed request) and close.
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.transport.close()
 
     def send_receive_event_to_app(self) -> None:
         inbox = self.inbox
@@ -318,6 +330,19 @@ class FrameWritingProtocol(WebSocketsSansIOProtocol):
         if scope is not None and not self.close_sent:
             # The app's task is created but has not run yet: it sees the extension.
             scope["extensions"][EXTENSION] = self
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        # Cycles that would leave every closed socket's objects to the cyclic
+        # collector, broken once they are of no use (docs/operations.md, "Memory"):
+        # the scope holds us (the extension), and the websockets protocol's parser,
+        # a generator suspended for ever, holds the protocol that holds it.
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"].pop(EXTENSION, None)
+        parser = getattr(self.conn, "parser", None)
+        if inspect.isgenerator(parser):
+            parser.close()  # no data comes after the connection is lost
 
     def open_for_frames(self) -> bool:
         """Accepted, not closing, not lost: a frame written now is read in order."""

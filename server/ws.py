@@ -40,6 +40,7 @@ from server.hub import CLOSE_INTERNAL, Hubs, Outbox
 from server.outage import STORE_DOWN, is_store_down
 from server.projection import LoggedEvent
 from server.ratelimit import RateLimiter
+from server.routes import seat_for_token
 from server.service import GameService
 from server.settings import Settings
 from server.sockets import Inbox, Wire, inbox_for, wire_for
@@ -255,7 +256,7 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
     token = websocket.query_params.get("token") or None
     try:
         since = _since(websocket.query_params.get("since"))
-        viewer = await _pool_retry(lambda: service.seat_for_token(game_id, token))
+        viewer = await _pool_retry(lambda: seat_for_token(websocket, game_id, token))
         outbox = await _pool_retry(
             lambda: hubs.watch(game_id, viewer, since, wire, websocket.close)
         )

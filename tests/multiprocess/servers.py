@@ -52,6 +52,8 @@ async def served(
         **os.environ,
         "REDIS_URL": redis_url,
         "SPLENDOR_COMMAND_RATE": "0",
+        "SPLENDOR_CREATE_RATE": "0",
+        "SPLENDOR_JOIN_RATE": "0",
         **(env or {}),
     }
     command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1"]

@@ -25,7 +25,7 @@ def service(store: EventStore) -> GameService:
 @pytest.fixture
 def settings(redis_server: str) -> Settings:
     """Settings on the session's Redis, with no rate limit (tests send fast)."""
-    return Settings(redis_url=redis_server, command_rate=0)
+    return Settings(redis_url=redis_server).without_rate_limits()
 
 
 @pytest.fixture

@@ -26,8 +26,8 @@ from websockets.uri import parse_uri
 
 from events.game import VARIANTS
 from server.app import create_app
+from server.connections import server_options
 from server.settings import Settings
-from server.sockets import FrameWritingProtocol
 
 RECV_TIMEOUT = 20.0
 
@@ -71,17 +71,15 @@ def listening_socket(sndbuf: int | None = None) -> socket.socket:
 async def live_server(
     settings: Settings, *, sndbuf: int | None = None, ws_max_size: int = 65536
 ) -> AsyncIterator[LiveServer]:
-    """uvicorn serving ``create_app(settings)`` (with its websocket plugin) until exit."""
+    """uvicorn serving ``create_app(settings)`` (with its websocket plugin) until exit,
+    with the options ``splendor serve`` gives it."""
     app = create_app(settings)
     sock = listening_socket(sndbuf)
     port = sock.getsockname()[1]
+    options = server_options(settings)
+    options["ws_max_size"] = ws_max_size
     config = uvicorn.Config(
-        app,
-        ws_max_size=ws_max_size,
-        ws=FrameWritingProtocol,
-        log_level="warning",
-        lifespan="on",
-        timeout_graceful_shutdown=5,
+        app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5, **options
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))

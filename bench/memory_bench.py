@@ -1,0 +1,171 @@
+"""Benchmark of the server's memory over websockets opened and closed; prints RSS per round.
+
+    .venv/bin/python bench/memory_bench.py [--rounds 20] [--sockets 2000] [--players 0.25]
+
+A real ``splendor serve`` process (its own embedded Redis in a temporary folder, or
+``REDIS_URL``) on a free loopback port. Each round opens ``--sockets`` websockets on
+a few two-player games (a ``--players`` share of them with a seat token, the rest
+spectators), each reads its snapshot and answers a ``ping``, all are held open at
+once, then all are closed. After each round, once the server has seen every socket
+close, the server's RSS (``/proc/<pid>/status``). Memory per socket is bounded when
+the RSS levels off after the first rounds. ``--no-collector`` runs the server with
+Python's cyclic collector off: the RSS then grows by whatever a closed socket leaves
+in reference cycles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import websockets
+
+GAMES = 20
+SERVE_WITHOUT_COLLECTOR = (
+    "import gc, sys; gc.disable(); from server.cli import main; sys.exit(main(sys.argv[1:]))"
+)
+CONNECTING = 200  # handshakes in flight at once
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextlib.asynccontextmanager
+async def splendor_serve(data_dir: Path, collector: bool) -> AsyncIterator[tuple[str, int]]:
+    """A ``splendor serve`` process with no rate limit (and without Python's cyclic
+    garbage collector unless ``collector``); yields its address and pid."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "SPLENDOR_COMMAND_RATE": "0",
+        "SPLENDOR_CREATE_RATE": "0",
+        "SPLENDOR_JOIN_RATE": "0",
+    }
+    command = [sys.executable, "-m", "server.cli", "serve", "--port", str(port)]
+    if not collector:
+        command[1:3] = ["-c", SERVE_WITHOUT_COLLECTOR]
+    command += ["--data-dir", str(data_dir), "--log-level", "warning"]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    base = f"127.0.0.1:{port}"
+    try:
+        async with httpx.AsyncClient(base_url=f"http://{base}") as http:
+            for _ in range(600):
+                if process.poll() is not None:
+                    raise RuntimeError("splendor serve exited")
+                with contextlib.suppress(httpx.TransportError):
+                    if (await http.get("/healthz")).status_code == 200:
+                        break
+                await asyncio.sleep(0.05)
+        yield base, process.pid
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+async def tables(base: str) -> list[tuple[str, str]]:
+    """Two-player games, each with one seat joined: (game id, that seat's token)."""
+    made = []
+    async with httpx.AsyncClient(base_url=f"http://{base}") as http:
+        for seed in range(GAMES):
+            r = await http.post("/api/games", json={"variant": "classic", "seed": seed})
+            game_id = r.json()["id"]
+            r = await http.post(f"/api/games/{game_id}/seats", json={"name": "Ana"})
+            made.append((game_id, r.json()["token"]))
+    return made
+
+
+async def open_socket(url: str, gate: asyncio.Semaphore) -> websockets.ClientConnection:
+    async with gate:
+        conn = await websockets.connect(url, open_timeout=60, max_size=None)
+        await conn.recv()  # the snapshot
+        await conn.send('{"type": "ping"}')
+        await conn.recv()  # the pong
+        return conn
+
+
+async def one_round(base: str, games: list[tuple[str, str]], sockets: int, players: float) -> None:
+    gate = asyncio.Semaphore(CONNECTING)
+    urls = []
+    for i in range(sockets):
+        game_id, token = games[i % len(games)]
+        seat = f"?token={token}" if i < sockets * players else ""
+        urls.append(f"ws://{base}/ws/games/{game_id}{seat}")
+    conns = await asyncio.gather(*(open_socket(url, gate) for url in urls))
+    await asyncio.gather(*(c.close() for c in conns))
+
+
+async def server_idle(base: str) -> None:
+    """Wait until the server has let every socket go (its hubs are dropped with
+    their last socket: an open game's summary is answered either way, so wait a
+    little for the closes to be read)."""
+    await asyncio.sleep(1.0)
+    async with httpx.AsyncClient(base_url=f"http://{base}") as http:
+        await http.get("/healthz")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--sockets", type=int, default=2000)
+    parser.add_argument("--players", type=float, default=0.25, help="share with a seat token")
+    parser.add_argument(
+        "--no-collector",
+        action="store_true",
+        help="run the server with gc disabled: what reference counting alone frees",
+    )
+    args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        async with splendor_serve(Path(tmp) / "data", not args.no_collector) as (base, pid):
+            games = await tables(base)
+            start = rss_mib(pid)
+            print(f"server RSS at start: {start:.1f} MiB", flush=True)
+            figures = []
+            for n in range(1, args.rounds + 1):
+                began = time.perf_counter()
+                await one_round(base, games, args.sockets, args.players)
+                await server_idle(base)
+                rss = rss_mib(pid)
+                figures.append(rss)
+                print(
+                    f"round {n:2d}: {args.sockets} sockets opened and closed in"
+                    f" {time.perf_counter() - began:.1f} s, server RSS {rss:.1f} MiB",
+                    flush=True,
+                )
+            first, last = figures[0], figures[-1]
+            print(
+                f"RSS after round 1: {first:.1f} MiB, after round {args.rounds}: {last:.1f} MiB"
+                f" ({(last - first) / first:+.1%});"
+                f" {args.rounds * args.sockets} sockets in all",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

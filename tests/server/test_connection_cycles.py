@@ -1,0 +1,74 @@
+"""A closed connection leaves nothing for the cyclic garbage collector: reference
+counting alone frees its protocol objects (the server tunes the collector down, so
+what is left in cycles piles up: docs/operations.md, "Memory")."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import websockets
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from websockets.server import ServerProtocol
+
+from server.settings import Settings
+from server.sockets import FrameWritingProtocol
+from tests.server.ws_helpers import live_server, new_table
+
+SOCKETS = 40
+CONNECTION_TYPES = (HttpToolsProtocol, FrameWritingProtocol, ServerProtocol)
+
+
+@contextmanager
+def collector_off() -> Iterator[None]:
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def connection_objects() -> int:
+    # type(), not isinstance(): weak proxies among the objects raise once dead.
+    return sum(issubclass(type(o), CONNECTION_TYPES) for o in gc.get_objects())
+
+
+async def until_freed(baseline: int) -> int:
+    """The server's connection objects left once closes have been read (a few
+    seconds at most), without collecting."""
+    left = connection_objects() - baseline
+    for _ in range(100):
+        if left <= 0:
+            break
+        await asyncio.sleep(0.05)
+        left = connection_objects() - baseline
+    return left
+
+
+async def test_closed_websockets_and_requests_leave_no_cycles(
+    redis_client: Any, redis_server: str
+) -> None:
+    """With the cyclic collector off, websockets (players and spectators) and HTTP requests opened and closed leave none of their protocol objects behind."""
+    settings = Settings(redis_url=redis_server).without_rate_limits()
+    async with live_server(settings) as server:
+        async with httpx.AsyncClient(base_url=server.http_url) as http:
+            table = await new_table(http)
+        gc.collect()
+        baseline = connection_objects()
+        with collector_off():
+            for i in range(SOCKETS):
+                token = table.tokens[i % 2] if i % 2 else None
+                async with websockets.connect(server.ws_url(table.id, token)) as conn:
+                    await conn.recv()
+                    await conn.send('{"type": "ping"}')
+                    await conn.recv()
+            for _ in range(SOCKETS):
+                async with httpx.AsyncClient(base_url=server.http_url) as http:
+                    await http.get(f"/api/games/{table.id}")
+            assert await until_freed(baseline) == 0
