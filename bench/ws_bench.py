@@ -109,7 +109,13 @@ def free_port() -> int:
 async def splendor_serve(redis_url: str, profile: Path | None) -> AsyncIterator[tuple[str, int]]:
     """A ``splendor serve`` process; yields its address and pid."""
     port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "SPLENDOR_COMMAND_RATE": "0"}
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "SPLENDOR_COMMAND_RATE": "0",
+        "SPLENDOR_CREATE_RATE": "0",
+        "SPLENDOR_JOIN_RATE": "0",
+    }
     prefix = [sys.executable]
     if profile is not None and profile.suffix == ".txt":  # a sampling profile, as text
         prefix += ["-m", "pyinstrument", "-r", "text", "-p", "flat=true", "-o", str(profile)]

@@ -69,6 +69,8 @@ class ServerProcess:
             **os.environ,
             "REDIS_URL": self.redis_url,
             "SPLENDOR_COMMAND_RATE": "0",
+            "SPLENDOR_CREATE_RATE": "0",
+            "SPLENDOR_JOIN_RATE": "0",
             "SPLENDOR_BOT_DELAY": "0",
         }
         with self.log_path.open("ab") as log:

@@ -11,4 +11,4 @@ from server.settings import Settings
 @pytest.fixture
 def settings(redis_client: aioredis.Redis, redis_server: str) -> Settings:
     """Settings on the session's Redis (emptied by redis_client), with no rate limit."""
-    return Settings(redis_url=redis_server, command_rate=0)
+    return Settings(redis_url=redis_server).without_rate_limits()
