@@ -37,11 +37,11 @@ async def test_memory_levels_off_over_rounds_of_sockets(
     redis_server: str, redis_client: object
 ) -> None:
     """Eight rounds of 300 websockets (a quarter with a seat token) opened, held and closed: the server's RSS after the last round is within 15% of after the first."""
-    pid: list[int] = []
     async with (
-        splendor_serve(redis_server, pid=pid) as base,
-        httpx.AsyncClient(base_url=base) as http,
+        served(redis_server) as server,
+        httpx.AsyncClient(base_url=server.base) as http,
     ):
+        base = server.base
         tables = []
         for seed in range(GAMES):
             r = await http.post("/api/games", json={"variant": "classic", "seed": seed})
