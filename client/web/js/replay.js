@@ -183,8 +183,10 @@ export async function showReplay(main, gameId, startAt) {
     shown = view;
     names.learnView(view);
     draw();
-    // Stepping forward marks what the step changed; going back marks nothing.
-    if (before && view.version > before.version) lastMove.show(before, view);
+    // Stepping forward marks what the step changed (one turn, or an event of it);
+    // going back, or a jump over several turns, marks nothing.
+    const oneStep = before && view.version > before.version && stopIndex(view.version) - stopIndex(before.version) <= 1;
+    if (oneStep) lastMove.show(before, view);
     else lastMove.clear();
     lastMove.apply(main);
     if (playing) prefetch(target);
