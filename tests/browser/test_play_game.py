@@ -78,7 +78,9 @@ def test_two_players_play_a_whole_game_by_clicking_while_a_spectator_watches(
     watch_url = ana.locator('[data-share="watch"]').input_value()
     game_id = join_url.rsplit("/", 1)[1]
     ana.click('[data-key="copy-join"]')
-    expect(ana.locator(".copy-status").first).to_have_text(re.compile(r"Copied|Ctrl\+C"))
+    expect(ana.locator(".banner-open .copy-status").first).to_have_text(
+        re.compile(r"Copied|Ctrl\+C")
+    )
     assert watch_url.endswith(f"#/watch/{game_id}")
 
     cy.goto(watch_url)
