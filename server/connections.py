@@ -12,7 +12,7 @@ request line or headers of any size are read into memory. ``GuardedHttpProtocol`
   websocket's opening handshake is its upgrade request: the same clock.
 - **size limits** on the head: a request target over ``MAX_REQUEST_TARGET`` bytes is
   answered ``414``; more than ``MAX_HEADERS`` headers, a header line over
-  ``MAX_HEADER_LINE`` bytes or a head over ``MAX_HEAD_BYTES`` in all, ``431``. Both in
+  ``MAX_HEADER_LINE`` bytes or header lines over ``MAX_HEADER_BYTES`` in all, ``431``. Both in
   the API's error shape (``bad_request``), then the connection is closed.
 
 It also drops its parser once a connection is upgraded to a websocket: the parser
@@ -41,6 +41,7 @@ from server.sockets import FrameWritingProtocol
 
 __all__ = [
     "MAX_HEADERS",
+    "MAX_HEADER_BYTES",
     "MAX_HEADER_LINE",
     "MAX_HEAD_BYTES",
     "MAX_REQUEST_TARGET",
@@ -55,7 +56,9 @@ log = logging.getLogger(__name__)
 MAX_REQUEST_TARGET: Final = 8000
 MAX_HEADER_LINE: Final = 8000
 MAX_HEADERS: Final = 100
-MAX_HEAD_BYTES: Final = 16 * 1024 + MAX_REQUEST_TARGET
+MAX_HEADER_BYTES: Final = 16 * 1024  # every header line, in all
+# The raw bytes of a head not yet whole: the largest head allowed, and some room.
+MAX_HEAD_BYTES: Final = MAX_REQUEST_TARGET + MAX_HEADER_BYTES + 1024
 
 
 class _Refused(Exception):
@@ -92,6 +95,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._in_head = True  # the head of a request is being read
         self._head_bytes = 0
         self._header_lines = 0
+        self._header_bytes = 0
         self._began = False  # a byte of the current request has come
         self._refusal: tuple[int, str] | None = None
 
@@ -130,7 +134,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             self.send_400_response(message)
             return
         if self._in_head and self._head_bytes > MAX_HEAD_BYTES:
-            self._refuse(431, f"The request's head is larger than {MAX_HEAD_BYTES} bytes.")
+            self._refuse(431, f"The headers are larger than {MAX_HEADER_BYTES} bytes.")
 
     def handle_websocket_upgrade(self) -> None:
         self._stop_clock()  # the upgrade request is whole; the socket has pings
@@ -144,6 +148,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._began = True
         self._in_head = True
         self._header_lines = 0
+        self._header_bytes = 0
         if self._request_timer is None:
             self._start_clock()
 
@@ -158,8 +163,13 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         if self._header_lines > MAX_HEADERS:
             self._refusal = (431, f"A request may have at most {MAX_HEADERS} headers.")
             raise _Refused
-        if len(name) + len(value) + 2 > MAX_HEADER_LINE:
+        line = len(name) + len(value) + 2
+        if line > MAX_HEADER_LINE:
             self._refusal = (431, f"A header line is longer than {MAX_HEADER_LINE} bytes.")
+            raise _Refused
+        self._header_bytes += line
+        if self._header_bytes > MAX_HEADER_BYTES:
+            self._refusal = (431, f"The headers are larger than {MAX_HEADER_BYTES} bytes.")
             raise _Refused
         super().on_header(name, value)
 

@@ -10,6 +10,7 @@ goes through ``decode_with``: whatever its bytes, depth or size, it is a value o
 from __future__ import annotations
 
 import functools
+import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Final, Literal, TypeVar
@@ -86,10 +87,32 @@ def player_name(join: JoinSeat) -> tuple[str, str | None]:
         raise bad_request('Give either "name" (a player) or "bot" (a bot level), not both.')
     if join.bot is not None:
         return bot_name(join.bot), join.bot
-    name = " ".join((join.name or "").split())
+    name = unicodedata.normalize("NFC", join.name or "")
+    hidden = next((c for c in name if _hidden(c)), None)
+    if hidden is not None:
+        raise bad_request(
+            "name must not hold control, bidirectional or invisible characters"
+            f" (it holds U+{ord(hidden):04X})."
+        )
+    name = " ".join(name.split())
     if not name or len(name) > MAX_NAME:
         raise bad_request(f"name must be 1 to {MAX_NAME} characters.")
     return name, None
+
+
+# Characters that make a name show as something else than it is: bidirectional
+# embeddings, overrides, isolates and marks (U+202E turns "Ana" around), and
+# zero-width ones (two names that look the same).
+_INVISIBLE: Final = frozenset(
+    "\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+    "\u2060\u2066\u2067\u2068\u2069\ufeff"
+)
+
+
+def _hidden(char: str) -> bool:
+    """A control character (NUL, CR, LF, tab ..., line and paragraph separators) or
+    one of ``_INVISIBLE``."""
+    return char in _INVISIBLE or unicodedata.category(char) in ("Cc", "Zl", "Zp")
 
 
 @functools.lru_cache(maxsize=256)  # the events of one append share their time
