@@ -212,6 +212,23 @@ def test_no_part_of_the_table_overlaps_another_at_any_width(
         tables.finished.screenshot(path=str(screenshots / "table-end.png"))
 
 
+# Every 80 px, and each side of the layout's breakpoints (760, 840, 960, 1180 px).
+SWEEP = sorted({*range(360, 1921, 80), 760, 761, 840, 841, 960, 961, 1180, 1181})
+
+
+def test_no_part_of_the_table_overlaps_another_between_those_widths_either(tables: Tables) -> None:
+    """The same checks (overlaps, points, names, width) every 80 px from 360 to 1920 px and on each side of every breakpoint, in play and at the end."""
+    pages = [(tables.live, "in play"), (tables.finished, "at the end")]
+    pages += [(page, "at the end of a larger game") for page in tables.more_ends]
+    problems = []
+    for width in SWEEP:
+        for page, where in pages:
+            page.set_viewport_size({"width": width, "height": 800})
+            page.wait_for_timeout(50)
+            problems += layout_problems(page, width, f"{where} at {width}px")
+    assert problems == [], problems
+
+
 def test_the_table_counts_rounds_names_every_seat_and_says_when_it_is_over(
     tables: Tables, server: ServerProcess, api: Api
 ) -> None:
