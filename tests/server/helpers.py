@@ -73,6 +73,20 @@ class Table:
         return version
 
 
+async def snapshot(table: Table) -> list[Any]:
+    """Everything a client can read of a game: summary, each seat's and a spectator's view."""
+    summary = (await table.http.get(f"/api/games/{table.id}")).json()
+    return [summary, await table.view(0), await table.view(1), await table.view(None)]
+
+
+def refused(r: httpx.Response, status: int, code: str) -> None:
+    """``r`` is PROTOCOL.md's error: that status, ``{"code": code, "message": str}``."""
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert body["code"] == code, body
+    assert isinstance(body["message"], str) and body["message"]
+
+
 async def new_table(
     http: httpx.AsyncClient, players: int = 2, seed: int = 7, variant: str = "classic"
 ) -> Table:

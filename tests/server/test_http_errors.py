@@ -12,23 +12,10 @@ from starlette.applications import Starlette
 
 from server.app import create_app
 from server.settings import Settings
-from tests.server.helpers import Table, auth, command_id, new_table
+from tests.server.helpers import Table, auth, command_id, new_table, refused, snapshot
 from tests.server.test_service import play
 
 LIMIT = 64 * 1024
-
-
-async def snapshot(table: Table) -> list[Any]:
-    """Everything a client can read of a game: summary, each seat's and a spectator's view."""
-    summary = (await table.http.get(f"/api/games/{table.id}")).json()
-    return [summary, await table.view(0), await table.view(1), await table.view(None)]
-
-
-def refused(r: httpx.Response, status: int, code: str) -> None:
-    assert r.status_code == status, r.text
-    body = r.json()
-    assert body["code"] == code, body
-    assert isinstance(body["message"], str) and body["message"]
 
 
 async def post_raw(
