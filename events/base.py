@@ -1,4 +1,5 @@
-"""What every game shares: the events of the lobby and the frame of a seat."""
+"""What every game shares: the events of the lobby, the frame of a seat, and the
+events and actions of time and leaving (RULES.md part 3), the same in both games."""
 
 from __future__ import annotations
 
@@ -7,13 +8,35 @@ from typing import Literal
 import msgspec
 
 Variant = Literal["classic", "duel"]
-Status = Literal["open", "live", "finished"]
+Status = Literal["open", "live", "finished", "aborted"]
+OutReason = Literal["time", "resign", "abandon"]
+AbortReason = Literal["abort", "first_move", "expired"]
 
 
-class GameCreated(msgspec.Struct, frozen=True, tag="GameCreated", tag_field="type"):
+class TimeControl(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A game's time control, in seconds: real-time (``initial`` bank and Fischer
+    ``increment``) or correspondence (``per_move``). A game without one is untimed."""
+
+    initial: int | None = None
+    increment: int | None = None
+    per_move: int | None = None
+
+    @property
+    def realtime(self) -> bool:
+        return self.initial is not None
+
+
+class GameCreated(
+    msgspec.Struct, frozen=True, tag="GameCreated", tag_field="type", omit_defaults=True
+):
+    """``clock`` and ``seeded`` came with live matches: older streams decode with the
+    defaults (untimed, not seeded)."""
+
     game: str
     variant: Variant
     players: int
+    clock: TimeControl | None = None
+    seeded: bool = False
 
 
 class PlayerJoined(msgspec.Struct, frozen=True, tag="PlayerJoined", tag_field="type"):
@@ -28,3 +51,53 @@ class Seat(msgspec.Struct):
     seat: int
     name: str
     bot: str | None = None
+
+
+# ---------------------------------------------------------------------- leaving, both games
+
+
+class _Event(msgspec.Struct, frozen=True, tag_field="type", omit_defaults=True):
+    pass
+
+
+class Resigned(_Event, frozen=True, tag="Resigned"):
+    seat: int
+
+
+class TimeRanOut(_Event, frozen=True, tag="TimeRanOut"):
+    seat: int
+
+
+class AbandonClaimed(_Event, frozen=True, tag="AbandonClaimed"):
+    """``seat`` claimed that ``against`` (the seat to move, away 60 s) abandoned."""
+
+    seat: int
+    against: int
+
+
+class GameAborted(_Event, frozen=True, tag="GameAborted"):
+    """No result: ``abort`` (a seated player, ``seat``), ``first_move`` (``seat`` let
+    its first turn's window pass), ``expired`` (an open game nobody filled)."""
+
+    reason: AbortReason
+    seat: int | None = None
+
+
+class _Action(msgspec.Struct, frozen=True, tag_field="kind", forbid_unknown_fields=True):
+    pass
+
+
+class Resign(_Action, frozen=True, tag="resign"):
+    pass
+
+
+class Abort(_Action, frozen=True, tag="abort"):
+    pass
+
+
+class ClaimAbandon(_Action, frozen=True, tag="claim_abandon"):
+    pass
+
+
+LeaveAction = Resign | Abort | ClaimAbandon
+LEAVE_KINDS = frozenset({"resign", "abort", "claim_abandon"})

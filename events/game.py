@@ -11,7 +11,8 @@ from typing import Any
 
 import msgspec
 
-from events.base import GameCreated
+from events import leaving
+from events.base import GameCreated, TimeControl
 from events.catalog import classic_catalog, duel_catalog
 from events.classic import actions as classic_actions
 from events.classic import events as classic_events
@@ -28,6 +29,7 @@ from events.duel import setup as duel_setup
 from events.duel import view as duel_view
 from events.duel.constants import rule_numbers as duel_rule_numbers
 from events.duel.state import DuelState
+from events.leaving import Facts
 from events.views import Views
 
 
@@ -47,9 +49,17 @@ class Variant:
     max_players: int
     new_state: Callable[[], Any]
     join: Callable[[Any, str, str | None, random.Random], list[Any]]
-    decide: Callable[[Any, int, Any, random.Random], list[Any]]
-    evolve: Callable[[Any, Any], Any]
+    # decide(state, seat, action, rng, facts=None): ``facts`` (events.leaving.Facts)
+    # give the time now and who is away; without them no clock is checked.
+    decide: Callable[..., list[Any]]
+    # evolve(state, event, at_ms=None): ``at_ms`` is the event's recorded time, for
+    # the clocks (events.clock); folds without times leave the clocks at 0.
+    evolve: Callable[..., Any]
+    # The game's own moves for ``seat`` (empty when not its move): what bots choose
+    # from. The leave actions are ``leave_actions``; a view's ``legal`` lists both.
     legal_actions: Callable[[Any, int], list[Any]]
+    # The events the passing of time causes at ``facts.now_ms`` (events.leaving).
+    expire: Callable[[Any, Facts], list[Any]]
     view: Callable[[Any, int | None], dict[str, Any]]
     redact: Callable[[Any, int | None, bool], Any]
     catalog: Callable[[], dict[str, object]]
@@ -59,15 +69,41 @@ class Variant:
     # same values as ``view``.
     new_views: Callable[[], Views]
 
-    def create(self, game_id: str, players: int) -> list[Any]:
-        """The first event of every game."""
-        return [GameCreated(game_id, self.name, players)]  # type: ignore[arg-type]
+    def create(
+        self,
+        game_id: str,
+        players: int,
+        clock: TimeControl | None = None,
+        seeded: bool = False,
+    ) -> list[Any]:
+        """The first event of every game: its table and its time control."""
+        return [GameCreated(game_id, self.name, players, clock, seeded)]  # type: ignore[arg-type]
 
     def fold(self, events: Iterable[Any], state: Any = None) -> Any:
+        """The state after ``events`` (the clocks need ``fold_timed``)."""
         state = self.new_state() if state is None else state
         for event in events:
             self.evolve(state, event)
         return state
+
+    def fold_timed(self, logged: Iterable[tuple[int, Any]], state: Any = None) -> Any:
+        """The state after ``(at_ms, event)`` pairs: the events with their times."""
+        state = self.new_state() if state is None else state
+        evolve = self.evolve
+        for at_ms, event in logged:
+            evolve(state, event, at_ms)
+        return state
+
+    @staticmethod
+    def leave_actions(state: Any, seat: int | None, facts: Facts | None = None) -> list[Any]:
+        """``abort`` and ``claim_abandon`` while ``seat`` may send them (never
+        ``resign``, which a seat may send at any time): ``events.leaving``."""
+        return leaving.leave_actions(state, seat, facts)
+
+    @staticmethod
+    def deadline(state: Any) -> int | None:
+        """When time alone will change the game next (``expire`` then has events)."""
+        return leaving.deadline(state)
 
     def event_decoder(self) -> msgspec.json.Decoder[Any]:
         return msgspec.json.Decoder(self.event_type)
@@ -85,6 +121,7 @@ CLASSIC = Variant(
     decide=classic_rules.decide,
     evolve=classic_evolve.evolve,
     legal_actions=classic_rules.legal_actions,
+    expire=classic_rules.expire,
     view=classic_view.view,
     redact=classic_view.redact,
     catalog=with_rules(classic_catalog, classic_rules.rule_numbers),
@@ -102,6 +139,7 @@ DUEL = Variant(
     decide=duel_rules.decide,
     evolve=duel_evolve.evolve,
     legal_actions=duel_legal.legal_actions,
+    expire=duel_rules.expire,
     view=duel_view.view,
     redact=duel_view.redact,
     catalog=with_rules(duel_catalog, duel_rule_numbers),

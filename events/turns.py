@@ -62,6 +62,8 @@ def check_turn(state: Table, seat: int) -> None:
     """``seat`` may act: the game is live and it is that seat's move."""
     if state.status == "finished":
         raise GameOver("The game is over.")
+    if state.status == "aborted":
+        raise GameOver("The game was aborted.")
     if state.status != "live":
         raise IllegalAction("The game has not started: it is waiting for players.")
     if seat != state.seat:

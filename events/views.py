@@ -17,7 +17,8 @@ from typing import Any, Protocol, TypeVar
 
 import msgspec
 
-from events.base import Status
+from events.base import OutReason, Status
+from events.clock import Clock, clock_view
 from events.colors import GEMS
 
 
@@ -34,6 +35,8 @@ class _Player(Protocol):
     def bonuses(self) -> Sequence[int]: ...
     @property
     def points(self) -> int: ...
+    @property
+    def out(self) -> OutReason | None: ...
 
 
 class Viewed(Protocol):
@@ -49,6 +52,8 @@ class Viewed(Protocol):
     def seat(self) -> int: ...
     @property
     def turn_number(self) -> int: ...
+    @property
+    def clock(self) -> Clock: ...
 
 
 S = TypeVar("S", bound=Viewed)
@@ -73,6 +78,7 @@ def player_frame(player: _Player, token_names: tuple[str, ...]) -> dict[str, Any
         "tokens": dict(zip(token_names, player.tokens, strict=True)),
         "bonuses": dict(zip(GEMS, player.bonuses, strict=True)),
         "points": player.points,
+        "out": player.out,
     }
 
 
@@ -113,6 +119,21 @@ def frame(
         "legal": legal,
         "result": result,
     }
+
+
+def seeded(state: Viewed) -> bool:
+    """The view's ``seeded``: whoever chose the seed can know every draw."""
+    return state.clock.seeded
+
+
+def clock(state: Viewed) -> dict[str, Any] | None:
+    """The view's ``clock`` (``events.clock.clock_view``), as of its last change."""
+    return clock_view(state.clock)
+
+
+# Members of every game's table, after the game's own: a game's ``view`` and its
+# ``TableViews`` build them with these.
+LIVE_MEMBERS: dict[str, Callable[[Any], Any]] = {"seeded": seeded, "clock": clock}
 
 
 # ---------------------------------------------------------------------- views kept up to date
@@ -353,13 +374,17 @@ class SeatParts:
         self,
         own: Callable[[Any, int, dict[str, Any]], dict[str, Any]],
         legal: Callable[[Any, int], list[Any]],
+        leave: Callable[[Any, int], list[Any]] | None = None,
     ) -> None:
         """``own(state, seat, entry)``: the seat's entry as it sees it, given the
         spectator's ``entry`` (the same object when it sees nothing more), which may
         depend on nothing else than the seat's reserved cards; ``legal(state, seat)``:
-        the game's, whose actions encode to their wire form's JSON."""
+        the game's, whose actions encode to their wire form's JSON; ``leave(state,
+        seat)``: the leave actions the seat may send whether it is to move or not
+        (``events.leaving.leave_actions``), after the game's in ``legal``."""
         self._make_own = own
         self._legal_actions = legal
+        self._leave = leave
         self._seats: dict[int, _Seat] = {}
         self._actions: list[Any] = []
         self._legal = Encoded(b"[]")
@@ -385,8 +410,15 @@ class SeatParts:
             kept.members = None
         own = kept.own
         mover = state.status == "live" and seat == state.seat
+        leave = self._leave(state, seat) if self._leave is not None else []
         members = kept.members
-        if members is not None and not mover and (own is shared or kept.players is players):
+        if (
+            members is not None
+            and not mover
+            and not leave
+            and "legal" not in members
+            and (own is shared or kept.players is players)
+        ):
             return members
         members = {"you": seat}
         if own is not shared:
@@ -396,7 +428,10 @@ class SeatParts:
                 kept.players = players
             members["players"] = kept.mine
         if mover:
-            members["legal"] = self.legal(self._legal_actions(state, seat))
+            actions = self._legal_actions(state, seat)
+            members["legal"] = self.legal(actions + leave if leave else actions)
+        elif leave:
+            members["legal"] = self.legal(leave)
         last = kept.last
         if (
             last is not None
@@ -406,7 +441,7 @@ class SeatParts:
         ):
             members = last  # nothing changed (``you`` never does): the same dict says so
         kept.last = members
-        kept.members = None if mover else members
+        kept.members = None if mover or leave else members
         return members
 
     def legal(self, actions: list[Any]) -> Encoded:

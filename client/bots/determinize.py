@@ -91,6 +91,7 @@ class Determinizer:
                     cards=list(p["cards"]),
                     nobles=list(p["nobles"]),
                     reserved=reserved,
+                    out=p.get("out"),
                 )
             )
         turn = view["turn"]

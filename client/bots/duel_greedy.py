@@ -46,6 +46,7 @@ from client.bots.duel_table import (
     read,
     shortfall,
 )
+from client.bots.moves import moves
 from events.catalog import duel_royals
 from events.duel.constants import (
     COLOUR_PRESTIGE_TO_WIN,
@@ -412,7 +413,7 @@ class Scorer:
 
 def choose(view: dict[str, Any], rng: random.Random | None = None) -> dict[str, Any]:
     """The best of ``view["legal"]`` by the heuristic (ties drawn with ``rng``)."""
-    legal: list[dict[str, Any]] = view["legal"]
+    legal: list[dict[str, Any]] = moves(view)
     if not legal:
         raise ValueError("it is not this seat's move: the view lists no legal action")
     rng = rng or random.Random(0)

@@ -16,6 +16,7 @@ import random
 from typing import Any, Final
 
 from client.bots.duel_table import by_kind
+from client.bots.moves import moves
 
 USE_PRIVILEGES: Final = 0.1
 REPLENISH: Final = 0.05
@@ -24,7 +25,7 @@ MANDATORY: Final = ("take_tokens", "reserve", "buy")
 
 def choose(view: dict[str, Any], rng: random.Random | None = None) -> dict[str, Any]:
     """One of ``view["legal"]``, drawn as the module says."""
-    legal: list[dict[str, Any]] = view["legal"]
+    legal: list[dict[str, Any]] = moves(view)
     if not legal:
         raise ValueError("it is not this seat's move: the view lists no legal action")
     rng = rng or random.Random()

@@ -22,6 +22,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
+from client.bots.moves import moves
 from client.bots.table import SeatInfo, Table, from_view, parse_legal
 from events.catalog import classic_cards, classic_nobles
 from events.classic.actions import (
@@ -269,7 +270,7 @@ def best(table: Table, actions: Sequence[ClassicAction], rng: random.Random) -> 
 
 def choose(view: dict[str, Any], rng: random.Random | None = None) -> dict[str, Any]:
     """One of ``view["legal"]``: the action the heuristic scores best."""
-    legal = view["legal"]
+    legal = moves(view)
     if not legal:
         raise ValueError("it is not this seat's move: the view lists no legal action")
     rng = rng or random.Random()

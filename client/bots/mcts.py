@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from client.bots import greedy, policy
 from client.bots.determinize import Determinizer
+from client.bots.moves import moves
 from client.bots.table import from_view, parse_legal
 from events.classic import rules
 from events.classic.actions import ClassicAction, ReturnTokens
@@ -106,7 +107,7 @@ def search(
     Stops after ``iterations`` (if given) or ``seconds`` (if given), whichever comes
     first. With ``seconds=None`` the answer depends only on the view and ``rng``.
     """
-    legal = view["legal"]
+    legal = moves(view)
     if not legal:
         raise ValueError("it is not this seat's move: the view lists no legal action")
     if len(legal) == 1:
@@ -203,5 +204,5 @@ def choose(
     index, _ = search(
         view, rng or random.Random(), seconds=seconds, iterations=iterations, depth=depth
     )
-    action: dict[str, Any] = view["legal"][index]
+    action: dict[str, Any] = moves(view)[index]
     return action

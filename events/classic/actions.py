@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from events.base import Abort, ClaimAbandon, Resign
 from events.colors import Gem, Token
 
 
@@ -43,4 +44,15 @@ class Pass(_Action, frozen=True, tag="pass"):
     pass
 
 
-ClassicAction = TakeThree | TakeTwo | Reserve | Buy | ReturnTokens | ChooseNoble | Pass
+ClassicAction = (
+    TakeThree
+    | TakeTwo
+    | Reserve
+    | Buy
+    | ReturnTokens
+    | ChooseNoble
+    | Pass
+    | Resign
+    | Abort
+    | ClaimAbandon
+)

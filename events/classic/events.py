@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import msgspec
 
-from events.base import GameCreated, PlayerJoined
+from events.base import (
+    AbandonClaimed,
+    GameAborted,
+    GameCreated,
+    PlayerJoined,
+    Resigned,
+    TimeRanOut,
+)
+from events.classic.state import Reason
 
 
 class _Event(msgspec.Struct, frozen=True, tag_field="type", omit_defaults=True):
@@ -69,9 +77,14 @@ class TurnEnded(_Event, frozen=True, tag="TurnEnded"):
 
 
 class GameEnded(_Event, frozen=True, tag="GameEnded"):
+    """``reason``: ``points`` (the normal end), or how the last seat but one went out;
+    ``ranks`` per seat (empty in games recorded before ranks: derived when folded)."""
+
     winners: tuple[int, ...]
     points: tuple[int, ...]
     cards: tuple[int, ...]
+    reason: Reason = "points"
+    ranks: tuple[int, ...] = ()
 
 
 ClassicEvent = (
@@ -87,4 +100,8 @@ ClassicEvent = (
     | TurnPassed
     | TurnEnded
     | GameEnded
+    | Resigned
+    | TimeRanOut
+    | AbandonClaimed
+    | GameAborted
 )

@@ -6,10 +6,19 @@ One small function applies each event type; ``evolve`` finds it by the event's t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from events.base import GameCreated, PlayerJoined
+from events import clock as clocks
+from events import leaving
+from events.base import (
+    AbandonClaimed,
+    GameAborted,
+    GameCreated,
+    PlayerJoined,
+    Resigned,
+    TimeRanOut,
+)
 from events.catalog import classic_cards, classic_nobles
 from events.classic.events import (
     CardBought,
@@ -33,15 +42,19 @@ _NOBLES = classic_nobles()
 _LEVEL_IDS = level_ids(_CARDS.values())
 
 
-def evolve(state: ClassicState, event: ClassicEvent) -> ClassicState:
-    """Apply ``event`` to ``state`` in place and return it (the version goes up by one)."""
+def evolve(state: ClassicState, event: ClassicEvent, at_ms: int | None = None) -> ClassicState:
+    """Apply ``event`` to ``state`` in place and return it (the version goes up by one).
+    ``at_ms``: the time recorded on the event, for the clocks (``events.clock``)."""
     state.version += 1
+    if at_ms is not None:
+        state.clock.now_ms = at_ms
     _APPLY[type(event)](state, event)
     return state
 
 
 def fold(events: Iterable[ClassicEvent], state: ClassicState | None = None) -> ClassicState:
-    """The state after ``events``, from a new game unless a state to continue is given."""
+    """The state after ``events``, from a new game unless a state to continue is given
+    (without the events' times: see ``Variant.fold_timed`` for the clocks)."""
     state = ClassicState() if state is None else state
     apply = _APPLY
     for event in events:
@@ -56,10 +69,12 @@ def fold(events: Iterable[ClassicEvent], state: ClassicState | None = None) -> C
 def _game_created(state: ClassicState, event: GameCreated) -> None:
     state.game = event.game
     state.players_count = event.players
+    clocks.created(state.clock, event.clock, event.seeded)
 
 
 def _player_joined(state: ClassicState, event: PlayerJoined) -> None:
     state.players.append(PlayerState(event.seat, event.name, event.bot))
+    clocks.joined(state.clock, event.bot)
 
 
 def _game_started(state: ClassicState, event: GameStarted) -> None:
@@ -72,6 +87,7 @@ def _game_started(state: ClassicState, event: GameStarted) -> None:
     state.decks = undealt(_LEVEL_IDS, event.board)
     for name, n in event.bank.items():
         state.bank[GEM_INDEX[name]] = n
+    clocks.started(state.clock, event.first_seat)
 
 
 def _tokens_taken(state: ClassicState, event: TokensTaken) -> None:
@@ -148,6 +164,7 @@ def _turn_passed(state: ClassicState, event: TurnPassed) -> None:
 
 
 def _turn_ended(state: ClassicState, event: TurnEnded) -> None:
+    clocks.turn_ended(state.clock, event.seat, event.next_seat)
     state.seat = event.next_seat
     state.turn_number += 1
     state.acted = False
@@ -156,7 +173,32 @@ def _turn_ended(state: ClassicState, event: TurnEnded) -> None:
 
 def _game_ended(state: ClassicState, event: GameEnded) -> None:
     state.status = "finished"
-    state.result = Result(event.winners, event.points, event.cards)
+    ranks = event.ranks or standing(state, event.points, event.cards, ())
+    state.result = Result(event.winners, event.points, event.cards, event.reason, ranks)
+    clocks.ended(state.clock)
+
+
+def standing(
+    state: ClassicState,
+    points: Sequence[int],
+    cards: Sequence[int],
+    also_out: Sequence[int],
+) -> tuple[int, ...]:
+    """The ranks at a normal end: the seats in play by most points, then fewest cards
+    (the same tie-break as the winners'), then the seats out (``also_out``: going out
+    now, after those out already)."""
+    out = set(state.clock.outs) | set(also_out)
+    playing = sorted(
+        (s for s in range(state.players_count) if s not in out),
+        key=lambda s: (-points[s], cards[s]),
+    )
+    groups: list[list[int]] = []
+    for seat in playing:
+        if groups and (points[groups[-1][0]], cards[groups[-1][0]]) == (points[seat], cards[seat]):
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    return leaving.ranks(state.players_count, groups, [*state.clock.outs, *also_out])
 
 
 _APPLY: dict[type[Any], Callable[[ClassicState, Any], None]] = {
@@ -172,4 +214,8 @@ _APPLY: dict[type[Any], Callable[[ClassicState, Any], None]] = {
     TurnPassed: _turn_passed,
     TurnEnded: _turn_ended,
     GameEnded: _game_ended,
+    Resigned: leaving.apply_leave_event,
+    TimeRanOut: leaving.apply_leave_event,
+    AbandonClaimed: leaving.apply_leave_event,
+    GameAborted: leaving.apply_leave_event,
 }

@@ -15,6 +15,8 @@ from functools import lru_cache
 from itertools import combinations, product
 from typing import Final, Literal
 
+from events import leaving
+from events.base import Abort, ClaimAbandon, OutReason, Resign
 from events.catalog import classic_cards, classic_nobles
 from events.classic.actions import (
     Buy,
@@ -39,6 +41,7 @@ from events.classic.events import (
     TurnEnded,
     TurnPassed,
 )
+from events.classic.evolve import standing
 from events.classic.state import ClassicState, PlayerState
 from events.colors import (
     GEM_INDEX,
@@ -58,6 +61,7 @@ from events.decks import (
     slot_of,
 )
 from events.errors import IllegalAction
+from events.leaving import Facts
 from events.payment import payment_for
 from events.token_limit import check_give_back, ways_to_give_back
 from events.turns import check_turn, take_seat, to_move
@@ -232,11 +236,23 @@ def final_round(state: ClassicState) -> bool:
 # ------------------------------------------------------------------ decide
 
 
+_LEAVE = (Resign, Abort, ClaimAbandon)
+
+
 def decide(
-    state: ClassicState, seat: int, action: ClassicAction, rng: random.Random
+    state: ClassicState,
+    seat: int,
+    action: ClassicAction,
+    rng: random.Random,
+    facts: Facts | None = None,
 ) -> list[ClassicEvent]:
-    """The events ``action`` by ``seat`` causes, or a ``RuleViolation``."""
+    """The events ``action`` by ``seat`` causes, or a ``RuleViolation``. ``facts``:
+    the time now and who is away (``events.leaving``); without them no clock is checked
+    and nobody counts as away."""
+    if isinstance(action, _LEAVE):
+        return leaving.decide_leave(state, seat, action, facts, seat_out)
     check_turn(state, seat)
+    leaving.check_time(state, seat, facts)
     player = state.players[seat]
     current = phase(state)
     if isinstance(action, ReturnTokens):
@@ -388,12 +404,18 @@ def _end_turn(
     points: int,
     cards: int | None = None,
     passed: bool = False,
+    out: int | None = None,
 ) -> list[ClassicEvent]:
+    """The turn of ``player`` ends (``out``: the seat going out now, skipped from now
+    on); then the game's end if the round is over with 15 points reached, or if every
+    seat in play passed in a row."""
     seat = player.seat
-    next_seat = (seat + 1) % state.players_count
+    count = state.players_count
+    next_seat = leaving.next_in_play(state, seat, out)
     events.append(TurnEnded(seat, next_seat))
-    round_over = next_seat == state.first_seat
-    everyone_stuck = passed and state.passes_in_row + 1 >= state.players_count
+    round_over = leaving.round_over(state.first_seat, count, seat, next_seat)
+    playing = len(leaving.in_play(state, out))
+    everyone_stuck = passed and state.passes_in_row + 1 >= playing
     # Points never go down, so someone reached 15 iff the mover does now or anyone had.
     someone_at_15 = points >= POINTS_TO_END or final_round(state)
     if (round_over and someone_at_15) or everyone_stuck:
@@ -402,18 +424,53 @@ def _end_turn(
             (len(p.cards) if cards is None else cards) if p.seat == seat else len(p.cards)
             for p in state.players
         ]
+        gone = () if out is None else (out,)
         events.append(
-            GameEnded(winners(all_points, all_cards), tuple(all_points), tuple(all_cards))
+            GameEnded(
+                winners(all_points, all_cards, leaving.in_play(state, out)),
+                tuple(all_points),
+                tuple(all_cards),
+                "points",
+                standing(state, all_points, all_cards, gone),
+            )
         )
     return events
 
 
-def winners(points: list[int], cards: list[int]) -> tuple[int, ...]:
-    """Most prestige; then fewest cards bought; a tie after that is a shared victory."""
-    best = max(points)
-    leaders = [s for s, p in enumerate(points) if p == best]
+def winners(
+    points: list[int], cards: list[int], playing: list[int] | None = None
+) -> tuple[int, ...]:
+    """Most prestige; then fewest cards bought; a tie after that is a shared victory.
+    Only seats in play (``playing``, default all) can win."""
+    seats = range(len(points)) if playing is None else playing
+    best = max(points[s] for s in seats)
+    leaders = [s for s in seats if points[s] == best]
     fewest = min(cards[s] for s in leaders)
     return tuple(s for s in leaders if cards[s] == fewest)
+
+
+# ------------------------------------------------------------------ time and leaving
+
+
+def seat_out(state: ClassicState, seat: int, reason: OutReason) -> list[ClassicEvent]:
+    """What follows ``seat`` going out (``events.leaving.SeatOut``): with one seat left in
+    play, it wins at once; else, if it was ``seat``'s move, its turn ends there and
+    play goes on among the seats in play (to the game's normal end, maybe now)."""
+    left = leaving.in_play(state, seat)
+    points = [p.points for p in state.players]
+    cards = [len(p.cards) for p in state.players]
+    if len(left) == 1:
+        ranks = leaving.ranks(state.players_count, [left], [*state.clock.outs, seat])
+        return [GameEnded((left[0],), tuple(points), tuple(cards), reason, ranks)]
+    if state.status == "live" and state.seat == seat:
+        player = state.players[seat]
+        return _end_turn(state, player, [], player.points, out=seat)
+    return []
+
+
+def expire(state: ClassicState, facts: Facts) -> list[ClassicEvent]:
+    """The events the passing of time causes now (``events.leaving.expire``)."""
+    return leaving.expire(state, facts, seat_out)
 
 
 # ------------------------------------------------------------------ legal actions

@@ -7,9 +7,12 @@ secret because the next card is drawn at random when it is dealt.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
-from events.base import Status
+from events.base import OutReason, Status
+from events.clock import Clock
 
 
 class Reservation(msgspec.Struct):
@@ -27,12 +30,18 @@ class PlayerState(msgspec.Struct):
     cards: list[str] = msgspec.field(default_factory=list)
     nobles: list[str] = msgspec.field(default_factory=list)
     reserved: list[Reservation] = msgspec.field(default_factory=list)
+    out: OutReason | None = None  # out of the game (RULES.md part 3): no more moves
+
+
+Reason = Literal["points", "time", "resign", "abandon"]
 
 
 class Result(msgspec.Struct, frozen=True):
     winners: tuple[int, ...]
     points: tuple[int, ...]
     cards: tuple[int, ...]
+    reason: Reason = "points"
+    ranks: tuple[int, ...] = ()
 
 
 class ClassicState(msgspec.Struct):
@@ -52,6 +61,7 @@ class ClassicState(msgspec.Struct):
     noble_visited: bool = False  # a noble came this turn
     passes_in_row: int = 0  # consecutive turns passed, for the all-stuck end
     result: Result | None = None
+    clock: Clock = msgspec.field(default_factory=Clock)  # the clocks' facts (events.clock)
 
     def copy(self) -> ClassicState:
         """A deep copy: evolve changes a state in place."""

@@ -30,8 +30,10 @@ from events.classic.rules import final_round, legal_actions, phase
 from events.classic.state import ClassicState, PlayerState, Result
 from events.colors import GEMS, TOKENS
 from events.decks import card_levels
+from events.leaving import leave_actions, leave_wire
 from events.turns import to_move
 from events.views import (
+    LIVE_MEMBERS,
     SeatParts,
     TableViews,
     frame,
@@ -52,12 +54,13 @@ def view(state: ClassicState, viewer: int | None) -> dict[str, Any]:
         "board": _board(state),
         "decks": _decks(state),
         "nobles": list(state.nobles),
+        **{name: build(state) for name, build in LIVE_MEMBERS.items()},
     }
     legal = (
         [action_to_wire(a) for a in legal_actions(state, state.seat)]
         if to_move(state, viewer)
         else []
-    )
+    ) + leave_wire(state, viewer)
     return frame(
         state, "classic", viewer, table, players, _turn(state), legal, _outcome(state.result)
     )
@@ -104,6 +107,8 @@ def _outcome(result: Result | None) -> dict[str, Any] | None:
         "winners": list(result.winners),
         "points": list(result.points),
         "cards": list(result.cards),
+        "reason": result.reason,
+        "ranks": list(result.ranks),
     }
 
 
@@ -118,7 +123,7 @@ _CHANGES: dict[type[Any], tuple[str, ...]] = {
     CardDealt: ("board", "decks"),
     NobleVisited: ("nobles", "player"),
     TurnPassed: (),
-    TurnEnded: (),
+    TurnEnded: ("clock",),
 }
 # Of those that change the entry of the event's seat, the fields of it they may change
 # (the others rebuild it whole): token-only events are a quarter of a game's.
@@ -145,6 +150,7 @@ _TABLE: dict[str, Callable[[ClassicState], Any]] = {
     "board": _board,
     "decks": _decks,
     "nobles": lambda state: list(state.nobles),
+    **LIVE_MEMBERS,
 }
 
 
@@ -160,7 +166,7 @@ def new_views() -> TableViews:
         _player,
         _turn,
         lambda state: _outcome(state.result),
-        SeatParts(_own_entry, legal_actions),
+        SeatParts(_own_entry, legal_actions, leave_actions),
         _FIELDS,
         _FIELD,
         _TURN_KEPT,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
+from events.base import Abort, ClaimAbandon, Resign
 from events.colors import DuelToken
 
 Cell = tuple[int, int]
@@ -82,4 +83,7 @@ DuelAction = (
     | StealToken
     | ChooseRoyal
     | DiscardTokens
+    | Resign
+    | Abort
+    | ClaimAbandon
 )

@@ -11,7 +11,14 @@ from typing import Literal
 
 import msgspec
 
-from events.base import GameCreated, PlayerJoined
+from events.base import (
+    AbandonClaimed,
+    GameAborted,
+    GameCreated,
+    PlayerJoined,
+    Resigned,
+    TimeRanOut,
+)
 from events.colors import DuelToken
 from events.duel.state import Reason
 
@@ -147,8 +154,11 @@ class TurnEnded(_Event, frozen=True, tag="TurnEnded"):
 
 
 class GameEnded(_Event, frozen=True, tag="GameEnded"):
+    """``ranks`` per seat (empty in games recorded before ranks: derived when folded)."""
+
     winners: tuple[int, ...]
     reason: Reason
+    ranks: tuple[int, ...] = ()
 
 
 DuelEvent = (
@@ -169,4 +179,8 @@ DuelEvent = (
     | TokensDiscarded
     | TurnEnded
     | GameEnded
+    | Resigned
+    | TimeRanOut
+    | AbandonClaimed
+    | GameAborted
 )

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from events.base import GameCreated, PlayerJoined
+from events import clock as clocks
+from events import leaving
+from events.base import (
+    AbandonClaimed,
+    GameAborted,
+    GameCreated,
+    PlayerJoined,
+    Resigned,
+    TimeRanOut,
+)
 from events.catalog import duel_cards, duel_royals
 from events.colors import GEM_INDEX, GOLD_INDEX
 from events.decks import deal, level_ids, take_face_up, undealt
@@ -52,9 +61,12 @@ _IGNORED: dict[str, Pending] = {
 }
 
 
-def evolve(state: DuelState, event: DuelEvent) -> DuelState:
-    """Apply ``event`` to ``state`` in place and return it (the version goes up by one)."""
+def evolve(state: DuelState, event: DuelEvent, at_ms: int | None = None) -> DuelState:
+    """Apply ``event`` to ``state`` in place and return it (the version goes up by one).
+    ``at_ms``: the time recorded on the event, for the clocks (``events.clock``)."""
     state.version += 1
+    if at_ms is not None:
+        state.clock.now_ms = at_ms
     match event:
         case TokensTaken(seat=seat, cells=cells):
             _board_to_player(state, state.players[seat], cells)
@@ -119,7 +131,8 @@ def evolve(state: DuelState, event: DuelEvent) -> DuelState:
                 i = GEM_INDEX[name]
                 player.tokens[i] -= n
                 state.bag[i] += n
-        case TurnEnded(next_seat=next_seat):
+        case TurnEnded(seat=seat, next_seat=next_seat):
+            clocks.turn_ended(state.clock, seat, next_seat)
             state.seat = next_seat
             state.turn_number += 1
             state.replenished = False
@@ -127,16 +140,23 @@ def evolve(state: DuelState, event: DuelEvent) -> DuelState:
             state.pending = []
             state.bonus_color = -1
             state.extra_turn = False
-        case GameEnded(winners=winners, reason=reason):
+        case GameEnded(winners=winners, reason=reason, ranks=ranks):
             state.status = "finished"
-            state.result = Result(winners, reason)
+            if not ranks:  # recorded before ranks: the winner first
+                ranks = (1, 2) if winners == (0,) else (2, 1)
+            state.result = Result(winners, reason, ranks)
+            clocks.ended(state.clock)
         case GameStarted():
             _start(state, event)
         case PlayerJoined(seat=seat, name=name, bot=bot):
             state.players.append(PlayerState(seat, name, bot))
+            clocks.joined(state.clock, bot)
         case GameCreated(game=game, players=players):
             state.game = game
             state.players_count = players
+            clocks.created(state.clock, event.clock, event.seeded)
+        case Resigned() | TimeRanOut() | AbandonClaimed() | GameAborted():
+            leaving.apply_leave_event(state, event)
     return state
 
 
@@ -216,6 +236,7 @@ def _start(state: DuelState, event: GameStarted) -> None:
     state.decks = undealt(_LEVEL_IDS, event.pyramid)
     state.royals = list(event.royals)
     state.privileges = event.privileges
+    clocks.started(state.clock, event.first_seat)
 
 
 def fold(events: Iterable[DuelEvent], state: DuelState | None = None) -> DuelState:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from events import leaving
+from events.base import Abort, ClaimAbandon, OutReason, Resign
 from events.catalog import duel_cards
 from events.colors import (
     DUEL_TOKENS,
@@ -46,6 +48,7 @@ from events.duel.events import (
     CardDealt,
     CardReserved,
     DuelEvent,
+    GameEnded,
     Placed,
     PrivilegesUsed,
     RoyalTaken,
@@ -56,6 +59,7 @@ from events.duel.events import (
 from events.duel.evolve import owned_colour
 from events.duel.state import DuelState, PlayerState
 from events.errors import IllegalAction
+from events.leaving import Facts
 from events.payment import payment_for
 from events.token_limit import check_give_back
 from events.turns import check_turn
@@ -69,9 +73,23 @@ _LEVEL = card_levels(_CARDS.values())
 # ------------------------------------------------------------------ decide
 
 
-def decide(state: DuelState, seat: int, action: DuelAction, rng: random.Random) -> list[DuelEvent]:
-    """The events ``action`` by ``seat`` causes, or a ``RuleViolation``."""
+_LEAVE = (Resign, Abort, ClaimAbandon)
+
+
+def decide(
+    state: DuelState,
+    seat: int,
+    action: DuelAction,
+    rng: random.Random,
+    facts: Facts | None = None,
+) -> list[DuelEvent]:
+    """The events ``action`` by ``seat`` causes, or a ``RuleViolation``. ``facts``:
+    the time now and who is away (``events.leaving``); without them no clock is checked
+    and nobody counts as away."""
+    if isinstance(action, _LEAVE):
+        return leaving.decide_leave(state, seat, action, facts, seat_out)
     check_turn(state, seat)
+    leaving.check_time(state, seat, facts)
     player = state.players[seat]
     current = phase(state)
     match action:
@@ -366,6 +384,20 @@ def _discard(
     tokens: dict[str, int] = {name: n for name, n in action.tokens.items() if n}
     events: list[DuelEvent] = [TokensDiscarded(player.seat, tokens)]
     return turn.advance(state, player.seat, events)
+
+
+# ------------------------------------------------------------------ time and leaving
+
+
+def seat_out(state: DuelState, seat: int, reason: OutReason) -> list[DuelEvent]:
+    """What follows ``seat`` going out (``events.leaving.SeatOut``): the other wins."""
+    winner = opponent(seat)
+    return [GameEnded((winner,), reason, leaving.ranks(2, [[winner]], [seat]))]
+
+
+def expire(state: DuelState, facts: Facts) -> list[DuelEvent]:
+    """The events the passing of time causes now (``events.leaving.expire``)."""
+    return leaving.expire(state, facts, seat_out)
 
 
 # ------------------------------------------------------------------ helpers

@@ -13,14 +13,15 @@ from typing import Literal
 
 import msgspec
 
-from events.base import Status
+from events.base import OutReason, Status
+from events.clock import Clock
 from events.colors import DuelToken
 
 # The choices a card or a royal can leave pending, in the order they resolve.
 # ``take_privilege`` never waits for the player: it is listed so that a privilege
 # won by a card resolves in its place, before a royal chosen in the same turn.
 Pending = Literal["take_privilege", "take_bonus_token", "steal_token", "choose_royal"]
-Reason = Literal["prestige", "crowns", "colour"]
+Reason = Literal["prestige", "crowns", "colour", "time", "resign", "abandon"]
 
 
 def _tokens() -> list[int]:
@@ -45,6 +46,7 @@ class PlayerState(msgspec.Struct):
     wilds: dict[str, int] = msgspec.field(default_factory=dict)  # wild card -> colour index
     royals: list[str] = msgspec.field(default_factory=list)
     reserved: list[str] = msgspec.field(default_factory=list)
+    out: OutReason | None = None  # out of the game (RULES.md part 3)
 
     def copy(self) -> PlayerState:
         return PlayerState(
@@ -61,12 +63,14 @@ class PlayerState(msgspec.Struct):
             dict(self.wilds),
             list(self.royals),
             list(self.reserved),
+            self.out,
         )
 
 
 class Result(msgspec.Struct, frozen=True):
     winners: tuple[int, ...]
     reason: Reason
+    ranks: tuple[int, ...] = ()
 
 
 def _board() -> list[DuelToken | None]:
@@ -98,6 +102,7 @@ class DuelState(msgspec.Struct):
     bonus_color: int = -1  # the colour a pending take_bonus_token takes
     extra_turn: bool = False  # this turn is followed by another of the same player
     result: Result | None = None
+    clock: Clock = msgspec.field(default_factory=Clock)  # the clocks' facts (events.clock)
 
     def copy(self) -> DuelState:
         """A deep copy: evolve changes a state in place."""
@@ -122,4 +127,5 @@ class DuelState(msgspec.Struct):
             self.bonus_color,
             self.extra_turn,
             self.result,
+            self.clock.copy(),
         )

@@ -84,7 +84,7 @@ def advance(state: DuelState, seat: int, events: list[DuelEvent]) -> list[DuelEv
     reason = victory(player)
     events.append(TurnEnded(seat, seat if scratch.extra_turn else 1 - seat))
     if reason is not None:
-        events.append(GameEnded((seat,), reason))
+        events.append(GameEnded((seat,), reason, _ranks(seat)))
     return events
 
 
@@ -114,3 +114,7 @@ def _resolve(state: DuelState, seat: int, pending: Pending) -> DuelEvent | None:
     if len(state.royals) == 1:
         return RoyalTaken(seat, state.royals[0])
     return None
+
+
+def _ranks(winner: int) -> tuple[int, ...]:
+    return (1, 2) if winner == 0 else (2, 1)

@@ -35,8 +35,10 @@ from events.duel.events import (
 )
 from events.duel.legal import legal_actions
 from events.duel.state import DuelState, PlayerState
+from events.leaving import leave_actions, leave_wire
 from events.turns import to_move
 from events.views import (
+    LIVE_MEMBERS,
     SeatParts,
     TableViews,
     frame,
@@ -55,6 +57,7 @@ def view(state: DuelState, viewer: int | None) -> dict[str, Any]:
     players = [_player(p, sees_hidden(p.seat, viewer, finished)) for p in state.players]
     table = {name: build(state) for name, build in _TABLE.items()}
     legal = actions_to_wire(legal_actions(state, state.seat)) if to_move(state, viewer) else []
+    legal += leave_wire(state, viewer)
     return frame(state, "duel", viewer, table, players, _turn(state), legal, _outcome(state))
 
 
@@ -78,6 +81,7 @@ _TABLE: dict[str, Callable[[DuelState], Any]] = {
     "decks": lambda state: {str(i + 1): len(deck) for i, deck in enumerate(state.decks)},
     "royals": lambda state: list(state.royals),
     "privileges": lambda state: state.privileges,
+    **LIVE_MEMBERS,
 }
 
 
@@ -87,7 +91,9 @@ def _turn(state: DuelState) -> dict[str, Any] | None:
 
 def _outcome(state: DuelState) -> dict[str, Any] | None:
     result = state.result
-    return {"winners": list(result.winners), "reason": result.reason} if result else None
+    if result is None:
+        return None
+    return {"winners": list(result.winners), "reason": result.reason, "ranks": list(result.ranks)}
 
 
 # What each event may change of the spectator's view besides its frame and ``turn``:
@@ -107,7 +113,7 @@ _CHANGES: dict[type[Any], tuple[str, ...]] = {
     AbilityIgnored: (),
     RoyalTaken: ("royals", "player"),
     TokensDiscarded: ("bag", "player"),
-    TurnEnded: (),
+    TurnEnded: ("clock",),
 }
 
 
@@ -123,7 +129,7 @@ def new_views() -> TableViews:
         _player,
         _turn,
         _outcome,
-        SeatParts(_own_entry, legal_actions),
+        SeatParts(_own_entry, legal_actions, leave_actions),
     )
 
 

@@ -19,9 +19,10 @@ from tests.golden.record import SEEDS, actions_path, events_path
 
 # The results as recorded: a change here means the rules changed what a game is.
 RESULTS = {
-    2: Result((0,), (17, 8), (16, 15)),
-    3: Result((2,), (7, 15, 17), (17, 17, 16)),
-    4: Result((3,), (15, 4, 11, 15), (18, 9, 16, 14)),  # a tie on points: fewest cards wins
+    2: Result((0,), (17, 8), (16, 15), "points", (1, 2)),
+    3: Result((2,), (7, 15, 17), (17, 17, 16), "points", (3, 2, 1)),
+    # a tie on points: fewest cards wins
+    4: Result((3,), (15, 4, 11, 15), (18, 9, 16, 14), "points", (2, 4, 3, 1)),
 }
 PLAYERS = sorted(SEEDS)
 
@@ -45,7 +46,9 @@ def test_the_log_replays_to_its_recorded_result(players: int) -> None:
     assert state.result == RESULTS[players]
     last = log[-1]
     assert isinstance(last, GameEnded)
-    assert Result(last.winners, last.points, last.cards) == RESULTS[players]
+    assert (
+        Result(last.winners, last.points, last.cards, last.reason, last.ranks) == RESULTS[players]
+    )
     assert state.version == len(log)
 
 

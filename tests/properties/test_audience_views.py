@@ -20,8 +20,10 @@ import jsonpatch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from events.base import TimeControl
 from events.game import VARIANTS, Variant
 from server.audiences import AudienceViews
+from tests.properties.test_live_properties import play as live_game
 
 MAX_COMMANDS = 3000  # random games end in a few hundred commands; this only stops a runaway
 
@@ -87,9 +89,9 @@ class Watch:
             else:
                 self.add(viewer)
 
-    def apply(self, events: list[Any]) -> None:
+    def apply(self, events: list[Any], at_ms: int | None = None) -> None:
         for event in events:
-            self.variant.evolve(self.state, event)
+            self.variant.evolve(self.state, event, at_ms)
             patches = self.audiences.advance(event)
             assert set(patches) == set(self.rebuilt)
             for viewer, patch in patches.items():
@@ -136,6 +138,23 @@ def test_every_audience_is_patched_to_its_view(
         if viewer not in watch.rebuilt:
             watch.add(viewer)
         assert same_json(watch.audiences.view(viewer), watch.variant.view(watch.state, viewer))
+
+
+@given(tables, st.sampled_from([None, TimeControl(initial=5, increment=1)]), seeds, st.data())
+@settings(max_examples=30, deadline=None)
+def test_leaving_and_clocks_are_patched_too(
+    table: tuple[str, int], control: TimeControl | None, seed: int, data: st.DataObject
+) -> None:
+    """Random games with clocks, resignations, aborts, abandon claims and timeouts (tests/properties/test_live_properties.py): each audience's patches give its view after every event, the clock and the leave actions in legal included."""
+    name, players = table
+    played = live_game(name, players, control, seed)
+    audiences = data.draw(st.lists(st.sampled_from([None, *range(players)]), unique=True))
+    watch = Watch(VARIANTS[name], players, random.Random(seed + 1))
+    for viewer in audiences:
+        watch.add(viewer)
+    for at_ms, event in played.log:
+        watch.apply([event], at_ms)
+    assert watch.state == played.state
 
 
 def test_an_event_with_no_audience_is_caught_up_on_the_next_view() -> None:

@@ -40,7 +40,10 @@ def test_reaching_fifteen_finishes_the_round_first() -> None:
     assert view(state, None)["turn"]["final_round"] is True
     assert "GameEnded" not in kinds(play(state, 1, TAKE))
     events = play(state, 2, TAKE)
-    assert events[-2:] == [TurnEnded(2, 0), GameEnded((0,), (16, 0, 0), (5, 0, 0))]
+    assert events[-2:] == [
+        TurnEnded(2, 0),
+        GameEnded((0,), (16, 0, 0), (5, 0, 0), "points", (1, 2, 2)),
+    ]
     assert state.status == "finished"
 
 
@@ -48,7 +51,7 @@ def test_reaching_fifteen_on_the_last_seat_of_the_round_ends_at_once() -> None:
     """When the seat before the first seat reaches 15, the game ends with that turn."""
     state = near_the_end(3, scorer=2).state(mover=2)
     events = play(state, 2, Buy("2-09"))
-    assert events[-1] == GameEnded((2,), (0, 0, 16), (0, 0, 5))
+    assert events[-1] == GameEnded((2,), (0, 0, 16), (0, 0, 5), "points", (2, 2, 1))
 
 
 def test_the_round_ends_before_the_first_seat_whoever_it_is() -> None:
@@ -56,7 +59,10 @@ def test_the_round_ends_before_the_first_seat_whoever_it_is() -> None:
     state = near_the_end(3, scorer=2, first_seat=1).state(mover=2)
     assert "GameEnded" not in kinds(play(state, 2, Buy("2-09")))
     events = play(state, 0, TAKE)
-    assert events[-2:] == [TurnEnded(0, 1), GameEnded((2,), (0, 0, 16), (0, 0, 5))]
+    assert events[-2:] == [
+        TurnEnded(0, 1),
+        GameEnded((2,), (0, 0, 16), (0, 0, 5), "points", (2, 2, 1)),
+    ]
 
 
 def test_the_game_does_not_end_below_fifteen() -> None:
@@ -72,7 +78,7 @@ def test_highest_prestige_wins_nobles_included() -> None:
     table = near_the_end(2, scorer=1).own(0, *THIRTEEN).add(NobleVisited(0, "n1"))
     state = table.state(mover=1)
     events = play(state, 1, Buy("2-09"))
-    assert events[-1] == GameEnded((0,), (16, 16), (3, 5))
+    assert events[-1] == GameEnded((0,), (16, 16), (3, 5), "points", (1, 2))
 
 
 def test_a_tie_goes_to_the_fewest_cards() -> None:
@@ -81,7 +87,7 @@ def test_a_tie_goes_to_the_fewest_cards() -> None:
     state = table.state(mover=1)
     assert state.players[0].points == 16
     events = play(state, 1, Buy("2-09"))
-    assert events[-1] == GameEnded((1,), (16, 16), (6, 5))
+    assert events[-1] == GameEnded((1,), (16, 16), (6, 5), "points", (2, 1))
 
 
 def test_a_tie_in_prestige_and_cards_is_a_shared_victory() -> None:
@@ -89,8 +95,14 @@ def test_a_tie_in_prestige_and_cards_is_a_shared_victory() -> None:
     table = near_the_end(2, scorer=1).own(0, *THIRTEEN, "1-24", "2-15")
     state = table.state(mover=1)
     events = play(state, 1, Buy("2-09"))
-    assert events[-1] == GameEnded((0, 1), (16, 16), (5, 5))
-    assert view(state, None)["result"] == {"winners": [0, 1], "points": [16, 16], "cards": [5, 5]}
+    assert events[-1] == GameEnded((0, 1), (16, 16), (5, 5), "points", (1, 1))
+    assert view(state, None)["result"] == {
+        "winners": [0, 1],
+        "points": [16, 16],
+        "cards": [5, 5],
+        "reason": "points",
+        "ranks": [1, 1],
+    }
 
 
 def test_no_action_after_the_end() -> None:

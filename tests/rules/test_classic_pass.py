@@ -74,7 +74,7 @@ def test_the_game_ends_when_every_player_passes_in_a_row() -> None:
     play(state, 0, Pass())
     events = play(state, 1, Pass())
     assert kinds(events) == ["TurnPassed", "TurnEnded", "GameEnded"]
-    assert events[-1] == GameEnded((0, 1), (0, 0), (0, 0))
+    assert events[-1] == GameEnded((0, 1), (0, 0), (0, 0), "points", (1, 1))
     assert state.status == "finished"
 
 

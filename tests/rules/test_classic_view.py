@@ -53,6 +53,8 @@ def test_a_view_has_protocols_shape() -> None:
         "bank",
         "board",
         "decks",
+        "seeded",
+        "clock",
         "nobles",
         "players",
         "turn",
@@ -76,6 +78,7 @@ def test_a_view_has_protocols_shape() -> None:
         "seat",
         "name",
         "bot",
+        "out",
         "tokens",
         "bonuses",
         "points",
@@ -129,11 +132,12 @@ def test_no_undealt_card_is_ever_in_a_view() -> None:
 
 
 def test_only_the_mover_gets_legal_actions() -> None:
-    """legal lists the mover's actions as wire dicts; other seats and spectators get []."""
+    """legal lists the mover's actions as wire dicts; other seats get only abort (before every first turn is done) and spectators []."""
     state = with_reserves().state()
-    assert view(state, 0)["legal"] == [action_to_wire(a) for a in legal_actions(state, 0)]
+    abort = {"kind": "abort"}
+    assert view(state, 0)["legal"] == [action_to_wire(a) for a in legal_actions(state, 0)] + [abort]
     assert {"kind": "take_two", "color": "white"} in view(state, 0)["legal"]
-    assert view(state, 1)["legal"] == []
+    assert view(state, 1)["legal"] == [abort]
     assert view(state, None)["legal"] == []
 
 

@@ -48,9 +48,9 @@ def test_twenty_prestige_wins() -> None:
     state = Table().own(0, "d3-13", "d2-24", "d3-02", "d3-04").give(0, green=2, red=3).state()
     assert state.players[0].points == 19
     events = play(state, 0, Buy("d1-05"))
-    assert events[-2:] == [TurnEnded(0, 1), GameEnded((0,), "prestige")]
+    assert events[-2:] == [TurnEnded(0, 1), GameEnded((0,), "prestige", (1, 2))]
     assert state.status == "finished"
-    assert view(state, None)["result"] == {"winners": [0], "reason": "prestige"}
+    assert view(state, None)["result"] == {"winners": [0], "reason": "prestige", "ranks": [1, 2]}
 
 
 def test_royal_prestige_counts() -> None:
@@ -59,7 +59,7 @@ def test_royal_prestige_counts() -> None:
     events = play(state, 0, Buy("d1-04"))
     assert "GameEnded" not in kinds(events)  # the royal is chosen first
     events = play(state, 0, ChooseRoyal("r1"))
-    assert events[-1] == GameEnded((0,), "prestige") and state.players[0].points == 21
+    assert events[-1] == GameEnded((0,), "prestige", (1, 2)) and state.players[0].points == 21
 
 
 def test_ten_crowns_win() -> None:
@@ -67,7 +67,7 @@ def test_ten_crowns_win() -> None:
     state = Table().own(0, "d3-01", "d3-03", "d3-05", "d3-07", "d2-04").give(0, blue=3).state()
     assert state.players[0].crowns == 9 and state.players[0].points < 20
     events = play(state, 0, Buy("d1-04"))
-    assert events[-1] == GameEnded((0,), "crowns")
+    assert events[-1] == GameEnded((0,), "crowns", (1, 2))
 
 
 def test_ten_prestige_in_one_colour_wins() -> None:
@@ -76,7 +76,7 @@ def test_ten_prestige_in_one_colour_wins() -> None:
     state = state.state()
     assert state.players[0].colour_points[3] == 9
     events = play(state, 0, Buy("d1-20"))
-    assert events[-1] == GameEnded((0,), "colour")
+    assert events[-1] == GameEnded((0,), "colour", (1, 2))
 
 
 def test_a_wild_card_counts_as_the_colour_it_was_placed_on() -> None:
@@ -84,7 +84,7 @@ def test_a_wild_card_counts_as_the_colour_it_was_placed_on() -> None:
     state = Table(pyramid=WILDS).own(0, "d3-08", "d3-07", "d2-15").give(0, black=4, pearl=1)
     state = state.state()
     events = play(state, 0, Buy("d1-27", wild_on="d3-08"))
-    assert events[-1] == GameEnded((0,), "colour")
+    assert events[-1] == GameEnded((0,), "colour", (1, 2))
 
 
 def test_prestige_spread_over_colours_does_not_win() -> None:

@@ -24,7 +24,7 @@ def test_view_frame_and_table() -> None:
     seen = view(Table().state(), 0)
     assert list(seen) == [
         "game", "variant", "version", "status", "you", "board", "bag", "pyramid",
-        "decks", "royals", "privileges", "players", "turn", "legal", "result",
+        "decks", "royals", "privileges", "seeded", "clock", "players", "turn", "legal", "result",
     ]  # fmt: skip
     assert seen["variant"] == "duel" and seen["status"] == "live" and seen["you"] == 0
     assert seen["board"][0] == ["white", "blue", "green", "red", "black"]
@@ -56,14 +56,14 @@ def test_view_players() -> None:
 
 
 def test_legal_only_for_the_mover() -> None:
-    """The mover sees every legal action on the wire; the opponent and spectators none."""
+    """The mover sees every legal action on the wire; the opponent only abort (before every first turn is done), spectators none."""
     state = Table().state()
     legal = view(state, 0)["legal"]
-    assert legal == [action_to_wire(a) for a in legal_actions(state, 0)]
+    assert legal == [action_to_wire(a) for a in legal_actions(state, 0)] + [{"kind": "abort"}]
     assert {"kind": "take_tokens", "cells": [[0, 0], [0, 1], [0, 2]]} in legal
     assert {"kind": "reserve", "gold_cell": [1, 0], "card": "d1-01"} in legal
     assert {"kind": "reserve", "gold_cell": [1, 0], "level": 3} in legal
-    assert view(state, 1)["legal"] == [] and view(state, None)["legal"] == []
+    assert view(state, 1)["legal"] == [{"kind": "abort"}] and view(state, None)["legal"] == []
 
 
 def test_an_open_game_view() -> None:

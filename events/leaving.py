@@ -1,0 +1,306 @@
+"""The rules of time and leaving that both games share (RULES.md part 3): resign,
+abort, abandon claims, loss on time, the first-turn window, open games expiring,
+seats *out*, and the ranks of a result.
+
+Each game's ``decide`` hands the leave actions to ``decide_leave`` and checks the
+mover's time with ``check_time``; what follows a seat going out (the game ends, or
+the out seat's turn ends and play goes on) is the game's own ``SeatOut``.
+
+Time and presence are inputs, never read here: ``Facts`` carries ``now`` and, per
+seat, since when it has had no connection (the server's presence tracking supplies
+it; see docs/rules.md, "Facts").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import msgspec
+
+from events import clock as clocks
+from events.base import (
+    AbandonClaimed,
+    Abort,
+    ClaimAbandon,
+    GameAborted,
+    LeaveAction,
+    OutReason,
+    Resign,
+    Resigned,
+    Status,
+    TimeRanOut,
+)
+from events.clock import ABANDON_MS, OPEN_GAME_MS, Clock
+from events.errors import GameOver, IllegalAction
+
+
+class Facts(msgspec.Struct, frozen=True):
+    """What the rules need to know that is not in the log: the time now, and per seat
+    since when it has had no open connection (None while it has one; seats past the
+    end of the tuple count as connected). Given by the server to ``decide``,
+    ``leave_actions`` and ``expire``."""
+
+    now_ms: int
+    away_since_ms: tuple[int | None, ...] = ()
+
+    def away_ms(self, seat: int) -> int:
+        """How long ``seat`` has had no connection (0 while it has one)."""
+        since = self.away_since_ms[seat] if seat < len(self.away_since_ms) else None
+        return 0 if since is None else max(0, self.now_ms - since)
+
+
+class TimeIsUp(IllegalAction):
+    """A move that came after its seat's time (or first-turn window) had run out: the
+    server records the loss on time (or the abort) instead."""
+
+
+class _Player(Protocol):
+    @property
+    def seat(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def bot(self) -> str | None: ...
+    @property
+    def out(self) -> OutReason | None: ...
+
+
+class Table(Protocol):
+    """What these rules read of a game's state (both games' states are one)."""
+
+    @property
+    def status(self) -> Status: ...
+    @property
+    def players_count(self) -> int: ...
+    @property
+    def players(self) -> Sequence[_Player]: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def clock(self) -> Clock: ...
+
+
+SeatOut = Callable[[Any, int, OutReason], list[Any]]
+"""A game's consequences of ``seat`` going out for ``reason``, given the state before
+the event that puts it out: the end of the game, or the end of its turn, or nothing."""
+
+
+# ---------------------------------------------------------------------- seats in play
+
+
+def in_play(state: Table, also_out: int | None = None) -> list[int]:
+    """The seats still in play (``also_out`` counted out already)."""
+    return [p.seat for p in state.players if p.out is None and p.seat != also_out]
+
+
+def next_in_play(state: Table, seat: int, also_out: int | None = None) -> int:
+    """The seat after ``seat`` whose turn it is next: out seats are skipped."""
+    count = state.players_count
+    players = state.players
+    for step in range(1, count + 1):
+        candidate = (seat + step) % count
+        if candidate != also_out and players[candidate].out is None:
+            return candidate
+    return seat
+
+
+def round_over(first_seat: int, count: int, seat: int, next_seat: int) -> bool:
+    """Play passing from ``seat`` to ``next_seat`` completes a round (it reaches or
+    passes the first seat, which may be out and skipped)."""
+    return (next_seat - first_seat) % count <= (seat - first_seat) % count
+
+
+def ranks(count: int, groups: Sequence[Sequence[int]], outs: Sequence[int]) -> tuple[int, ...]:
+    """Each seat's rank: the seats in play by ``groups`` (best first, a group's seats
+    tied, sharing a rank, the next rank after a tie skipped as in 1, 1, 3), then the
+    seats out, the last to go out first."""
+    rank = [0] * count
+    place = 1
+    for group in groups:
+        for seat in group:
+            rank[seat] = place
+        place += len(group)
+    for seat in reversed(outs):
+        rank[seat] = place
+        place += 1
+    return tuple(rank)
+
+
+# ---------------------------------------------------------------------- what is allowed
+
+
+def abort_allowed(state: Table, seat: int) -> bool:
+    """A seated human not out may abort until every human seat has completed its first
+    turn (an open game too)."""
+    if state.status not in ("open", "live") or not 0 <= seat < len(state.players):
+        return False
+    player = state.players[seat]
+    return player.bot is None and player.out is None and not clocks.all_turns_started(state.clock)
+
+
+def claim_allowed(state: Table, seat: int, facts: Facts | None) -> bool:
+    """An untimed game, another human seat in play, and the human seat to move away
+    for 60 s or more."""
+    if facts is None or state.status != "live" or state.clock.control is not None:
+        return False
+    if not 0 <= seat < len(state.players) or seat == state.seat:
+        return False
+    claimer = state.players[seat]
+    mover = state.players[state.seat]
+    return (
+        claimer.bot is None
+        and claimer.out is None
+        and mover.bot is None
+        and facts.away_ms(state.seat) >= ABANDON_MS
+    )
+
+
+_ABORT = Abort()
+_CLAIM = ClaimAbandon()
+
+
+def leave_actions(state: Table, seat: int | None, facts: Facts | None = None) -> list[LeaveAction]:
+    """The leave actions ``seat`` may send now, as ``legal`` lists them: ``abort`` and
+    ``claim_abandon`` while allowed. ``resign`` is never listed: any live seat may send
+    it at any time (docs/rules.md)."""
+    if seat is None:
+        return []
+    actions: list[LeaveAction] = []
+    if abort_allowed(state, seat):
+        actions.append(_ABORT)
+    if claim_allowed(state, seat, facts):
+        actions.append(_CLAIM)
+    return actions
+
+
+def leave_wire(state: Table, seat: int | None) -> list[dict[str, Any]]:
+    """``leave_actions`` without facts, as the wire writes them."""
+    return [{"kind": "abort"}] if seat is not None and abort_allowed(state, seat) else []
+
+
+# ---------------------------------------------------------------------- decide
+
+
+def decide_leave(
+    state: Table, seat: int, action: LeaveAction, facts: Facts | None, seat_out: SeatOut
+) -> list[Any]:
+    """The events of a leave action by ``seat``, or a ``RuleViolation``."""
+    if state.status in ("finished", "aborted"):
+        raise GameOver("The game is over.")
+    if not 0 <= seat < len(state.players):
+        raise IllegalAction("You have no seat in this game.")
+    player = state.players[seat]
+    if player.out is not None:
+        raise IllegalAction("You are out of this game already.")
+    if isinstance(action, Abort):
+        if not abort_allowed(state, seat):
+            raise IllegalAction(
+                "A game can be aborted only until every player has made a first move."
+            )
+        return [GameAborted("abort", seat)]
+    if state.status != "live":
+        raise IllegalAction("The game has not started: abort it instead.")
+    if isinstance(action, Resign):
+        if player.bot is not None:
+            raise IllegalAction("A bot's seat does not resign.")
+        return [Resigned(seat), *seat_out(state, seat, "resign")]
+    return _claim(state, seat, facts, seat_out)
+
+
+def _claim(state: Table, seat: int, facts: Facts | None, seat_out: SeatOut) -> list[Any]:
+    mover = state.players[state.seat]
+    if state.clock.control is not None:
+        raise IllegalAction("A timed game is never abandoned: the clock decides it.")
+    if seat == state.seat:
+        raise IllegalAction("It is your move: you can't claim that you abandoned.")
+    if state.players[seat].bot is not None or mover.bot is not None:
+        raise IllegalAction("Bots never abandon a game.")
+    away = facts.away_ms(state.seat) if facts is not None else 0
+    if away < ABANDON_MS:
+        wait = (ABANDON_MS - away + 999) // 1000
+        raise IllegalAction(
+            f"{mover.name} can be claimed to have abandoned after 60 s away; {wait} s to go."
+        )
+    return [AbandonClaimed(seat, state.seat), *seat_out(state, state.seat, "abandon")]
+
+
+def check_time(state: Table, seat: int, facts: Facts | None) -> None:
+    """Refuse a move of the seat to move once its time is out (``TimeIsUp``)."""
+    if facts is None:
+        return
+    clock = state.clock
+    if seat != clock.running:
+        return
+    due = clocks.deadline(clock)
+    if due is not None and facts.now_ms >= due:
+        if clocks.first_turn(clock, seat):
+            raise TimeIsUp("The time for your first move ran out: the game is aborted.")
+        raise TimeIsUp("Your time ran out.")
+
+
+# ---------------------------------------------------------------------- time passing
+
+
+def deadline(state: Table) -> int | None:
+    """When time alone will change the game next (``expire`` then has events), or None:
+    an open game's expiry, the deadline of the seat to move."""
+    if state.status == "open":
+        return state.clock.created_ms + OPEN_GAME_MS
+    if state.status == "live":
+        return clocks.deadline(state.clock)
+    return None
+
+
+def expire(state: Table, facts: Facts, seat_out: SeatOut) -> list[Any]:
+    """The events the passing of time causes at ``facts.now_ms``: an open game
+    expired, a first turn's window passed (the game is aborted), a seat's time ran
+    out. Empty when nothing is due."""
+    due = deadline(state)
+    if due is None or facts.now_ms < due:
+        return []
+    if state.status == "open":
+        return [GameAborted("expired")]
+    seat = state.clock.running
+    assert seat is not None
+    if clocks.first_turn(state.clock, seat):
+        return [GameAborted("first_move", seat)]
+    return [TimeRanOut(seat), *seat_out(state, seat, "time")]
+
+
+def expiry_seat(events: Sequence[Any]) -> int | None:
+    """The seat an ``expire`` result is about (None for an open game's expiry)."""
+    first = events[0]
+    return getattr(first, "seat", None)
+
+
+# ---------------------------------------------------------------------- evolve
+
+
+def apply_out(state: Any, seat: int, reason: OutReason) -> None:
+    """A seat goes out: it keeps its things and makes no more moves."""
+    state.players[seat].out = reason
+    clocks.seat_out(state.clock, seat, reason == "time")
+
+
+def apply_aborted(state: Any) -> None:
+    state.status = "aborted"
+    clocks.ended(state.clock)
+
+
+OUT_EVENTS: dict[type[Any], OutReason] = {
+    Resigned: "resign",
+    TimeRanOut: "time",
+    AbandonClaimed: "abandon",
+}
+
+
+def apply_leave_event(state: Any, event: Any) -> None:
+    """Fold one of the shared events of leaving."""
+    kind = type(event)
+    if kind is GameAborted:
+        apply_aborted(state)
+    elif kind is AbandonClaimed:
+        apply_out(state, event.against, "abandon")
+    else:
+        apply_out(state, event.seat, OUT_EVENTS[kind])
