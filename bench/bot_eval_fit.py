@@ -20,6 +20,7 @@ from typing import Any
 
 from client.bots import greedy
 from client.bots.arena import new_game, play
+from client.bots.moves import moves as game_moves
 from client.bots.policy import FEATURES, features
 from events.classic.state import ClassicState
 
@@ -48,7 +49,7 @@ def one_game(seed: int) -> tuple[list[list[float]], float]:
 
     def bot(view: dict[str, Any]) -> dict[str, Any]:
         if bots.random() < EXPLORE:
-            action: dict[str, Any] = bots.choice(view["legal"])
+            action: dict[str, Any] = bots.choice(game_moves(view))
             return action
         return greedy.choose(view, bots)
 

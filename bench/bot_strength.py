@@ -29,6 +29,7 @@ from typing import Any
 
 from client.bots import greedy, mcts, random_bot
 from client.bots.arena import new_game, play
+from client.bots.moves import moves as game_moves
 
 Chooser = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -68,7 +69,7 @@ def make_bot(level: str, rng: random.Random, budget: Budget, tally: Tally) -> Ch
                 iterations=budget.iterations,
                 depth=budget.depth,
             )
-            action = view["legal"][index]
+            action = game_moves(view)[index]
             tally.iterations += done
         tally.seconds += time.perf_counter() - start
         tally.moves += 1

@@ -52,6 +52,7 @@ from websockets.http11 import Response
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
+from client.bots.moves import moves as game_moves
 from server.embedded_redis import EmbeddedRedis
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -450,7 +451,7 @@ class Player:
             self.in_flight is None
             and self.acted != self.version
             and view["turn"]["seat"] == self.seat
-            and view["legal"]
+            and game_moves(view)
             and (self.last_event in TURN_EVENTS or self.version == self.acked)
         ):
             self.acted = self.version
@@ -460,7 +461,7 @@ class Player:
                     "type": "command",
                     "command_id": self.in_flight,
                     "expected_version": self.version,
-                    "action": game.rng.choice(view["legal"]),
+                    "action": game.rng.choice(game_moves(view)),
                 }
             )
             if game.pacer is None:

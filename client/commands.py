@@ -10,12 +10,15 @@ import sys
 from typing import Any, TextIO
 
 from client.bots import choose
+from client.bots.moves import moves
 from client.http import ProtocolError, SplendorHTTP
 from client.live import LiveGame
 from client.terminal import render
 from events.turns import bot_name
 
 _GAME_IN_URL = re.compile(r"(?:#/(?:watch|play|join|replay)/|/api/games/|/ws/games/)([\w-]+)")
+
+OVER = ("finished", "aborted")  # a game that takes no more moves
 
 
 def split_game_url(url: str, game: str | None = None) -> tuple[str, str]:
@@ -49,7 +52,7 @@ async def watch(
                 out.write("\x1b[2J\x1b[H")
             out.write(render(view, catalog, live.presence, live.rematch) + "\n")
             out.flush()
-            if until_finished and view["status"] == "finished":
+            if until_finished and view["status"] in OVER:
                 return 0
     return 0
 
@@ -63,7 +66,7 @@ async def play_bot(url: str, game: str | None, level: str, name: str | None = No
     async with LiveGame(base, game_id, token=seat.token) as live:
         while True:
             view = await live.wait_for(_my_move_or_end, timeout=None)
-            if view["status"] == "finished":
+            if view["status"] in OVER:
                 return 0
             action = await asyncio.to_thread(_think, level, view, rng)
             try:
@@ -76,7 +79,7 @@ async def play_bot(url: str, game: str | None, level: str, name: str | None = No
 
 
 def _my_move_or_end(view: dict[str, Any]) -> bool:
-    return view["status"] == "finished" or bool(view.get("legal"))
+    return view["status"] in OVER or bool(moves(view))
 
 
 def _think(level: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:

@@ -260,7 +260,7 @@ class Hub:
         self.game_id = game_id
         self.variant = variant
         self.log: list[LoggedEvent] = list(log)
-        self.state: Any = variant.fold(e.event for e in self.log)
+        self.state: Any = variant.fold_timed((e.at_ms, e.event) for e in self.log)
         self._views = AudienceViews(variant, self.state)
         self._audiences: dict[Viewer, _Audience] = {}
         self._ahead: _Ahead | None = None  # events folded ahead of their append
@@ -493,7 +493,7 @@ class Hub:
             return
         del self.log[ahead.version :]
         self._settle(ahead)
-        self.state = self.variant.fold(e.event for e in self.log)
+        self.state = self.variant.fold_timed((e.at_ms, e.event) for e in self.log)
         self._views = AudienceViews(self.variant, self.state)
         for viewer, audience in self._audiences.items():
             audience.pending = []
@@ -514,7 +514,7 @@ class Hub:
 
     def _apply_one(self, logged: LoggedEvent) -> None:
         variant = self.variant
-        variant.evolve(self.state, logged.event)
+        variant.evolve(self.state, logged.event, logged.at_ms)
         self.log.append(logged)
         finished = self.state.status == "finished"
         patches = self._views.advance(logged.event)
@@ -548,14 +548,14 @@ class Hub:
         as ``GET /view?version=`` and ``GET /events`` show a finished game's past.
         """
         variant = self.variant
-        state = variant.fold(e.event for e in self.log[:after])
+        state = variant.fold_timed((e.at_ms, e.event) for e in self.log[:after])
         if not public:
             # Made as the live ones are, so a socket resuming gets the very diffs
             # the others got.
             views = AudienceViews(variant, state)
             views.view(viewer)
             for logged in self.log[after:until]:
-                variant.evolve(state, logged.event)
+                variant.evolve(state, logged.event, logged.at_ms)
                 shown = variant.redact(logged.event, viewer, False)
                 yield _diff_message(
                     logged.version,
@@ -565,7 +565,7 @@ class Hub:
             return
         before = self._past_view(state, viewer, public)
         for logged in self.log[after:until]:
-            variant.evolve(state, logged.event)
+            variant.evolve(state, logged.event, logged.at_ms)
             now = self._past_view(state, viewer, public)
             shown = variant.redact(logged.event, viewer, public)
             yield _diff_message(

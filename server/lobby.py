@@ -2,8 +2,9 @@
 
 It lives in Redis beside the streams and is only ever derived from them:
 
-- ``{lobby}:open``, ``{lobby}:live``, ``{lobby}:finished``: sorted sets of game ids
-  scored by creation time (ms), so "newest first" is a ZREVRANGE;
+- ``{lobby}:open``, ``{lobby}:live``, ``{lobby}:finished``, ``{lobby}:aborted``:
+  sorted sets of game ids scored by creation time (ms), so "newest first" is a
+  ZREVRANGE (an aborted game leaves the others: it is listed only when asked for);
 - ``{lobby}:games``: hash game id -> the game's summary as JSON;
 - ``{lobby}:versions``: hash game id -> the version that summary is of;
 - ``{lobby}:built``: set once the index was rebuilt from the streams.
@@ -25,32 +26,40 @@ import redis.asyncio as aioredis
 
 from server.redis_direct import DirectRedis, Script
 
-Status = Literal["open", "live", "finished"]
-STATUSES: Final[tuple[Status, ...]] = ("open", "live", "finished")
+Status = Literal["open", "live", "finished", "aborted"]
+STATUSES: Final[tuple[Status, ...]] = ("open", "live", "finished", "aborted")
+LISTED: Final[tuple[Status, ...]] = ("open", "live", "finished")  # a list of all games
 
 OPEN_KEY: Final = "{lobby}:open"
 LIVE_KEY: Final = "{lobby}:live"
 FINISHED_KEY: Final = "{lobby}:finished"
+ABORTED_KEY: Final = "{lobby}:aborted"
 GAMES_KEY: Final = "{lobby}:games"
 VERSIONS_KEY: Final = "{lobby}:versions"
 BUILT_KEY: Final = "{lobby}:built"
-_STATUS_KEYS: Final = {"open": OPEN_KEY, "live": LIVE_KEY, "finished": FINISHED_KEY}
+_STATUS_KEYS: Final = {
+    "open": OPEN_KEY,
+    "live": LIVE_KEY,
+    "finished": FINISHED_KEY,
+    "aborted": ABORTED_KEY,
+}
 
-# KEYS: open, live, finished, games, versions. ARGV: id, status index (1-3), score,
-# version, summary JSON. Returns 1 if written, 0 if the index already had a later one.
+# KEYS: open, live, finished, aborted, games, versions. ARGV: id, status index (1-4),
+# score, version, summary JSON. Returns 1 if written, 0 if the index already had a
+# later one.
 _UPDATE_LUA: Final = Script("""
-local old = tonumber(redis.call('HGET', KEYS[5], ARGV[1]) or '-1')
+local old = tonumber(redis.call('HGET', KEYS[6], ARGV[1]) or '-1')
 if old >= tonumber(ARGV[4]) then return 0 end
-redis.call('HSET', KEYS[5], ARGV[1], ARGV[4])
-redis.call('HSET', KEYS[4], ARGV[1], ARGV[5])
-for i = 1, 3 do
+redis.call('HSET', KEYS[6], ARGV[1], ARGV[4])
+redis.call('HSET', KEYS[5], ARGV[1], ARGV[5])
+for i = 1, 4 do
   if i ~= tonumber(ARGV[2]) then redis.call('ZREM', KEYS[i], ARGV[1]) end
 end
 redis.call('ZADD', KEYS[tonumber(ARGV[2])], ARGV[3], ARGV[1])
 return 1
 """)
 _UPDATE_KEYS: Final = tuple(
-    k.encode() for k in (OPEN_KEY, LIVE_KEY, FINISHED_KEY, GAMES_KEY, VERSIONS_KEY)
+    k.encode() for k in (OPEN_KEY, LIVE_KEY, FINISHED_KEY, ABORTED_KEY, GAMES_KEY, VERSIONS_KEY)
 )
 
 # KEYS: one status set, games. ARGV: limit. The newest ``limit`` summaries.
@@ -103,9 +112,9 @@ class Lobby:
         return [self._decoder.decode(item) for item in raw if item is not None]
 
     async def list_all(self, limit: int) -> list[dict[str, Any]]:
-        """The newest ``limit`` games whatever their status."""
+        """The newest ``limit`` games, open, live or finished (not aborted)."""
         merged: list[dict[str, Any]] = []
-        for status in STATUSES:
+        for status in LISTED:
             merged.extend(await self.newest(status, limit))
         merged.sort(key=lambda s: (s.get("created_at", ""), s.get("id", "")), reverse=True)
         return merged[:limit]
@@ -132,4 +141,6 @@ class Lobby:
 
     async def forget(self) -> None:
         """Drop the whole index (it is rebuilt from the streams at the next start)."""
-        await self._r.delete(OPEN_KEY, LIVE_KEY, FINISHED_KEY, GAMES_KEY, VERSIONS_KEY, BUILT_KEY)
+        await self._r.delete(
+            OPEN_KEY, LIVE_KEY, FINISHED_KEY, ABORTED_KEY, GAMES_KEY, VERSIONS_KEY, BUILT_KEY
+        )

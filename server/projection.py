@@ -113,6 +113,7 @@ class Game:
     listed: tuple[Any, ...] | None = None  # what the lobby last listed of it (service)
     rematch: str | None = None  # the id of its rematch, once one is made (server.rematch)
     rematch_of: str | None = None  # the game it is the rematch of
+    scheduled: int | None = -1  # the deadline last written for it (service; -1: none yet)
 
     def __post_init__(self) -> None:
         if self.state is None:
@@ -134,7 +135,7 @@ class Game:
         self.apply_event(decode_event(self.variant, stored.data), stored.at_ms)
 
     def apply_event(self, event: Any, at_ms: int) -> None:
-        self.variant.evolve(self.state, event)
+        self.variant.evolve(self.state, event, at_ms)
         self.log.append(LoggedEvent(len(self.log) + 1, at_ms, event))
 
     def seat_of(self, token: str) -> int | None:
@@ -148,7 +149,7 @@ class Game:
 
     def state_at(self, version: int) -> Any:
         """A new state folded from the first ``version`` events."""
-        return self.variant.fold(e.event for e in self.log[:version])
+        return self.variant.fold_timed((e.at_ms, e.event) for e in self.log[:version])
 
 
 class GapError(RuntimeError):

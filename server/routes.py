@@ -122,7 +122,9 @@ def _game_id(request: Request) -> str:
 async def create_game(request: Request) -> Response:
     _limits(request).spend_create(client_address(request))
     body = wire.decode(await read_body(request), wire.CreateGame)
-    summary = await _service(request).create_game(body.variant, body.players, body.seed)
+    summary = await _service(request).create_game(
+        body.variant, body.players, body.seed, wire.time_control(body.clock)
+    )
     return json(summary, 201)
 
 

@@ -34,8 +34,11 @@ import msgspec
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from events.base import ClaimAbandon, TimeControl
+from events.clock import clock_view, control_wire
 from events.errors import RuleViolation
 from events.game import VARIANTS, Variant
+from events.leaving import Facts, TimeIsUp, expiry_seat, leave_actions
 from server.errors import (
     ServiceError,
     bad_request,
@@ -45,7 +48,7 @@ from server.errors import (
     missing_token,
     not_found,
 )
-from server.lobby import FINISHED_KEY, Lobby, LobbyEntry, Status
+from server.lobby import ABORTED_KEY, FINISHED_KEY, Lobby, LobbyEntry, Status
 from server.projection import (
     LOAD_LUA,
     Game,
@@ -95,6 +98,19 @@ BOT_GAMES_KEY: Final = "bots:games"
 
 AppendedCallback = Callable[[str, int], Awaitable[None]]
 """``on_appended(game_id, version)``: called after this process appended events."""
+
+AwaySince = Callable[[str, int], Awaitable[Sequence[int | None]]]
+"""``away_since(game_id, seats)``: per seat, since when (ms) it has had no open
+connection on any server process, None while it has one (server presence tracking
+supplies it; ``events.leaving.Facts``)."""
+
+
+class Scheduler(Protocol):
+    """Where the service writes each game's next deadline (``server.timekeeper``)."""
+
+    async def schedule(self, game_id: str, version: int, deadline_ms: int | None) -> None:
+        """The game at ``version`` has this deadline (None: none); an older version's
+        word never overrides a newer one's."""
 
 
 class AppendObserver(Protocol):
@@ -229,6 +245,10 @@ class GameService:
         self._load_script = self._r.register_script(LOAD_LUA)
         self._direct = DirectRedis.of(self._r)
         self.observer: AppendObserver | None = None
+        # Presence, for abandon claims and views (set by the presence tracking).
+        self.away_since: AwaySince | None = None
+        # Deadlines of games, for the timekeeper (set by server.timekeeper).
+        self.scheduler: Scheduler | None = None
 
     # ------------------------------------------------------------------ hooks
 
@@ -258,9 +278,14 @@ class GameService:
     # ------------------------------------------------------------------ games
 
     async def create_game(
-        self, variant: str, players: int | None = None, seed: int | None = None
+        self,
+        variant: str,
+        players: int | None = None,
+        seed: int | None = None,
+        clock: TimeControl | None = None,
     ) -> dict[str, Any]:
-        """A new open game; returns its summary. ``seed`` makes it reproducible."""
+        """A new open game; returns its summary. ``seed`` makes it reproducible (and
+        the game is marked seeded); ``clock`` is its time control (None: untimed)."""
         rules = VARIANTS.get(variant)
         if rules is None:
             known = ", ".join(sorted(VARIANTS))
@@ -271,6 +296,7 @@ class GameService:
                 f"{variant} is played by {rules.min_players} to {rules.max_players} players,"
                 f" not {count}."
             )
+        seeded = seed is not None
         if seed is None:
             seed = secrets.randbits(63)
         for _ in range(ATTEMPTS):
@@ -279,7 +305,7 @@ class GameService:
             # millisecond still list newest first, in the order they were made.
             at_ms = max(self._clock_ms(), self._last_created_ms + 1)
             self._last_created_ms = at_ms
-            created = rules.create(game_id, count)
+            created = rules.create(game_id, count, clock, seeded)
             try:
                 # The append comes first: expected_version 0 proves the id is new, so
                 # the meta written next can never overwrite another game's seed.
@@ -301,6 +327,7 @@ class GameService:
                 game.apply_event(event, at_ms)
             self._remember(game)
             await self._index(game)
+            await self._schedule(game)
             await self._notify(game_id, game.version)
             return self._summary(game)
         raise ServiceError("conflict", "Could not find a free game id; try again.")
@@ -416,10 +443,12 @@ class GameService:
         expected_version: int | None,
     ) -> CommandResult:
         for _ in range(ATTEMPTS):
+            now = self._clock_ms()
             try:
                 if expected_version is not None and expected_version != game.version:
                     raise _Stale
-                events = game.variant.decide(game.state, seat, action, self._rng(game))
+                facts = await self._facts(game, now, isinstance(action, ClaimAbandon))
+                events = game.variant.decide(game.state, seat, action, self._rng(game), facts)
             except (RuleViolation, _Stale) as refusal:
                 # Before refusing, make sure the refusal is not an artefact of a stale
                 # cache, and that this is not a retry of a command applied already.
@@ -430,15 +459,73 @@ class GameService:
                     return recorded
                 if caught_up:
                     continue
+                if isinstance(refusal, TimeIsUp):
+                    # Nobody else may have seen it yet: record it now, once.
+                    await self._expire_locked(game)
                 if isinstance(refusal, RuleViolation):
                     raise from_violation(refusal) from None
                 assert expected_version is not None
                 raise conflict(expected_version, game.version) from None
             try:
-                return await self._append(game, events, command_id)
+                return await self._append(game, events, command_id, now)
             except VersionConflict:
                 await self._catch_up(game)
         raise _busy()
+
+    async def _facts(self, game: Game, now_ms: int, presence: bool) -> Facts:
+        """The facts of ``now`` for the rules; who is away only when ``presence`` is
+        asked (an abandon claim, a view): it costs a look-up."""
+        if not presence or self.away_since is None:
+            return Facts(now_ms)
+        away = await self.away_since(game.id, len(game.state.players))
+        return Facts(now_ms, tuple(away))
+
+    # ------------------------------------------------------------------ time
+
+    async def expire(self, game_id: str) -> CommandResult | None:
+        """Record what the passing of time causes in a game now (a loss on time, a
+        first turn's window passed, an open game expired), once whichever process
+        asks first: the command id is ``clock:<seat>:<version>`` (``expire:<version>``
+        for an open game). None when nothing is due. The game's deadline is written
+        again either way (``scheduler``)."""
+        lock = self._lock_for(game_id)
+        async with lock:
+            game = await self._game_locked(game_id, lock)
+            result = await self._expire_locked(game)
+            await self._schedule(game)
+        if result is not None and not result.duplicate:
+            await self._notify(game_id, result.version)
+        return result
+
+    async def _expire_locked(self, game: Game) -> CommandResult | None:
+        for _ in range(ATTEMPTS):
+            now = self._clock_ms()
+            events = game.variant.expire(game.state, Facts(now))
+            if not events:
+                return None
+            seat = expiry_seat(events)
+            version = game.version
+            command_id = f"expire:{version}" if seat is None else f"clock:{seat}:{version}"
+            try:
+                return await self._append(game, events, command_id, now)
+            except VersionConflict:
+                await self._catch_up(game)
+        raise _busy()
+
+    async def _schedule(self, game: Game) -> None:
+        """Tell the scheduler the game's deadline when it changed."""
+        if self.scheduler is None:
+            return
+        due = game.variant.deadline(game.state)
+        if due == game.scheduled:
+            return
+        try:
+            await self.scheduler.schedule(game.id, game.version, due)
+        except RedisError:
+            # The timekeeper's start-up rebuild or the next change heals it.
+            log.exception("deadline update failed for %s at %d", game.id, game.version)
+            return
+        game.scheduled = due
 
     async def _recorded(self, game_id: str, command_id: str) -> CommandResult | None:
         """The answer recorded for a command id already applied, if any."""
@@ -448,8 +535,13 @@ class GameService:
         version = int(seen.split(b":", 1)[0])
         return CommandResult(version, duplicate=True)
 
-    async def _append(self, game: Game, events: list[Any], command_id: str | None) -> CommandResult:
-        at_ms = self._clock_ms()
+    async def _append(
+        self, game: Game, events: list[Any], command_id: str | None, at_ms: int | None = None
+    ) -> CommandResult:
+        """Append ``events`` decided on ``game`` at its version, recorded at ``at_ms``
+        (the ``now`` they were decided with; by default the clock now)."""
+        if at_ms is None:
+            at_ms = self._clock_ms()
         logged = [LoggedEvent(game.version + 1 + i, at_ms, e) for i, e in enumerate(events)]
         pending = self.store.send_append(
             game.id,
@@ -475,6 +567,7 @@ class GameService:
             return CommandResult(result.version, duplicate=True)
         self._fold_appended(game, logged, result.version)
         await self._index(game)
+        await self._schedule(game)
         return CommandResult(result.version)
 
     def _fold_appended(self, game: Game, logged: list[LoggedEvent], version: int) -> None:
@@ -627,7 +720,8 @@ class GameService:
                 view = game.variant.view(game.state, viewer)
                 if await self._rematch_known(game):
                     view["rematch"] = game.rematch
-                return view
+                now = self._clock_ms()
+                return with_facts(game, view, viewer, await self._facts(game, now, True))
             _check_version(version, game.version)
             state = game.state_at(version)
             finished = game.status == "finished"
@@ -692,7 +786,10 @@ class GameService:
             count = await self.lobby.rebuild(game_ids, self._entry_of)
             log.info("lobby rebuilt from %d game streams", count)
             return
-        members: list[Any] = await self._r.zrange(FINISHED_KEY, 0, -1)
+        members: list[Any] = [
+            *await self._r.zrange(FINISHED_KEY, 0, -1),
+            *await self._r.zrange(ABORTED_KEY, 0, -1),
+        ]
         finished = {_text(m) for m in members}
         unfinished = [g for g in game_ids if g not in finished]
         await self.lobby.rebuild(unfinished, self._entry_of)
@@ -710,6 +807,7 @@ class GameService:
                 # format) stays out of the lobby; it must not keep the server down.
                 log.exception("game %s can't be loaded; left out of the lobby", game_id)
                 return None
+            await self._schedule(game)  # its deadline, rebuilt with the lobby
             return None if _unlisted(game) else self._entry(game)
 
     def _entry(self, game: Game) -> LobbyEntry:
@@ -757,6 +855,8 @@ class GameService:
             "rematch_of": game.rematch_of,
             # A finished or aborted game is dated by its end: its last event's time.
             "ended_at": iso_time(game.log[-1].at_ms) if public["status"] in _OVER else None,
+            "clock": control_wire(game.state.clock.control),
+            "seeded": public["seeded"],
         }
 
     # ------------------------------------------------------------------ projections
@@ -850,6 +950,22 @@ class GameService:
     def drop_cache(self) -> None:
         """Forget every projection (they are reloaded from the streams when needed)."""
         self._cache.clear()
+
+
+def with_facts(
+    game: Game, view: dict[str, Any], viewer: int | None, facts: Facts
+) -> dict[str, Any]:
+    """``view`` (the game's now) as of ``facts``: its clock read at ``facts.now_ms``
+    rather than at the turn's start, and ``claim_abandon`` in ``legal`` when the facts
+    allow it (kept views, built from the events alone, never list it)."""
+    state = game.state
+    if state.clock.control is not None:
+        view["clock"] = clock_view(state.clock, facts.now_ms)
+    if viewer is not None and any(
+        type(a) is ClaimAbandon for a in leave_actions(state, viewer, facts)
+    ):
+        view["legal"] = [*view["legal"], {"kind": "claim_abandon"}]
+    return view
 
 
 def reveal_reserves(variant: Variant, state: Any, view: dict[str, Any]) -> None:

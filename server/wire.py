@@ -9,14 +9,14 @@ goes through ``decode_with``: whatever its bytes, depth or size, it is a value o
 
 from __future__ import annotations
 
-import functools
 import unicodedata
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any, Final, Literal, TypeVar
 
 import msgspec
 
+from events.base import TimeControl
+from events.clock import iso_ms
 from events.turns import bot_name
 from server.errors import bad_request
 
@@ -28,12 +28,51 @@ MAX_COMMAND_ID: Final = 128
 T = TypeVar("T")
 
 
+MAX_INITIAL: Final = 3 * 3600  # a real-time bank: at most 3 hours
+MAX_INCREMENT: Final = 180
+MAX_PER_MOVE: Final = 14 * 86_400  # correspondence: at most 14 days a move
+
+
+class ClockRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``"clock"`` of ``POST /api/games``, in seconds: ``{"initial", "increment"}``
+    (real-time) or ``{"per_move"}`` (correspondence)."""
+
+    initial: int | None = None
+    increment: int | None = None
+    per_move: int | None = None
+
+
 class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """``POST /api/games``; ``players`` defaults to the variant's smallest table."""
+    """``POST /api/games``; ``players`` defaults to the variant's smallest table;
+    without ``clock`` the game is untimed."""
 
     variant: str
     players: int | None = None
     seed: int | None = None
+    clock: ClockRequest | None = None
+
+
+def time_control(clock: ClockRequest | None) -> TimeControl | None:
+    """The time control a request asks for, checked, or ``bad_request``."""
+    if clock is None:
+        return None
+    if clock.per_move is not None:
+        if clock.initial is not None or clock.increment is not None:
+            raise bad_request(
+                'A clock is real-time ("initial", "increment") or correspondence '
+                '("per_move"), not both.'
+            )
+        if not 1 <= clock.per_move <= MAX_PER_MOVE:
+            raise bad_request(f"per_move must be 1 to {MAX_PER_MOVE} seconds.")
+        return TimeControl(per_move=clock.per_move)
+    if clock.initial is None:
+        raise bad_request('A clock needs "initial" (and "increment") or "per_move", in seconds.')
+    if not 1 <= clock.initial <= MAX_INITIAL:
+        raise bad_request(f"initial must be 1 to {MAX_INITIAL} seconds.")
+    increment = clock.increment or 0
+    if not 0 <= increment <= MAX_INCREMENT:
+        raise bad_request(f"increment must be 0 to {MAX_INCREMENT} seconds.")
+    return TimeControl(initial=clock.initial, increment=increment)
 
 
 class JoinSeat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -115,11 +154,8 @@ def _hidden(char: str) -> bool:
     return char in _INVISIBLE or unicodedata.category(char) in ("Cc", "Zl", "Zp")
 
 
-@functools.lru_cache(maxsize=256)  # the events of one append share their time
-def iso_time(at_ms: int) -> str:
-    """Milliseconds since the epoch as ISO-8601 UTC: ``2025-01-31T12:00:00.123Z``."""
-    moment = datetime.fromtimestamp(at_ms / 1000, UTC)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+iso_time = iso_ms
+"""Milliseconds since the epoch as ISO-8601 UTC: ``2025-01-31T12:00:00.123Z``."""
 
 
 def event_to_wire(event: Any, version: int, at_ms: int) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from client.bots import duel_greedy
+from client.bots.moves import moves as game_moves
 
 Action = dict[str, Any]
 View = dict[str, Any]
@@ -31,7 +32,7 @@ def duel_kind(action: Action, reserved: set[str] | None = None) -> str:
 
 def choose_duel(view: View, used: set[str], rng: random.Random) -> Action:
     """The action to play now (``used``: coverage names already played)."""
-    legal: list[Action] = view["legal"]
+    legal: list[Action] = game_moves(view)
     assert legal, "choose_duel() is only called on the mover's view"
     if view["turn"]["phase"] != "main":
         return duel_greedy.choose(view, rng)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from client.bots.moves import moves as game_moves
+
 GEMS = ("white", "blue", "green", "red", "black")
 
 Action = dict[str, Any]
@@ -58,7 +60,7 @@ def _noble_wants(view: View, catalog: Catalog, me: dict[str, Any]) -> dict[str, 
 
 def choose(view: View, catalog: Catalog, used: set[str]) -> Action:
     """The action to play now (``used``: coverage names already played by anyone)."""
-    legal: list[Action] = view["legal"]
+    legal: list[Action] = game_moves(view)
     assert legal, "choose() is only called on the mover's view"
     phase = view["turn"]["phase"]
     if phase == "return_tokens":

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from client.bots.moves import moves as game_moves
 from client.commands import play_bot, split_game_url, watch
 from client.http import ProtocolError, Seat, SplendorHTTP
 from client.live import LiveGame
@@ -25,7 +26,7 @@ async def _table(http: SplendorHTTP, seed: int = 3) -> tuple[str, list[Seat]]:
 async def _move(http: SplendorHTTP, seats: list[Seat], rng: random.Random) -> int:
     view = await http.view(seats[0].game_id)
     mover = seats[view["turn"]["seat"]]
-    legal = (await http.view(mover.game_id, token=mover.token))["legal"]
+    legal = game_moves(await http.view(mover.game_id, token=mover.token))
     return await http.command(mover, rng.choice(legal))
 
 
@@ -101,7 +102,7 @@ async def test_a_command_sent_during_a_drop_is_applied_once(settings: Settings) 
         view = await http.view(game_id)
         mover = seats[view["turn"]["seat"]]
         async with LiveGame(server.http_url, game_id, token=mover.token) as live:
-            action = live.view["legal"][0] if live.view else {}
+            action = game_moves(live.view)[0] if live.view else {}
             live.drop()
             version = await live.send(action, command_id="once")
             again = await http.command(mover, action, command_id="once")

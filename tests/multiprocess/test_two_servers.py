@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 
+from client.bots.moves import moves as game_moves
 from tests.multiprocess.servers import splendor_serve, ws_url
 from tests.server.ws_helpers import Watcher, connect, http_view, live_view_at, new_table
 
@@ -79,7 +80,7 @@ async def test_moves_racing_through_both_servers_are_shown_once_in_one_order(
             if view["status"] != "live":
                 break
             seat = view["turn"]["seat"]
-            legal = (await http_view(http, table.id, table.tokens[seat]))["legal"]
+            legal = game_moves(await http_view(http, table.id, table.tokens[seat]))
             moves = [legal[0], legal[-1]] if len(legal) > 1 else [legal[0], legal[0]]
             ids = [f"r{round_}-a", f"r{round_}-b"]
             await asyncio.gather(

@@ -9,6 +9,8 @@ from typing import Any
 
 import httpx
 
+from client.bots.moves import moves as game_moves
+
 _ids = itertools.count()
 
 
@@ -67,7 +69,7 @@ class Table:
             view = await self.view(seat)
             if view["status"] != "live":
                 return int(view["version"])
-            r = await self.command(seat, choose(view["legal"], rng))
+            r = await self.command(seat, choose(game_moves(view), rng))
             assert r.status_code == 200, r.text
             version = r.json()["version"]
         return version

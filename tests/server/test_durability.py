@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
+from client.bots.moves import moves as game_moves
 from tests.server.helpers import auth, choose, command_id
 
 STARTUP_SECONDS = 30
@@ -122,7 +123,7 @@ def play(url: str, game_id: str, tokens: list[str], moves: int, rng: random.Rand
     for _ in range(moves):
         seat = httpx.get(f"{base}/view").json()["view"]["turn"]["seat"]
         view = httpx.get(f"{base}/view", headers=auth(tokens[seat])).json()["view"]
-        body = {"command_id": command_id(), "action": choose(view["legal"], rng)}
+        body = {"command_id": command_id(), "action": choose(game_moves(view), rng)}
         r = httpx.post(f"{base}/commands", json=body, headers=auth(tokens[seat]))
         assert r.status_code == 200, r.text
         version = r.json()["version"]

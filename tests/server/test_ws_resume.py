@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 
+from client.bots.moves import moves as game_moves
 from events.game import VARIANTS
 from server.settings import Settings
 from tests.server.ws_helpers import (
@@ -26,7 +27,7 @@ async def http_move(http: httpx.AsyncClient, table: Table, rng: random.Random) -
     """One seeded move over HTTP by whoever's turn it is; returns the new version."""
     seat = (await http_view(http, table.id, table.tokens[0]))["turn"]["seat"]
     view = await http_view(http, table.id, table.tokens[seat])
-    body = {"command_id": f"http-{view['version']}", "action": choose(view["legal"], rng)}
+    body = {"command_id": f"http-{view['version']}", "action": choose(game_moves(view), rng)}
     r = await http.post(
         f"/api/games/{table.id}/commands",
         json=body,

@@ -24,6 +24,7 @@ from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.uri import parse_uri
 
+from client.bots.moves import moves as game_moves
 from events.game import VARIANTS
 from server.app import create_app
 from server.connections import server_options
@@ -271,7 +272,7 @@ class Watcher:
         view = self.view
         if view is None or view["status"] != "live" or self.version in self.acted:
             return
-        if view["you"] != view["turn"]["seat"] or not view["legal"]:
+        if view["you"] != view["turn"]["seat"] or not game_moves(view):
             return
         if self._acting is not None and not self._acting.done():
             return  # the task in flight looks again when it is done
@@ -289,7 +290,7 @@ class Watcher:
                 "type": "command",
                 "command_id": f"{self.name}-{version}",
                 "expected_version": version,
-                "action": choose(view["legal"], rng),
+                "action": choose(game_moves(view), rng),
             }
             await self.conn.send(json.dumps(command))
         self._acting = None
