@@ -37,6 +37,8 @@ from server.routes import EXCEPTION_HANDLERS, api_routes
 from server.service import GameService
 from server.settings import Settings
 from server.store import EventStore
+from server.timekeeper import Deadlines
+from server.timekeeper import lifespan as timekeeper_lifespan
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +62,8 @@ def _plugin_parts() -> tuple[list[BaseRoute], list[Lifespan]]:
     # The bot runner plays bot seats (server/bots.py), after the hubs are up.
     bots = importlib.import_module("server.bots")
     lifespans.append(bots.lifespan)
+    # Every process keeps the clocks' deadlines (server/timekeeper.py).
+    lifespans.append(timekeeper_lifespan)
     return list(ws.routes), lifespans
 
 
@@ -103,6 +107,8 @@ def create_app(
             store = EventStore(client)
             lobby = Lobby(client)
             service = GameService(store, lobby, cache_games=settings.cache_games)
+            # Deadlines written as games change, and rebuilt by start (server/timekeeper.py).
+            service.scheduler = Deadlines(client)
             await service.start()
             app.state.redis = client
             app.state.store = store

@@ -492,7 +492,11 @@ class GameService:
         async with lock:
             game = await self._game_locked(game_id, lock)
             result = await self._expire_locked(game)
-            await self._schedule(game)
+            if result is not None and result.duplicate:
+                await self._catch_up(game)  # another process recorded it
+            # Written even if unchanged here: the set may hold another process's older
+            # word (that is why this game was found due).
+            await self._schedule(game, force=True)
         if result is not None and not result.duplicate:
             await self._notify(game_id, result.version)
         return result
@@ -512,12 +516,12 @@ class GameService:
                 await self._catch_up(game)
         raise _busy()
 
-    async def _schedule(self, game: Game) -> None:
-        """Tell the scheduler the game's deadline when it changed."""
+    async def _schedule(self, game: Game, *, force: bool = False) -> None:
+        """Tell the scheduler the game's deadline when it changed (or ``force``)."""
         if self.scheduler is None:
             return
         due = game.variant.deadline(game.state)
-        if due == game.scheduled:
+        if due == game.scheduled and not force:
             return
         try:
             await self.scheduler.schedule(game.id, game.version, due)

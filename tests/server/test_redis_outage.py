@@ -20,6 +20,7 @@ import redis
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from client.bots.moves import moves as game_moves
 from server.embedded_redis import EmbeddedRedis
 from tests.server.helpers import auth, choose, command_id
 from tests.server.test_durability import Server, alive, free_port, play
@@ -110,17 +111,15 @@ def test_while_redis_is_down_every_request_is_refused_with_503_and_all_recovers(
     base = f"{first.url}/api/games/{game_id}"
     seat = httpx.get(f"{base}/view").json()["view"]["turn"]["seat"]
     seat_view = httpx.get(f"{base}/view", headers=auth(tokens[seat])).json()["view"]
-    command = {"command_id": command_id(), "action": choose(seat_view["legal"], rng)}
+    command = {"command_id": command_id(), "action": choose(game_moves(seat_view), rng)}
     bot_game = httpx.post(f"{first.url}/api/games", json={"variant": "classic", "seed": 6})
     bot_base = f"{first.url}/api/games/{bot_game.json()['id']}"
     human = httpx.post(f"{bot_base}/seats", json={"name": "Cy"}).json()["token"]
     httpx.post(f"{bot_base}/seats", json={"bot": "greedy"})
 
     def human_legal() -> list[dict[str, Any]]:
-        legal: list[dict[str, Any]] = httpx.get(f"{bot_base}/view", headers=auth(human)).json()[
-            "view"
-        ]["legal"]
-        return legal
+        view = httpx.get(f"{bot_base}/view", headers=auth(human)).json()["view"]
+        return game_moves(view)
 
     wait_for(lambda: bool(human_legal()), "the human's turn")
     with socket(first.url, game_id) as watcher:

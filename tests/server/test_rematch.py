@@ -14,6 +14,7 @@ import pytest
 import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
+from client.bots.moves import moves as game_moves
 from server.app import create_app
 from server.service import GameService
 from server.settings import Settings
@@ -36,7 +37,7 @@ async def finished_table(
     rng = random.Random(5)
     while (view := await service.view(table.id, None))["status"] != "finished":
         seat = view["turn"]["seat"]
-        legal = (await service.view(table.id, seat))["legal"]
+        legal = game_moves(await service.view(table.id, seat))
         action = service.decode_action("classic", json.dumps(choose(legal, rng)).encode())
         await service.submit(table.id, seat, f"m-{view['version']}", action)
     return table

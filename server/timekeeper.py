@@ -1,0 +1,193 @@
+"""The timekeeper: nobody sends a command when a clock runs out, so every server
+process watches the deadlines of the live timed games (and of open games, which
+expire) and records what time causes when one passes (RULES.md part 3).
+
+The deadlines live in Redis beside the lobby, derived from the streams like it:
+
+- ``{clock}:deadlines``: sorted set, game id -> its next deadline (ms since the epoch),
+  ``events.leaving.deadline`` of its state: the mover's flag, the first-turn window,
+  an open game's expiry;
+- ``{clock}:versions``: hash, game id -> the version that deadline is of, so that two
+  processes writing out of order never put back an older deadline.
+
+The service writes a game's deadline after each append that changes it
+(``GameService.scheduler``) and for every unfinished game at start-up (the lobby's
+rebuild), so the set survives a restart of every process. Each process's
+``Timekeeper`` asks Redis, in one script, for the games now due and the next
+deadline, and sleeps until that one or ``POLL_S`` (a deadline written by another
+process is seen within it). A due game goes to ``GameService.expire``, which appends
+``TimeRanOut`` (or the first-turn ``GameAborted``, or the open game's expiry) with the
+command id ``clock:<seat>:<version>``: processes racing on one deadline append it
+once, as bot moves are (``bot:<seat>:<version>``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, Final
+
+import redis.asyncio as aioredis
+from starlette.applications import Starlette
+
+from server.errors import ServiceError
+from server.redis_direct import DirectRedis, Script
+from server.service import GameService
+
+__all__ = ["DEADLINES_KEY", "VERSIONS_KEY", "Deadlines", "Timekeeper", "lifespan"]
+
+log = logging.getLogger(__name__)
+
+DEADLINES_KEY: Final = "{clock}:deadlines"
+VERSIONS_KEY: Final = "{clock}:versions"
+POLL_S: Final = 0.25  # the longest sleep: a deadline another process wrote is seen within it
+BATCH: Final = 64  # due games handled at once
+
+# KEYS: deadlines, versions. ARGV: game id, version, deadline ms ('' for none).
+# Returns 1 if written, 0 if a later version's deadline is there already.
+_SCHEDULE_LUA: Final = Script("""
+local old = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '-1')
+if old > tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+else
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+end
+return 1
+""")
+_KEYS: Final = (DEADLINES_KEY.encode(), VERSIONS_KEY.encode())
+
+# KEYS: deadlines. ARGV: now ms, batch. Returns {the ids due (at most batch), the
+# next deadline or false}.
+_DUE_LUA: Final = Script("""
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return {due, first[2] or false}
+""")
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class Deadlines:
+    """The deadlines of games in Redis (``GameService.scheduler``)."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self._r = client
+        self._direct = DirectRedis.of(client)
+
+    async def schedule(self, game_id: str, version: int, deadline_ms: int | None) -> None:
+        due = b"" if deadline_ms is None else b"%d" % deadline_ms
+        await self._direct.run(_SCHEDULE_LUA, _KEYS, (game_id.encode(), b"%d" % version, due))
+
+    async def due(self, now_ms: int, limit: int = BATCH) -> tuple[list[str], int | None]:
+        """The games whose deadline is ``now_ms`` or before (at most ``limit``), and the
+        earliest deadline of all (None when there is none)."""
+        due, first = await self._direct.run(_DUE_LUA, (_KEYS[0],), (b"%d" % now_ms, b"%d" % limit))
+        ids = [g.decode() if isinstance(g, bytes) else str(g) for g in due]
+        return ids, None if first is None else int(float(first))
+
+    async def all(self) -> dict[str, int]:
+        """Every game's deadline (tests and tools)."""
+        pairs: list[Any] = await self._r.zrange(DEADLINES_KEY, 0, -1, withscores=True)
+        return {(g.decode() if isinstance(g, bytes) else g): int(s) for g, s in pairs}
+
+
+class Timekeeper:
+    """Records every deadline as it passes, for the games of ``Deadlines``, until
+    closed. Several processes may run one each: each deadline is recorded once."""
+
+    def __init__(
+        self,
+        service: GameService,
+        deadlines: Deadlines,
+        *,
+        poll_s: float = POLL_S,
+        clock_ms: Any = _now_ms,
+    ) -> None:
+        self.service = service
+        self.deadlines = deadlines
+        self._poll_s = poll_s
+        self._clock_ms = clock_ms
+        self._closed = False
+        self._wake = asyncio.Event()
+        self.recorded = 0  # appends made (tests, benches)
+
+    def close(self) -> None:
+        self._closed = True
+        self._wake.set()
+
+    async def run(self) -> None:
+        while not self._closed:
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("timekeeper tick failed; retrying")
+                await self._sleep(1.0)
+
+    async def tick(self) -> None:
+        """Record what is due now, then sleep until the next deadline (at most
+        ``poll_s``)."""
+        now = self._clock_ms()
+        due, first = await self.deadlines.due(now)
+        if due:
+            await asyncio.gather(*(self._expire(game_id) for game_id in due))
+            if len(due) == BATCH:
+                return  # more may be due: no sleep
+            due, first = await self.deadlines.due(self._clock_ms())
+            if due:
+                return
+        wait = self._poll_s
+        if first is not None:
+            wait = min(wait, max(0.0, (first - self._clock_ms()) / 1000))
+        await self._sleep(wait)
+
+    async def _expire(self, game_id: str) -> None:
+        try:
+            result = await self.service.expire(game_id)
+        except ServiceError as refusal:
+            if refusal.code == "not_found":  # a game that no longer exists
+                await self.deadlines.schedule(game_id, 1 << 62, None)
+            else:
+                log.warning("deadline of %s not recorded: %s", game_id, refusal)
+            return
+        except Exception:
+            log.exception("deadline of %s failed", game_id)
+            return
+        if result is not None and not result.duplicate:
+            self.recorded += 1
+
+    async def _sleep(self, seconds: float) -> None:
+        if seconds <= 0:
+            return
+        self._wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), seconds)
+
+
+@asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    """This process's timekeeper (the scheduler is the service's already)."""
+    service: GameService = app.state.service
+    deadlines = service.scheduler
+    if not isinstance(deadlines, Deadlines):
+        deadlines = Deadlines(app.state.redis)
+    keeper = Timekeeper(service, deadlines)
+    app.state.timekeeper = keeper
+    task = asyncio.create_task(keeper.run())
+    try:
+        yield
+    finally:
+        keeper.close()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
