@@ -43,6 +43,7 @@ import msgspec
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from events.clock import clock_view
 from events.game import Variant
 from server.audiences import AudienceViews
 from server.errors import unavailable
@@ -424,8 +425,19 @@ class Hub:
 
     def snapshot(self, viewer: Viewer) -> bytes:
         """The ``snapshot`` message of ``viewer`` at the hub's version (made once per
-        audience and version)."""
+        audience and version; a live timed game's afresh, its clock read now)."""
         audience = self._audience(viewer)
+        clock = self.state.clock
+        if clock.control is not None and self.state.status == "live":
+            # Read now, not at the turn's start (docs/rules.md L10): a client ticks from
+            # when it got the clock, whatever its own clock says.
+            view = {
+                **self._views.view(viewer),
+                "clock": clock_view(clock, time.time_ns() // 1_000_000),
+            }
+            if self.rematch is not None:
+                view["rematch"] = self.rematch
+            return _encoder.encode({"type": "snapshot", "version": self.version, "view": view})
         if audience.snapshot is None or audience.snapshot[0] != self.version:
             view = self._views.view(viewer)
             if self.rematch is not None:

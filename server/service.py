@@ -644,7 +644,8 @@ class GameService:
             return
         at_ms = max(self._clock_ms(), self._last_created_ms + 1)
         self._last_created_ms = at_ms
-        created = game.variant.create(rematch_id, len(plan))
+        # The same time control (RULES.md part 3); a rematch is never seeded.
+        created = game.variant.create(rematch_id, len(plan), game.state.clock.control)
         with contextlib.suppress(VersionConflict):  # made already
             await self.store.append(
                 rematch_id,

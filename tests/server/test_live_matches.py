@@ -27,7 +27,11 @@ async def timed_table(http: httpx.AsyncClient, clock: dict[str, int], players: i
         "/api/games", json={"variant": "classic", "players": players, "clock": clock}
     )
     assert r.status_code == 201, r.text
-    assert r.json()["clock"] == {"per_move": None, "increment": None, "initial": None} | clock
+    real_time = {"increment": 0} if "initial" in clock else {}
+    assert (
+        r.json()["clock"]
+        == {"per_move": None, "increment": None, "initial": None} | real_time | clock
+    )
     table = Table(http, r.json()["id"])
     for i in range(players):
         r = await http.post(f"/api/games/{table.id}/seats", json={"name": f"P{i}"})
@@ -178,3 +182,42 @@ async def test_resign_over_the_websocket(redis_client: Any, redis_server: str) -
             assert {"op": "replace", "path": "/status", "value": "finished"} in ops
         view = (await http.get(f"/api/games/{table.id}/view", headers=auth(None))).json()["view"]
         assert view["players"][1]["out"] == "resign" and view["result"]["reason"] == "resign"
+
+
+async def test_a_websocket_snapshot_reads_the_clock_when_sent(
+    redis_client: Any, redis_server: str
+) -> None:
+    """A live timed game's snapshot has its clock read when it is sent: the running seat's remaining is its bank less the time since its turn began, to the millisecond of the snapshot's now."""
+    settings = Settings(redis_url=redis_server, command_rate=0)
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        table = await timed_table(http, {"initial": 60})
+        for n, colors in enumerate((["white", "blue", "red"], ["green", "black", "red"])):
+            seat = await table.mover()
+            take = {"kind": "take_three", "colors": colors}
+            assert (await table.command(seat, take)).status_code == 200, n
+        events = (await http.get(f"/api/games/{table.id}/events")).json()["events"]
+        began = iso_ms_of(events[-1]["at"])
+        async with await connect(server.ws_url(table.id)) as spectator:
+            snapshot = json.loads(await spectator.recv())
+        clock = snapshot["view"]["clock"]
+        running = clock["running"]
+        assert running == events[-1]["next_seat"]
+        assert clock["remaining"][running] == 60_000 - (iso_ms_of(clock["now"]) - began)
+        assert clock["remaining"][1 - running] == 60_000
+
+
+def iso_ms_of(iso: str) -> int:
+    from datetime import datetime
+
+    return round(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+async def test_a_rematch_keeps_the_time_control(http: httpx.AsyncClient) -> None:
+    """The rematch of a timed game has the same clock (RULES.md part 3) and is not seeded."""
+    table = await timed_table(http, {"per_move": 86_400})
+    assert (await table.command(0, {"kind": "resign"})).status_code == 200
+    r = await http.post(f"/api/games/{table.id}/rematch", headers=auth(table.tokens[0]))
+    assert r.status_code == 201, r.text
+    summary = (await http.get(f"/api/games/{r.json()['id']}")).json()
+    assert summary["clock"] == {"initial": None, "increment": None, "per_move": 86_400}
+    assert summary["seeded"] is False
