@@ -117,6 +117,18 @@ def everything(url: str, game_id: str, tokens: list[str]) -> dict[str, Any]:
     return out
 
 
+def seated_game(url: str, seed: int) -> tuple[str, list[str]]:
+    """A new two-player classic game with its seats taken: its id and the tokens."""
+    game_id: str = httpx.post(f"{url}/api/games", json={"variant": "classic", "seed": seed}).json()[
+        "id"
+    ]
+    tokens = [
+        httpx.post(f"{url}/api/games/{game_id}/seats", json={"name": n}).json()["token"]
+        for n in ("Ana", "Bo")
+    ]
+    return game_id, tokens
+
+
 def play(url: str, game_id: str, tokens: list[str], moves: int, rng: random.Random) -> int:
     base = f"{url}/api/games/{game_id}"
     version = 0
@@ -138,12 +150,7 @@ def test_games_survive_a_clean_stop_and_a_kill_9_of_server_and_redis(
     rng = random.Random(5)
     servers.append(server := Server(data, port, log))
     assert f"splendor-live: open http://127.0.0.1:{port}/" in log.read_text()
-    created = httpx.post(f"{server.url}/api/games", json={"variant": "classic", "seed": 77})
-    game_id = created.json()["id"]
-    tokens = [
-        httpx.post(f"{server.url}/api/games/{game_id}/seats", json={"name": n}).json()["token"]
-        for n in ("Ana", "Bo")
-    ]
+    game_id, tokens = seated_game(server.url, 77)
     version = play(server.url, game_id, tokens, 8, rng)
     before = everything(server.url, game_id, tokens)
     redis_pid = server.redis_pid()

@@ -23,7 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 from client.bots.moves import moves as game_moves
 from server.embedded_redis import EmbeddedRedis
 from tests.server.helpers import auth, choose, command_id
-from tests.server.test_durability import Server, alive, free_port, play
+from tests.server.test_durability import Server, alive, free_port, play, seated_game
 
 WAIT_S = 30  # the longest any step may take before the test gives up
 
@@ -100,13 +100,7 @@ def test_while_redis_is_down_every_request_is_refused_with_503_and_all_recovers(
         )
     )
     rng = random.Random(3)
-    game_id = httpx.post(f"{first.url}/api/games", json={"variant": "classic", "seed": 5}).json()[
-        "id"
-    ]
-    tokens = [
-        httpx.post(f"{first.url}/api/games/{game_id}/seats", json={"name": n}).json()["token"]
-        for n in ("Ana", "Bo")
-    ]
+    game_id, tokens = seated_game(first.url, 5)
     version = play(first.url, game_id, tokens, 2, rng)
     base = f"{first.url}/api/games/{game_id}"
     seat = httpx.get(f"{base}/view").json()["view"]["turn"]["seat"]
@@ -220,13 +214,7 @@ def test_the_embedded_redis_is_started_again_and_sigterm_leaves_no_process(
     env = {"SPLENDOR_BOT_DELAY": "0", "SPLENDOR_MCTS_SECONDS": "0.05"}
     servers.append(server := Server(data, free_port(), log, env))
     rng = random.Random(8)
-    game_id = httpx.post(f"{server.url}/api/games", json={"variant": "classic", "seed": 9}).json()[
-        "id"
-    ]
-    tokens = [
-        httpx.post(f"{server.url}/api/games/{game_id}/seats", json={"name": n}).json()["token"]
-        for n in ("Ana", "Bo")
-    ]
+    game_id, tokens = seated_game(server.url, 9)
     version = play(server.url, game_id, tokens, 3, rng)
     port = (data / "redis.port").read_text().strip()
     killed = server.redis_pid()
