@@ -45,3 +45,39 @@ def test_a_seated_player_fills_the_open_seats_with_bots_and_the_game_starts(
     assert [s["bot"] for s in summary["seats"]] == [None, "random", "greedy"]
     expect(spectator.locator("#waiting-room")).to_have_count(0)
     assert console.unexpected() == []
+
+
+def test_the_creator_cancels_the_open_game_from_the_page(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    console: Console,
+    server: ServerProcess,
+    api: Api,
+) -> None:
+    """ "Cancel the game", confirmed, aborts the open game (GameAborted, reason "abort"): the creator's and a spectator's pages say it was cancelled, the badge says Aborted, and the lobby no longer lists it as open."""
+    game_id = api.new_game(players=2, seed=5)
+    token = api.join(game_id, "Ana")
+    page = open_page(browser, contexts, console, "creator")
+    give_seat(page, server.base, game_id, 0, token, "Ana")
+    page.goto(f"{server.base}/#/play/{game_id}")
+    spectator = open_page(browser, contexts, console, "spectator")
+    spectator.goto(f"{server.base}/#/watch/{game_id}")
+    expect(spectator.locator("#waiting-room h2")).to_have_text("Waiting for 1 more player")
+
+    page.click("#cancel-game")
+    expect(page.locator("#cancel-confirm")).to_be_visible()
+    page.click("#cancel-yes")
+    for watcher in (page, spectator):
+        banner = watcher.locator("#aborted-banner")
+        expect(banner.locator("h2")).to_have_text("Game cancelled")
+        expect(banner).to_contain_text("Ana cancelled the game")
+        expect(watcher.locator("#connection")).to_have_text("Aborted")
+        expect(watcher.locator("#waiting-room")).to_have_count(0)
+    assert api.summary(game_id)["status"] == "aborted"
+    last = api.events(game_id)[-1]
+    assert (last["type"], last["reason"], last["seat"]) == ("GameAborted", "abort", 0)
+
+    page.goto(f"{server.base}/#/")
+    expect(page.locator("#open-games")).to_be_visible()
+    expect(page.locator(f'#open-games [data-game="{game_id}"]')).to_have_count(0)
+    assert console.unexpected() == []
