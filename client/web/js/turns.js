@@ -5,6 +5,8 @@
 // (Duel's ability: TurnEnded to the same seat) counting in the round it came from.
 
 const OVER = new Set(["GameEnded", "GameAborted"]);
+// Part of the opening, not of the first turn: Duel's privilege for the second player.
+const OPENING = (e) => e.type === "PrivilegeTaken" && e.reason === "setup";
 
 /**
  * The turns of a game from its events (any order): [{n, seat, round, extra, start,
@@ -25,6 +27,10 @@ export function turnsOf(events) {
     turns.push(open);
   };
   for (const e of sorted) {
+    if (OPENING(e)) {
+      if (open && !open.versions.length) open.start = e.version; // the first turn starts after it
+      continue;
+    }
     if (e.type === "GameStarted") begin(e.first_seat, e.version, false);
     else if (e.type === "TurnEnded" && open) {
       open.versions.push(e.version);
