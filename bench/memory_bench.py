@@ -11,6 +11,11 @@ close, the server's RSS (``/proc/<pid>/status``). Memory per socket is bounded w
 the RSS levels off after the first rounds. ``--no-collector`` runs the server with
 Python's cyclic collector off: the RSS then grows by whatever a closed socket leaves
 in reference cycles.
+
+``--pause``: what a scheduled full collection would cost instead: a server in this
+process (the app and uvicorn as ``splendor serve`` builds them, collector tuned the
+same way) holding ``--sockets`` open sockets, and the time of ``gc.collect()`` over
+that heap (its clients' objects included: an upper bound), best of 5.
 """
 
 from __future__ import annotations
@@ -129,6 +134,56 @@ async def server_idle(base: str) -> None:
         await http.get("/healthz")
 
 
+async def collection_pause(sockets: int, players: float) -> None:
+    import gc
+
+    import uvicorn
+
+    from server.app import create_app
+    from server.cli import tune_gc
+    from server.connections import server_options
+    from server.embedded_redis import EmbeddedRedis
+    from server.settings import Settings
+
+    with tempfile.TemporaryDirectory() as tmp:
+        redis = EmbeddedRedis(Path(tmp)).start()
+        try:
+            settings = Settings(redis_url=redis.url).without_rate_limits()
+            app = create_app(settings)
+            config = uvicorn.Config(app, log_level="warning", **server_options(settings))
+            server = uvicorn.Server(config)
+            sock = socket.socket()
+            sock.bind(("127.0.0.1", 0))
+            base = f"127.0.0.1:{sock.getsockname()[1]}"
+            serving = asyncio.create_task(server.serve(sockets=[sock]))
+            while not server.started:
+                await asyncio.sleep(0.05)
+            tune_gc()
+            games = await tables(base)
+            gate = asyncio.Semaphore(CONNECTING)
+            urls = [
+                f"ws://{base}/ws/games/{games[i % len(games)][0]}"
+                + (f"?token={games[i % len(games)][1]}" if i < sockets * players else "")
+                for i in range(sockets)
+            ]
+            conns = await asyncio.gather(*(open_socket(url, gate) for url in urls))
+            pauses = []
+            for _ in range(5):
+                began = time.perf_counter()
+                gc.collect()
+                pauses.append(time.perf_counter() - began)
+            print(
+                f"full collection with {sockets} sockets open: {min(pauses) * 1000:.1f} ms"
+                f" (best of 5; {len(gc.get_objects())} objects tracked)",
+                flush=True,
+            )
+            await asyncio.gather(*(c.close() for c in conns))
+            server.should_exit = True
+            await serving
+        finally:
+            redis.stop()
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=20)
@@ -139,7 +194,13 @@ async def main() -> None:
         action="store_true",
         help="run the server with gc disabled: what reference counting alone frees",
     )
+    parser.add_argument(
+        "--pause", action="store_true", help="time a full collection instead (see above)"
+    )
     args = parser.parse_args()
+    if args.pause:
+        await collection_pause(args.sockets, args.players)
+        return
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         async with splendor_serve(Path(tmp) / "data", not args.no_collector) as (base, pid):

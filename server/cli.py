@@ -48,7 +48,7 @@ def open_address(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
-def _tune_gc() -> None:
+def tune_gc() -> None:
     """Fewer, shorter collections: what is loaded at start-up lives as long as the
     process, so it is frozen out of every collection, and the youngest generation is
     collected every 20,000 allocations instead of 700 (a move allocates thousands of
@@ -71,7 +71,7 @@ def serve(args: argparse.Namespace) -> int:
         print(f"splendor serve: {e}", file=sys.stderr)
         return 2
     app = create_app(settings)
-    _tune_gc()
+    tune_gc()
     where = (
         "Redis at REDIS_URL"
         if settings.redis_url

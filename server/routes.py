@@ -196,7 +196,15 @@ async def submit_command(request: Request) -> Response:
 
 
 async def rematch(request: Request) -> Response:
-    result = await _service(request).rematch(_game_id(request), bearer_token(request))
+    service = _service(request)
+    game_id = _game_id(request)
+    token = bearer_token(request)
+    if token is None:
+        result = await service.rematch(game_id, None)  # 401
+    else:  # checked within the address's budget of failed authentications
+        result = await _limits(request).authenticate(
+            client_address(request), lambda: service.rematch(game_id, token)
+        )
     return json({"id": result.id, "seat": result.seat, "token": result.token}, 201)
 
 

@@ -33,9 +33,39 @@ def test_the_live_and_bot_settings_come_from_the_environment() -> None:
         ("SPLENDOR_TAIL", "sometimes"),
         ("SPLENDOR_BOTS", "maybe"),
         ("SPLENDOR_BOT_DELAY", "soon"),
+        ("SPLENDOR_REQUEST_TIMEOUT", "0"),
+        ("SPLENDOR_KEEP_ALIVE_TIMEOUT", "-1"),
+        ("SPLENDOR_CREATE_BURST", "0"),
+        ("SPLENDOR_AUTH_FAILURE_RATE", "often"),
     ],
 )
 def test_a_bad_value_is_refused_with_its_name(name: str, value: str) -> None:
     """A value the server cannot use stops it with a message naming the variable."""
     with pytest.raises(SettingsError, match=name):
         Settings.from_env({name: value})
+
+
+def test_the_connection_and_limit_settings_come_from_the_environment() -> None:
+    """Timeouts, pings, the per-address limits and the trusted proxies are read from their variables; no proxy is trusted by default."""
+    settings = Settings.from_env(
+        {
+            "SPLENDOR_REQUEST_TIMEOUT": "2.5",
+            "SPLENDOR_KEEP_ALIVE_TIMEOUT": "3",
+            "SPLENDOR_WS_PING_INTERVAL": "0",
+            "SPLENDOR_WS_PING_TIMEOUT": "7",
+            "SPLENDOR_CREATE_RATE": "0",
+            "SPLENDOR_CREATE_BURST": "5",
+            "SPLENDOR_JOIN_RATE": "2",
+            "SPLENDOR_JOIN_BURST": "6",
+            "SPLENDOR_AUTH_FAILURE_RATE": "0.5",
+            "SPLENDOR_AUTH_FAILURE_BURST": "4",
+            "SPLENDOR_TRUSTED_PROXIES": "10.0.0.1, 10.0.0.2",
+        }
+    )
+    assert (settings.request_timeout, settings.keep_alive_timeout) == (2.5, 3.0)
+    assert (settings.ws_ping_interval, settings.ws_ping_timeout) == (0.0, 7.0)
+    assert (settings.create_rate, settings.create_burst) == (0.0, 5)
+    assert (settings.join_rate, settings.join_burst) == (2.0, 6)
+    assert (settings.auth_failure_rate, settings.auth_failure_burst) == (0.5, 4)
+    assert settings.trusted_proxies == ("10.0.0.1", "10.0.0.2")
+    assert Settings.from_env({}).trusted_proxies == ()
