@@ -35,26 +35,13 @@ from pathlib import Path
 
 import httpx
 import websockets
+from ws_bench import free_port, rss_mib
 
 GAMES = 20
 SERVE_WITHOUT_COLLECTOR = (
     "import gc, sys; gc.disable(); from server.cli import main; sys.exit(main(sys.argv[1:]))"
 )
 CONNECTING = 200  # handshakes in flight at once
-
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @contextlib.asynccontextmanager

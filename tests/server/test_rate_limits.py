@@ -15,7 +15,7 @@ import websockets
 
 from server.ratelimit import RateLimiter
 from server.settings import Settings
-from tests.server.ws_helpers import LiveServer, live_server, new_table
+from tests.server.ws_helpers import LiveServer, Table, live_server, new_table
 
 BURST = 3
 SLOW = 0.01  # a token every 100 s: none comes back during a test
@@ -41,6 +41,12 @@ async def client_from(server: LiveServer, address: str) -> AsyncIterator[httpx.A
     transport = httpx.AsyncHTTPTransport(local_address=address)
     async with httpx.AsyncClient(base_url=server.http_url, transport=transport) as http:
         yield http
+
+
+async def table_from(server: LiveServer, address: str) -> Table:
+    """A two-player game made and filled from ``address``."""
+    async with client_from(server, address) as http:
+        return await new_table(http)
 
 
 def assert_rate_limited(r: httpx.Response) -> None:
@@ -92,8 +98,7 @@ async def test_wrong_token_guesses_are_limited_per_address_not_per_token(
 ) -> None:
     """Wrong tokens from one address, each different, get 403 up to the burst, then 429, even for the right token; the right token from another address still works."""
     async with live_server(limited(redis_server, create_burst=10, join_burst=10)) as server:
-        async with client_from(server, "127.0.0.2") as player:
-            table = await new_table(player)
+        table = await table_from(server, "127.0.0.2")
         async with client_from(server, "127.0.0.1") as guesser:
             view = f"/api/games/{table.id}/view"
 
@@ -132,8 +137,7 @@ async def test_wrong_tokens_on_the_websocket_spend_the_same_budget(
 ) -> None:
     """Sockets opened with wrong tokens are closed 4403 up to the burst, then 4429."""
     async with live_server(limited(redis_server, create_burst=10, join_burst=10)) as server:
-        async with client_from(server, "127.0.0.2") as player:
-            table = await new_table(player)
+        table = await table_from(server, "127.0.0.2")
         codes = []
         for _ in range(BURST + 1):
             url = server.ws_url(table.id, secrets.token_urlsafe(24))
