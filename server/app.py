@@ -31,7 +31,7 @@ from starlette.staticfiles import StaticFiles
 from server.embedded_redis import EmbeddedRedis
 from server.last_resort import LastResort
 from server.lobby import Lobby
-from server.outage import keep_redis_up
+from server.outage import REDIS_CONNECT_S, keep_redis_up
 from server.ratelimit import ClientLimits, RateLimiter
 from server.routes import EXCEPTION_HANDLERS, api_routes
 from server.service import GameService
@@ -101,7 +101,12 @@ def create_app(
         # A plain pool: the blocking one's bookkeeping cost a third of the client's
         # time per move, and a socket that finds the pool full waits and retries
         # (server/ws.py).
-        pool = aioredis.ConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS)
+        # A Redis that can't be reached is given up on after REDIS_CONNECT_S when
+        # connecting (the system's wait is minutes): requests get 503 unavailable
+        # (server/outage.py). A URL's own socket_connect_timeout wins.
+        pool = aioredis.ConnectionPool.from_url(
+            url, max_connections=REDIS_CONNECTIONS, socket_connect_timeout=REDIS_CONNECT_S
+        )
         client = aioredis.Redis(connection_pool=pool)
         try:
             store = EventStore(client)

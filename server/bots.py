@@ -32,7 +32,7 @@ from starlette.applications import Starlette
 from client.bots import BOTS, choose
 from events.game import Variant
 from server.errors import ServiceError
-from server.outage import STORE_DOWN
+from server.outage import REDIS_CONNECT_S, STORE_DOWN
 from server.projection import decode_event
 from server.service import BOT_GAMES_KEY, GameService
 from server.settings import Settings
@@ -269,7 +269,9 @@ async def run_worker(settings: Settings) -> None:
     from server.lobby import Lobby
     from server.ws import tail_client
 
-    client = aioredis.from_url(redis_url, decode_responses=False)
+    client = aioredis.from_url(
+        redis_url, decode_responses=False, socket_connect_timeout=REDIS_CONNECT_S
+    )
     tail = tail_client(client)  # as the server's runner has it: no socket timeout
     service = GameService(EventStore(client), Lobby(client))
     runner = BotRunner(service, tail, delay=settings.bot_delay, seconds=settings.mcts_seconds)

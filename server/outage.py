@@ -34,7 +34,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.embedded_redis import EmbeddedRedis, EmbeddedRedisError
 
-__all__ = ["STORE_DOWN", "RedisKeeper", "is_store_down", "keep_redis_up"]
+__all__ = ["REDIS_CONNECT_S", "STORE_DOWN", "RedisKeeper", "is_store_down", "keep_redis_up"]
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,8 @@ STORE_DOWN: Final[tuple[type[RedisError], ...]] = (
 )
 """The Redis errors that mean "not reachable for now", not a mistake of ours."""
 
+REDIS_CONNECT_S: Final = 5.0
+"""Connecting to Redis is given up on after this long (the system's wait is minutes)."""
 WATCH_S: Final = 0.2  # how often the embedded Redis's process is looked at
 RESTART_BACKOFF_S: Final = (0.0, 0.5, 1.0, 2.0, 5.0)  # after failed restarts
 

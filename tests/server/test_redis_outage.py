@@ -17,15 +17,23 @@ from typing import Any
 import httpx
 import pytest
 import redis
+from starlette.applications import Starlette
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from client.bots.moves import moves as game_moves
 from server.embedded_redis import EmbeddedRedis
+from server.outage import REDIS_CONNECT_S
 from tests.server.helpers import auth, choose, command_id
 from tests.server.test_durability import Server, alive, free_port, play, seated_game
 
 WAIT_S = 30  # the longest any step may take before the test gives up
+
+
+async def test_connecting_to_redis_is_given_up_on_after_a_few_seconds(app: Starlette) -> None:
+    """The app's Redis pool gives up connecting after REDIS_CONNECT_S (not the system's minutes), so an unreachable Redis is a prompt 503."""
+    pool = app.state.redis.connection_pool
+    assert pool.connection_kwargs["socket_connect_timeout"] == REDIS_CONNECT_S <= 5
 
 
 def wait_for(check: Callable[[], bool], what: str) -> None:
