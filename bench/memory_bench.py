@@ -2,8 +2,8 @@
 
     .venv/bin/python bench/memory_bench.py [--rounds 20] [--sockets 2000] [--players 0.25]
 
-A real ``splendor serve`` process (its own embedded Redis in a temporary folder, or
-``REDIS_URL``) on a free loopback port. Each round opens ``--sockets`` websockets on
+A real ``splendor serve`` process (on a private embedded redis-server) on a free
+loopback port. Each round opens ``--sockets`` websockets on
 a few two-player games (a ``--players`` share of them with a seat token, the rest
 spectators), each reads its snapshot and answers a ``ping``, all are held open at
 once, then all are closed. After each round, once the server has seen every socket
@@ -22,62 +22,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
-import signal
 import socket
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 import websockets
-from ws_bench import free_port, rss_mib
+from ws_bench import rss_mib, splendor_serve
+
+from server.embedded_redis import EmbeddedRedis
 
 GAMES = 20
-SERVE_WITHOUT_COLLECTOR = (
-    "import gc, sys; gc.disable(); from server.cli import main; sys.exit(main(sys.argv[1:]))"
-)
 CONNECTING = 200  # handshakes in flight at once
-
-
-@contextlib.asynccontextmanager
-async def splendor_serve(data_dir: Path, collector: bool) -> AsyncIterator[tuple[str, int]]:
-    """A ``splendor serve`` process with no rate limit (and without Python's cyclic
-    garbage collector unless ``collector``); yields its address and pid."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "SPLENDOR_COMMAND_RATE": "0",
-        "SPLENDOR_CREATE_RATE": "0",
-        "SPLENDOR_JOIN_RATE": "0",
-    }
-    command = [sys.executable, "-m", "server.cli", "serve", "--port", str(port)]
-    if not collector:
-        command[1:3] = ["-c", SERVE_WITHOUT_COLLECTOR]
-    command += ["--data-dir", str(data_dir), "--log-level", "warning"]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-    base = f"127.0.0.1:{port}"
-    try:
-        async with httpx.AsyncClient(base_url=f"http://{base}") as http:
-            for _ in range(600):
-                if process.poll() is not None:
-                    raise RuntimeError("splendor serve exited")
-                with contextlib.suppress(httpx.TransportError):
-                    if (await http.get("/healthz")).status_code == 200:
-                        break
-                await asyncio.sleep(0.05)
-        yield base, process.pid
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
 
 
 async def tables(base: str) -> list[tuple[str, str]]:
@@ -129,7 +87,6 @@ async def collection_pause(sockets: int, players: float) -> None:
     from server.app import create_app
     from server.cli import tune_gc
     from server.connections import server_options
-    from server.embedded_redis import EmbeddedRedis
     from server.settings import Settings
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -190,29 +147,35 @@ async def main() -> None:
         return
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        async with splendor_serve(Path(tmp) / "data", not args.no_collector) as (base, pid):
-            games = await tables(base)
-            start = rss_mib(pid)
-            print(f"server RSS at start: {start:.1f} MiB", flush=True)
-            figures = []
-            for n in range(1, args.rounds + 1):
-                began = time.perf_counter()
-                await one_round(base, games, args.sockets, args.players)
-                await server_idle(base)
-                rss = rss_mib(pid)
-                figures.append(rss)
+        redis = EmbeddedRedis(Path(tmp)).start()
+        try:
+            serving = splendor_serve(redis.url, None, collector=not args.no_collector)
+            async with serving as (base, pid):
+                games = await tables(base)
+                start = rss_mib(pid)
+                print(f"server RSS at start: {start:.1f} MiB", flush=True)
+                figures = []
+                for n in range(1, args.rounds + 1):
+                    began = time.perf_counter()
+                    await one_round(base, games, args.sockets, args.players)
+                    await server_idle(base)
+                    rss = rss_mib(pid)
+                    figures.append(rss)
+                    print(
+                        f"round {n:2d}: {args.sockets} sockets opened and closed in"
+                        f" {time.perf_counter() - began:.1f} s, server RSS {rss:.1f} MiB",
+                        flush=True,
+                    )
+                first, last = figures[0], figures[-1]
                 print(
-                    f"round {n:2d}: {args.sockets} sockets opened and closed in"
-                    f" {time.perf_counter() - began:.1f} s, server RSS {rss:.1f} MiB",
+                    f"RSS after round 1: {first:.1f} MiB, after round {args.rounds}: {last:.1f} MiB"
+                    f" ({(last - first) / first:+.1%});"
+                    f" {args.rounds * args.sockets} sockets in all",
                     flush=True,
                 )
-            first, last = figures[0], figures[-1]
-            print(
-                f"RSS after round 1: {first:.1f} MiB, after round {args.rounds}: {last:.1f} MiB"
-                f" ({(last - first) / first:+.1%});"
-                f" {args.rounds * args.sockets} sockets in all",
-                flush=True,
-            )
+
+        finally:
+            redis.stop()
 
 
 if __name__ == "__main__":

@@ -61,6 +61,9 @@ SPECTATORS = 4
 SOCKETS = PLAYERS + SPECTATORS
 WARM_UP_S = 3.0
 TURN_EVENTS = ("TurnEnded", "GameStarted")
+SERVE_WITHOUT_COLLECTOR = (
+    "import gc, sys; gc.disable(); from server.cli import main; sys.exit(main(sys.argv[1:]))"
+)
 
 
 # ---------------------------------------------------------------------- processes
@@ -107,8 +110,11 @@ def free_port() -> int:
 
 
 @contextlib.asynccontextmanager
-async def splendor_serve(redis_url: str, profile: Path | None) -> AsyncIterator[tuple[str, int]]:
-    """A ``splendor serve`` process; yields its address and pid."""
+async def splendor_serve(
+    redis_url: str, profile: Path | None, *, collector: bool = True
+) -> AsyncIterator[tuple[str, int]]:
+    """A ``splendor serve`` process (without Python's cyclic garbage collector unless
+    ``collector``); yields its address and pid."""
     port = free_port()
     env = {
         **os.environ,
@@ -122,7 +128,8 @@ async def splendor_serve(redis_url: str, profile: Path | None) -> AsyncIterator[
         prefix += ["-m", "pyinstrument", "-r", "text", "-p", "flat=true", "-o", str(profile)]
     elif profile is not None:
         prefix += ["-m", "cProfile", "-o", str(profile)]
-    command = [*prefix, "-m", "server.cli", "serve", "--port", str(port), "--log-level", "warning"]
+    serve = ["-m", "server.cli"] if collector else ["-c", SERVE_WITHOUT_COLLECTOR]
+    command = [*prefix, *serve, "serve", "--port", str(port), "--log-level", "warning"]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     base = f"127.0.0.1:{port}"
     try:
