@@ -70,6 +70,12 @@ async def unchanged(table: Table) -> Unchanged:
     return guard
 
 
+GAMES = [
+    {"variant": "classic", "players": 2, "seed": 1},
+    {"variant": "duel"},
+    {"variant": "classic", "players": 3, "clock": {"initial": 300, "increment": 2}},
+    {"variant": "duel", "clock": {"per_move": 86_400}},
+]
 content_types = st.sampled_from(
     [b"application/json", b"text/plain", b"application/x-www-form-urlencoded", b"", b"a/b; c=\xff"]
 )
@@ -77,7 +83,7 @@ content_types = st.sampled_from(
 
 @FUZZ
 @given(
-    body=bodies([{"variant": "classic", "players": 2, "seed": 1}, {"variant": "duel"}]),
+    body=bodies(GAMES),
     kind=content_types,
 )
 @example(body=b'{"variant":"cl\xffassic"}', kind=b"application/json")

@@ -7,8 +7,10 @@ traceback and no warning."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import struct
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -226,4 +228,67 @@ async def test_a_text_frame_not_utf8_closes_with_1007_quietly(arena: Arena) -> N
         await receive(arena.spectator)
     assert arena.spectator.close_code == 1007
     await still_open(arena.player)
+    await arena.unchanged()
+
+
+def raw_frame(opcode: int, payload: bytes, *, fin: bool = True, mask: bool = True) -> bytes:
+    """One client frame as written by hand, so that it can break RFC 6455."""
+    head = bytes([(0x80 if fin else 0) | opcode])
+    bit = 0x80 if mask else 0
+    size = len(payload)
+    if size < 126:
+        head += bytes([bit | size])
+    elif size < 65536:
+        head += struct.pack("!BH", bit | 126, size)
+    else:
+        head += struct.pack("!BQ", bit | 127, size)
+    if not mask:
+        return head + payload
+    key = b"\x01\x02\x03\x04"
+    return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+
+
+async def raw_session(server: LiveServer, game_id: str, frames: list[bytes]) -> bytes:
+    """Open a socket by hand, write ``frames``, and read what the server sends until it
+    closes the connection (or goes quiet for a second)."""
+    reader, writer = await asyncio.open_connection(server.host, server.port)
+    writer.write(
+        f"GET /ws/games/{game_id} HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    received = await reader.readuntil(b"\r\n\r\n")
+    assert received.startswith(b"HTTP/1.1 101 "), received
+    writer.write(b"".join(frames))
+    with contextlib.suppress(TimeoutError, ConnectionError):
+        while chunk := await asyncio.wait_for(reader.read(65536), 1):
+            received += chunk
+    writer.close()
+    return received
+
+
+PING = b'{"type": "ping"}'
+
+
+@pytest.mark.parametrize(
+    ("frames", "ends"),
+    [
+        ([raw_frame(1, PING, mask=False)], b"\x88\x13\x03\xea"),  # 1002: not masked
+        ([raw_frame(3, PING)], b"\x03\xea"),  # 1002: no such opcode
+        ([raw_frame(0, PING)], b"\x03\xea"),  # 1002: a continuation of nothing
+        ([raw_frame(9, b"x" * 126)], b"\x03\xea"),  # 1002: a ping over 125 bytes
+        ([raw_frame(8, b"\x03\xe7")], b"\x03\xea"),  # 1002: close code 999
+        ([raw_frame(2, b" " * 70_000)], b"\x03\xf1"),  # 1009: too big
+        ([raw_frame(1, b'"\xff"')], b"\x03\xef"),  # 1007: a text frame not UTF-8
+        ([raw_frame(1, PING[:5], fin=False), raw_frame(0, PING[5:])], b'{"type":"pong"}'),
+        ([raw_frame(2, b'{"type": "\xff', fin=False), raw_frame(0, b'"}')], b"not UTF-8"),
+    ],
+)
+async def test_frames_that_break_the_rfc_get_its_close_code(
+    arena: Arena, frames: list[bytes], ends: bytes
+) -> None:
+    """Frames that break RFC 6455 close the socket with 1002 (1009 too big, 1007 a text frame not UTF-8), quietly; a message in fragments is one message (answered, or bad_request for a binary one not UTF-8)."""
+    received = await raw_session(arena.server, arena.table.id, frames)
+    assert ends in received, received[-80:]
+    await still_open(arena.spectator)
     await arena.unchanged()
