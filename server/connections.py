@@ -13,7 +13,8 @@ request line or headers of any size are read into memory. ``GuardedHttpProtocol`
 - **size limits** on the head: a request target over ``MAX_REQUEST_TARGET`` bytes is
   answered ``414``; more than ``MAX_HEADERS`` headers, a header line over
   ``MAX_HEADER_LINE`` bytes or header lines over ``MAX_HEADER_BYTES`` in all, ``431``. Both in
-  the API's error shape (``bad_request``), then the connection is closed.
+  the API's error shape (``bad_request``), then the connection is closed. So is a
+  request httptools cannot parse (``400``), where uvicorn answered in plain text.
 
 It also drops its parser once a connection is upgraded to a websocket: the parser
 holds the protocol's callbacks, a reference cycle that uvicorn breaks only for
@@ -131,7 +132,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
                 return
             message = "Invalid HTTP request received."
             self.logger.warning(message)
-            self.send_400_response(message)
+            self._refuse(400, message)  # in the API's error shape, not uvicorn's text
             return
         if self._in_head and self._head_bytes > MAX_HEAD_BYTES:
             self._refuse(431, f"The headers are larger than {MAX_HEADER_BYTES} bytes.")
