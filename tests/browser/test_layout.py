@@ -49,7 +49,7 @@ def bots_finish(api: Api, variant: str, players: int, seed: int, levels: list[st
 
 def seat_in_play(api: Api, variant: str, players: int, seed: int) -> tuple[str, str, int]:
     """A game with the test's seat (0) and server bots, the seat having made a few moves
-    (its first listed action each time) and now to move in the main phase; returns the
+    (two reserves, then its first listed action) and now to move in the main phase; returns the
     id, the seat's token and the seat's round (its turns begun, an extra turn not
     counted, read from the events)."""
     game_id = api.new_game(players=players, seed=seed, variant=variant)
@@ -66,7 +66,12 @@ def seat_in_play(api: Api, variant: str, players: int, seed: int) -> tuple[str, 
             first = next(e["first_seat"] for e in events if e["type"] == "GameStarted")
             rounds = (first == 0) + sum(e["seat"] != 0 for e in begun)
             return game_id, token, rounds
-        api.command(game_id, token, mine["legal"][0])
+        legal = mine["legal"]
+        # Two cards reserved from the board first (the phone's bar shows them), then the
+        # first listed action.
+        reserves = [a for a in legal if a["kind"] == "reserve" and "card" in a]
+        held = len(mine["players"][0]["reserved"])
+        api.command(game_id, token, reserves[0] if reserves and held < 2 else legal[0])
     raise AssertionError("the seat never came back to a main phase")
 
 
@@ -204,6 +209,7 @@ def test_no_part_of_the_table_overlaps_another_at_any_width(
         )
         assert bar["h"] + mine["h"] <= 0.2 * height, (bar["h"], mine["h"], height, parts)
         assert mine["top"] >= 0 and mine["bottom"] <= height and bar["bottom"] <= height + 1
+        expect(page.locator("#my-bar .my-reserve")).to_have_count(2)
         if width == 390:
             name = "table" if tables.variant == "classic" else "duel"
             page.screenshot(path=str(screenshots / f"{name}-phone-choosing.png"))
