@@ -162,10 +162,18 @@ class Api:
     def close(self) -> None:
         self.http.close()
 
-    def new_game(self, players: int = 2, seed: int | None = None, variant: str = "classic") -> str:
+    def new_game(
+        self,
+        players: int = 2,
+        seed: int | None = None,
+        variant: str = "classic",
+        clock: dict[str, int] | None = None,
+    ) -> str:
         body: dict[str, Any] = {"variant": variant, "players": players}
         if seed is not None:
             body["seed"] = seed
+        if clock is not None:
+            body["clock"] = clock
         r = self.http.post("/api/games", json=body)
         assert r.status_code == 201, r.text
         game_id: str = r.json()["id"]

@@ -71,6 +71,8 @@ def test_two_players_play_a_whole_game_by_clicking_while_a_spectator_watches(
     ana.goto(f"{server.base}/?seed={SEED}#/")
     ana.fill("#player-name", "Ana")
     expect(ana.locator("#seat-1")).to_have_value("open")
+    # A game between people is timed by default: this one plays by clicks at its own pace.
+    ana.select_option("#time-control", "none")
     ana.click("#start-game")
     ana.wait_for_url(re.compile(r"#/play/"))
     expect(ana.locator(".banner-open")).to_be_visible()

@@ -40,9 +40,10 @@ async function request(method, path, { body, token } = {}) {
 
 const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 
-export function createGame({ variant = "classic", players = 2, seed } = {}) {
+export function createGame({ variant = "classic", players = 2, seed, clock = null } = {}) {
   const body = { variant, players };
   if (Number.isInteger(seed)) body.seed = seed;
+  if (clock) body.clock = clock;
   return request("POST", "/api/games", { body });
 }
 

@@ -8,6 +8,7 @@ import { mySeats, playerName, rememberName, rememberSeat } from "./seats.js";
 import { roundOfView } from "./turns.js";
 import { waitedWords } from "./waiting.js";
 import { seatLabel, variantName } from "./words.js";
+import { defaultPreset, gameTags, presetClock, PRESETS } from "./timecontrol.js";
 
 const REFRESH_MS = 8000;
 const SEAT_CHOICES = [
@@ -91,6 +92,17 @@ function newGameForm(seed) {
   const error = h("p", { class: "form-error", role: "alert", id: "new-game-error" });
   let players = 2;
   let choices = ["you", "open", "open", "open"];
+  // The time control follows the seats (untimed against bots only, else timed)
+  // until the player picks one.
+  let timePicked = false;
+  const timeControl = h(
+    "select",
+    { id: "time-control", name: "time-control", onchange: () => (timePicked = true) },
+    PRESETS.map(([value, label]) => h("option", { value }, label)),
+  );
+  const followSeats = () => {
+    if (!timePicked) timeControl.value = defaultPreset(choices.slice(0, players));
+  };
 
   const drawPlayers = () => {
     mount(
@@ -117,6 +129,7 @@ function newGameForm(seed) {
     );
   };
   const drawSeats = () => {
+    followSeats();
     mount(
       seatsBox,
       Array.from({ length: players }, (_, i) =>
@@ -168,7 +181,7 @@ function newGameForm(seed) {
         submit.disabled = true;
         submit.textContent = "Starting…";
         try {
-          const game = await createGame({ variant: variant.value, players, seed });
+          const game = await createGame({ variant: variant.value, players, seed, clock: presetClock(timeControl.value) });
           // Seats are numbered in joining order: you first, then the bots;
           // open seats are left for the friends who follow the join address.
           if (iPlay) {
@@ -192,6 +205,7 @@ function newGameForm(seed) {
     h("div", { class: "field" }, h("label", { for: "variant" }, "Game"), variant),
     h("div", { class: "field" }, h("span", { class: "field-label", id: "players-label" }, "Players"), playersBox),
     h("fieldset", { class: "field seats-field" }, h("legend", { class: "field-label" }, "Who sits where"), seatsBox),
+    h("div", { class: "field" }, h("label", { for: "time-control" }, "Time"), timeControl),
     seed === undefined ? null : h("p", { class: "hint", id: "seed-note" }, `Seed ${seed}: the deals of this game are fixed.`),
     submit,
     error,
@@ -249,8 +263,9 @@ function link(href, label, key, primary = false) {
   return h("a", { class: ["btn", "btn-small", primary && "btn-primary"], href, dataset: { key } }, label);
 }
 
+/** A game's row: what it says, the time control and "seeded" (every row), its links. */
 function row(game, body, actions) {
-  return h("div", { class: "game-row", dataset: { game: game.id, status: game.status } }, h("div", { class: "game-row-body" }, body), h("div", { class: "game-row-actions" }, actions));
+  return h("div", { class: "game-row", dataset: { game: game.id, status: game.status } }, h("div", { class: "game-row-body" }, body, gameTags(game)), h("div", { class: "game-row-actions" }, actions));
 }
 
 function openRow(g) {
