@@ -720,12 +720,17 @@ class Hubs:
 
     # -- presence and rematches
 
-    async def _watch_signals(self, game_id: str) -> tuple[SeatsSeen, str | None]:
-        """Subscribe to the game's signals, then read its presence (and rematch): a
-        change after the read is signalled."""
+    async def start(self) -> None:
+        """Start beating (``server.presence``): done by the first hub if not before,
+        but a process must know the others' beats to answer who is away."""
         if self._presence_started is None:
             self._presence_started = asyncio.get_running_loop().create_task(self.presence.start())
         await asyncio.shield(self._presence_started)  # its first beat before any write
+
+    async def _watch_signals(self, game_id: str) -> tuple[SeatsSeen, str | None]:
+        """Subscribe to the game's signals, then read its presence (and rematch): a
+        change after the read is signalled."""
+        await self.start()
         await self.signals.watch(game_id)
         return await self.presence.read(game_id)
 

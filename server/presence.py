@@ -308,9 +308,7 @@ class Presence:
         seen, rematch, _ = await self.read_at(game_id, 0)
         return seen, rematch
 
-    async def read_at(
-        self, game_id: str, version: int
-    ) -> tuple[SeatsSeen, str | None, int | None]:
+    async def read_at(self, game_id: str, version: int) -> tuple[SeatsSeen, str | None, int | None]:
         """``read``, and the time (ms) of the game's event at ``version`` if any."""
         read_ms = self._clock_ms()
         keys = (presence_key(game_id), meta_key(game_id), events_key(game_id))

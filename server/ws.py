@@ -330,10 +330,14 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     app.state.hubs = hubs
     # This process's own moves go to its hubs straight from the service.
     service.observer = hubs
+    # Who is away, for abandon claims and views (server.presence).
+    service.away_since = hubs.presence.seats_away_since
+    await hubs.start()
     try:
         yield
     finally:
         service.observer = None
+        service.away_since = None
         await hubs.close()
 
 
