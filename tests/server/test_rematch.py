@@ -23,11 +23,18 @@ from tests.server.helpers import Table, auth, choose, new_table
 
 
 async def finished_table(
-    app: Starlette, http: httpx.AsyncClient, players: int = 2, bots: dict[int, str] | None = None
+    app: Starlette,
+    http: httpx.AsyncClient,
+    players: int = 2,
+    bots: dict[int, str] | None = None,
+    clock: dict[str, int] | None = None,
 ) -> Table:
-    """A game played to its end (every seat's moves sent through the service, bots'
-    too: the bot runner is off in these tests)."""
-    r = await http.post("/api/games", json={"variant": "classic", "players": players, "seed": 5})
+    """A seeded game played to its end (every seat's moves sent through the service,
+    bots' too: the bot runner is off in these tests)."""
+    body: dict[str, object] = {"variant": "classic", "players": players, "seed": 5}
+    if clock is not None:
+        body["clock"] = clock
+    r = await http.post("/api/games", json=body)
     table = Table(http, r.json()["id"])
     for seat in range(players):
         body = {"bot": bots[seat]} if bots and seat in bots else {"name": f"P{seat}"}
@@ -79,6 +86,19 @@ async def test_two_seats_at_once_make_one_rematch_with_seats_moved_round(
         assert view["view"]["you"] == answer["seat"]
     old_seed = await redis_client.hget(meta_key(table.id), "seed")
     assert await redis_client.hget(meta_key(new_id), "seed") not in (None, old_seed)
+
+
+async def test_a_rematch_keeps_the_time_control_and_is_not_seeded(
+    app: Starlette, http: httpx.AsyncClient
+) -> None:
+    """The rematch of a seeded 5+3 game is a 5+3 game too, and not seeded (a new seed)."""
+    table = await finished_table(app, http, clock={"initial": 300, "increment": 3})
+    old = (await http.get(f"/api/games/{table.id}")).json()
+    assert old["seeded"] is True
+    new_id = (await rematch(http, table.id, table.tokens[0])).json()["id"]
+    summary = (await http.get(f"/api/games/{new_id}")).json()
+    assert summary["clock"] == old["clock"] and summary["clock"] is not None
+    assert summary["seeded"] is False
 
 
 async def test_calling_again_gives_the_same_answer_and_the_old_game_points_to_it(
