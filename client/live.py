@@ -156,6 +156,10 @@ class LiveGame:
             return
         elif kind == "error":
             command_id = message.get("command_id")
+            if message["code"] == "unavailable":
+                # The server can't reach its store and closes this socket: the
+                # command stays pending and goes again on the next one.
+                return
             error = ProtocolError(message["code"], message["message"])
             if command_id:
                 self._settle(command_id, None, error)

@@ -32,7 +32,7 @@ from starlette.applications import Starlette
 from client.bots import BOTS, choose
 from events.game import Variant
 from server.errors import ServiceError
-from server.outage import REDIS_CONNECT_S, STORE_DOWN
+from server.outage import REDIS_CONNECT_S, is_store_down
 from server.projection import decode_event
 from server.service import BOT_GAMES_KEY, GameService
 from server.settings import Settings
@@ -105,11 +105,11 @@ class BotRunner:
                     self._play(game_id, table)
             except asyncio.CancelledError:
                 raise
-            except STORE_DOWN as e:
-                log.warning("bot runner: Redis can't be reached (%r); retrying", e)
-                await asyncio.sleep(1.0)
-            except Exception:
-                log.exception("bot runner loop failed; retrying")
+            except Exception as e:
+                if is_store_down(e):
+                    log.warning("bot runner: Redis can't be reached (%r); retrying", e)
+                else:
+                    log.exception("bot runner loop failed; retrying")
                 await asyncio.sleep(1.0)
 
     async def close(self) -> None:
@@ -188,15 +188,16 @@ class BotRunner:
         except ServiceError as refusal:
             # Another runner moved first, or the game moved on: the tail brings the news.
             log.debug("bot move in %s at %d refused: %s", game_id, version, refusal)
-        except STORE_DOWN as e:
+        except Exception as e:
+            if not is_store_down(e):
+                log.exception("bot %s at seat %d of %s failed", level, seat, game_id)
+                return
             # Nothing new will come from the tail to wake this seat: it plays again
             # once Redis answers (``_play_again``).
             log.warning(
                 "bot move in %s at %d not sent, Redis can't be reached: %r", game_id, version, e
             )
             self._again.add(game_id)
-        except Exception:
-            log.exception("bot %s at seat %d of %s failed", level, seat, game_id)
         finally:
             table.thinking.discard((seat, version))
 

@@ -27,6 +27,7 @@ from redis.exceptions import (
     ClusterDownError,
     ReadOnlyError,
     RedisError,
+    ResponseError,
     TryAgainError,
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -54,7 +55,12 @@ RESTART_BACKOFF_S: Final = (0.0, 0.5, 1.0, 2.0, 5.0)  # after failed restarts
 
 
 def is_store_down(error: BaseException) -> bool:
-    return isinstance(error, STORE_DOWN)
+    """Whether a Redis error means "not reachable for now" (else it is a fault)."""
+    if isinstance(error, STORE_DOWN):
+        return True
+    # A script's write refused by a replica (a failover under way, or a primary made a
+    # replica) comes as a plain ResponseError that quotes READONLY.
+    return isinstance(error, ResponseError) and "-READONLY " in str(error)
 
 
 class RedisKeeper:

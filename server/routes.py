@@ -31,7 +31,7 @@ from server.errors import (
     unavailable,
 )
 from server.lobby import STATUSES, Status
-from server.outage import STORE_DOWN
+from server.outage import is_store_down
 from server.qr import qr_code
 from server.ratelimit import ClientLimits, RateLimiter
 from server.service import GameService
@@ -284,7 +284,10 @@ async def on_service_error(request: Request, exc: Exception) -> Response:
 
 
 async def on_store_down(request: Request, exc: Exception) -> Response:
-    """Redis can't be reached: 503 ``unavailable`` (server/outage.py), not a 500."""
+    """Redis can't be reached: 503 ``unavailable`` (server/outage.py); any other Redis
+    error is a fault of ours, left to the last resort (a 500)."""
+    if not is_store_down(exc):
+        raise exc
     return await on_service_error(request, unavailable(exc))
 
 
@@ -298,7 +301,7 @@ async def on_http_exception(request: Request, exc: Exception) -> Response:
 EXCEPTION_HANDLERS: Final = {
     ServiceError: on_service_error,
     HTTPException: on_http_exception,
-    **dict.fromkeys(STORE_DOWN, on_store_down),
+    RedisError: on_store_down,
 }
 
 

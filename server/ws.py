@@ -37,7 +37,7 @@ from events.game import Variant
 from server import wire
 from server.errors import ServiceError, bad_request, missing_token, rate_limited, unavailable
 from server.hub import CLOSE_INTERNAL, Hubs, Outbox
-from server.outage import STORE_DOWN, is_store_down
+from server.outage import is_store_down
 from server.projection import LoggedEvent
 from server.ratelimit import RateLimiter
 from server.routes import seat_for_token
@@ -218,9 +218,10 @@ class _Session:
         except ServiceError as e:
             await self.outbox.reply(_error(e, command_id if command_id else None))
             return
-        except STORE_DOWN as e:
-            # Answered, then the socket is closed (game_socket): resent on the next one.
-            await self.outbox.reply(_error(unavailable(e), command_id))
+        except RedisError as e:
+            if is_store_down(e):
+                # Answered, then the socket is closed (game_socket): resent on the next.
+                await self.outbox.reply(_error(unavailable(e), command_id))
             raise
         ack = {"type": "ack", "command_id": command_id, "version": result.version}
         await self.outbox.reply(_encode(ack))

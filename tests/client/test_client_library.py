@@ -6,13 +6,16 @@ import asyncio
 import contextlib
 import io
 import random
+from pathlib import Path
 
 import pytest
+import redis.asyncio as aioredis
 
 from client.bots.moves import moves as game_moves
 from client.commands import play_bot, split_game_url, watch
 from client.http import ProtocolError, Seat, SplendorHTTP
 from client.live import LiveGame
+from server.embedded_redis import EmbeddedRedis
 from server.settings import Settings
 from tests.server.ws_helpers import live_server
 
@@ -109,6 +112,35 @@ async def test_a_command_sent_during_a_drop_is_applied_once(settings: Settings) 
         assert version == again
         events = await http.events(game_id)
         assert [e["version"] for e in events] == list(range(1, version + 1))
+
+
+async def test_a_command_met_by_a_redis_outage_is_kept_and_applied_once(
+    tmp_path: Path,
+) -> None:
+    """A command the server answers `unavailable` (its Redis made a replica of nothing: writes refused, reads served) stays pending, goes again with its id on each new socket, and is applied once when Redis takes writes again."""
+    redis = await asyncio.to_thread(EmbeddedRedis(tmp_path / "redis").start)
+    settings = Settings(redis_url=redis.url).without_rate_limits()
+    admin = aioredis.from_url(redis.url)
+    try:
+        async with live_server(settings) as server, SplendorHTTP(server.http_url) as http:
+            game_id, seats = await _table(http)
+            mover = seats[(await http.view(game_id))["turn"]["seat"]]
+            async with LiveGame(server.http_url, game_id, token=mover.token) as live:
+                action = game_moves(live.view)[0] if live.view else {}
+                before, reconnects = live.version, live.reconnects
+                await admin.replicaof("127.0.0.1", "1")  # READONLY from now on
+                sending = asyncio.create_task(live.send(action, command_id="through"))
+                while live.reconnects == reconnects:  # refused, and its socket closed
+                    await asyncio.sleep(0.05)
+                assert not sending.done()
+                await admin.replicaof("NO", "ONE")
+                version = await sending
+            events = await http.events(game_id)
+        assert version == before + len(events[before:]) and version > before
+        assert [e["version"] for e in events] == list(range(1, version + 1))
+    finally:
+        await admin.aclose()
+        await asyncio.to_thread(redis.stop)
 
 
 async def test_watch_draws_the_table_until_the_game_ends(

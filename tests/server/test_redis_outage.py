@@ -4,6 +4,7 @@ told and closed, and everything works again once Redis is back, without a restar
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -17,13 +18,16 @@ from typing import Any
 import httpx
 import pytest
 import redis
+import redis.asyncio as aioredis
 from starlette.applications import Starlette
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from client.bots.moves import moves as game_moves
+from server.app import create_app
 from server.embedded_redis import EmbeddedRedis
 from server.outage import REDIS_CONNECT_S
+from server.settings import Settings
 from tests.server.helpers import auth, choose, command_id
 from tests.server.test_durability import Server, alive, free_port, play, seated_game
 
@@ -34,6 +38,43 @@ async def test_connecting_to_redis_is_given_up_on_after_a_few_seconds(app: Starl
     """The app's Redis pool gives up connecting after REDIS_CONNECT_S (not the system's minutes), so an unreachable Redis is a prompt 503."""
     pool = app.state.redis.connection_pool
     assert pool.connection_kwargs["socket_connect_timeout"] == REDIS_CONNECT_S <= 5
+
+
+async def test_writes_refused_by_a_replica_are_503_unavailable_and_reads_still_served(
+    tmp_path: Path,
+) -> None:
+    """With its Redis made a replica (a failover under way: writes refused, READONLY, even inside scripts), a command and a new game get 503 unavailable while views are still served; once it takes writes again the same command goes through."""
+    redis_server = await asyncio.to_thread(EmbeddedRedis(tmp_path / "redis").start)
+    admin = aioredis.from_url(redis_server.url)
+    app = create_app(Settings(redis_url=redis_server.url, command_rate=0), plugins=False)
+    try:
+        async with (
+            app.router.lifespan_context(app),
+            httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=app), base_url="http://splendor.test"
+            ) as http,
+        ):
+            game_id = (await http.post("/api/games", json={"variant": "classic"})).json()["id"]
+            tokens = [
+                (await http.post(f"/api/games/{game_id}/seats", json={"name": n})).json()["token"]
+                for n in ("Ana", "Bo")
+            ]
+            base = f"/api/games/{game_id}"
+            seat = (await http.get(f"{base}/view")).json()["view"]["turn"]["seat"]
+            legal = (await http.get(f"{base}/view", headers=auth(tokens[seat]))).json()["view"]
+            command = {"command_id": command_id(), "action": legal["legal"][0]}
+            await admin.replicaof("127.0.0.1", "1")
+            assert_unavailable(
+                await http.post(f"{base}/commands", json=command, headers=auth(tokens[seat]))
+            )
+            assert_unavailable(await http.post("/api/games", json={"variant": "duel"}))
+            assert (await http.get(f"{base}/view")).status_code == 200
+            await admin.replicaof("NO", "ONE")
+            again = await http.post(f"{base}/commands", json=command, headers=auth(tokens[seat]))
+            assert again.status_code == 200, again.text
+    finally:
+        await admin.aclose()
+        await asyncio.to_thread(redis_server.stop)
 
 
 def wait_for(check: Callable[[], bool], what: str) -> None:
