@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import msgspec
 
 from events import clock as clocks
+from events import turns
 from events.base import (
     AbandonClaimed,
     Abort,
@@ -28,7 +29,6 @@ from events.base import (
     OutReason,
     Resign,
     Resigned,
-    Status,
     TimeRanOut,
 )
 from events.clock import ABANDON_MS, OPEN_GAME_MS, Clock
@@ -66,17 +66,11 @@ class _Player(Protocol):
     def out(self) -> OutReason | None: ...
 
 
-class Table(Protocol):
+class Table(turns.Table, Protocol):
     """What these rules read of a game's state (both games' states are one)."""
 
     @property
-    def status(self) -> Status: ...
-    @property
-    def players_count(self) -> int: ...
-    @property
     def players(self) -> Sequence[_Player]: ...
-    @property
-    def seat(self) -> int: ...
     @property
     def clock(self) -> Clock: ...
 
@@ -158,6 +152,7 @@ def claim_allowed(state: Table, seat: int, facts: Facts | None) -> bool:
 
 _ABORT = Abort()
 _CLAIM = ClaimAbandon()
+_LEAVE = (Resign, Abort, ClaimAbandon)
 
 
 def leave_actions(state: Table, seat: int | None, facts: Facts | None = None) -> list[LeaveAction]:
@@ -180,6 +175,18 @@ def leave_wire(state: Table, seat: int | None) -> list[dict[str, Any]]:
 
 
 # ---------------------------------------------------------------------- decide
+
+
+def decide_first(
+    state: Table, seat: int, action: Any, facts: Facts | None, seat_out: SeatOut
+) -> list[Any] | None:
+    """What every game's ``decide`` checks first: a leave action's events, or None
+    once the action is a move of the seat to move, in its time."""
+    if isinstance(action, _LEAVE):
+        return decide_leave(state, seat, action, facts, seat_out)
+    turns.check_turn(state, seat)
+    check_time(state, seat, facts)
+    return None
 
 
 def decide_leave(

@@ -16,7 +16,7 @@ from itertools import combinations, product
 from typing import Final, Literal
 
 from events import leaving
-from events.base import Abort, ClaimAbandon, OutReason, Resign
+from events.base import OutReason
 from events.catalog import classic_cards, classic_nobles
 from events.classic.actions import (
     Buy,
@@ -64,7 +64,7 @@ from events.errors import IllegalAction
 from events.leaving import Facts
 from events.payment import payment_for
 from events.token_limit import check_give_back, ways_to_give_back
-from events.turns import check_turn, take_seat, to_move
+from events.turns import take_seat, to_move
 
 Phase = Literal["main", "return_tokens", "choose_noble"]
 
@@ -236,9 +236,6 @@ def final_round(state: ClassicState) -> bool:
 # ------------------------------------------------------------------ decide
 
 
-_LEAVE = (Resign, Abort, ClaimAbandon)
-
-
 def decide(
     state: ClassicState,
     seat: int,
@@ -249,10 +246,9 @@ def decide(
     """The events ``action`` by ``seat`` causes, or a ``RuleViolation``. ``facts``:
     the time now and who is away (``events.leaving``); without them no clock is checked
     and nobody counts as away."""
-    if isinstance(action, _LEAVE):
-        return leaving.decide_leave(state, seat, action, facts, seat_out)
-    check_turn(state, seat)
-    leaving.check_time(state, seat, facts)
+    leave = leaving.decide_first(state, seat, action, facts, seat_out)
+    if leave is not None:
+        return leave
     player = state.players[seat]
     current = phase(state)
     if isinstance(action, ReturnTokens):

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 from events import leaving
-from events.base import Abort, ClaimAbandon, OutReason, Resign
+from events.base import OutReason
 from events.catalog import duel_cards
 from events.colors import (
     DUEL_TOKENS,
@@ -62,7 +62,6 @@ from events.errors import IllegalAction
 from events.leaving import Facts
 from events.payment import payment_for
 from events.token_limit import check_give_back
-from events.turns import check_turn
 
 COST_NAMES = (*GEMS, PEARL)  # the order of a Duel card's cost
 
@@ -71,9 +70,6 @@ _LEVEL = card_levels(_CARDS.values())
 
 
 # ------------------------------------------------------------------ decide
-
-
-_LEAVE = (Resign, Abort, ClaimAbandon)
 
 
 def decide(
@@ -86,10 +82,9 @@ def decide(
     """The events ``action`` by ``seat`` causes, or a ``RuleViolation``. ``facts``:
     the time now and who is away (``events.leaving``); without them no clock is checked
     and nobody counts as away."""
-    if isinstance(action, _LEAVE):
-        return leaving.decide_leave(state, seat, action, facts, seat_out)
-    check_turn(state, seat)
-    leaving.check_time(state, seat, facts)
+    leave = leaving.decide_first(state, seat, action, facts, seat_out)
+    if leave is not None:
+        return leave
     player = state.players[seat]
     current = phase(state)
     match action:

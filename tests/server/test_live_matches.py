@@ -221,3 +221,32 @@ async def test_a_rematch_keeps_the_time_control(http: httpx.AsyncClient) -> None
     summary = (await http.get(f"/api/games/{r.json()['id']}")).json()
     assert summary["clock"] == {"initial": None, "increment": None, "per_move": 86_400}
     assert summary["seeded"] is False
+
+
+async def test_time_alone_aborts_an_open_game_and_a_first_move_not_made(
+    store: EventStore,
+) -> None:
+    """GameService.expire with the service's clock set past the deadlines: an open game nobody filled for 30 minutes is aborted as expired (and listed only as aborted); a live game whose first mover let 30 s pass is aborted as first_move; a game with nothing due is left alone."""
+    now = [1_700_000_000_000]
+    lobby = Lobby(store.client)
+    service = GameService(store, lobby, clock_ms=lambda: now[0])
+    blitz = TimeControl(initial=180, increment=2)
+    waiting = (await service.create_game("classic", 3, None, blitz))["id"]
+    await service.join(waiting, "A")
+    started = (await service.create_game("duel", 2, None, blitz))["id"]
+    await service.join(started, "A")
+    await service.join(started, "B")
+    now[0] += 29_999
+    assert await service.expire(started) is None
+    now[0] += 1
+    assert await service.expire(started) is not None
+    view = await service.view(started, None)
+    assert view["status"] == "aborted"
+    assert type((await service.log(started))[-1].event).__name__ == "GameAborted"
+    now[0] += 30 * 60_000
+    assert await service.expire(waiting) is not None
+    assert (await service.view(waiting, None))["status"] == "aborted"
+    assert [g["id"] for g in await lobby.newest("open", 10)] == []
+    assert {g["id"] for g in await lobby.newest("aborted", 10)} == {waiting, started}
+    again = await service.expire(waiting)
+    assert again is None
