@@ -6,11 +6,11 @@ prints its figures.
 On one private redis-server (as ``splendor serve`` runs it), one process with a
 ``GameService`` whose scheduler is ``Deadlines`` and one ``Timekeeper``:
 
-- the deadline set holds ``--games`` entries. ``--real`` of them are real games
-  (2-player classic, a real-time clock, both first turns played through the service,
-  so the mover's bank runs); the others are placeholders with a deadline hours away,
-  written straight into the set: for the timekeeper a deadline is a deadline (it
-  reads only the earliest ones), and a real game behind each would only fill Redis.
+- the deadline set holds ``--games`` placeholders, deadlines hours away written
+  straight into the set (for the timekeeper a deadline is a deadline: it reads only
+  the earliest ones, and a real game behind each would only fill Redis), and then
+  ``--real`` real games (2-player classic, a real-time clock, both first turns played
+  through the service, so the mover's bank runs);
 - idle: with no deadline due for ``--idle`` seconds, the CPU the timekeeper's
   process uses per second of waiting (``time.process_time``), and Redis's
   (``INFO cpu``), and the round trips it makes;
@@ -78,7 +78,7 @@ async def run(games: int, real: int, idle: float) -> None:
             deadlines = Deadlines(client)
             service.scheduler = deadlines
             far = time.time_ns() // 1_000_000 + 3 * 3600_000
-            filler = {f"placeholder-{i}": far + i * 1000 for i in range(games - real)}
+            filler = {f"placeholder-{i}": far + i * 1000 for i in range(games)}
             for start in range(0, len(filler), 1000):
                 chunk = dict(list(filler.items())[start : start + 1000])
                 await client.zadd(DEADLINES_KEY, chunk)
@@ -123,6 +123,7 @@ async def run(games: int, real: int, idle: float) -> None:
                     break
                 await asyncio.sleep(0.1)
             late = sorted(await lateness(service, ids, banks))
+            print(f"deadlines in the set after: {await client.zcard(DEADLINES_KEY)}")
             p99 = late[min(len(late) - 1, int(len(late) * 0.99))]
             print(
                 f"lateness of {len(late)} deadlines: p50 {statistics.median(late):.0f} ms, "
