@@ -20,6 +20,7 @@ from events.classic import evolve as classic_evolve
 from events.classic import rules as classic_rules
 from events.classic import view as classic_view
 from events.classic.state import ClassicState
+from events.clock import OPEN_GAME_MS
 from events.duel import actions as duel_actions
 from events.duel import events as duel_events
 from events.duel import evolve as duel_evolve
@@ -36,8 +37,12 @@ from events.views import Views
 def with_rules(
     catalog: Callable[[], dict[str, object]], numbers: Callable[[], dict[str, Any]]
 ) -> Callable[[], dict[str, object]]:
-    """A variant's catalog with its rules' numbers as ``rules`` (for the page's words)."""
-    return lambda: {**catalog(), "rules": numbers()}
+    """A variant's catalog with its rules' numbers as ``rules`` (for the page's words),
+    and those of online play both games share (RULES.md part 3)."""
+    return lambda: {
+        **catalog(),
+        "rules": {**numbers(), "open_game_seconds": OPEN_GAME_MS // 1000},
+    }
 
 
 @dataclass(frozen=True)

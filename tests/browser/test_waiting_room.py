@@ -41,7 +41,9 @@ def test_a_seated_player_fills_the_open_seats_with_bots_and_the_game_starts(
     game_id, page, spectator = open_room(browser, contexts, console, server, api, 3)
     room = page.locator("#waiting-room")
     expect(room.locator("h2")).to_have_text("Waiting for 2 more players")
-    expect(room.locator("#waited")).to_have_text(re.compile(r"^Open for \d+ seconds?$"))
+    expect(room.locator("#waited")).to_have_text(
+        re.compile(r"^Open for \d+ seconds? · it expires in 30 min unless its seats are taken$")
+    )
     expect(spectator.locator("#waiting-room h2")).to_have_text("Waiting for 2 more players")
     expect(spectator.locator("#fill-with-bot")).to_have_count(0)
     expect(spectator.locator("#cancel-game")).to_have_count(0)

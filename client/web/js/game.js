@@ -240,7 +240,8 @@ export async function showGame(main, gameId, mode) {
     bannerKey = key;
     if (!view) return mount(bannerSlot);
     if (view.status === "open") {
-      return mount(bannerSlot, waitingBanner({ gameId, summary, view, seated: !!token, cancel: () => live.command({ kind: "abort" }) }));
+      const openSeconds = (catalog.rules && catalog.rules.open_game_seconds) || 0;
+      return mount(bannerSlot, waitingBanner({ gameId, summary, view, seated: !!token, cancel: () => live.command({ kind: "abort" }), openSeconds }));
     }
     if (view.status === "aborted") return mount(bannerSlot, abortedBanner(aborted, names));
     if (view.status === "finished" && view.result) {

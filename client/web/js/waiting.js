@@ -25,16 +25,28 @@ export function waitedWords(iso, now = Date.now()) {
   return `for ${plural(Math.floor(minutes / 60), "hour")}`;
 }
 
+/** "Open for 3 min · it expires in 27 min unless its seats are taken": `openSeconds`
+ * is how long an open game may wait (the catalog's `rules.open_game_seconds`). */
+export function waitedLine(iso, openSeconds, now = Date.now()) {
+  const waited = waitedWords(iso, now);
+  if (!waited) return "";
+  const since = Date.parse(iso);
+  if (!openSeconds) return `Open ${waited}`;
+  const left = Math.ceil((since + openSeconds * 1000 - now) / 60000);
+  const expiry = left > 0 ? `it expires in ${left} min unless its seats are taken` : "it expires now";
+  return `Open ${waited} · ${expiry}`;
+}
+
 /** Brings every "waited" line under `root` up to date (called every few seconds). */
 export function tickWaited(root) {
-  for (const el of root.querySelectorAll("[data-since]")) el.textContent = `Open ${waitedWords(el.dataset.since)}`;
+  for (const el of root.querySelectorAll("[data-since]")) el.textContent = waitedLine(el.dataset.since, Number(el.dataset.openSeconds) || 0);
 }
 
 /**
  * The banner of an open game. `seated`: this page holds a seat (it may act);
  * `cancel()` sends the abort action and resolves or rejects like a command.
  */
-export function waitingBanner({ gameId, summary, view, seated, cancel }) {
+export function waitingBanner({ gameId, summary, view, seated, cancel, openSeconds = 0 }) {
   const missing = summary.players - view.players.length;
   const message = h("p", { class: "form-error waiting-message", role: "alert", id: "waiting-message" });
   const fail = (err) => {
@@ -117,7 +129,7 @@ export function waitingBanner({ gameId, summary, view, seated, cancel }) {
     "section",
     { class: "banner banner-open", id: "waiting-room", "aria-label": "Waiting for players" },
     h("h2", {}, `Waiting for ${plural(missing, "more player")}`),
-    h("p", { class: "waited", id: "waited", dataset: { since: summary.created_at || "" } }, `Open ${waitedWords(summary.created_at)}`),
+    h("p", { class: "waited", id: "waited", dataset: { since: summary.created_at || "", openSeconds: String(openSeconds) } }, waitedLine(summary.created_at, openSeconds)),
     h("p", {}, "Send this address to a friend; the game starts by itself when the last seat is taken."),
     sharePanel(gameId),
     seated
