@@ -3,10 +3,12 @@ clocks that run out, resign with a confirmation, presence, rematch."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.browser.conftest import Console, ServerProcess, open_page
-from tests.browser.pages import Api
+from tests.browser.pages import Api, give_seat
 
 
 def test_the_lobby_offers_time_controls_and_shows_them_in_every_row(
@@ -41,3 +43,86 @@ def test_the_lobby_offers_time_controls_and_shows_them_in_every_row(
     game_id = page.url.rsplit("/", 1)[1]
     assert api.summary(game_id)["clock"] == {"initial": None, "increment": None, "per_move": 86400}
     assert console.unexpected() == []
+
+
+def first_moves(api: Api, game_id: str, tokens: list[str]) -> None:
+    """Each seat plays its first turn over HTTP (its first legal move), so that the clocks start (RULES.md part 3)."""
+    for _ in tokens:
+        public = api.view(game_id)
+        seat = public["turn"]["seat"]
+        view = api.view(game_id, tokens[seat])
+        move = next(a for a in view["legal"] if a["kind"] not in ("abort", "claim_abandon"))
+        api.command(game_id, tokens[seat], move)
+
+
+def test_a_clock_runs_out_on_the_page_of_the_player_left_behind(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    server: ServerProcess,
+    api: Api,
+    console: Console,
+) -> None:
+    """Two pages at an 8+0 game: after the first moves the mover's clock runs (red under 10 s, its low time in its tab's title); the mover closes its page and the other page sees that clock reach 0:00.0 and the result on time, with the ranks."""
+    game_id = api.new_game(clock={"initial": 8, "increment": 0})
+    tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
+    pages = []
+    for seat, name in enumerate(("Ana", "Ben")):
+        page = open_page(browser, contexts, console, name)
+        give_seat(page, server.base, game_id, seat, tokens[seat], name)
+        page.goto(f"{server.base}/#/play/{game_id}")
+        expect(page.locator(f'[data-player="{1 - seat}"] .clock-time')).to_have_text("0:08.0")
+        pages.append(page)
+    first_moves(api, game_id, tokens)
+    mover = api.view(game_id)["turn"]["seat"]
+    left, stays = pages[mover], pages[1 - mover]
+    clock = stays.locator(f'[data-player="{mover}"] .clock')
+    expect(clock).to_have_class(re.compile(r"\bclock-running\b.*\bclock-low\b"))
+    expect(left).to_have_title(re.compile(r"^Your move · 0:0\d left · "))
+    left.close()
+    expect(clock.locator(".clock-time")).to_have_text("0:00.0", timeout=15_000)
+    banner = stays.locator("#result-banner")
+    loser, winner = ("Ana", "Ben")[mover], ("Ana", "Ben")[1 - mover]
+    expect(banner.locator("h2")).to_have_text(f"{winner} wins on time: {loser} ran out of time.")
+    expect(banner.locator(f'.ranks [data-seat="{mover}"]')).to_have_attribute("data-rank", "2")
+    assert api.summary(game_id)["result"]["reason"] == "time"
+    assert console.unexpected() == []
+
+
+CLOCK_STATE = """async (steps) => {
+  const { ClockState, clockText } = await import('/js/clocks.js');
+  const state = new ClockState();
+  const shown = [];
+  for (const [view, at, seat, readAt] of steps) {
+    if (view) state.take(view, at);
+    shown.push(clockText(state.shown(seat, readAt)));
+  }
+  return shown;
+}"""
+
+
+def clock_view(version: int, remaining: list[int], running: int | None) -> dict[str, object]:
+    """A live timed view reduced to what clocks.js reads."""
+    clock = {"initial": 60, "increment": 2, "per_move": None, "remaining": remaining}
+    clock |= {"running": running, "first_move": None, "now": f"2026-01-01T00:00:0{version}Z"}
+    return {"version": version, "status": "live", "turn": {"seat": running}, "clock": clock}
+
+
+def test_a_shown_clock_never_goes_up_without_a_new_event(
+    browser: Browser, contexts: list[BrowserContext], server: ServerProcess
+) -> None:
+    """clocks.js: the running clock ticks from when its clock arrived (the page's own time); a resync at the same version with more time left changes nothing shown, one with less lowers it; a clock that comes with a new event (the turn's end and its increment) is taken as it is."""
+    context = browser.new_context()
+    contexts.append(context)
+    page = context.new_page()
+    page.goto(f"{server.base}/#/")
+    steps = [
+        [clock_view(5, [30_000, 40_000], 0), 1000, 0, 1000],  # arrives: 0:30
+        [None, 0, 0, 3500],  # 2.5 s later: 0:27
+        [None, 0, 1, 3500],  # the other seat's clock stands
+        [clock_view(5, [29_000, 40_000], 0), 4000, 0, 4000],  # resync, more than shown: 0:27
+        [clock_view(5, [20_000, 40_000], 0), 5000, 0, 5000],  # resync, less: 0:20
+        [clock_view(6, [22_000, 40_000], 1), 6000, 0, 9000],  # the turn ended: 0:22 (increment)
+        [None, 0, 1, 9000],  # and seat 1 runs: 0:37
+    ]
+    shown = ["0:30", "0:27", "0:40", "0:27", "0:20", "0:22", "0:37"]
+    assert page.evaluate(CLOCK_STATE, steps) == shown

@@ -3,12 +3,14 @@
 
 import { listWords, plural } from "./dom.js";
 import { duelCardName } from "./duel_cards.js";
-import { describeEvent, tokensWords, variantName } from "./words.js";
+import { describeEvent, LEFT_WIN_WORDS, tokensWords, variantName } from "./words.js";
 
 const REASONS = {
   prestige: "by prestige",
   crowns: "by crowns",
   colour: "by the points of one colour",
+  // Both games (RULES.md part 3); classic's normal end, "points", needs no words.
+  ...LEFT_WIN_WORDS,
 };
 
 /** "won by prestige" and the like. */

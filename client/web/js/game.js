@@ -7,11 +7,12 @@ import { isMyTurn } from "./acting.js";
 import { Controls } from "./controls.js";
 import { h, mount, plural } from "./dom.js";
 import { LastMove } from "./lastmove.js";
+import { SeatClocks, titleText } from "./clocks.js";
 import { TableKeys } from "./keys.js";
 import { LiveGame } from "./live.js";
 import { myBar } from "./mybar.js";
 import { GameLog } from "./log.js";
-import { resultHeadline, resultTable } from "./results.js";
+import { rankList, resultHeadline, resultTable } from "./results.js";
 import { deviceMenu as makeDeviceMenu } from "./device.js";
 import { abortedBanner, tickWaited, waitingBanner } from "./waiting.js";
 import { seatFor } from "./seats.js";
@@ -142,6 +143,16 @@ export async function showGame(main, gameId, mode) {
   // Kept across the head's redraws: an open menu stays open (device.js).
   const deviceMenu = token ? makeDeviceMenu(gameId, token) : null;
   const turnAlert = token ? new TurnAlert({ what: `${variantName(summary.variant)} #${gameId}` }) : null;
+  // The clocks; on your move, under a minute left goes to the tab's title.
+  let clockNote = "";
+  const clocks = new SeatClocks({
+    names,
+    onMine: (ms) => {
+      const note = ms !== null && ms < 60_000 ? `${titleText(ms)} left` : "";
+      if (turnAlert && note !== clockNote) turnAlert.setClockNote(note);
+      clockNote = note;
+    },
+  });
 
   const live = new LiveGame({
     gameId,
@@ -153,6 +164,7 @@ export async function showGame(main, gameId, mode) {
       if (info.snapshot) catchUpLog();
       names.learnView(v);
       if (turnAlert) turnAlert.update(v);
+      clocks.update(v);
       if (controls) controls.update(v);
       if (v.status === "finished" && previousStatus && previousStatus !== "finished" && !shownEnd) showEnd();
       previousStatus = v.status;
@@ -251,6 +263,7 @@ export async function showGame(main, gameId, mode) {
           "section",
           { class: "banner banner-end", id: "result-banner", "aria-label": "Result" },
           h("h2", {}, resultHeadline(view)),
+          rankList(view),
           h("div", { class: "banner-actions" }, h("a", { class: "btn btn-primary", href: `#/replay/${encodeURIComponent(gameId)}` }, "Replay this game"), h("a", { class: "btn", href: "#/" }, "Back to the lobby")),
         ),
       );
@@ -286,6 +299,7 @@ export async function showGame(main, gameId, mode) {
       lost = rerender(playersSlot, () => kit.renderPlayers(view, catalog, ui)) || lost;
       drawn.view = view;
       drawn.interactive = !!ui;
+      clocks.decorate(playersSlot);
     }
     if (ui) {
       kit.decorate(tableSlot, view, ui);
@@ -357,6 +371,7 @@ export async function showGame(main, gameId, mode) {
     live.stop();
     window.clearInterval(waitedTimer);
     lastMove.destroy();
+    clocks.destroy();
     if (turnAlert) turnAlert.destroy();
     window.cancelAnimationFrame(frame);
     document.removeEventListener("keydown", onKey);

@@ -3,16 +3,45 @@
 
 import { h, listWords, plural, svg } from "./dom.js";
 import { bestColour } from "./duel_cards.js";
-import { seatLabel } from "./words.js";
+import { LEFT_WIN_WORDS, seatLabel } from "./words.js";
+
+/** What a seat that went out did (a player's `out`, RULES.md part 3). */
+const OUT_WORDS = { time: "ran out of time", resign: "resigned", abandon: "left the game" };
 
 export function resultHeadline(view) {
   const r = view.result;
   if (!r) return "";
+  if (LEFT_WIN_WORDS[r.reason]) return leftHeadline(view);
   if (view.variant === "duel") return duelHeadline(view);
   const names = r.winners.map((s) => nameOf(view, s));
   const best = Math.max(...r.points);
   if (names.length > 1) return `${listWords(names)} share the victory with ${plural(best, "point")}.`;
   return `${names[0]} wins with ${plural(best, "point")}!`;
+}
+
+/** "Ben wins on time: Ana ran out of time." */
+function leftHeadline(view) {
+  const r = view.result;
+  const winners = r.winners.map((s) => nameOf(view, s));
+  const outs = view.players.filter((p) => p.out).map((p) => `${nameOf(view, p.seat)} ${OUT_WORDS[p.out] || "left"}`);
+  const verb = winners.length > 1 ? "share the victory" : "wins";
+  return `${listWords(winners)} ${verb} ${LEFT_WIN_WORDS[r.reason]}${outs.length ? `: ${listWords(outs)}` : ""}.`;
+}
+
+/** The ranks (result.ranks): "1. Ana", "2. Ben (ran out of time)", best first. */
+export function rankList(view) {
+  const r = view.result;
+  if (!r || !r.ranks) return null;
+  const order = view.players.map((p) => p.seat).sort((a, b) => r.ranks[a] - r.ranks[b] || a - b);
+  return h(
+    "ol",
+    { class: "ranks", "aria-label": "Ranks" },
+    order.map((seat) => {
+      const p = view.players.find((q) => q.seat === seat);
+      const out = p && p.out ? ` (${OUT_WORDS[p.out] || "out"})` : "";
+      return h("li", { dataset: { seat: String(seat), rank: String(r.ranks[seat]) } }, h("b", {}, `${r.ranks[seat]}.`), ` ${nameOf(view, seat)}${out}`);
+    }),
+  );
 }
 
 function nameOf(view, seat) {

@@ -74,9 +74,24 @@ function card(catalog, id) {
   return catalog && catalog.cards ? catalog.cards[id] : null;
 }
 
+/** How a game was won when someone left it (RULES.md part 3). */
+export const LEFT_WIN_WORDS = { time: "on time", resign: "by resignation", abandon: "by abandonment" };
+
 export function describeEvent(event, names, catalog) {
   const who = (seat) => names.of(seat);
   switch (event.type) {
+    case "Resigned":
+      return { text: `${who(event.seat)} resigned.`, kind: "major" };
+    case "TimeRanOut":
+      return { text: `${who(event.seat)} ran out of time.`, kind: "major" };
+    case "AbandonClaimed":
+      return { text: `${who(event.against)} left the game: ${who(event.seat)} claimed it abandoned.`, kind: "major" };
+    case "GameAborted": {
+      const by = event.seat === null || event.seat === undefined ? "A player" : who(event.seat);
+      if (event.reason === "expired") return { text: "The game expired: nobody took the open seats.", kind: "major" };
+      if (event.reason === "first_move") return { text: `${by} made no first move in time: the game was aborted.`, kind: "major" };
+      return { text: `${by} aborted the game.`, kind: "major" };
+    }
     case "GameCreated":
       return { text: `A ${event.players}-player game of ${variantName(event.variant)} was set up.`, kind: "minor" };
     case "PlayerJoined":
@@ -123,8 +138,10 @@ export function describeEvent(event, names, catalog) {
       return { text: `${who(event.next_seat)}'s turn.`, kind: "minor" };
     case "GameEnded": {
       const winners = (event.winners || []).map(who);
-      const best = Math.max(...(event.points || [0]));
       const verb = winners.length > 1 ? "share the victory" : "won";
+      const how = LEFT_WIN_WORDS[event.reason];
+      if (how) return { text: `The game ended: ${listWords(winners)} ${verb} ${how}.`, kind: "major" };
+      const best = Math.max(...(event.points || [0]));
       return { text: `The game ended: ${listWords(winners)} ${verb} with ${plural(best, "point")}.`, kind: "major" };
     }
     default:

@@ -1,0 +1,190 @@
+// The clocks of a timed game, one per seat, ticking on the page (docs/web.md "Clocks").
+//
+// A view's `clock` says each seat's `remaining` ms at the server's `now`, which seat's
+// clock `running` is, and, during a seat's first turn, what is left of its first-move
+// window (`first_move`, `running` null). The page ticks the running clock down with
+// its own monotonic time since the clock arrived (performance.now), never the wall
+// clock, so a computer's wrong time changes nothing.
+//
+// Never backwards: a running clock shown never goes up while nothing happened in the
+// game. A clock that comes with no new event (a resync or a reconnect at the same
+// version) replaces the one shown only where it is lower; a clock that comes with
+// new events is the server's truth (a turn's end adds the increment, a new mover's
+// clock starts from its bank).
+
+import { h } from "./dom.js";
+
+export const LOW_MS = 10_000;
+
+/** "4:59", "0:09.4" under 10 s, "1:02:03" over an hour, "2d 3h" over a day. */
+export function clockText(ms) {
+  const clamped = Math.max(0, ms);
+  if (clamped < LOW_MS) {
+    const tenths = Math.floor(clamped / 100);
+    return `0:0${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
+  const total = Math.floor(clamped / 1000);
+  const days = Math.floor(total / 86400);
+  const hours = Math.floor((total % 86400) / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, "0");
+  if (days) return `${days}d ${hours}h`;
+  if (hours) return `${hours}:${String(minutes).padStart(2, "0")}:${seconds}`;
+  return `${minutes}:${seconds}`;
+}
+
+/** "0:42" for the tab's title: whole seconds (the title changes once a second). */
+export function titleText(ms) {
+  const total = Math.ceil(Math.max(0, ms) / 1000);
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+}
+
+/**
+ * The clocks as last told, and what they show at a local moment (ms of
+ * performance.now). `take(view)` after each view; `shown(seat, at)`.
+ */
+export class ClockState {
+  constructor() {
+    this.clock = null; // the view's clock as taken (remaining possibly lowered)
+    this.key = null; // JSON of the server's clock: a diff that leaves it alone keeps the base
+    this.at = 0; // local time the clock arrived
+    this.version = -1;
+    this.live = false;
+    this.mover = null; // the seat to move (its first-move window runs while running is null)
+  }
+
+  /** Take a view's clock; `at`: the local time it arrived. */
+  take(view, at) {
+    const clock = view.clock || null;
+    const key = clock ? JSON.stringify(clock) : null;
+    const sameGame = view.version === this.version;
+    const wasLive = this.live;
+    this.live = view.status === "live";
+    this.mover = view.turn ? view.turn.seat : null;
+    if (key === this.key && clock) {
+      this.version = view.version;
+      return; // the clock did not change: it keeps ticking from when it came
+    }
+    let next = clock ? { ...clock, remaining: [...(clock.remaining || [])] } : null;
+    if (next && this.clock && sameGame && wasLive && this.live) {
+      // Nothing happened in the game: what is shown never goes up.
+      next.remaining = next.remaining.map((ms, seat) => {
+        const before = this.shown(seat, at);
+        return ms === null || before === null ? ms : Math.min(ms, before);
+      });
+      if (next.first_move !== null && next.first_move !== undefined && this.clock.first_move !== null && this.clock.first_move !== undefined) {
+        next.first_move = Math.min(next.first_move, this.firstMoveLeft(at));
+      }
+    }
+    this.clock = next;
+    this.key = key;
+    this.at = at;
+    this.version = view.version;
+  }
+
+  /** Is a clock running now (the page ticks only then)? */
+  ticking() {
+    if (!this.clock || !this.live) return false;
+    return this.clock.running !== null || (this.clock.first_move !== null && this.clock.first_move !== undefined);
+  }
+
+  /** The ms a seat's clock shows at local time `at`; null for a seat without a clock. */
+  shown(seat, at) {
+    if (!this.clock) return null;
+    const ms = this.clock.remaining[seat];
+    if (ms === null || ms === undefined) return null;
+    if (!this.live || this.clock.running !== seat) return ms;
+    return Math.max(0, ms - (at - this.at));
+  }
+
+  /** What is left of the first-move window of the seat to move, or null. */
+  firstMoveLeft(at) {
+    if (!this.clock || !this.live) return null;
+    const ms = this.clock.first_move;
+    if (ms === null || ms === undefined) return null;
+    return Math.max(0, ms - (at - this.at));
+  }
+}
+
+/**
+ * The clock of each seat in the players' heads (`[data-player] .player-head`), ticking
+ * every 100 ms while one runs. `names.of(seat)` names a seat; `you` is the page's
+ * seat (its low time goes to the tab's title through `onMine(ms | null)`).
+ */
+export class SeatClocks {
+  constructor({ names, onMine = () => {} }) {
+    this.names = names;
+    this.onMine = onMine;
+    this.state = new ClockState();
+    this.you = null;
+    this.root = null;
+    this.timer = 0;
+  }
+
+  update(view) {
+    this.state.take(view, performance.now());
+    this.you = view.you ?? null;
+    this.schedule();
+  }
+
+  /** Put a clock in every player's head under `root` (after the players are drawn). */
+  decorate(root) {
+    this.root = root;
+    for (const head of root.querySelectorAll("[data-player] .player-head")) {
+      const seat = Number(head.closest("[data-player]").dataset.player);
+      let el = head.querySelector(".clock");
+      if (this.state.shown(seat, 0) === null) {
+        if (el) el.remove();
+        continue;
+      }
+      if (!el) {
+        el = h("span", { class: "clock", role: "timer", dataset: { clockSeat: String(seat) }, "aria-label": `${this.names.of(seat)}'s clock` }, h("span", { class: "clock-time" }), h("span", { class: "clock-note" }));
+        head.append(el);
+      }
+    }
+    this.draw();
+  }
+
+  draw() {
+    if (!this.root) return;
+    const now = performance.now();
+    for (const el of this.root.querySelectorAll(".clock[data-clock-seat]")) {
+      const seat = Number(el.dataset.clockSeat);
+      const ms = this.state.shown(seat, now);
+      if (ms === null) continue;
+      const running = this.state.live && this.state.clock.running === seat;
+      const first = this.state.mover === seat ? this.state.firstMoveLeft(now) : null;
+      el.querySelector(".clock-time").textContent = clockText(ms);
+      el.querySelector(".clock-note").textContent = first === null ? "" : `first move ${titleText(first)}`;
+      el.classList.toggle("clock-running", running);
+      el.classList.toggle("clock-low", (running && ms < LOW_MS) || (first !== null && first < LOW_MS) || ms <= 0);
+      el.dataset.ms = String(Math.round(ms));
+    }
+    const mine = this.you === null ? null : this.mineLeft(now);
+    this.onMine(mine);
+  }
+
+  /** The time this page's seat has left to move now (its clock or its first-move
+   * window), or null when it is not running. */
+  mineLeft(now) {
+    if (!this.state.live) return null;
+    if (this.state.clock && this.state.clock.running === this.you) return this.state.shown(this.you, now);
+    if (this.state.mover === this.you) return this.state.firstMoveLeft(now);
+    return null;
+  }
+
+  schedule() {
+    const want = this.state.ticking();
+    if (want && !this.timer) this.timer = window.setInterval(() => this.draw(), 100);
+    if (!want && this.timer) {
+      window.clearInterval(this.timer);
+      this.timer = 0;
+    }
+    this.draw();
+  }
+
+  destroy() {
+    window.clearInterval(this.timer);
+    this.timer = 0;
+  }
+}
