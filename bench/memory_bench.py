@@ -55,7 +55,8 @@ async def open_socket(url: str, gate: asyncio.Semaphore) -> websockets.ClientCon
         conn = await websockets.connect(url, open_timeout=60, max_size=None)
         await conn.recv()  # the snapshot
         await conn.send('{"type": "ping"}')
-        await conn.recv()  # the pong
+        while '"pong"' not in await conn.recv():  # the pong (presence messages come too)
+            pass
         return conn
 
 

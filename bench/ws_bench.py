@@ -549,7 +549,12 @@ async def baselines(
 ) -> None:
     """Ping/pong on a socket of an idle game and XADD round trips, every 20 ms."""
     answers: asyncio.Queue[float] = asyncio.Queue()
-    conn = await lean(base, idle_game, lambda data, at: answers.put_nowait(at))
+
+    def answered(data: bytes, at: float) -> None:
+        if not data.startswith(b'{"type":"presence"'):  # told after the snapshot
+            answers.put_nowait(at)
+
+    conn = await lean(base, idle_game, answered)
     await answers.get()  # its snapshot
     client = aioredis.from_url(redis_url)
     try:
@@ -660,7 +665,13 @@ async def idle_run(base: str, pid: int, sockets: int) -> dict[str, Any]:
     conns = await bounded(
         100,
         [
-            lambda g=g: lean(base, g, lambda data, at: snapshots.append(at))
+            lambda g=g: lean(
+                base,
+                g,
+                lambda data, at: (
+                    snapshots.append(at) if data.startswith(b'{"type":"snap') else None
+                ),
+            )
             for g in ids
             for _ in range(per_game)
         ][:sockets],
