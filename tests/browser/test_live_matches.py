@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Browser, BrowserContext, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.pages import Api, give_seat
@@ -65,13 +65,9 @@ def test_a_clock_runs_out_on_the_page_of_the_player_left_behind(
     """Two pages at an 8+0 game: after the first moves the mover's clock runs (red under 10 s, its low time in its tab's title); the mover closes its page and the other page sees that clock reach 0:00.0 and the result on time, with the ranks."""
     game_id = api.new_game(clock={"initial": 8, "increment": 0})
     tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
-    pages = []
-    for seat, name in enumerate(("Ana", "Ben")):
-        page = open_page(browser, contexts, console, name)
-        give_seat(page, server.base, game_id, seat, tokens[seat], name)
-        page.goto(f"{server.base}/#/play/{game_id}")
+    pages = seated_pages(browser, contexts, console, server, game_id, tokens)
+    for seat, page in enumerate(pages):
         expect(page.locator(f'[data-player="{1 - seat}"] .clock-time')).to_have_text("0:08.0")
-        pages.append(page)
     first_moves(api, game_id, tokens)
     mover = api.view(game_id)["turn"]["seat"]
     left, stays = pages[mover], pages[1 - mover]
@@ -126,3 +122,54 @@ def test_a_shown_clock_never_goes_up_without_a_new_event(
     ]
     shown = ["0:30", "0:27", "0:40", "0:27", "0:20", "0:22", "0:37"]
     assert page.evaluate(CLOCK_STATE, steps) == shown
+
+
+def seated_pages(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    console: Console,
+    server: ServerProcess,
+    game_id: str,
+    tokens: list[str],
+) -> list[Page]:
+    """Ana's and Ben's pages at their seats of the game (seats 0 and 1), loaded."""
+    pages = []
+    for seat, name in enumerate(("Ana", "Ben")):
+        page = open_page(browser, contexts, console, name)
+        give_seat(page, server.base, game_id, seat, tokens[seat], name)
+        page.goto(f"{server.base}/#/play/{game_id}")
+        expect(page.locator("#table")).to_have_attribute("data-status", "live")
+        pages.append(page)
+    return pages
+
+
+def test_resign_asks_first_and_ends_the_game_for_both_pages(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    server: ServerProcess,
+    api: Api,
+    console: Console,
+) -> None:
+    """Abort is offered until both first moves are made, then Resign; Resign asks first (Keep playing changes nothing), and once confirmed both pages say Ben won by resignation."""
+    game_id = api.new_game()
+    tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
+    ana, ben = seated_pages(browser, contexts, console, server, game_id, tokens)
+    expect(ana.locator("#abort-game")).to_be_visible()
+    expect(ana.locator("#resign-game")).to_have_count(0)
+    first_moves(api, game_id, tokens)
+    expect(ana.locator("#abort-game")).to_have_count(0)
+    ana.click("#resign-game")
+    expect(ana.locator("#resign-dialog")).to_be_visible()
+    expect(ana.locator("#resign-cancel")).to_be_focused()
+    ana.keyboard.press("Enter")  # Keep playing
+    expect(ana.locator("#resign-dialog")).to_be_hidden()
+    assert api.view(game_id)["status"] == "live"
+    ana.click("#resign-game")
+    ana.click("#resign-confirm")
+    for page in (ana, ben):
+        expect(page.locator("#result-banner h2")).to_have_text(
+            "Ben wins by resignation: Ana resigned."
+        )
+    expect(ana.locator("#resign-game")).to_have_count(0)
+    assert api.view(game_id)["result"]["reason"] == "resign"
+    assert console.unexpected() == []

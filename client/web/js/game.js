@@ -7,6 +7,7 @@ import { isMyTurn } from "./acting.js";
 import { Controls } from "./controls.js";
 import { h, mount, plural } from "./dom.js";
 import { LastMove } from "./lastmove.js";
+import { LeaveControls } from "./leaving.js";
 import { SeatClocks, titleText } from "./clocks.js";
 import { TableKeys } from "./keys.js";
 import { LiveGame } from "./live.js";
@@ -185,6 +186,16 @@ export async function showGame(main, gameId, mode) {
   const controls = token
     ? new kit.Controls({ send: (action) => live.command(action), render: () => render(), catalog, names })
     : null;
+  const leave = token
+    ? new LeaveControls({
+        send: (action) => live.command(action),
+        onError: (err) => {
+          if (!controls) return;
+          controls.message = { kind: "error", text: err.message, code: err.code };
+          render();
+        },
+      })
+    : null;
   const keys = new TableKeys({ variant: summary.variant, controls, root: main });
 
   // The log's events come from GET /events (at start and after every snapshot, which
@@ -217,7 +228,7 @@ export async function showGame(main, gameId, mode) {
     // Drawn again only when what it says changes (an open Share menu stays open).
     const line = view ? turnLine({ ...view, players_count: summary.players }, names, turnsOf(log.events.values()), log.lastVersion) : "Connecting…";
     const problem = connection === "problem" && live.problem ? live.problem.message : null;
-    const key = JSON.stringify([connection, line, view ? view.status : null, problem]);
+    const key = JSON.stringify([connection, line, view ? view.status : null, problem, leave ? leave.key(view) : ""]);
     if (key === headKey) return;
     headKey = key;
     mount(
@@ -234,6 +245,7 @@ export async function showGame(main, gameId, mode) {
         connectionBadge(connection, view ? view.status : null, problem),
         h("span", { class: "who-am-i" }, token ? `Playing as ${seat.name}` : "Watching"),
         turnAlert ? turnAlert.el : null,
+        leave ? leave.buttons(view) : null,
         keys.button,
         view && view.status !== "open"
           ? h("details", { class: "share-menu" }, h("summary", { class: "btn btn-small" }, "Share"), sharePanel(gameId, { join: false }))
@@ -372,6 +384,7 @@ export async function showGame(main, gameId, mode) {
     window.clearInterval(waitedTimer);
     lastMove.destroy();
     clocks.destroy();
+    if (leave) leave.destroy();
     if (turnAlert) turnAlert.destroy();
     window.cancelAnimationFrame(frame);
     document.removeEventListener("keydown", onKey);

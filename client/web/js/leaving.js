@@ -1,0 +1,81 @@
+// Leaving a live game from the table (RULES.md part 3, docs/web.md "Resign and
+// abort"): Abort while the view's `legal` lists it (the first turns), else Resign,
+// which asks first in a dialog. The server decides; the page only sends the action.
+
+import { h, mount } from "./dom.js";
+
+/** May this page's seat resign now? Any seat in play of a live game (never listed in `legal`). */
+export function canResign(view) {
+  if (!view || view.status !== "live" || view.you === null || view.you === undefined) return false;
+  const me = view.players.find((p) => p.seat === view.you);
+  return !!me && !me.out;
+}
+
+export function canAbort(view) {
+  return !!view && view.status === "live" && (view.legal || []).some((a) => a.kind === "abort");
+}
+
+/**
+ * The head's buttons and the resign dialog of one table. `send(action)` sends a
+ * command (a promise); `onError(err)` shows a refusal.
+ */
+export class LeaveControls {
+  constructor({ send, onError = () => {} }) {
+    this.send = send;
+    this.onError = onError;
+    this.dialog = h("dialog", { class: "dialog resign-dialog", id: "resign-dialog", "aria-labelledby": "resign-title" });
+    document.body.append(this.dialog);
+  }
+
+  /** What the head shows for `view`: Abort while allowed, else Resign, else nothing. */
+  buttons(view) {
+    if (canAbort(view)) {
+      return h("button", { type: "button", class: "btn btn-small btn-danger", id: "abort-game", title: "Cancel the game before everyone has moved: no result", onclick: () => this.act({ kind: "abort" }) }, "Abort");
+    }
+    if (canResign(view)) {
+      return h("button", { type: "button", class: "btn btn-small btn-danger", id: "resign-game", onclick: () => this.ask() }, "Resign");
+    }
+    return null;
+  }
+
+  /** A key for the head's redraws: what `buttons` would show. */
+  key(view) {
+    return canAbort(view) ? "abort" : canResign(view) ? "resign" : "";
+  }
+
+  ask() {
+    mount(
+      this.dialog,
+      h("h2", { id: "resign-title", class: "dialog-title" }, "Resign this game?"),
+      h("p", {}, "You lose the game now (with more than two players, you are out and rank last). This can't be undone."),
+      h(
+        "div",
+        { class: "dialog-actions" },
+        h("button", { type: "button", class: "btn", id: "resign-cancel", onclick: () => this.dialog.close() }, "Keep playing"),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-danger",
+            id: "resign-confirm",
+            onclick: () => {
+              this.dialog.close();
+              this.act({ kind: "resign" });
+            },
+          },
+          "Resign",
+        ),
+      ),
+    );
+    this.dialog.showModal();
+    this.dialog.querySelector("#resign-cancel").focus();
+  }
+
+  act(action) {
+    this.send(action).catch((err) => this.onError(err));
+  }
+
+  destroy() {
+    this.dialog.remove();
+  }
+}
