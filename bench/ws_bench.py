@@ -61,6 +61,7 @@ SPECTATORS = 4
 SOCKETS = PLAYERS + SPECTATORS
 WARM_UP_S = 3.0
 TURN_EVENTS = ("TurnEnded", "GameStarted")
+CLOCK: dict[str, int] | None = None  # --clock: every game real-time (its clocks on the live path)
 SERVE_WITHOUT_COLLECTOR = (
     "import gc, sys; gc.disable(); from server.cli import main; sys.exit(main(sys.argv[1:]))"
 )
@@ -287,7 +288,10 @@ class LiveGame:
 
 
 async def new_game(http: httpx.AsyncClient, seed: int) -> tuple[str, list[str]]:
-    r = await http.post("/api/games", json={"variant": "classic", "players": PLAYERS, "seed": seed})
+    body: dict[str, Any] = {"variant": "classic", "players": PLAYERS, "seed": seed}
+    if CLOCK is not None:
+        body["clock"] = CLOCK
+    r = await http.post("/api/games", json=body)
     r.raise_for_status()
     game_id: str = r.json()["id"]
     tokens = []
@@ -792,14 +796,22 @@ async def main() -> None:
     parser.add_argument("--rate", type=float, default=100.0)
     parser.add_argument("--idle", type=int, default=4000)
     parser.add_argument(
+        "--clock",
+        metavar="INITIAL+INCREMENT",
+        help="play every game on a real-time clock, e.g. 300+3 (seconds); default untimed",
+    )
+    parser.add_argument(
         "--profile", type=Path, help="profile the server: FILE.txt (pyinstrument) or cProfile"
     )
     parser.add_argument(
         "--spy", type=Path, help="py-spy the server in each measured window (collapsed stacks)"
     )
     args = parser.parse_args()
-    global SPY_FILE
+    global SPY_FILE, CLOCK
     SPY_FILE = args.spy
+    if args.clock:
+        initial, _, increment = args.clock.partition("+")
+        CLOCK = {"initial": int(initial), "increment": int(increment or 0)}
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)
     b = hub_breakdown()
     print(
