@@ -87,6 +87,14 @@ class SplendorHTTP:
         answer = await self._request("POST", f"/api/games/{game_id}/seats", json={"bot": level})
         return Seat(game_id, answer["seat"], answer.get("token"))
 
+    async def rematch(self, seat: Seat) -> Seat:
+        """Play the finished game of ``seat`` again: its seat in the rematch (made by
+        the first seat to ask, joined by the others; the same answer when asked
+        again)."""
+        path = f"/api/games/{seat.game_id}/rematch"
+        answer = await self._request("POST", path, token=seat.token)
+        return Seat(answer["id"], answer["seat"], answer["token"])
+
     async def games(self, status: str = "live", limit: int = 20) -> list[dict[str, Any]]:
         answer = await self._request("GET", "/api/games", params={"status": status, "limit": limit})
         games: list[dict[str, Any]] = answer["games"]

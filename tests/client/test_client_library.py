@@ -75,6 +75,28 @@ async def test_presence_is_kept_and_told_again_after_a_drop(settings: Settings) 
             await spectator.wait_for(lambda view: spectator.presence == [False, False])
 
 
+async def test_a_rematch_is_offered_to_the_watchers_and_joined_over_http(
+    settings: Settings,
+) -> None:
+    """Ana resigns; a spectator's `LiveGame.rematch` gets the id when Ben asks for a rematch (`SplendorHTTP.rematch`), Ana joins it with her own seat, seats moved round; a rematch of a live game is refused with conflict."""
+    async with live_server(settings) as server, SplendorHTTP(server.http_url) as http:
+        game_id, (ana, ben) = await _table(http)
+        with pytest.raises(ProtocolError) as refused:
+            await http.rematch(ana)
+        assert refused.value.code == "conflict"
+        async with LiveGame(server.http_url, game_id) as spectator:
+            await http.command(ana, {"kind": "resign"})
+            again = await http.rematch(ben)
+            await spectator.wait_for(lambda view: spectator.rematch == again.game_id)
+        joined = await http.rematch(ana)
+        assert (joined.game_id, joined.seat, again.seat) == (again.game_id, 1, 0)
+        summary = await http.game(again.game_id)
+        assert summary["status"] == "live" and [s["name"] for s in summary["seats"]] == [
+            "Ben",
+            "Ana",
+        ]
+
+
 async def test_refusals_surface_as_errors_with_their_code(settings: Settings) -> None:
     """Illegal, out-of-turn and stale commands raise ProtocolError with PROTOCOL.md's code."""
     async with live_server(settings) as server, SplendorHTTP(server.http_url) as http:
