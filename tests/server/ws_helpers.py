@@ -57,8 +57,13 @@ class LiveServer:
 
 def listening_socket(sndbuf: int | None = None) -> socket.socket:
     """A socket listening on a free 127.0.0.1 port. ``sndbuf`` (inherited by the
-    accepted sockets) keeps the kernel from buffering megabytes for a stalled client."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    accepted sockets) keeps the kernel from buffering megabytes for a stalled client.
+
+    Made with ``IPPROTO_TCP`` named, as ``splendor serve``'s own socket is (asyncio
+    makes it from ``getaddrinfo``): asyncio sets ``TCP_NODELAY`` on a connection only
+    when its socket says so, and without it every answer after a connection's first
+    waited ~40 ms (Nagle's algorithm against the client's delayed ACK)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     if sndbuf is not None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)
