@@ -697,6 +697,7 @@ class GameService:
                 joined = True
                 if planned.bot is not None:
                     await self._r.sadd(BOT_GAMES_KEY, rematch_id)
+            await self._schedule(game)  # an open game expires (even one nobody joined)
             version = game.version
         if joined:
             await self._notify(rematch_id, version)

@@ -8,6 +8,7 @@ import contextlib
 import json
 import random
 from collections.abc import AsyncIterator
+from datetime import datetime
 
 import httpx
 import pytest
@@ -19,6 +20,7 @@ from server.app import create_app
 from server.service import GameService
 from server.settings import Settings
 from server.store import meta_key
+from server.timekeeper import Deadlines
 from tests.server.helpers import Table, auth, choose, new_table
 
 
@@ -91,7 +93,7 @@ async def test_two_seats_at_once_make_one_rematch_with_seats_moved_round(
 async def test_a_rematch_keeps_the_time_control_and_is_not_seeded(
     app: Starlette, http: httpx.AsyncClient
 ) -> None:
-    """The rematch of a seeded 5+3 game is a 5+3 game too, and not seeded (a new seed)."""
+    """The rematch of a seeded 5+3 game is a 5+3 game too, and not seeded (a new seed); waiting for its players, its open game's expiry is scheduled though no seat is taken yet."""
     table = await finished_table(app, http, clock={"initial": 300, "increment": 3})
     old = (await http.get(f"/api/games/{table.id}")).json()
     assert old["seeded"] is True
@@ -99,6 +101,12 @@ async def test_a_rematch_keeps_the_time_control_and_is_not_seeded(
     summary = (await http.get(f"/api/games/{new_id}")).json()
     assert summary["clock"] == old["clock"] and summary["clock"] is not None
     assert summary["seeded"] is False
+    # Nobody joined yet (seat 0 waits for P1): open, it expires as any open game does,
+    # its deadline with the timekeeper.
+    assert summary["status"] == "open" and summary["seats"] == []
+    created = datetime.fromisoformat(summary["created_at"]).timestamp() * 1000
+    deadline = (await Deadlines(app.state.redis).all())[new_id]
+    assert deadline == round(created) + 30 * 60 * 1000
 
 
 async def test_calling_again_gives_the_same_answer_and_the_old_game_points_to_it(
