@@ -14,7 +14,7 @@ import httpx
 from server.presence import DEAD_AFTER_BEATS
 from tests.multiprocess.servers import served, ws_url
 from tests.server import helpers
-from tests.server.ws_helpers import Watcher, connect, new_table
+from tests.server.ws_helpers import StalledSocket, Watcher, connect, new_table
 
 BEAT_S = 0.25
 ENV = {"SPLENDOR_PRESENCE_BEAT": str(BEAT_S)}
@@ -56,6 +56,28 @@ async def test_a_seat_on_one_server_is_present_for_a_spectator_on_another(
         await told(spectator, [False, True])
         seat1.transport.abort()  # no close frame: the server sees the connection end
         await told(spectator, [False, False])
+        await spectator.conn.close()
+
+
+async def test_a_client_that_vanishes_stops_counting_once_it_misses_a_ping(
+    redis_client: Any, redis_server: str
+) -> None:
+    """Seat 1's client on server A goes silent without closing anything (it reads nothing, so answers no ping): the spectator on server B is told [false, false] once A's ping timeout has passed and A has dropped the socket."""
+    pings = {"SPLENDOR_WS_PING_INTERVAL": "0.5", "SPLENDOR_WS_PING_TIMEOUT": "0.5"}
+    async with (
+        served(redis_server, {**ENV, **pings}) as a,
+        served(redis_server, ENV) as b,
+        httpx.AsyncClient(base_url=a.base) as http,
+    ):
+        table = await new_table(http, players=2, seed=24)
+        spectator = Watcher("s@b", await connect(ws_url(b.base, table.id)))
+        silent = StalledSocket(ws_url(a.base, table.id, table.tokens[1]))
+        await silent.open()
+        try:
+            await told(spectator, [False, True])
+            await told(spectator, [False, False], timeout=10.0)  # 0.5 s + 0.5 s, and slack
+        finally:
+            silent.close()
         await spectator.conn.close()
 
 
