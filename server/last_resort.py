@@ -58,7 +58,7 @@ class LastResort:
 
         try:
             await self.app(scope, receive, watched_send)
-        except (ClientDisconnect, WebSocketDisconnect, OSError):
+        except (ClientDisconnect, WebSocketDisconnect, ConnectionError):
             return  # the client left: nobody to answer, nothing to report
         except Exception as exc:
             log.error(
