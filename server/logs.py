@@ -44,8 +44,7 @@ def redact(text: str) -> str:
     """``text`` with every secret it shows replaced by ``[redacted]``."""
     if "=" in text:
         text = _PARAMETER.sub(_parameter, text)
-    if "earer" in text or "EARER" in text:
-        text = _BEARER.sub(lambda m: m["scheme"] + REDACTED, text)
+    text = _BEARER.sub(lambda m: m["scheme"] + REDACTED, text)
     if "@" in text:
         text = _PASSWORD.sub(lambda m: m["start"] + REDACTED, text)
     return text

@@ -22,6 +22,7 @@ TOKEN = "o16TACa-gadSS50UhTsNUfgq_FzPqtF-A70EAre8dFk"
         (f"/ws/games/g1?since=3&token={TOKEN}&x=1", "/ws/games/g1?since=3&token=[redacted]&x=1"),
         (f"/ws/games/g1?to%6Ben={TOKEN}", "/ws/games/g1?to%6Ben=[redacted]"),
         (f"Authorization: bearer {TOKEN}", "Authorization: bearer [redacted]"),
+        (f"authorization: BeArEr {TOKEN}", "authorization: BeArEr [redacted]"),
         ("redis://:hunter2@db:6379/0", "redis://:[redacted]@db:6379/0"),
         ("/api/games?status=open&limit=5", "/api/games?status=open&limit=5"),
         ("http://127.0.0.1:8000/#/watch/g1", "http://127.0.0.1:8000/#/watch/g1"),
