@@ -43,6 +43,9 @@ class Clock(msgspec.Struct):
     turns: list[int] = msgspec.field(default_factory=list)  # turns completed per seat
     banks_ms: list[int] = msgspec.field(default_factory=list)  # real-time, at turn start
     outs: list[int] = msgspec.field(default_factory=list)  # seats out, in order
+    # Some human seat has not completed its first turn (abort is allowed): kept with
+    # ``turns`` because views ask it for every seat after every event.
+    opening: bool = False
 
     def copy(self) -> Clock:
         return Clock(
@@ -56,6 +59,7 @@ class Clock(msgspec.Struct):
             list(self.turns),
             list(self.banks_ms),
             list(self.outs),
+            self.opening,
         )
 
 
@@ -70,6 +74,7 @@ def created(clock: Clock, control: TimeControl | None, seeded: bool) -> None:
 
 def joined(clock: Clock, bot: str | None) -> None:
     clock.humans.append(bot is None)
+    clock.opening = clock.opening or bot is None
     clock.turns.append(0)
     control = clock.control
     initial = control.initial if control is not None else None
@@ -92,6 +97,8 @@ def turn_ended(clock: Clock, seat: int, next_seat: int) -> None:
             used = now - clock.turn_ms
             clock.banks_ms[seat] += (control.increment or 0) * 1000 - used
         turns[seat] += 1
+        if clock.opening and turns[seat] == 1:
+            clock.opening = not all_turns_started(clock)
     clock.turn_ms = now
     clock.running = next_seat
 
@@ -161,7 +168,8 @@ def remaining(clock: Clock, seat: int, now_ms: int) -> int | None:
 
 
 def all_turns_started(clock: Clock) -> bool:
-    """Every human seat has completed its first turn (abort is no longer allowed)."""
+    """Every human seat has completed its first turn (abort is no longer allowed);
+    ``clock.opening`` keeps the opposite."""
     return all(done or not human for done, human in zip(clock.turns, clock.humans, strict=True))
 
 

@@ -127,10 +127,12 @@ def ranks(count: int, groups: Sequence[Sequence[int]], outs: Sequence[int]) -> t
 def abort_allowed(state: Table, seat: int) -> bool:
     """A seated human not out may abort until every human seat has completed its first
     turn (an open game too)."""
-    if state.status not in ("open", "live") or not 0 <= seat < len(state.players):
+    if not state.clock.opening or state.status not in ("open", "live"):
+        return False
+    if not 0 <= seat < len(state.players):
         return False
     player = state.players[seat]
-    return player.bot is None and player.out is None and not clocks.all_turns_started(state.clock)
+    return player.bot is None and player.out is None
 
 
 def claim_allowed(state: Table, seat: int, facts: Facts | None) -> bool:

@@ -447,7 +447,11 @@ class GameService:
             try:
                 if expected_version is not None and expected_version != game.version:
                     raise _Stale
-                facts = await self._facts(game, now, isinstance(action, ClaimAbandon))
+                facts = (
+                    await self._facts(game, now, True)
+                    if type(action) is ClaimAbandon
+                    else Facts(now)  # no look-up, no await: the path of every move
+                )
                 events = game.variant.decide(game.state, seat, action, self._rng(game), facts)
             except (RuleViolation, _Stale) as refusal:
                 # Before refusing, make sure the refusal is not an artefact of a stale
