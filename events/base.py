@@ -13,7 +13,7 @@ OutReason = Literal["time", "resign", "abandon"]
 AbortReason = Literal["abort", "first_move", "expired"]
 
 
-class TimeControl(msgspec.Struct, frozen=True, omit_defaults=True):
+class TimeControl(msgspec.Struct, frozen=True):
     """A game's time control, in seconds: real-time (``initial`` bank and Fischer
     ``increment``) or correspondence (``per_move``). A game without one is untimed."""
 

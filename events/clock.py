@@ -107,6 +107,8 @@ def seat_out(clock: Clock, seat: int, ran_out: bool) -> None:
     clock.outs.append(seat)
     if ran_out:
         clock.banks_ms[seat] = 0
+    if clock.opening:  # a seat out never makes a first move: it waits for it no more
+        clock.opening = not all_turns_started(clock)
 
 
 def ended(clock: Clock) -> None:
@@ -168,9 +170,13 @@ def remaining(clock: Clock, seat: int, now_ms: int) -> int | None:
 
 
 def all_turns_started(clock: Clock) -> bool:
-    """Every human seat has completed its first turn (abort is no longer allowed);
-    ``clock.opening`` keeps the opposite."""
-    return all(done or not human for done, human in zip(clock.turns, clock.humans, strict=True))
+    """Every human seat in play has completed its first turn (abort is no longer
+    allowed); ``clock.opening`` keeps the opposite."""
+    outs = clock.outs
+    return all(
+        done or not human or seat in outs
+        for seat, (done, human) in enumerate(zip(clock.turns, clock.humans, strict=True))
+    )
 
 
 def clock_view(clock: Clock, now_ms: int | None = None) -> dict[str, object] | None:

@@ -93,6 +93,18 @@ def test_bot_seats_neither_abort_nor_count_for_the_first_turns() -> None:
     assert {"kind": "abort"} not in game.view(0)["legal"]
 
 
+def test_a_seat_out_before_its_first_move_does_not_keep_abort_open() -> None:
+    """A seat that resigned before its first move is not waited for: once the seats in play have moved, abort is over."""
+    game = Timed("classic", 3, seed=3)
+    last = (game.state.seat + 2) % 3
+    game.act(last, Resign())
+    game.turn(1)
+    assert {"kind": "abort"} in game.view(game.state.seat)["legal"]
+    game.turn(1)
+    for seat in range(3):
+        assert {"kind": "abort"} not in game.view(seat)["legal"]
+
+
 def test_claim_abandon_needs_an_untimed_game_and_the_mover_away_60_seconds() -> None:
     """claim_abandon: listed and accepted once the seat to move has had no connection for 60 s; refused before, refused to the mover itself; the claimer wins, reason abandon."""
     game = Timed("classic", 2)

@@ -145,7 +145,9 @@ async def test_unknown_games_and_routes_are_404(http: httpx.AsyncClient, table: 
     assert await snapshot(table) == before
 
 
-async def test_known_paths_with_another_method_are_405(http: httpx.AsyncClient, table: Table) -> None:
+async def test_known_paths_with_another_method_are_405(
+    http: httpx.AsyncClient, table: Table
+) -> None:
     """A path of the API with a method it does not take is 405 bad_request with Allow (as docs/http-api.md says), whatever the game; a websocket's path over plain HTTP is 426."""
     before = await snapshot(table)
     for method, path, allow in [
