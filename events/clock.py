@@ -69,7 +69,7 @@ class Clock(msgspec.Struct):
 def created(clock: Clock, control: TimeControl | None, seeded: bool) -> None:
     clock.control = control
     clock.seeded = seeded
-    clock.created_ms = clock.now_ms
+    clock.created_ms = clock.turn_ms = clock.now_ms  # an open game's clock reads then
 
 
 def joined(clock: Clock, bot: str | None) -> None:

@@ -137,6 +137,22 @@ def test_a_view_clock_is_as_of_the_turns_start() -> None:
     assert sorted(clock["remaining"]) == [56_000, 60_000]
 
 
+def test_an_open_games_clock_reads_at_its_creation() -> None:
+    """Before the start, a timed game's clock shows full banks, no seat running, read at the game's creation."""
+    game = Timed("classic", 2, BLITZ, fill=False)
+    game.after(5)
+    game.join(0)
+    assert game.view()["clock"] == {
+        "initial": 60,
+        "increment": 2,
+        "per_move": None,
+        "remaining": [60_000],
+        "running": None,
+        "first_move": None,
+        "now": iso_ms(T0),
+    }
+
+
 def test_bots_have_no_clock() -> None:
     """A bot seat's remaining is null, it has no deadline nor first-turn window, and its slowness never ends a game."""
     game = Timed("classic", 2, BLITZ, bots=[0, 1])
