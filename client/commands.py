@@ -12,7 +12,7 @@ from typing import Any, TextIO
 from client.bots import choose
 from client.bots.moves import moves
 from client.http import ProtocolError, SplendorHTTP
-from client.live import LiveGame
+from client.live import LiveGame, clock_ticking
 from client.terminal import render
 from events.turns import bot_name
 
@@ -47,14 +47,24 @@ async def watch(
         summary = await http.game(game_id)
         catalog = await http.catalog(summary["variant"])
     async with LiveGame(base, game_id, token=token) as live:
-        async for view in live.changes():  # a move, someone coming or leaving, a rematch
+        seen = -1
+        while True:
+            # Drawn again at each change (a move, someone coming or leaving, a
+            # rematch), and every second while a clock runs.
+            ticking = live.view is not None and clock_ticking(live.view)
+            try:
+                view = await live.wait_for(
+                    lambda v, seen=seen: live.revision > seen, timeout=1.0 if ticking else None
+                )
+            except TimeoutError:
+                view = live.view or {}
+            seen = live.revision
             if clear:
                 out.write("\x1b[2J\x1b[H")
             out.write(render(view, catalog, live.presence, live.rematch) + "\n")
             out.flush()
             if until_finished and view["status"] in OVER:
                 return 0
-    return 0
 
 
 async def play_bot(url: str, game: str | None, level: str, name: str | None = None) -> int:

@@ -71,11 +71,19 @@ class SplendorHTTP:
         return body
 
     async def create_game(
-        self, variant: str = "classic", players: int = 2, seed: int | None = None
+        self,
+        variant: str = "classic",
+        players: int = 2,
+        seed: int | None = None,
+        clock: dict[str, int] | None = None,
     ) -> dict[str, Any]:
+        """A new game; ``clock``: ``{"initial": s, "increment": s}`` or
+        ``{"per_move": s}`` (PROTOCOL.md "Live matches"), untimed without."""
         body: dict[str, Any] = {"variant": variant, "players": players}
         if seed is not None:
             body["seed"] = seed
+        if clock is not None:
+            body["clock"] = clock
         game: dict[str, Any] = await self._request("POST", "/api/games", json=body)
         return game
 

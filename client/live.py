@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 import uuid
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -24,6 +26,41 @@ from client.http import ProtocolError
 from client.patch import PatchError, apply_patch
 
 
+def clock_left(view: dict[str, Any], seat: int, now_ms: int | None = None) -> int | None:
+    """What ``seat`` has left on its clock at ``now_ms`` (ms; by default now), from a
+    view's ``clock`` (PROTOCOL.md "Live matches"): its ``remaining`` as of the clock's
+    ``now``, ticking down while it is ``running``, or, on the seat's first move, what
+    is left of its window (``first_move``). None for an untimed game or a bot seat."""
+    clock = view.get("clock")
+    if not clock:
+        return None
+    if now_ms is None:
+        now_ms = time.time_ns() // 1_000_000
+    elapsed = max(0, now_ms - _epoch_ms(clock["now"]))
+    turn = view.get("turn") or {}
+    window = clock.get("first_move")
+    if window is not None and turn.get("seat") == seat:
+        return max(0, int(window) - elapsed)
+    left: int | None = clock["remaining"][seat] if seat < len(clock["remaining"]) else None
+    if left is None or clock.get("running") != seat:
+        return left
+    return max(0, left - elapsed)
+
+
+def clock_ticking(view: dict[str, Any]) -> bool:
+    """Whether a seat's clock (or first-move window) is running in this view."""
+    clock = view.get("clock")
+    return bool(
+        clock
+        and view.get("status") == "live"
+        and (clock.get("running") is not None or clock.get("first_move") is not None)
+    )
+
+
+def _epoch_ms(iso: str) -> int:
+    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
+
+
 class LiveGame:
     """A websocket to one game: ``view`` and ``version`` are always the latest seen.
 
@@ -32,7 +69,8 @@ class LiveGame:
     (``away_since``: since when each absent seat has been away, ISO-8601, None for a
     present seat or one not taken);
     ``rematch`` is the id of the game's rematch once one is made. ``revision`` counts
-    every change of any of them (``changes`` yields at each).
+    every change of any of them (``changes`` yields at each). ``clock_left(seat)``
+    reads a seat's clock now.
     """
 
     def __init__(
@@ -180,6 +218,10 @@ class LiveGame:
             entry[1].set_result(version if version is not None else -1)
 
     # ------------------------------------------------------------ use
+
+    def clock_left(self, seat: int, now_ms: int | None = None) -> int | None:
+        """``seat``'s time left now (ms), ticking: see the module's ``clock_left``."""
+        return None if self.view is None else clock_left(self.view, seat, now_ms)
 
     async def wait_for(self, predicate: Any, timeout: float | None = 30.0) -> dict[str, Any]:
         """Wait until ``predicate(view)`` holds; the view then. It is asked again at

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from client.live import clock_left
+
 GEM_SYMBOLS = {
     "white": "◇W",
     "blue": "●U",
@@ -36,14 +38,27 @@ PRESENT = "● here"
 AWAY = "○ away"
 
 
+def clock_text(ms: int) -> str:
+    """A clock as m:ss (h:mm:ss past an hour; tenths under 10 s)."""
+    if ms < 10_000:
+        return f"{ms // 1000}.{ms % 1000 // 100}s"
+    seconds = ms // 1000
+    hours, rest = divmod(seconds, 3600)
+    if hours:
+        return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def render(
     view: dict[str, Any],
     catalog: dict[str, Any],
     presence: list[bool] | None = None,
     rematch: str | None = None,
+    now_ms: int | None = None,
 ) -> str:
     """The whole table of ``view`` as lines of text; with ``presence`` (per seat), who
-    is here or away; with ``rematch``, the game to follow next."""
+    is here or away; with ``rematch``, the game to follow next; each seat's clock as
+    of ``now_ms`` (by default now) in a timed game."""
     lines = [
         f"game {view['game']}  ({view['variant']})  version {view['version']}  {view['status']}"
     ]
@@ -78,6 +93,10 @@ def render(
         here = ""
         if presence is not None and seat < len(presence):
             here = f" ({PRESENT if presence[seat] else AWAY})"
+        left = clock_left(view, seat, now_ms)
+        if left is not None:
+            first = view["clock"].get("first_move") is not None and turn and turn["seat"] == seat
+            here += f"  ⏱ {clock_text(left)}{' first move' if first else ''}"
         lines.append(
             f"{marker} {player['name']}{bot}{you}{here}: {player['points']} pts  "
             f"tokens {tokens_line(player['tokens'])}  bonuses {tokens_line(player['bonuses'])}"

@@ -97,6 +97,37 @@ async def test_a_rematch_is_offered_to_the_watchers_and_joined_over_http(
         ]
 
 
+async def test_watch_shows_the_clocks_ticking(settings: Settings) -> None:
+    """In a 3+2 game `splendor watch` shows each seat's clock ("⏱") and, while the first mover's window runs, draws it again every second without any message from the server: the mover's clock shows two different readings."""
+    async with live_server(settings) as server, SplendorHTTP(server.http_url) as http:
+        game = await http.create_game("classic", 2, clock={"initial": 180, "increment": 2})
+        for name in ("Ana", "Ben"):
+            await http.join(game["id"], name)
+        mover = (await http.view(game["id"]))["turn"]["seat"]
+        name = ("Ana", "Ben")[mover]
+        out = io.StringIO()
+        watching = asyncio.create_task(
+            watch(f"{server.http_url}/#/watch/{game['id']}", out=out, clear=False)
+        )
+
+        def readings() -> set[str]:
+            return {
+                line.split("⏱ ")[1].split(" first move")[0]
+                for line in out.getvalue().splitlines()
+                if line.startswith(f"> {name}") and "first move" in line
+            }
+
+        async def two_readings() -> None:
+            while len(readings()) < 2:
+                await asyncio.sleep(0.05)
+
+        await asyncio.wait_for(two_readings(), 10)
+        assert "⏱ 3:00" in out.getvalue()  # the other seat's bank, not running yet
+        watching.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watching
+
+
 async def test_refusals_surface_as_errors_with_their_code(settings: Settings) -> None:
     """Illegal, out-of-turn and stale commands raise ProtocolError with PROTOCOL.md's code."""
     async with live_server(settings) as server, SplendorHTTP(server.http_url) as http:
