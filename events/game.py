@@ -20,7 +20,7 @@ from events.classic import evolve as classic_evolve
 from events.classic import rules as classic_rules
 from events.classic import view as classic_view
 from events.classic.state import ClassicState
-from events.clock import OPEN_GAME_MS
+from events.clock import ABANDON_MS, OPEN_GAME_MS
 from events.duel import actions as duel_actions
 from events.duel import events as duel_events
 from events.duel import evolve as duel_evolve
@@ -41,7 +41,11 @@ def with_rules(
     and those of online play both games share (RULES.md part 3)."""
     return lambda: {
         **catalog(),
-        "rules": {**numbers(), "open_game_seconds": OPEN_GAME_MS // 1000},
+        "rules": {
+            **numbers(),
+            "open_game_seconds": OPEN_GAME_MS // 1000,
+            "abandon_seconds": ABANDON_MS // 1000,
+        },
     }
 
 

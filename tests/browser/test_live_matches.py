@@ -173,3 +173,40 @@ def test_resign_asks_first_and_ends_the_game_for_both_pages(
     expect(ana.locator("#resign-game")).to_have_count(0)
     assert api.view(game_id)["result"]["reason"] == "resign"
     assert console.unexpected() == []
+
+
+def test_a_player_who_leaves_an_untimed_game_goes_grey_and_can_be_claimed_against(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    server: ServerProcess,
+    api: Api,
+    console: Console,
+) -> None:
+    """Untimed: both presence dots are green; the mover closes its page, its dot goes grey on the other page, which counts down 'you can claim the game in 0:5x' from the server's away_since, then (the server's GET /view listing claim_abandon after the minute) offers Claim the game, which wins by abandonment."""
+    game_id = api.new_game()
+    tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
+    pages = seated_pages(browser, contexts, console, server, game_id, tokens)
+    first_moves(api, game_id, tokens)
+    mover = api.view(game_id)["turn"]["seat"]
+    left, stays = pages[mover], pages[1 - mover]
+    dot = stays.locator(f'[data-player="{mover}"] .presence')
+    expect(dot).to_have_attribute("data-present", "true")
+    expect(stays.locator(f'[data-player="{1 - mover}"] .presence')).to_have_attribute(
+        "data-present", "true"
+    )
+    left.close()
+    expect(dot).to_have_attribute("data-present", "false")
+    name = ("Ana", "Ben")[mover]
+    expect(dot).to_have_attribute("aria-label", f"{name} is away")
+    expect(stays.locator("#claim-slot .claim-words")).to_have_text(
+        re.compile(rf"^{name} left — you can claim the game in 0:[0-5]\d\.$")
+    )
+    expect(stays.locator("#claim-game")).to_have_count(0)
+    # The rule's minute (RULES.md part 3) has to pass: the one slow test of this file.
+    stays.locator("#claim-game").click(timeout=75_000)
+    winner = ("Ana", "Ben")[1 - mover]
+    expect(stays.locator("#result-banner h2")).to_have_text(
+        f"{winner} wins by abandonment: {name} left the game."
+    )
+    expect(stays.locator("#claim-slot")).to_be_empty()
+    assert console.unexpected() == []

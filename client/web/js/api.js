@@ -9,6 +9,22 @@ export class ApiError extends Error {
   }
 }
 
+// The server's time minus this computer's, from the last answer's Date header (whole
+// seconds: a gap under 2 s is taken as none). Counts against the server's times
+// (presence's away_since) use serverNow().
+let skewMs = 0;
+
+export function serverNow() {
+  return Date.now() + skewMs;
+}
+
+function noteServerTime(response) {
+  const date = Date.parse(response.headers.get("date") || "");
+  if (!Number.isFinite(date)) return;
+  const skew = date - Date.now();
+  skewMs = Math.abs(skew) < 2000 ? 0 : skew;
+}
+
 async function request(method, path, { body, token } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -24,6 +40,7 @@ async function request(method, path, { body, token } = {}) {
   } catch {
     throw new ApiError(0, "network", "The server can't be reached right now.");
   }
+  noteServerTime(response);
   let data = null;
   try {
     data = await response.json();

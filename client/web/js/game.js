@@ -2,12 +2,13 @@
 // `#/watch/{id}` (a spectator: no token, read-only, hidden cards face down).
 
 import { TurnAlert } from "./attention.js";
-import { ApiError, fetchCatalog, fetchEvents, gameSummary } from "./api.js";
+import { ApiError, fetchCatalog, fetchEvents, fetchView, gameSummary } from "./api.js";
 import { isMyTurn } from "./acting.js";
 import { Controls } from "./controls.js";
 import { h, mount, plural } from "./dom.js";
 import { LastMove } from "./lastmove.js";
 import { LeaveControls } from "./leaving.js";
+import { TablePresence } from "./presence.js";
 import { SeatClocks, titleText } from "./clocks.js";
 import { TableKeys } from "./keys.js";
 import { LiveGame } from "./live.js";
@@ -155,6 +156,13 @@ export async function showGame(main, gameId, mode) {
     },
   });
 
+  const presence = new TablePresence({
+    names,
+    catalog,
+    checkClaim: () => fetchView(gameId, { token }).then((r) => r.view),
+    claim: () => live.command({ kind: "claim_abandon" }).catch((err) => leave && leave.onError(err)),
+    onChange: () => presence.decorate(playersSlot),
+  });
   const live = new LiveGame({
     gameId,
     token,
@@ -166,6 +174,7 @@ export async function showGame(main, gameId, mode) {
       names.learnView(v);
       if (turnAlert) turnAlert.update(v);
       clocks.update(v);
+      presence.update(v);
       if (controls) controls.update(v);
       if (v.status === "finished" && previousStatus && previousStatus !== "finished" && !shownEnd) showEnd();
       previousStatus = v.status;
@@ -176,6 +185,7 @@ export async function showGame(main, gameId, mode) {
       renderHead();
       if (state === "live") catchUpLog();
     },
+    onPresence: (message) => presence.take(message),
     onProblem: (problem) => {
       if (controls) {
         controls.message = { kind: "error", text: problem.message, code: problem.code };
@@ -312,6 +322,7 @@ export async function showGame(main, gameId, mode) {
       drawn.view = view;
       drawn.interactive = !!ui;
       clocks.decorate(playersSlot);
+      presence.decorate(playersSlot);
     }
     if (ui) {
       kit.decorate(tableSlot, view, ui);
@@ -365,6 +376,7 @@ export async function showGame(main, gameId, mode) {
       { class: "game-page", dataset: { mode, game: gameId } },
       headSlot,
       bannerSlot,
+      presence.slot,
       h(
         "div",
         { class: ["game-grid", summary.players >= 3 && "many-players", summary.variant === "duel" && "duel-grid"] },
@@ -384,6 +396,7 @@ export async function showGame(main, gameId, mode) {
     window.clearInterval(waitedTimer);
     lastMove.destroy();
     clocks.destroy();
+    presence.destroy();
     if (leave) leave.destroy();
     if (turnAlert) turnAlert.destroy();
     window.cancelAnimationFrame(frame);

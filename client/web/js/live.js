@@ -43,15 +43,18 @@ export function retryDelay(attempt, random = Math.random) {
  * Callbacks: onView(view, {event, snapshot}),
  * onState("connecting"|"live"|"reconnecting"|"problem"|"closed") ("problem": the server
  * says it can't serve for now, or reconnecting keeps failing; `problem` holds its words),
- * onProblem({code, message}) for errors not tied to a command.
+ * onProblem({code, message}) for errors not tied to a command,
+ * onPresence({seats, away_since}) and onRematch({id}) (docs/live.md: not versioned).
  */
 export class LiveGame {
-  constructor({ gameId, token = null, onView, onState = () => {}, onProblem = () => {} }) {
+  constructor({ gameId, token = null, onView, onState = () => {}, onProblem = () => {}, onPresence = () => {}, onRematch = () => {} }) {
     this.gameId = gameId;
     this.token = token;
     this.onView = onView;
     this.onState = onState;
     this.onProblem = onProblem;
+    this.onPresence = onPresence;
+    this.onRematch = onRematch;
     this.view = null;
     this.version = 0;
     this.socket = null;
@@ -225,6 +228,12 @@ export class LiveGame {
         break;
       case "error":
         this.receiveError(msg);
+        break;
+      case "presence":
+        this.onPresence(msg);
+        break;
+      case "rematch":
+        this.onRematch(msg);
         break;
       default:
         break; // pong, and anything newer than this page
