@@ -2,9 +2,10 @@
 abort, abandon claims, loss on time, the first-turn window, open games expiring,
 seats *out*, and the ranks of a result.
 
-Each game's ``decide`` hands the leave actions to ``decide_leave`` and checks the
-mover's time with ``check_time``; what follows a seat going out (the game ends, or
-the out seat's turn ends and play goes on) is the game's own ``SeatOut``.
+Each game's ``decide`` starts with ``decide_first``: the leave actions' events
+(``decide_leave``), or the checks of a move (its seat's turn, its time,
+``check_time``); what follows a seat going out (the game ends, or the out seat's turn
+ends and play goes on) is the game's own ``SeatOut``.
 
 Time and presence are inputs, never read here: ``Facts`` carries ``now`` and, per
 seat, since when it has had no connection (the server's presence tracking supplies
