@@ -9,6 +9,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.pages import Api, give_seat
+from tests.browser.test_accessibility import serious_violations
 
 
 def test_the_lobby_offers_time_controls_and_shows_them_in_every_row(
@@ -18,7 +19,7 @@ def test_the_lobby_offers_time_controls_and_shows_them_in_every_row(
     api: Api,
     console: Console,
 ) -> None:
-    """The time control defaults to 5+3 with another person and untimed against bots only; the game is created with the chosen one and its row says it, a seeded game's row says seeded."""
+    """The time control defaults to 5+3 with another person and untimed against bots only; the game is created with the chosen one and its row says it, a seeded game's row and table say seeded."""
     timed = api.new_game(clock={"initial": 600, "increment": 5})
     seeded = api.new_game(seed=4)
     page = open_page(browser, contexts, console, "lobby")
@@ -32,6 +33,9 @@ def test_the_lobby_offers_time_controls_and_shows_them_in_every_row(
     seeded_row = page.locator(f'#open-games [data-game="{seeded}"]')
     expect(seeded_row.locator(".tag-clock")).to_have_text("untimed")
     expect(seeded_row.locator(".tag-seeded")).to_have_text("seeded")
+    page.goto(f"{server.base}/#/watch/{seeded}")
+    expect(page.locator(".game-title .tag-seeded")).to_have_text("seeded")
+    page.goto(f"{server.base}/#/")
 
     # A choice made by the player stays whatever the seats become.
     page.select_option("#time-control", "1d")
@@ -143,19 +147,23 @@ def seated_pages(
     return pages
 
 
-def test_resign_asks_first_and_ends_the_game_for_both_pages(
+def test_resign_asks_first_then_a_rematch_is_offered_and_joined_from_the_other_page(
     browser: Browser,
     contexts: list[BrowserContext],
     server: ServerProcess,
     api: Api,
     console: Console,
 ) -> None:
-    """Abort is offered until both first moves are made, then Resign; Resign asks first (Keep playing changes nothing), and once confirmed both pages say Ben won by resignation."""
-    game_id = api.new_game()
+    """Abort is offered until both first moves are made, then Resign; Resign asks first (Keep playing changes nothing), and once confirmed both pages say Ben won by resignation. Ben asks for a rematch from the end dialog; Ana's page and a spectator's are told (Join the rematch / Watch it); Ana joins with one click and both play the rematch, seats moved round, same time control; Abort there cancels it."""
+    game_id = api.new_game(clock={"initial": 600, "increment": 5})
     tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
     ana, ben = seated_pages(browser, contexts, console, server, game_id, tokens)
+    cy = open_page(browser, contexts, console, "spectator")
+    cy.goto(f"{server.base}/#/watch/{game_id}")
     expect(ana.locator("#abort-game")).to_be_visible()
     expect(ana.locator("#resign-game")).to_have_count(0)
+    expect(ana.locator('[data-player="1"] .presence')).to_have_attribute("data-present", "true")
+    found = serious_violations(ana, "timed table: clocks, presence, abort")
     first_moves(api, game_id, tokens)
     expect(ana.locator("#abort-game")).to_have_count(0)
     ana.click("#resign-game")
@@ -165,6 +173,7 @@ def test_resign_asks_first_and_ends_the_game_for_both_pages(
     expect(ana.locator("#resign-dialog")).to_be_hidden()
     assert api.view(game_id)["status"] == "live"
     ana.click("#resign-game")
+    found += serious_violations(ana, "the resign dialog")
     ana.click("#resign-confirm")
     for page in (ana, ben):
         expect(page.locator("#result-banner h2")).to_have_text(
@@ -172,6 +181,30 @@ def test_resign_asks_first_and_ends_the_game_for_both_pages(
         )
     expect(ana.locator("#resign-game")).to_have_count(0)
     assert api.view(game_id)["result"]["reason"] == "resign"
+
+    # Ben offers a rematch; Ana's page (its end dialog open) and the spectator's learn of it.
+    expect(ben.locator("#end-dialog")).to_be_visible()
+    ben.click("#end-rematch")
+    ben.wait_for_url(re.compile(r"#/play/(?!" + game_id + r")\w+$"))
+    rematch_id = ben.url.rsplit("/", 1)[1]
+    expect(ana.locator("#end-rematch")).to_have_text("Join the rematch")
+    expect(cy.locator("#watch-rematch")).to_have_attribute("href", f"#/watch/{rematch_id}")
+    found += serious_violations(ana, "the end with a rematch offered")
+    found += serious_violations(cy, "a spectator told of the rematch")
+    assert found == [], "\n".join(found)
+    ana.click("#end-rematch")
+    ana.wait_for_url(f"**/#/play/{rematch_id}")
+    for page, seat in ((ana, 1), (ben, 0)):
+        expect(page.locator("#table")).to_have_attribute("data-status", "live")
+        expect(page.locator("#table")).to_have_attribute("data-you", str(seat))
+    summary = api.summary(rematch_id)
+    assert summary["clock"]["initial"] == 600 and summary["rematch_of"] == game_id
+    expect(ana.locator(".banner-actions #rematch-game")).to_have_count(0)
+    # In the rematch's first moves Abort is offered: it cancels the game for both.
+    ana.click("#abort-game")
+    for page in (ana, ben):
+        expect(page.locator("#aborted-banner")).to_be_visible()
+    assert api.summary(rematch_id)["status"] == "aborted"
     assert console.unexpected() == []
 
 

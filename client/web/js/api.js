@@ -64,6 +64,11 @@ export function createGame({ variant = "classic", players = 2, seed, clock = nul
   return request("POST", "/api/games", { body });
 }
 
+/** Start or join the finished game's rematch with a seat token of it: {id, seat, token}. */
+export function rematchGame(id, token) {
+  return request("POST", `${game(id)}/rematch`, { token });
+}
+
 /** `who` is {"name": str} for a person or {"bot": level} for a bot. */
 export function takeSeat(id, who) {
   return request("POST", `${game(id)}/seats`, { body: who });

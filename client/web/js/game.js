@@ -9,6 +9,8 @@ import { h, mount, plural } from "./dom.js";
 import { LastMove } from "./lastmove.js";
 import { LeaveControls } from "./leaving.js";
 import { TablePresence } from "./presence.js";
+import { Rematch } from "./rematch.js";
+import { gameTags } from "./timecontrol.js";
 import { SeatClocks, titleText } from "./clocks.js";
 import { TableKeys } from "./keys.js";
 import { LiveGame } from "./live.js";
@@ -156,6 +158,15 @@ export async function showGame(main, gameId, mode) {
     },
   });
 
+  const endRematch = h("div", { class: "end-rematch" });
+  const rematch = new Rematch({
+    gameId,
+    seat,
+    onChange: () => {
+      renderBanner();
+      mount(endRematch, rematch.actions(view, "end"));
+    },
+  });
   const presence = new TablePresence({
     names,
     catalog,
@@ -175,6 +186,7 @@ export async function showGame(main, gameId, mode) {
       if (turnAlert) turnAlert.update(v);
       clocks.update(v);
       presence.update(v);
+      rematch.take(v.rematch);
       if (controls) controls.update(v);
       if (v.status === "finished" && previousStatus && previousStatus !== "finished" && !shownEnd) showEnd();
       previousStatus = v.status;
@@ -186,6 +198,7 @@ export async function showGame(main, gameId, mode) {
       if (state === "live") catchUpLog();
     },
     onPresence: (message) => presence.take(message),
+    onRematch: (message) => rematch.take(message.id),
     onProblem: (problem) => {
       if (controls) {
         controls.message = { kind: "error", text: problem.message, code: problem.code };
@@ -246,7 +259,7 @@ export async function showGame(main, gameId, mode) {
       h(
         "div",
         { class: "game-title" },
-        h("h1", {}, `${variantName(summary.variant)} `, h("span", { class: "game-id" }, `#${gameId}`)),
+        h("h1", {}, `${variantName(summary.variant)} `, h("span", { class: "game-id" }, `#${gameId}`), " ", h("span", { class: "game-tags" }, gameTags(summary))),
         h("p", { class: "turn-line", id: "turn-line" }, line),
       ),
       h(
@@ -269,7 +282,7 @@ export async function showGame(main, gameId, mode) {
   function renderBanner() {
     const canAbort = !!view && (view.legal || []).some((a) => a.kind === "abort");
     const aborted = view && view.status === "aborted" ? [...log.events.values()].find((e) => e.type === "GameAborted") || null : null;
-    const key = view ? JSON.stringify([view.status, view.players.length, view.result, canAbort, aborted]) : null;
+    const key = view ? JSON.stringify([view.status, view.players.length, view.result, canAbort, aborted, rematch.key()]) : null;
     if (key === bannerKey) return;
     bannerKey = key;
     if (!view) return mount(bannerSlot);
@@ -286,7 +299,7 @@ export async function showGame(main, gameId, mode) {
           { class: "banner banner-end", id: "result-banner", "aria-label": "Result" },
           h("h2", {}, resultHeadline(view)),
           rankList(view),
-          h("div", { class: "banner-actions" }, h("a", { class: "btn btn-primary", href: `#/replay/${encodeURIComponent(gameId)}` }, "Replay this game"), h("a", { class: "btn", href: "#/" }, "Back to the lobby")),
+          h("div", { class: "banner-actions" }, rematch.actions(view, "banner"), h("a", { class: "btn btn-primary", href: `#/replay/${encodeURIComponent(gameId)}` }, "Replay this game"), h("a", { class: "btn", href: "#/" }, "Back to the lobby")),
         ),
       );
     }
@@ -346,11 +359,13 @@ export async function showGame(main, gameId, mode) {
 
   function showEnd() {
     shownEnd = true;
+    mount(endRematch, rematch.actions(view, "end"));
     mount(
       endDialog,
       h("h2", { id: "end-title", class: "dialog-title" }, "Game over"),
       h("p", { class: "end-headline" }, resultHeadline(view)),
       resultTable(view),
+      endRematch,
       h(
         "div",
         { class: "dialog-actions" },
@@ -360,7 +375,7 @@ export async function showGame(main, gameId, mode) {
       ),
     );
     endDialog.showModal();
-    endDialog.querySelector(".btn-primary").focus();
+    endDialog.querySelector(".dialog-actions .btn-primary").focus();
   }
 
   const onKey = (e) => {
