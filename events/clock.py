@@ -93,7 +93,9 @@ def turn_ended(clock: Clock, seat: int, next_seat: int) -> None:
     turns = clock.turns
     if seat < len(turns):  # (a state made without its events, as bots guess one, has none)
         control = clock.control
-        if control is not None and control.initial is not None and turns[seat]:
+        # The turn of a seat gone out ends too: its bank stays as it went out.
+        realtime = control is not None and control.initial is not None
+        if control is not None and realtime and turns[seat] and seat not in clock.outs:
             used = now - clock.turn_ms
             clock.banks_ms[seat] += (control.increment or 0) * 1000 - used
         turns[seat] += 1

@@ -168,6 +168,7 @@ def test_three_players_the_mover_out_ends_its_turn() -> None:
     assert game.state.seat == (mover + 1) % 3 and game.state.status == "live"
     assert game.view()["players"][mover]["out"] == "time"
     assert game.view()["clock"]["remaining"][mover] == 0
+    assert game.state.clock.banks_ms[mover] == 0  # no increment for a turn ended out
 
 
 def test_three_players_the_last_seat_in_play_wins_at_once() -> None:
