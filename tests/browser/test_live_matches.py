@@ -4,12 +4,15 @@ clocks that run out, resign with a confirmation, presence, rematch."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.pages import Api, give_seat
 from tests.browser.test_accessibility import serious_violations
+from tests.browser.test_layout import inside, layout_problems, overlap
 
 
 def test_the_lobby_offers_time_controls_and_shows_them_in_every_row(
@@ -242,4 +245,64 @@ def test_a_player_who_leaves_an_untimed_game_goes_grey_and_can_be_claimed_agains
         f"{winner} wins by abandonment: {name} left the game."
     )
     expect(stays.locator("#claim-slot")).to_be_empty()
+    assert console.unexpected() == []
+
+
+HEAD_BOXES = """() => [...document.querySelectorAll('.players-slot .player')].map((p) => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width, h: r.height }; };
+  const clock = p.querySelector('.clock');
+  return {
+    panel: box(p),
+    clock: clock ? box(clock) : null,
+    parts: [...p.querySelectorAll('.player-head > *')].filter((el) => el.getClientRects().length).map((el) => [el.className, box(el)]),
+  };
+})"""
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_clocks_are_visible_and_overlap_nothing_on_a_phone(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    server: ServerProcess,
+    api: Api,
+    console: Console,
+    screenshots: Path,
+    width: int,
+) -> None:
+    """A 4-player 10+5 game with long names on a phone: every seat's clock is shown inside its player's panel, overlapping nothing else in the head; the bar stuck to the bottom shows the mover's clock and the seat's own on screen, within the bars' 20% of the screen; the table still passes the layout checks."""
+    game_id = api.new_game(players=4, clock={"initial": 600, "increment": 5})
+    names = ["Anastasia", "Bartholomew", "Cy", "Dorothea"]
+    tokens = [api.join(game_id, name) for name in names]
+    first_moves(api, game_id, tokens)
+    page = open_page(browser, contexts, console, "phone", {"width": width, "height": 740})
+    give_seat(page, server.base, game_id, 0, tokens[0], names[0])
+    page.goto(f"{server.base}/#/play/{game_id}")
+    expect(page.locator(".players-slot .clock")).to_have_count(4)
+    for clock in page.locator(".players-slot .clock").all():
+        expect(clock).to_be_visible()
+    expect(page.locator(".players-slot .clock-running")).to_have_count(1)
+    players = page.evaluate(HEAD_BOXES)
+    for i, p in enumerate(players):
+        assert p["clock"] and inside(p["clock"], p["panel"]), (
+            f"seat {i}'s clock is outside its panel"
+        )
+        for a, (name_a, box_a) in enumerate(p["parts"]):
+            for name_b, box_b in p["parts"][a + 1 :]:
+                assert not overlap(box_a, box_b), f"seat {i}: {name_a} overlaps {name_b}"
+    assert layout_problems(page, width, f"{width}px") == []
+    mover = api.view(game_id)["turn"]["seat"]
+    bar_clocks = page.locator("#my-bar .clock")
+    expect(bar_clocks).to_have_count(1 if mover == 0 else 2)
+    expect(page.locator('#my-bar .clock[data-clock-seat="0"]')).to_have_attribute(
+        "aria-label", "Your clock"
+    )
+    page.evaluate("() => window.scrollTo(0, 300)")
+    for clock in bar_clocks.all():
+        expect(clock).to_be_in_viewport()
+    bars = page.evaluate(
+        "() => ['.bar-slot .action-bar', '#my-bar'].map((s) => document.querySelector(s).getBoundingClientRect().height)"
+    )
+    assert sum(bars) <= 0.2 * 740, bars
+    if width == 360:
+        page.screenshot(path=str(screenshots / "clocks-phone.png"))
     assert console.unexpected() == []

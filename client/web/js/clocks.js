@@ -117,7 +117,7 @@ export class SeatClocks {
     this.onMine = onMine;
     this.state = new ClockState();
     this.you = null;
-    this.root = null;
+    this.roots = new Set(); // where clocks are drawn: the players, the phone's bar
     this.timer = 0;
   }
 
@@ -127,9 +127,19 @@ export class SeatClocks {
     this.schedule();
   }
 
+  clockOf(seat, who = null) {
+    return h(
+      "span",
+      { class: ["clock", who && "clock-compact"], role: "timer", dataset: { clockSeat: String(seat) }, "aria-label": `${seat === this.you ? "Your" : `${this.names.of(seat)}'s`} clock` },
+      who ? h("span", { class: "clock-who", "aria-hidden": "true" }, who) : null,
+      h("span", { class: "clock-time" }),
+      h("span", { class: "clock-note" }),
+    );
+  }
+
   /** Put a clock in every player's head under `root` (after the players are drawn). */
   decorate(root) {
-    this.root = root;
+    this.roots.add(root);
     for (const head of root.querySelectorAll("[data-player] .player-head")) {
       const seat = Number(head.closest("[data-player]").dataset.player);
       let el = head.querySelector(".clock");
@@ -137,18 +147,26 @@ export class SeatClocks {
         if (el) el.remove();
         continue;
       }
-      if (!el) {
-        el = h("span", { class: "clock", role: "timer", dataset: { clockSeat: String(seat) }, "aria-label": `${this.names.of(seat)}'s clock` }, h("span", { class: "clock-time" }), h("span", { class: "clock-note" }));
-        head.append(el);
-      }
+      if (!el) head.append(this.clockOf(seat));
     }
     this.draw();
   }
 
+  /** On a phone the players' areas are far below the board: the seat's bar (`#my-bar`
+   * under `root`, stuck to the bottom) carries the mover's clock and the seat's own. */
+  decorateBar(root) {
+    this.roots.add(root);
+    const bar = root.querySelector("#my-bar");
+    if (!bar || bar.querySelector(".bar-clocks") || this.you === null || this.state.shown(this.you, 0) === null) return;
+    const mover = this.state.mover;
+    const others = mover !== null && mover !== this.you && this.state.shown(mover, 0) !== null ? [this.clockOf(mover, this.names.of(mover))] : [];
+    bar.append(h("span", { class: "bar-clocks" }, others, this.clockOf(this.you, "You")));
+    this.draw();
+  }
+
   draw() {
-    if (!this.root) return;
     const now = performance.now();
-    for (const el of this.root.querySelectorAll(".clock[data-clock-seat]")) {
+    for (const el of [...this.roots].flatMap((root) => [...root.querySelectorAll(".clock[data-clock-seat]")])) {
       const seat = Number(el.dataset.clockSeat);
       const ms = this.state.shown(seat, now);
       if (ms === null) continue;

@@ -344,6 +344,7 @@ export async function showGame(main, gameId, mode) {
     lastMove.apply(main);
     if (controls) {
       lost = rerender(barSlot, () => [myBar(view, catalog), controls.actionBar()]) || lost;
+      clocks.decorateBar(barSlot);
       const myTurn = isMyTurn(view);
       // Nothing in particular has focus: the body, or the page's <main> after a route.
       const idle = !document.activeElement || document.activeElement === document.body || document.activeElement === main;
