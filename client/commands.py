@@ -61,7 +61,9 @@ async def watch(
             seen = live.revision
             if clear:
                 out.write("\x1b[2J\x1b[H")
-            out.write(render(view, catalog, live.presence, live.rematch) + "\n")
+            # Clocks tick from when they arrived, by this computer's monotonic time.
+            now_ms = live.server_now_ms()
+            out.write(render(view, catalog, live.presence, live.rematch, now_ms) + "\n")
             out.flush()
             if until_finished and view["status"] in OVER:
                 return 0

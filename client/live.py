@@ -70,7 +70,8 @@ class LiveGame:
     present seat or one not taken);
     ``rematch`` is the id of the game's rematch once one is made. ``revision`` counts
     every change of any of them (``changes`` yields at each). ``clock_left(seat)``
-    reads a seat's clock now.
+    reads a seat's clock now, counting this computer's monotonic time since the clock
+    arrived (``clock_arrived``), so a computer whose wall clock is off reads it right.
     """
 
     def __init__(
@@ -92,6 +93,8 @@ class LiveGame:
         self.away_since: list[str | None] | None = None
         self.rematch: str | None = None
         self.revision = 0
+        self.clock_arrived = 0.0  # time.monotonic() when the view's clock last changed
+        self._clock_seen: object = None
         self.reconnects = 0
         self._delay = reconnect_delay
         self._max_delay = max_reconnect_delay
@@ -173,6 +176,7 @@ class LiveGame:
         if kind == "snapshot":
             self.view = message["view"]
             self.version = message["version"]
+            self._note_clock()
         elif kind == "diff":
             if self.view is None or message["version"] != self.version + 1:
                 if message["version"] > self.version:
@@ -184,6 +188,7 @@ class LiveGame:
                 await socket.send(json.dumps({"type": "resync"}))  # a fresh snapshot
                 return
             self.version = message["version"]
+            self._note_clock()
         elif kind == "presence":
             self.presence = list(message["seats"])
             self.away_since = message.get("away_since")
@@ -219,9 +224,27 @@ class LiveGame:
 
     # ------------------------------------------------------------ use
 
-    def clock_left(self, seat: int, now_ms: int | None = None) -> int | None:
-        """``seat``'s time left now (ms), ticking: see the module's ``clock_left``."""
-        return None if self.view is None else clock_left(self.view, seat, now_ms)
+    def _note_clock(self) -> None:
+        clock = None if self.view is None else self.view.get("clock")
+        if clock != self._clock_seen:
+            self._clock_seen = clock
+            self.clock_arrived = time.monotonic()
+
+    def server_now_ms(self, at: float | None = None) -> int | None:
+        """The server's time (ms since the epoch) at local monotonic time ``at`` (by
+        default now), as the view's clock tells it: the clock's ``now`` plus the local
+        time since that clock arrived. None for an untimed game."""
+        clock = None if self.view is None else self.view.get("clock")
+        if not clock:
+            return None
+        since = (time.monotonic() if at is None else at) - self.clock_arrived
+        return _epoch_ms(clock["now"]) + max(0, round(since * 1000))
+
+    def clock_left(self, seat: int, at: float | None = None) -> int | None:
+        """``seat``'s time left (ms) at local monotonic time ``at`` (by default now),
+        ticking from when its clock arrived: see the module's ``clock_left``."""
+        now_ms = self.server_now_ms(at)
+        return None if self.view is None or now_ms is None else clock_left(self.view, seat, now_ms)
 
     async def wait_for(self, predicate: Any, timeout: float | None = 30.0) -> dict[str, Any]:
         """Wait until ``predicate(view)`` holds; the view then. It is asked again at
