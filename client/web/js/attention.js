@@ -3,8 +3,8 @@
 // toggle remembered in localStorage, two notes made with WebAudio, no file); a
 // browser notification when the page is hidden and notifications are allowed.
 //
-// Clocks will add their low time to the title: `setClockNote("0:20 left")` puts
-// it after "Your move ·" (a hook; nothing calls it yet).
+// A timed game's low time goes in the title: `setClockNote("0:20 left")` puts it
+// after "Your move ·" (game.js calls it from the clocks, under a minute left).
 
 import { h } from "./dom.js";
 import { isMyTurn } from "./acting.js";
@@ -51,7 +51,7 @@ export class TurnAlert {
     if (this.audio) this.audio.close().catch(() => {});
   }
 
-  /** A clock's low time for the title (clocks come later; "" takes it away). */
+  /** A clock's low time for the title ("" takes it away). */
   setClockNote(text) {
     this.clockNote = text || "";
     this.showTitle();
