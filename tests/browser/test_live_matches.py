@@ -70,9 +70,8 @@ def test_a_clock_runs_out_on_the_page_of_the_player_left_behind(
     console: Console,
 ) -> None:
     """Two pages at an 8+0 game: after the first moves the mover's clock runs (red under 10 s, its low time in its tab's title); the mover closes its page and the other page sees that clock reach 0:00.0 and the result on time, with the ranks."""
-    game_id = api.new_game(clock={"initial": 8, "increment": 0})
-    tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
-    pages = seated_pages(browser, contexts, console, server, game_id, tokens)
+    clock = {"initial": 8, "increment": 0}
+    game_id, tokens, pages = two_players(browser, contexts, console, server, api, clock)
     for seat, page in enumerate(pages):
         expect(page.locator(f'[data-player="{1 - seat}"] .clock-time')).to_have_text("0:08.0")
     first_moves(api, game_id, tokens)
@@ -131,15 +130,18 @@ def test_a_shown_clock_never_goes_up_without_a_new_event(
     assert page.evaluate(CLOCK_STATE, steps) == shown
 
 
-def seated_pages(
+def two_players(
     browser: Browser,
     contexts: list[BrowserContext],
     console: Console,
     server: ServerProcess,
-    game_id: str,
-    tokens: list[str],
-) -> list[Page]:
-    """Ana's and Ben's pages at their seats of the game (seats 0 and 1), loaded."""
+    api: Api,
+    clock: dict[str, int] | None = None,
+) -> tuple[str, list[str], list[Page]]:
+    """A two-player game (with ``clock``) between Ana (seat 0) and Ben (seat 1): its id,
+    their tokens and their pages at their seats, loaded."""
+    game_id = api.new_game(clock=clock)
+    tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
     pages = []
     for seat, name in enumerate(("Ana", "Ben")):
         page = open_page(browser, contexts, console, name)
@@ -147,7 +149,7 @@ def seated_pages(
         page.goto(f"{server.base}/#/play/{game_id}")
         expect(page.locator("#table")).to_have_attribute("data-status", "live")
         pages.append(page)
-    return pages
+    return game_id, tokens, pages
 
 
 def test_resign_asks_first_then_a_rematch_is_offered_and_joined_from_the_other_page(
@@ -158,9 +160,8 @@ def test_resign_asks_first_then_a_rematch_is_offered_and_joined_from_the_other_p
     console: Console,
 ) -> None:
     """Abort is offered until both first moves are made, then Resign; Resign asks first (Keep playing changes nothing), and once confirmed both pages say Ben won by resignation. Ben asks for a rematch from the end dialog; Ana's page and a spectator's are told (Join the rematch / Watch it); Ana joins with one click and both play the rematch, seats moved round, same time control; Abort there cancels it."""
-    game_id = api.new_game(clock={"initial": 600, "increment": 5})
-    tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
-    ana, ben = seated_pages(browser, contexts, console, server, game_id, tokens)
+    clock = {"initial": 600, "increment": 5}
+    game_id, tokens, (ana, ben) = two_players(browser, contexts, console, server, api, clock)
     cy = open_page(browser, contexts, console, "spectator")
     cy.goto(f"{server.base}/#/watch/{game_id}")
     expect(ana.locator("#abort-game")).to_be_visible()
@@ -219,9 +220,7 @@ def test_a_player_who_leaves_an_untimed_game_goes_grey_and_can_be_claimed_agains
     console: Console,
 ) -> None:
     """Untimed: both presence dots are green; the mover closes its page, its dot goes grey on the other page, which counts down 'you can claim the game in 0:5x' from the server's away_since, then (the server's GET /view listing claim_abandon after the minute) offers Claim the game, which wins by abandonment."""
-    game_id = api.new_game()
-    tokens = [api.join(game_id, "Ana"), api.join(game_id, "Ben")]
-    pages = seated_pages(browser, contexts, console, server, game_id, tokens)
+    game_id, tokens, pages = two_players(browser, contexts, console, server, api)
     first_moves(api, game_id, tokens)
     mover = api.view(game_id)["turn"]["seat"]
     left, stays = pages[mover], pages[1 - mover]
