@@ -68,6 +68,7 @@ def test_a_clock_runs_out_on_the_page_of_the_player_left_behind(
     server: ServerProcess,
     api: Api,
     console: Console,
+    screenshots: Path,
 ) -> None:
     """Two pages at an 8+0 game: after the first moves the mover's clock runs (red under 10 s, its low time in its tab's title); the mover closes its page and the other page sees that clock reach 0:00.0 and the result on time, with the ranks."""
     clock = {"initial": 8, "increment": 0}
@@ -86,6 +87,8 @@ def test_a_clock_runs_out_on_the_page_of_the_player_left_behind(
     loser, winner = ("Ana", "Ben")[mover], ("Ana", "Ben")[1 - mover]
     expect(banner.locator("h2")).to_have_text(f"{winner} wins on time: {loser} ran out of time.")
     expect(banner.locator(f'.ranks [data-seat="{mover}"]')).to_have_attribute("data-rank", "2")
+    stays.locator("#end-dialog .btn-quiet").click()  # Close: the table behind it
+    stays.screenshot(path=str(screenshots / "clock-out.png"))
     assert api.summary(game_id)["result"]["reason"] == "time"
     assert console.unexpected() == []
 

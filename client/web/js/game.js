@@ -292,6 +292,7 @@ export async function showGame(main, gameId, mode) {
     }
     if (view.status === "aborted") return mount(bannerSlot, abortedBanner(aborted, names));
     if (view.status === "finished" && view.result) {
+      const again = rematch.actions(view, "banner"); // the rematch, when offered, is the main action
       return mount(
         bannerSlot,
         h(
@@ -299,7 +300,7 @@ export async function showGame(main, gameId, mode) {
           { class: "banner banner-end", id: "result-banner", "aria-label": "Result" },
           h("h2", {}, resultHeadline(view)),
           rankList(view),
-          h("div", { class: "banner-actions" }, rematch.actions(view, "banner"), h("a", { class: "btn btn-primary", href: `#/replay/${encodeURIComponent(gameId)}` }, "Replay this game"), h("a", { class: "btn", href: "#/" }, "Back to the lobby")),
+          h("div", { class: "banner-actions" }, again, h("a", { class: ["btn", !again && "btn-primary"], href: `#/replay/${encodeURIComponent(gameId)}` }, "Replay this game"), h("a", { class: "btn", href: "#/" }, "Back to the lobby")),
         ),
       );
     }
