@@ -74,6 +74,10 @@ function rerender(slot, build) {
   const key = held ? active.dataset.key : null;
   mount(slot, build());
   if (!held) return false;
+  if (active.isConnected && slot.contains(active) && !active.disabled) {
+    active.focus(); // the same control, put back by the build (the head's kept menus)
+    return false;
+  }
   const again = key ? slot.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
   if (again && !again.disabled) {
     again.focus();
@@ -254,8 +258,8 @@ export async function showGame(main, gameId, mode) {
     const key = JSON.stringify([connection, line, view ? view.status : null, problem, leave ? leave.key(view) : ""]);
     if (key === headKey) return;
     headKey = key;
-    mount(
-      headSlot,
+    // Focus stays on the control it was on (Resign, Sound…) across the redraw.
+    rerender(headSlot, () => [
       h(
         "div",
         { class: "game-title" },
@@ -275,7 +279,7 @@ export async function showGame(main, gameId, mode) {
           : null,
         deviceMenu && view && (view.status === "open" || view.status === "live") ? deviceMenu : null,
       ),
-    );
+    ]);
   }
 
   let bannerKey = null;

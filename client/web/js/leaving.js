@@ -30,10 +30,10 @@ export class LeaveControls {
   /** What the head shows for `view`: Abort while allowed, else Resign, else nothing. */
   buttons(view) {
     if (canAbort(view)) {
-      return h("button", { type: "button", class: "btn btn-small btn-danger", id: "abort-game", title: "Cancel the game before everyone has moved: no result", onclick: () => this.act({ kind: "abort" }) }, "Abort");
+      return h("button", { type: "button", class: "btn btn-small btn-danger", id: "abort-game", dataset: { key: "abort" }, title: "Cancel the game before everyone has moved: no result", onclick: () => this.act({ kind: "abort" }) }, "Abort");
     }
     if (canResign(view)) {
-      return h("button", { type: "button", class: "btn btn-small btn-danger", id: "resign-game", onclick: () => this.ask() }, "Resign");
+      return h("button", { type: "button", class: "btn btn-small btn-danger", id: "resign-game", dataset: { key: "resign" }, onclick: () => this.ask() }, "Resign");
     }
     return null;
   }

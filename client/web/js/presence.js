@@ -32,7 +32,8 @@ export class TablePresence {
     this.seats = null; // [bool] per seat, once told
     this.awaySince = []; // server ms per seat, or null
     this.view = null;
-    this.slot = h("div", { class: "claim-slot", id: "claim-slot", "aria-live": "polite" });
+    // Not a live region: the count changes every second and would be read out each time.
+    this.slot = h("div", { class: "claim-slot", id: "claim-slot" });
     this.claimable = false; // GET /view listed claim_abandon for the current absence
     this.checking = false;
     this.checkedAt = -Infinity;
