@@ -194,6 +194,8 @@ def test_resign_asks_first_then_a_rematch_is_offered_and_joined_from_the_other_p
     ben.click("#end-rematch")
     ben.wait_for_url(re.compile(r"#/play/(?!" + game_id + r")\w+$"))
     rematch_id = ben.url.rsplit("/", 1)[1]
+    expect(ben.locator("#rematch-waiting")).to_be_visible()
+    expect(ben.locator("#fill-with-bot")).to_have_count(0)
     expect(ana.locator("#end-rematch")).to_have_text("Join the rematch")
     expect(cy.locator("#watch-rematch")).to_have_attribute("href", f"#/watch/{rematch_id}")
     found += serious_violations(ana, "the end with a rematch offered")

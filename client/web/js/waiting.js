@@ -48,6 +48,7 @@ export function tickWaited(root) {
  */
 export function waitingBanner({ gameId, summary, view, seated, cancel, openSeconds = 0 }) {
   const missing = summary.players - view.players.length;
+  const rematch = !!summary.rematch_of;
   const message = h("p", { class: "form-error waiting-message", role: "alert", id: "waiting-message" });
   const fail = (err) => {
     message.textContent = err instanceof ApiError || err.message ? err.message : String(err);
@@ -130,13 +131,15 @@ export function waitingBanner({ gameId, summary, view, seated, cancel, openSecon
     { class: "banner banner-open", id: "waiting-room", "aria-label": "Waiting for players" },
     h("h2", {}, `Waiting for ${plural(missing, "more player")}`),
     h("p", { class: "waited", id: "waited", dataset: { since: summary.created_at || "", openSeconds: String(openSeconds) } }, waitedLine(summary.created_at, openSeconds)),
-    h("p", {}, "Send this address to a friend; the game starts by itself when the last seat is taken."),
-    sharePanel(gameId),
+    // A rematch keeps its seats for the finished game's players: nobody else joins.
+    rematch
+      ? h("p", { id: "rematch-waiting" }, "A rematch: the other players join it with Join the rematch on the finished game's page; it starts by itself when the last one has.")
+      : [h("p", {}, "Send this address to a friend; the game starts by itself when the last seat is taken."), sharePanel(gameId)],
     seated
       ? h(
           "div",
           { class: "banner-actions waiting-actions" },
-          h("div", { class: "fill-seat" }, level, fill),
+          rematch ? null : h("div", { class: "fill-seat" }, level, fill),
           canCancel ? cancelButton : null,
           confirmBox,
         )
