@@ -273,7 +273,7 @@ def test_clocks_are_visible_and_overlap_nothing_on_a_phone(
     screenshots: Path,
     width: int,
 ) -> None:
-    """A 4-player 10+5 game with long names on a phone: every seat's clock is shown inside its player's panel, overlapping nothing else in the head; the bar stuck to the bottom shows the mover's clock and the seat's own on screen, within the bars' 20% of the screen; the table still passes the layout checks."""
+    """A 4-player 10+5 game with long names on a phone: every seat's clock is shown inside its player's panel, overlapping nothing else in the head; the bar stuck to the bottom shows the mover's clock and the seat's own on screen, within the bars' 20% of the screen; the table still passes the layout checks, also once a seat that resigned is marked out."""
     game_id = api.new_game(players=4, clock={"initial": 600, "increment": 5})
     names = ["Anastasia", "Bartholomew", "Cy", "Dorothea"]
     tokens = [api.join(game_id, name) for name in names]
@@ -307,6 +307,12 @@ def test_clocks_are_visible_and_overlap_nothing_on_a_phone(
         "() => ['.bar-slot .action-bar', '#my-bar'].map((s) => document.querySelector(s).getBoundingClientRect().height)"
     )
     assert sum(bars) <= 0.2 * 740, bars
+    # Dorothea resigns: out, her turns skipped, the game goes on among the others.
+    api.command(game_id, tokens[3], {"kind": "resign"})
+    out = page.locator('[data-player="3"] .tag-out')
+    expect(out).to_have_text("out: resigned")
+    assert api.view(game_id)["status"] == "live"
+    assert layout_problems(page, width, f"{width}px, a seat out") == []
     if width == 360:
         page.screenshot(path=str(screenshots / "clocks-phone.png"))
     assert console.unexpected() == []

@@ -7,7 +7,7 @@ import { isMyTurn } from "./acting.js";
 import { Controls } from "./controls.js";
 import { h, mount, plural } from "./dom.js";
 import { LastMove } from "./lastmove.js";
-import { LeaveControls } from "./leaving.js";
+import { LeaveControls, markOut } from "./leaving.js";
 import { TablePresence } from "./presence.js";
 import { Rematch } from "./rematch.js";
 import { gameTags } from "./timecontrol.js";
@@ -341,6 +341,7 @@ export async function showGame(main, gameId, mode) {
       drawn.interactive = !!ui;
       clocks.decorate(playersSlot);
       presence.decorate(playersSlot);
+      markOut(playersSlot, view);
     }
     if (ui) {
       kit.decorate(tableSlot, view, ui);

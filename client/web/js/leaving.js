@@ -3,6 +3,17 @@
 // which asks first in a dialog. The server decides; the page only sends the action.
 
 import { h, mount } from "./dom.js";
+import { OUT_WORDS } from "./results.js";
+
+/** A tag in the head of each seat that is out (3-4 players: it resigned, ran out of
+ * time or was claimed to have left; its turns are skipped): "out: resigned". */
+export function markOut(root, view) {
+  for (const p of view.players || []) {
+    const head = root.querySelector(`[data-player="${p.seat}"] .player-head`);
+    if (!head || !p.out || head.querySelector(".tag-out")) continue;
+    head.querySelector(".player-name").after(h("span", { class: "tag tag-out", dataset: { out: p.out } }, `out: ${OUT_WORDS[p.out] || p.out}`));
+  }
+}
 
 /** May this page's seat resign now? Any seat in play of a live game (never listed in `legal`). */
 export function canResign(view) {

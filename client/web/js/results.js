@@ -6,7 +6,7 @@ import { bestColour } from "./duel_cards.js";
 import { LEFT_WIN_WORDS, seatLabel } from "./words.js";
 
 /** What a seat that went out did (a player's `out`, RULES.md part 3). */
-const OUT_WORDS = { time: "ran out of time", resign: "resigned", abandon: "left the game" };
+export const OUT_WORDS = { time: "ran out of time", resign: "resigned", abandon: "left the game" };
 
 export function resultHeadline(view) {
   const r = view.result;
