@@ -149,6 +149,30 @@ def bots(args: argparse.Namespace) -> int:
     return 0
 
 
+def _export_arguments(parser: argparse.ArgumentParser) -> None:
+    from server.transfer import export_arguments
+
+    export_arguments(parser)
+
+
+def export(args: argparse.Namespace) -> int:
+    from server.transfer import export_command
+
+    return export_command(args)
+
+
+def _import_arguments(parser: argparse.ArgumentParser) -> None:
+    from server.transfer import import_arguments
+
+    import_arguments(parser)
+
+
+def import_(args: argparse.Namespace) -> int:
+    from server.transfer import import_command
+
+    return import_command(args)
+
+
 SUBCOMMANDS: list[Subcommand] = [
     Subcommand("serve", "run the server (HTTP API, websockets, web page)", _serve_arguments, serve),
     Subcommand("watch", "follow a live game in the terminal", _watch_arguments, watch),
@@ -156,6 +180,13 @@ SUBCOMMANDS: list[Subcommand] = [
     Subcommand(
         "bots", "play every server bot seat (a worker beside the servers)", _bots_arguments, bots
     ),
+    Subcommand(
+        "export",
+        "write every finished game as JSON lines (docs/export.md)",
+        _export_arguments,
+        export,
+    ),
+    Subcommand("import", "load games written by `splendor export`", _import_arguments, import_),
 ]
 
 

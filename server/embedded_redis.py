@@ -29,7 +29,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-__all__ = ["EmbeddedRedis", "EmbeddedRedisError", "redis_executable"]
+__all__ = ["EmbeddedRedis", "EmbeddedRedisError", "redis_executable", "serving_url"]
 
 HOST: Final = "127.0.0.1"
 PORT_FILE: Final = "redis.port"
@@ -97,6 +97,32 @@ def _server_pid(port: int) -> int | None:
         return None
     pid = info.get("process_id")
     return pid if isinstance(pid, int) else None
+
+
+def _serves(port: int, data_dir: Path) -> bool:
+    """Whether a Redis answers on ``port`` with its files in ``data_dir``."""
+    if _port_is_free(port) or not _ping(port):
+        return False
+    try:
+        with _client(port) as client:
+            conf = client.config_get("dir")
+    except (redis.RedisError, OSError):
+        return False
+    served = conf.get("dir") or conf.get(b"dir")
+    if isinstance(served, bytes):
+        served = served.decode()
+    return served is not None and Path(str(served)).resolve() == data_dir.resolve()
+
+
+def serving_url(data_dir: str | os.PathLike[str]) -> str | None:
+    """The URL of the embedded Redis another process runs on ``data_dir`` (``splendor
+    serve``'s), found by the port it remembers there; None when none runs."""
+    folder = Path(data_dir)
+    try:
+        port = int((folder / PORT_FILE).read_text().strip())
+    except (OSError, ValueError):
+        return None
+    return f"redis://{HOST}:{port}/0" if 0 < port < 65536 and _serves(port, folder) else None
 
 
 def _death_signal_preexec() -> Callable[[], None] | None:
@@ -288,19 +314,7 @@ class EmbeddedRedis:
 
     def _evict_orphan(self, port: int) -> None:
         """Shut down a redis-server on ``port`` that serves our data dir (a leftover)."""
-        if _port_is_free(port) or not _ping(port):
-            return
-        try:
-            with _client(port) as client:
-                conf = client.config_get("dir")
-                served = conf.get("dir") or conf.get(b"dir")
-                if served is None:
-                    return
-                if isinstance(served, bytes):
-                    served = served.decode()
-                if Path(str(served)).resolve() != self.data_dir:
-                    return
-        except (redis.RedisError, OSError):
+        if not _serves(port, self.data_dir):
             return
         with contextlib.suppress(EmbeddedRedisError, OSError):
             self._shutdown_at(port)

@@ -173,6 +173,14 @@ async def game_events(request: Request) -> Response:
     return json({"events": await service.events(game_id, viewer, after)})
 
 
+async def game_export(request: Request) -> Response:
+    """A finished game's public record (docs/export.md), as a file to save."""
+    game_id = _game_id(request)
+    record = await _service(request).record(game_id)
+    # An id is ASCII letters, digits, - and _ (is_game_id): safe in the header as is.
+    return json(record, headers={"Content-Disposition": f'attachment; filename="{game_id}.json"'})
+
+
 async def submit_command(request: Request) -> Response:
     service = _service(request)
     game_id = _game_id(request)
@@ -314,6 +322,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/api/games/{game_id}/seats", join_seat, methods=["POST"]),
         Route("/api/games/{game_id}/view", game_view, methods=["GET"]),
         Route("/api/games/{game_id}/events", game_events, methods=["GET"]),
+        Route("/api/games/{game_id}/export", game_export, methods=["GET"]),
         Route("/api/games/{game_id}/commands", submit_command, methods=["POST"]),
         Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
         Route("/api/catalog/{variant}", catalog, methods=["GET"]),

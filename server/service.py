@@ -60,6 +60,7 @@ from server.projection import (
     token_digest,
     unpack_log,
 )
+from server.records import RecordError, Restorable, header_mismatch, record_of
 from server.redis_direct import DirectRedis
 from server.rematch import (
     CLAIM_LUA,
@@ -773,6 +774,66 @@ class GameService:
             game = await self._game_locked(game_id, lock)
             await self._rematch_known(game)
             return self._summary(game)
+
+    async def record(self, game_id: str) -> dict[str, Any]:
+        """The public record of a finished game (``server.records``, docs/export.md).
+
+        Raises ``not_found``, and ``conflict`` (409) for a game not finished: an
+        aborted game has no result and is never exported."""
+        lock = self._lock_for(game_id)
+        async with lock:
+            game = await self._game_locked(game_id, lock)
+            if game.status != "finished":
+                raise ServiceError(
+                    "conflict",
+                    f"Game {game_id} is {game.status}: only a finished game can be exported.",
+                )
+            await self._rematch_known(game)
+            return record_of(game, self._summary(game))
+
+    async def restore(self, record: Restorable) -> bool:
+        """Write a finished game read from a record (``splendor import``) and list it,
+        unless a game with its id exists: True if written, False if it was there.
+
+        The events are folded first and the record refused (``RecordError``) unless
+        they make a finished game whose summary is the record's. The seed is a new
+        one (the record never has it; a finished game draws nothing more) and there
+        are no seat tokens: nobody acts in an imported game."""
+        if not is_game_id(record.id):
+            raise RecordError(f"invalid game id {record.id!r}")
+        lock = self._lock_for(record.id)
+        game = Game(record.id, record.variant, secrets.randbits(63), record.created_ms, lock)
+        try:
+            for logged in record.events:
+                game.apply_event(logged.event, logged.at_ms)
+        except Exception as e:  # evolve trusts its events: a forged log may break it anyhow
+            raise RecordError(f"game {record.id}: its events do not fold ({e!r})") from None
+        if game.status != "finished":
+            raise RecordError(f"game {record.id}: its events end {game.status}, not finished")
+        for name in ("rematch", "rematch_of"):
+            linked = record.header.get(name)
+            if linked is not None and not (isinstance(linked, str) and is_game_id(linked)):
+                raise RecordError(f"game {record.id}: invalid {name} {linked!r}")
+            setattr(game, name, linked)
+        differs = header_mismatch(record.header, record_of(game, self._summary(game)))
+        if differs is not None:
+            raise RecordError(f"game {record.id}: its {differs!r} is not what its events give")
+        meta: dict[str, bytes | str | int] = {
+            "variant": game.variant.name,
+            "players": game.state.players_count,
+            "seed": game.seed,
+            "created_at": game.created_ms,
+        }
+        if game.rematch is not None:
+            meta["rematch"] = game.rematch
+        if game.rematch_of is not None:
+            meta["rematch_of"] = game.rematch_of
+        async with lock:
+            if not await self.store.restore(record.id, record.stored, meta):
+                return False
+            self._remember(game)
+            await self._index(game)
+        return True
 
     async def list_games(self, status: Status | None, limit: int) -> list[dict[str, Any]]:
         """The lobby: newest first, of one status or of all."""

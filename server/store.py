@@ -74,6 +74,22 @@ return {0, v}
 """)
 
 
+# KEYS[1] events stream, KEYS[2] meta hash. ARGV[1] number of events n, ARGV[2..2n+1]
+# (timestamp ms, event) pairs, versions 1..n; then the meta hash's field, value pairs.
+# Writes all of it only if the game has neither a stream nor meta. Returns 1 or 0.
+_RESTORE_LUA: Final = Script("""
+if redis.call('EXISTS', KEYS[1], KEYS[2]) > 0 then return 0 end
+local n = tonumber(ARGV[1])
+for v = 1, n do
+  redis.call('XADD', KEYS[1], string.format('%d-0', v), 'e', ARGV[2 * v + 1], 't', ARGV[2 * v])
+end
+if #ARGV > 2 * n + 1 then
+  redis.call('HSET', KEYS[2], unpack(ARGV, 2 * n + 2))
+end
+return 1
+""")
+
+
 class VersionConflict(Exception):
     """The game's log is not at the version the writer expected."""
 
@@ -301,6 +317,27 @@ class EventStore:
                 break
             start = out[-1].version + 1
         return out
+
+    async def restore(
+        self, game_id: str, events: Sequence[StoredEvent], meta: Mapping[str, bytes | str | int]
+    ) -> bool:
+        """Write a whole game at once, its events with their own times and versions
+        (``1..n``, checked) and its meta hash, unless a game with this id exists:
+        True if written, False if it was there (nothing written). One script, so a
+        game is either all there or not at all (an import cut short leaves no half)."""
+        if not events:
+            raise ValueError("restore needs at least one event")
+        for expected, event in enumerate(events, start=1):
+            if event.version != expected:
+                raise ValueError(f"event versions must be 1..n: {event.version} at {expected}")
+        args: list[bytes] = [b"%d" % len(events)]
+        for event in events:
+            args += [b"%d" % event.at_ms, event.data]
+        for field, value in meta.items():
+            args += [field.encode(), value if isinstance(value, bytes) else str(value).encode()]
+        keys = (events_key(game_id).encode(), meta_key(game_id).encode())
+        written = await self._direct.run(_RESTORE_LUA, keys, args)
+        return bool(written)
 
     async def recorded(self, game_id: str, command_id: str) -> bytes | None:
         """What ``append`` recorded for a command id (``b"<version>:<reply>"``), if any."""

@@ -83,6 +83,11 @@ export function gameSummary(id) {
   return request("GET", game(id));
 }
 
+/** A finished game's public record, as a file (docs/export.md). */
+export function exportUrl(id) {
+  return `${game(id)}/export`;
+}
+
 export function fetchView(id, { version, token } = {}) {
   const query = version === undefined ? "" : `?version=${version}`;
   return request("GET", `${game(id)}/view${query}`, { token });

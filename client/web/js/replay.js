@@ -5,7 +5,7 @@
 // its consequences: a card dealt, a noble, the turn handed on; turns.js reads them
 // from the events), and by single events on demand; the move list jumps to a turn.
 
-import { fetchCatalog, fetchEvents, fetchView, gameSummary } from "./api.js";
+import { exportUrl, fetchCatalog, fetchEvents, fetchView, gameSummary } from "./api.js";
 import { h, mount, svg } from "./dom.js";
 import { describerFor } from "./duel_words.js";
 import { KITS, turnLine } from "./game.js";
@@ -48,6 +48,12 @@ function turnStops(turns, last) {
   if (turns.length) stops.push(turns[0].start);
   for (const t of turns) if (t.end !== null && t.end > stops[stops.length - 1]) stops.push(t.end);
   return stops.length ? stops : [last];
+}
+
+/** The finished game's record as a file (GET /export); nothing for a game not over. */
+function downloadLink(gameId, summary) {
+  if (summary.status !== "finished") return null;
+  return h("a", { class: "btn btn-small btn-quiet", id: "replay-download", href: exportUrl(gameId), download: `${gameId}.json`, title: "The whole game as a JSON file (docs/export.md)" }, "Download");
 }
 
 export async function showReplay(main, gameId, startAt) {
@@ -277,7 +283,7 @@ export async function showReplay(main, gameId, startAt) {
         "div",
         { class: "game-head" },
         h("div", { class: "game-title" }, h("h1", {}, `Replay: ${variantName(summary.variant)} `, h("span", { class: "game-id" }, `#${gameId}`)), title),
-        h("div", { class: "head-side" }, headline, help.button),
+        h("div", { class: "head-side" }, headline, downloadLink(gameId, summary), help.button),
       ),
       h(
         "section",
