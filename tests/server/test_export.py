@@ -1,7 +1,10 @@
 """Export and import of finished games (docs/export.md) against real Redis: a source
 server's finished games (classic 2 and 4 players, Duel) exported as JSON lines and
 imported into another Redis replay exactly; unfinished games stay out; import twice
-adds nothing; nothing secret in the file; the HTTP route; the command line."""
+adds nothing; nothing secret in the file; the HTTP route; the command line.
+
+The source is a Redis of its own (module fixture); games are imported into the
+session's Redis, emptied for each test, served by the ``app``/``http`` fixtures."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ import io
 import json
 import random
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -170,21 +173,6 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Source]:
         yield asyncio.run(_fill_source(server.url))
 
 
-@pytest.fixture
-async def target(redis_client: aioredis.Redis, settings: Settings) -> AsyncIterator[Starlette]:
-    """A server on the session's Redis, emptied: where the games are imported."""
-    application = create_app(settings, plugins=False)
-    async with application.router.lifespan_context(application):
-        yield application
-
-
-@pytest.fixture
-async def target_http(target: Starlette) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=target)
-    async with httpx.AsyncClient(transport=transport, base_url="http://b.test") as client:
-        yield client
-
-
 def lines(exported: bytes) -> list[bytes]:
     return exported.splitlines()
 
@@ -232,20 +220,20 @@ def _keys_of(value: Any, found: dict[str, set[str]]) -> None:
 
 
 async def test_imported_games_replay_exactly_as_on_the_source(
-    source: Source, target: Starlette, target_http: httpx.AsyncClient, redis_client: aioredis.Redis
+    source: Source, app: Starlette, http: httpx.AsyncClient, redis_client: aioredis.Redis
 ) -> None:
     """Imported into an empty Redis, every game has the same stream (versions, times, bytes), events, summary and view at every version as on the source, and is listed as finished."""
-    counts = await import_lines(target.state.service, lines(source.exported))
+    counts = await import_lines(app.state.service, lines(source.exported))
     assert counts == (3, 0, 0)
     for game_id, played in source.finished.items():
-        again = await _read_back(target_http, game_id, redis_client)
+        again = await _read_back(http, game_id, redis_client)
         assert again.stream == played.stream
         assert again.events == played.events
         assert again.summary == played.summary
         assert len(again.views) == len(played.views) > 20
         for version, (theirs, ours) in enumerate(zip(played.views, again.views, strict=True), 1):
             assert ours == theirs, f"{game_id} differs at version {version}"
-    listed = (await target_http.get("/api/games", params={"status": "finished"})).json()["games"]
+    listed = (await http.get("/api/games", params={"status": "finished"})).json()["games"]
     assert {g["id"] for g in listed} == set(source.finished)
     by_id = {g["id"]: g for g in listed}
     for game_id, played in source.finished.items():
@@ -253,10 +241,10 @@ async def test_imported_games_replay_exactly_as_on_the_source(
 
 
 async def test_importing_twice_adds_nothing(
-    source: Source, target: Starlette, redis_client: aioredis.Redis
+    source: Source, app: Starlette, redis_client: aioredis.Redis
 ) -> None:
     """A second import of the same file skips every game and writes nothing."""
-    service: GameService = target.state.service
+    service: GameService = app.state.service
     assert await import_lines(service, lines(source.exported)) == (3, 0, 0)
     before = {g: await redis_client.xlen(events_key(g)) for g in source.finished}
     keys = sorted(await redis_client.keys("*"))
@@ -266,20 +254,20 @@ async def test_importing_twice_adds_nothing(
 
 
 async def test_an_imported_game_refuses_commands_and_has_no_seats(
-    source: Source, target: Starlette, target_http: httpx.AsyncClient, redis_client: aioredis.Redis
+    source: Source, app: Starlette, http: httpx.AsyncClient, redis_client: aioredis.Redis
 ) -> None:
     """An imported game has no seat tokens (a token of the source is refused) and no command ids: nobody acts in it."""
-    await import_lines(target.state.service, lines(source.exported))
+    await import_lines(app.state.service, lines(source.exported))
     game_id = next(iter(source.finished))
     assert not await redis_client.exists(seats_key(game_id), commands_key(game_id))
     token = next(s for s in source.secrets if len(s) == 43)  # a seat token
     body = {"command_id": "x", "action": {"kind": "resign"}}
-    r = await target_http.post(f"/api/games/{game_id}/commands", json=body, headers=auth(token))
+    r = await http.post(f"/api/games/{game_id}/commands", json=body, headers=auth(token))
     refused(r, 403, "unauthorized")
 
 
 async def test_a_record_that_is_not_a_finished_games_is_refused(
-    source: Source, target: Starlette, store: EventStore
+    source: Source, app: Starlette, store: EventStore
 ) -> None:
     """A record cut short (not finished), one whose result was edited, a later format and a broken line are each refused with a reason, and write nothing."""
     record = json.loads(lines(source.exported)[0])
@@ -287,26 +275,26 @@ async def test_a_record_that_is_not_a_finished_games_is_refused(
     edited = {**record, "result": {**record["result"], "winners": [9]}}
     later = {**record, "format": 2}
     bad = [json.dumps(r).encode() for r in (cut, edited, later)] + [b"{not json"]
-    counts = await import_lines(target.state.service, bad)
+    counts = await import_lines(app.state.service, bad)
     assert counts == (0, 0, 4)
     assert not await store.exists(record["id"])
 
 
 async def test_the_export_route_gives_one_game_as_a_file(
-    source: Source, target: Starlette, target_http: httpx.AsyncClient
+    source: Source, app: Starlette, http: httpx.AsyncClient
 ) -> None:
     """GET /api/games/{id}/export answers the game's record (the export's line, byte for byte) as an attachment; 404 for an unknown game; 409 conflict for an open, live or aborted one."""
-    await import_lines(target.state.service, lines(source.exported))
+    await import_lines(app.state.service, lines(source.exported))
     for line in lines(source.exported):
         game_id = json.loads(line)["id"]
-        r = await target_http.get(f"/api/games/{game_id}/export")
+        r = await http.get(f"/api/games/{game_id}/export")
         assert r.status_code == 200, r.text
         assert r.headers["content-type"] == "application/json"
         assert r.headers["content-disposition"] == f'attachment; filename="{game_id}.json"'
         assert r.content == line
-    refused(await target_http.get("/api/games/nosuchgame/export"), 404, "not_found")
-    open_game = (await target_http.post("/api/games", json={"variant": "duel"})).json()["id"]
-    r = await target_http.get(f"/api/games/{open_game}/export")
+    refused(await http.get("/api/games/nosuchgame/export"), 404, "not_found")
+    open_game = (await http.post("/api/games", json={"variant": "duel"})).json()["id"]
+    r = await http.get(f"/api/games/{open_game}/export")
     refused(r, 409, "conflict")
     assert "open" in r.json()["message"]
 
