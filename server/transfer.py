@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import gzip
 import io
+import os
 import sys
 from collections.abc import AsyncIterator, Iterable, Iterator
 from datetime import UTC, datetime
@@ -112,8 +113,9 @@ def open_input(name: str) -> Iterator[IO[bytes]]:
 
 
 @contextlib.contextmanager
-def configured_redis(settings: Settings) -> Iterator[str]:
-    """The URL of the Redis ``splendor serve`` would use with these settings."""
+def configured_redis(settings: Settings, *, create: bool) -> Iterator[str]:
+    """The URL of the Redis ``splendor serve`` would use with these settings; a data
+    folder that does not exist is made only when ``create`` (an import)."""
     if settings.redis_url:
         yield settings.redis_url
         return
@@ -121,6 +123,10 @@ def configured_redis(settings: Settings) -> Iterator[str]:
     if running is not None:
         yield running
         return
+    if not create and not settings.data_dir.is_dir():
+        raise TransferError(
+            f"there is no data folder {settings.data_dir}: give --data-dir, or set REDIS_URL"
+        )
     embedded = EmbeddedRedis(settings.data_dir)
     try:
         embedded.start()
@@ -209,8 +215,11 @@ def export_command(args: argparse.Namespace) -> int:
 
     try:
         settings = _settings(args)
-        with configured_redis(settings) as url, open_output(args.out) as out:
+        with configured_redis(settings, create=False) as url, open_output(args.out) as out:
             written, left_out = asyncio.run(run(url, out))
+    except BrokenPipeError:  # the reader stopped (`splendor export | head`): as cat does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except (TransferError, SettingsError, OSError) as e:
         print(f"splendor export: {e or type(e).__name__}", file=sys.stderr)
         return 2
@@ -262,7 +271,7 @@ def import_command(args: argparse.Namespace) -> int:
 
     try:
         settings = _settings(args)
-        with open_input(args.file) as lines, configured_redis(settings) as url:
+        with open_input(args.file) as lines, configured_redis(settings, create=True) as url:
             counts = asyncio.run(run(url, lines))
     except (TransferError, SettingsError, OSError, EOFError) as e:
         print(f"splendor import: {e or type(e).__name__}", file=sys.stderr)

@@ -13,6 +13,7 @@ import gzip
 import io
 import json
 import random
+import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -408,13 +409,31 @@ def test_without_redis_url_the_commands_use_the_data_folders_redis(
         assert running.read_bytes() == source.exported
 
 
-def test_a_missing_file_or_a_bad_date_is_told(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_a_missing_file_folder_or_date_is_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """import of a missing file exits 2 saying so; --since that is no date is a usage error."""
+    """import of a missing file, or export from a data folder that does not exist, exits 2 saying so (nothing made); --since that is no date is a usage error."""
     assert cli.main(["import", str(tmp_path / "nope.jsonl"), "--redis-url", "redis://x"]) == 2
     assert "there is no file" in capsys.readouterr().err
+    nowhere = tmp_path / "nowhere"
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    assert cli.main(["export", "--data-dir", str(nowhere)]) == 2
+    assert f"there is no data folder {nowhere}" in capsys.readouterr().err
+    assert not nowhere.exists()
     with pytest.raises(SystemExit) as exited:
         cli.main(["export", "--since", "yesterday"])
     assert exited.value.code == 2
     assert "is not a date" in capsys.readouterr().err
+
+
+def test_a_reader_that_stops_early_ends_the_export_quietly(source: Source) -> None:
+    """`splendor export | head -c 10`: the export ends with 141 (as a command killed by SIGPIPE) and no traceback."""
+    assert len(source.exported) > 65_536  # more than a pipe holds (Linux): a write must fail
+    command = [sys.executable, "-m", "server.cli", "export", "--redis-url", source.url]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as export:
+        assert export.stdout is not None and export.stderr is not None
+        assert export.stdout.read(10) == source.exported[:10]
+        export.stdout.close()
+        errors = export.stderr.read()
+        assert export.wait(timeout=60) == 141
+    assert b"Traceback" not in errors
