@@ -14,7 +14,7 @@ import contextlib
 import json
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -24,6 +24,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from client.http import ProtocolError
 from client.patch import PatchError, apply_patch
+
+CLOSE_RESTART = 1012  # the server is restarting (draining): reconnect elsewhere at once
 
 
 def clock_left(view: dict[str, Any], seat: int, now_ms: int | None = None) -> int | None:
@@ -68,7 +70,9 @@ class LiveGame:
     server; bots always are), as last told, or None before the server told it
     (``away_since``: since when each absent seat has been away, ISO-8601, None for a
     present seat or one not taken);
-    ``rematch`` is the id of the game's rematch once one is made. ``revision`` counts
+    ``rematch`` is the id of the game's rematch once one is made.
+    ``base_url`` may be several server addresses: a socket closed with 1012 (the
+    server is restarting) or a connection that fails moves to the next one at once. ``revision`` counts
     every change of any of them (``changes`` yields at each). ``clock_left(seat)``
     reads a seat's clock now, counting this computer's monotonic time since the clock
     arrived (``clock_arrived``), so a computer whose wall clock is off reads it right.
@@ -76,15 +80,17 @@ class LiveGame:
 
     def __init__(
         self,
-        base_url: str,
+        base_url: str | Sequence[str],
         game_id: str,
         *,
         token: str | None = None,
         reconnect_delay: float = 0.2,
         max_reconnect_delay: float = 5.0,
     ) -> None:
-        scheme = "wss" if base_url.startswith("https") else "ws"
-        self._ws_base = scheme + ":" + base_url.rstrip("/").split(":", 1)[1]
+        self.addresses = [base_url] if isinstance(base_url, str) else list(base_url)
+        if not self.addresses:
+            raise ValueError("LiveGame needs a server address")
+        self._at = 0  # the address in use: the next one after a 1012 or a failed connection
         self.game_id = game_id
         self.token = token
         self.view: dict[str, Any] | None = None
@@ -96,6 +102,8 @@ class LiveGame:
         self.clock_arrived = 0.0  # time.monotonic() when the view's clock last changed
         self._clock_seen: object = None
         self.reconnects = 0
+        self.snapshots = 0  # snapshots received: one, unless a gap or a reset needed more
+        self.close_codes: list[int | None] = []  # each socket's close code, in order
         self._delay = reconnect_delay
         self._max_delay = max_reconnect_delay
         self._socket: ClientConnection | None = None
@@ -136,6 +144,11 @@ class LiveGame:
         if self._socket is not None:
             self._socket.transport.abort()
 
+    @property
+    def address(self) -> str:
+        """The server address in use (or to be tried next)."""
+        return self.addresses[self._at]
+
     def _url(self) -> str:
         params: dict[str, Any] = {}
         if self.token:
@@ -143,20 +156,29 @@ class LiveGame:
         if self.version >= 0:
             params["since"] = self.version
         query = f"?{urlencode(params)}" if params else ""
-        return f"{self._ws_base}/ws/games/{self.game_id}{query}"
+        base = self.address.rstrip("/")
+        scheme = "wss" if base.startswith("https") else "ws"
+        return f"{scheme}:{base.split(':', 1)[1]}/ws/games/{self.game_id}{query}"
 
     async def _run(self) -> None:
         delay = self._delay
+        failed = 0  # connections that failed in a row (no socket, or turned away)
         while not self._closed:
+            opened = served = False
+            code: int | None = None
             try:
                 async with connect(self._url(), max_size=2**22) as socket:
                     self._socket = socket
-                    delay = self._delay
+                    opened = True
                     # Unanswered commands go again with their ids: applied once at most.
                     for message, _ in list(self._pending.values()):
                         await socket.send(json.dumps(message))
-                    async for raw in socket:
-                        await self._receive(socket, json.loads(raw))
+                    try:
+                        async for raw in socket:
+                            served = True
+                            await self._receive(socket, json.loads(raw))
+                    finally:
+                        code = socket.close_code
             except (OSError, websockets.ConnectionClosed, websockets.InvalidHandshake):
                 pass
             except websockets.InvalidURI as wrong:
@@ -165,15 +187,31 @@ class LiveGame:
                     self._changed.notify_all()
                 return
             self._socket = None
+            if opened:
+                self.close_codes.append(code)
             if self._closed:
                 return
             self.reconnects += 1
+            if served:
+                delay, failed = self._delay, 0
+            if code == CLOSE_RESTART and served:
+                # The server is restarting: straight on to the next address, with since.
+                self._at = (self._at + 1) % len(self.addresses)
+                continue
+            if not opened or code == CLOSE_RESTART:
+                # Unreachable, or turned away while it drains: try the next address at
+                # once, and back off only once each has failed.
+                self._at = (self._at + 1) % len(self.addresses)
+                failed += 1
+                if failed % len(self.addresses):
+                    continue
             await asyncio.sleep(delay)
             delay = min(delay * 2, self._max_delay)
 
     async def _receive(self, socket: ClientConnection, message: dict[str, Any]) -> None:
         kind = message.get("type")
         if kind == "snapshot":
+            self.snapshots += 1
             self.view = message["view"]
             self.version = message["version"]
             self._note_clock()

@@ -28,6 +28,7 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
+from server.drain import Drain
 from server.embedded_redis import EmbeddedRedis
 from server.last_resort import LastResort
 from server.lobby import Lobby
@@ -78,7 +79,7 @@ def create_app(
 
     ``app.state`` holds ``settings``, ``redis`` (the client), ``store``, ``lobby``,
     ``service``, ``rate_limiter`` (commands) and ``client_limits`` (per address) once
-    the lifespan has started.
+    the lifespan has started, and ``drain`` (server/drain.py).
     """
     settings = Settings.from_env() if settings is None else settings
     extra_routes, extra_lifespans = list(routes), list(lifespans)
@@ -146,6 +147,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.settings = settings
+    # Draining for a restart (server/drain.py): sockets and /healthz look at it.
+    app.state.drain = Drain()
     app.state.rate_limiter = RateLimiter(settings.command_rate, settings.command_burst)
     app.state.client_limits = ClientLimits(settings)
     app.state.catalogs = {}

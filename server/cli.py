@@ -17,6 +17,8 @@ from pathlib import Path
 
 from server.settings import Settings, SettingsError
 
+STARTUP_FAILURE = 3  # uvicorn's exit status when the server could not start
+
 
 @dataclass(frozen=True)
 class Subcommand:
@@ -63,6 +65,7 @@ def serve(args: argparse.Namespace) -> int:
 
     from server.app import create_app
     from server.connections import server_options
+    from server.drain import DrainingServer
     from server.logs import log_config
 
     try:
@@ -78,15 +81,20 @@ def serve(args: argparse.Namespace) -> int:
         else f"embedded Redis in {settings.data_dir.resolve()}"
     )
     print(f"splendor-live: open {open_address(settings.host, settings.port)} ({where})", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=settings.host,
         port=settings.port,
         log_level=args.log_level,
         log_config=log_config(args.log_level),  # no seat token in any line (server/logs.py)
+        # What is left after the drain (HTTP requests) has the same bound.
+        timeout_graceful_shutdown=max(1, round(settings.drain_seconds)),
         **server_options(settings),
     )
-    return 0
+    # A SIGTERM drains first: health says so, sockets closed with 1012 (server/drain.py).
+    server = DrainingServer(config, app.state.drain, settings.drain_seconds)
+    server.run()
+    return 0 if server.started else STARTUP_FAILURE
 
 
 def _watch_arguments(parser: argparse.ArgumentParser) -> None:

@@ -228,8 +228,18 @@ async def catalog(request: Request) -> Response:
     return Response(body, media_type="application/json")
 
 
+DRAINING_MESSAGE: Final = (
+    "This server process is stopping (draining for a restart): send new clients to another."
+)
+
+
 async def healthz(request: Request) -> Response:
-    """200 while Redis answers; else 503 with PROTOCOL.md's error shape and why."""
+    """200 while Redis answers; else 503 with PROTOCOL.md's error shape and why: the
+    status ``draining`` from the moment the process was told to stop (server/drain.py),
+    ``unavailable`` while Redis can't be reached."""
+    drain = getattr(request.app.state, "drain", None)
+    if drain is not None and drain.draining:
+        return json({"status": "draining", "code": "unavailable", "message": DRAINING_MESSAGE}, 503)
     try:
         await _service(request).store.client.ping()
     except RedisError as e:

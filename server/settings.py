@@ -72,6 +72,9 @@ class Settings:
     # Addresses of proxies whose X-Forwarded-For names the client ("*": any); none
     # by default, so a client is the address that connects.
     trusted_proxies: tuple[str, ...] = ()
+    # Rolling restarts (server/drain.py): seconds a stopping process may take to let
+    # its commands in flight finish and close its sockets with 1012.
+    drain_seconds: float = 10.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -108,6 +111,7 @@ class Settings:
                 env, "SPLENDOR_AUTH_FAILURE_BURST", base.auth_failure_burst, least=1
             ),
             trusted_proxies=_addresses(env, "SPLENDOR_TRUSTED_PROXIES", base.trusted_proxies),
+            drain_seconds=_at_least_zero(env, "SPLENDOR_DRAIN_SECONDS", base.drain_seconds),
         )
 
     def without_rate_limits(self) -> Settings:
@@ -157,6 +161,13 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
     value = _float(env, name, default)
     if value <= 0:
         raise SettingsError(f"{name} must be a number of seconds above 0, not {value:g}")
+    return value
+
+
+def _at_least_zero(env: Mapping[str, str], name: str, default: float) -> float:
+    value = _float(env, name, default)
+    if value < 0:
+        raise SettingsError(f"{name} must be a number of seconds, 0 or more, not {value:g}")
     return value
 
 

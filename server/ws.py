@@ -35,6 +35,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from events.game import Variant
 from server import wire
+from server.drain import CLOSE_RESTART, RESTART_REASON, Drain
 from server.errors import ServiceError, bad_request, missing_token, rate_limited, unavailable
 from server.hub import CLOSE_INTERNAL, Hubs, Outbox
 from server.outage import is_store_down
@@ -150,8 +151,10 @@ class _Session:
         outbox: Outbox,
         token: str | None,
         inbox: Inbox | None = None,
+        drain: Drain | None = None,
     ) -> None:
         self.websocket = websocket
+        self.drain = drain or Drain()
         self.inbox = inbox
         self.service = service
         self.limiter = limiter
@@ -193,8 +196,18 @@ class _Session:
             await self.outbox.reply(_PONG)
         elif isinstance(message, ResyncMessage):
             self.outbox.reset()
-        else:
-            await self._command(message)
+        elif self.drain.take_command():
+            try:
+                await self._command(message)
+            finally:
+                self.drain.command_done()
+        # else the process is draining: the command is left unanswered, and the client
+        # sends it again (same command_id) on the socket it opens elsewhere.
+
+    async def close_for_restart(self) -> None:
+        """The process is draining: 1012, after what was written (answers included)."""
+        await self.outbox.wire.drained(0)
+        await _close(self.websocket, CLOSE_RESTART, RESTART_REASON)
 
     async def _command(self, message: CommandMessage) -> None:
         command_id = message.command_id
@@ -252,8 +265,12 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
     app_state = websocket.app.state
     service: GameService = app_state.service
     hubs: Hubs = app_state.hubs
+    drain: Drain = app_state.drain
     game_id: str = websocket.path_params["game_id"]
     await websocket.accept()
+    if drain.draining:  # this process is stopping: the client goes elsewhere at once
+        await _close(websocket, CLOSE_RESTART, RESTART_REASON)
+        return
     token = websocket.query_params.get("token") or None
     try:
         since = _since(websocket.query_params.get("since"))
@@ -268,7 +285,11 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
         log.warning("socket on %s not started, Redis failed: %r", game_id, e)
         await _close_for_redis(websocket, e)
         return
-    session = _Session(websocket, service, app_state.rate_limiter, outbox, token, inbox)
+    session = _Session(websocket, service, app_state.rate_limiter, outbox, token, inbox, drain)
+    if not drain.admit(session):  # the drain began while the socket was starting
+        await _close(websocket, CLOSE_RESTART, RESTART_REASON)
+        await hubs.leave(outbox)
+        return
     try:
         await session.run()
     except RedisError as e:
@@ -277,6 +298,7 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
         log.warning("Redis failed on the socket of %s: %r", game_id, e)
         await _close_for_redis(websocket, e)
     finally:
+        drain.leave(session)
         await hubs.leave(outbox)
 
 
