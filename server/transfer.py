@@ -196,11 +196,13 @@ def export_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out",
         default="-",
+        metavar="FILE",
         help="the file to write (.gz: gzip, .zst: Zstandard); - or none: standard output",
     )
     parser.add_argument(
         "--since",
         type=_since,
+        metavar="DATE",
         help="only games that ended at or after this date or time (UTC unless given)",
     )
     _redis_arguments(parser)
@@ -257,7 +259,9 @@ async def import_lines(service: GameService, lines: Iterable[bytes]) -> ImportCo
 
 def import_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "file", help="a file of `splendor export` (.gz, .zst or plain); - for standard input"
+        "file",
+        metavar="FILE",
+        help="a file of `splendor export` (.gz, .zst or plain); - for standard input",
     )
     _redis_arguments(parser)
 
@@ -288,10 +292,13 @@ def import_command(args: argparse.Namespace) -> int:
 
 
 def _redis_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--redis-url", help="the server's Redis (default: $REDIS_URL)")
+    parser.add_argument(
+        "--redis-url", metavar="URL", help="the server's Redis (default: $REDIS_URL)"
+    )
     parser.add_argument(
         "--data-dir",
         type=Path,
+        metavar="DIR",
         help="the embedded Redis's folder when there is no REDIS_URL"
         " (default: $SPLENDOR_DATA_DIR or ./data), as for `splendor serve`",
     )
