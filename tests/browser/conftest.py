@@ -53,8 +53,11 @@ def free_port() -> int:
 class ServerProcess:
     """One server process on 127.0.0.1:port, on the given Redis; restartable."""
 
-    def __init__(self, redis_url: str, log_dir: Path, port: int | None = None) -> None:
+    def __init__(
+        self, redis_url: str, log_dir: Path, port: int | None = None, *, serve: bool = False
+    ) -> None:
         self.redis_url = redis_url
+        self.serve = serve  # run as `splendor serve` (drains on SIGTERM) rather than uvicorn
         self.port = port or free_port()
         self.log_path = log_dir / f"server-{self.port}.log"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -73,14 +76,15 @@ class ServerProcess:
             "SPLENDOR_JOIN_RATE": "0",
             "SPLENDOR_BOT_DELAY": "0",
         }
+        program = ["server.cli", "serve"] if self.serve else ["uvicorn", "--factory"]
+        app = [] if self.serve else ["server.app:create_app"]
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
                 [
                     sys.executable,
                     "-m",
-                    "uvicorn",
-                    "--factory",
-                    "server.app:create_app",
+                    *program,
+                    *app,
                     "--host",
                     "127.0.0.1",
                     "--port",

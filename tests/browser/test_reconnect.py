@@ -75,3 +75,62 @@ def test_page_shows_reconnecting_then_the_moves_it_missed(
         other.close()
         first.stop()
         second.stop()
+
+
+# Every close code the page's websockets get, in window.closeCodes.
+RECORD_CLOSES = """
+window.closeCodes = [];
+const Native = window.WebSocket;
+window.WebSocket = class extends Native {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("close", (e) => window.closeCodes.push(e.code));
+  }
+};
+"""
+
+
+def test_page_whose_server_restarts_reconnects_with_the_moves_made_meanwhile(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    redis_server: str,
+    server_logs: Path,
+    console: Console,
+) -> None:
+    """A `splendor serve` sent SIGTERM closes the page's socket with 1012 (a restart, not a problem); started again on the same port, the page is live again and shows the moves made meanwhile through another server."""
+    first = ServerProcess(redis_server, server_logs, serve=True).start()
+    second = ServerProcess(redis_server, server_logs).start()
+    other = Api(second.base)
+    try:
+        catalog = other.catalog()
+        game_id = other.new_game(seed=9)
+        tokens = [other.join(game_id, "Ana"), other.join(game_id, "Ben")]
+        context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+        contexts.append(context)
+        context.add_init_script(RECORD_CLOSES)
+        page = console.watch(context.new_page(), "spectator")
+        page.goto(f"{first.base}/#/watch/{game_id}")
+        expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+        before = other.view(game_id)["version"]
+        wait_version(page, before)
+
+        first.stop()  # SIGTERM: drained, the socket closed with 1012
+        used: set[str] = set()
+        for _ in range(2):
+            seat = other.view(game_id)["turn"]["seat"]
+            view = other.view(game_id, tokens[seat])
+            other.command(game_id, tokens[seat], choose(view, catalog, used))
+        after = other.view(game_id)["version"]
+        first.start()
+
+        expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+        wait_version(page, after)
+        for version in range(before + 1, after + 1):
+            expect(page.locator(f'.log-line[data-version="{version}"]')).to_have_count(1)
+        assert page.evaluate("window.closeCodes")[0] == 1012
+        assert read_table(page) == public_part(other.view(game_id))
+        assert console.unexpected(WHILE_DOWN) == []
+    finally:
+        other.close()
+        first.stop()
+        second.stop()

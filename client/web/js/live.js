@@ -6,7 +6,8 @@
 //
 // Reconnecting backs off exponentially with jitter, never faster than one attempt a
 // second: a server that can't reach its Redis refuses sockets (`unavailable`, close
-// 4503) and must not be flooded by every open page.
+// 4503) and must not be flooded by every open page. A served socket closed with 1012
+// (the server is restarting) reconnects at once, with a little jitter.
 
 import { applyPatch, PatchError } from "./patch.js";
 
@@ -16,6 +17,8 @@ const RETRY_FIRST_MS = 1000; // the first reconnect's wait, and the least betwee
 const RETRY_MAX_MS = 15000;
 const PROBLEM_AFTER = 2; // reconnects failed before "Reconnecting…" turns to a problem
 const CLOSE_UNAVAILABLE = 4503; // the server can't reach its store for now
+const CLOSE_RESTART = 1012; // the server is restarting (draining): go on elsewhere at once
+const RESTART_JITTER_MS = 250;
 
 export class CommandError extends Error {
   constructor(code, message) {
@@ -34,6 +37,13 @@ function newCommandId() {
 /** The wait before reconnect number `attempt` (0 first): doubling from 1 s up to 15 s,
  * each stretched by up to half at random so that pages dropped together come back
  * spread out. Never under a second. */
+/** The wait before reconnecting after a served socket was closed with 1012 (the
+ * server is restarting): at once, spread over a quarter of a second so that every
+ * page of the process does not come back in the same instant. */
+export function restartDelay(random = Math.random) {
+  return RESTART_JITTER_MS * random();
+}
+
 export function retryDelay(attempt, random = Math.random) {
   const base = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.min(attempt, 16));
   return base * (1 + 0.5 * random());
@@ -129,9 +139,17 @@ export class LiveGame {
     socket.onmessage = (e) => this.receive(e.data);
     socket.onclose = (e) => {
       if (this.socket !== socket) return;
+      const wasServed = this.established;
       this.socket = null;
       this.established = false;
       if (this.stopped) return;
+      if (e.code === CLOSE_RESTART && wasServed) {
+        // A rolling restart: reconnect at once with since (the load balancer sends the
+        // page to another process). Turned away again, it backs off as usual.
+        this.setState("reconnecting");
+        this.reconnectSoon(restartDelay(), { atOnce: true });
+        return;
+      }
       if (e.code === CLOSE_UNAVAILABLE && !this.problem) {
         this.problem = { code: "unavailable", message: e.reason || "The server can't serve this game right now." };
       }
@@ -153,11 +171,13 @@ export class LiveGame {
     for (const p of this.pending.values()) if (p.sentOn !== this.socket) this.transmit(p);
   }
 
-  reconnectSoon(delay) {
+  reconnectSoon(delay, { atOnce = false } = {}) {
     if (this.stopped || this.reconnectTimer) return;
     const wanted = delay ?? retryDelay(this.attempt);
-    // Never two attempts less than a second apart, whatever asked for this one.
-    const wait = Math.max(wanted, this.lastAttemptAt + RETRY_FIRST_MS - Date.now(), 0);
+    // Never two attempts less than a second apart, whatever asked for this one, but
+    // after a restart's 1012 on a socket that was served.
+    const floor = atOnce ? 0 : this.lastAttemptAt + RETRY_FIRST_MS - Date.now();
+    const wait = Math.max(wanted, floor, 0);
     this.attempt += 1;
     this.reconnectTimer = this.later(() => {
       this.reconnectTimer = null;
