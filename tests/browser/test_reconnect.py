@@ -4,6 +4,7 @@ on the moves made meanwhile (through another server process on the same Redis)."
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, expect
 
@@ -13,6 +14,17 @@ from tests.browser.strategy import choose
 
 # Chromium logs a failed websocket handshake (and fetches) while the server is down.
 WHILE_DOWN = ("WebSocket connection to", "ERR_CONNECTION_REFUSED", "Failed to load resource")
+
+
+def play_moves(
+    api: Api, game_id: str, tokens: list[str], catalog: dict[str, Any], count: int
+) -> None:
+    """``count`` moves of whoever is to move, through ``api``."""
+    used: set[str] = set()
+    for _ in range(count):
+        seat = api.view(game_id)["turn"]["seat"]
+        view = api.view(game_id, tokens[seat])
+        api.command(game_id, tokens[seat], choose(view, catalog, used))
 
 
 def test_page_shows_reconnecting_then_the_moves_it_missed(
@@ -50,12 +62,7 @@ def test_page_shows_reconnecting_then_the_moves_it_missed(
             expect(page.locator("#connection")).to_have_text("Reconnecting…")
 
         # Two moves while the page's server is down, made through the other one.
-        used: set[str] = set()
-        for _ in range(2):
-            public = other.view(game_id)
-            seat = public["turn"]["seat"]
-            view = other.view(game_id, tokens[seat])
-            other.command(game_id, tokens[seat], choose(view, catalog, used))
+        play_moves(other, game_id, tokens, catalog, 2)
         after = other.view(game_id)["version"]
         assert after > before
 
@@ -115,11 +122,7 @@ def test_page_whose_server_restarts_reconnects_with_the_moves_made_meanwhile(
         wait_version(page, before)
 
         first.stop()  # SIGTERM: drained, the socket closed with 1012
-        used: set[str] = set()
-        for _ in range(2):
-            seat = other.view(game_id)["turn"]["seat"]
-            view = other.view(game_id, tokens[seat])
-            other.command(game_id, tokens[seat], choose(view, catalog, used))
+        play_moves(other, game_id, tokens, catalog, 2)
         after = other.view(game_id)["version"]
         first.start()
 

@@ -37,6 +37,7 @@ def test_the_live_and_bot_settings_come_from_the_environment() -> None:
         ("SPLENDOR_KEEP_ALIVE_TIMEOUT", "-1"),
         ("SPLENDOR_CREATE_BURST", "0"),
         ("SPLENDOR_AUTH_FAILURE_RATE", "often"),
+        ("SPLENDOR_DRAIN_SECONDS", "-1"),
     ],
 )
 def test_a_bad_value_is_refused_with_its_name(name: str, value: str) -> None:
