@@ -721,7 +721,10 @@ def hub_breakdown(games: int = 20) -> dict[str, float]:
         async def drained(self, below: int) -> None:
             return None
 
-        def close(self) -> None:
+        def close(self, last: Batch | None = None) -> None:
+            return None
+
+        async def flushed(self) -> None:
             return None
 
     hub_s = view_s = 0.0

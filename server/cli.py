@@ -61,6 +61,8 @@ def tune_gc() -> None:
 
 
 def serve(args: argparse.Namespace) -> int:
+    import logging.config
+
     import uvicorn
 
     from server.app import create_app
@@ -73,6 +75,8 @@ def serve(args: argparse.Namespace) -> int:
     except SettingsError as e:
         print(f"splendor serve: {e}", file=sys.stderr)
         return 2
+    # Before server_options, which logs which protocols it chose (server/fast_paths.py).
+    logging.config.dictConfig(log_config(args.log_level))
     app = create_app(settings)
     tune_gc()
     where = (

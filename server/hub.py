@@ -138,12 +138,16 @@ class Outbox:
     def abandon(self, code: int, reason: str, last: bytes | None = None) -> None:
         """Send nothing more (but ``last``, if given) and close the socket (its client
         reconnects)."""
-        if last is not None and not self.closed:
-            self.wire.write(Batch((last,)))
+        self.wire.close(Batch((last,)) if last is not None and not self.closed else None)
         self.closed = True
-        self.wire.close()
         if self._close is not None and self._closing is None:
-            self._closing = asyncio.get_running_loop().create_task(self._close(code, reason))
+            self._closing = asyncio.get_running_loop().create_task(self._close_after(code, reason))
+
+    async def _close_after(self, code: int, reason: str) -> None:
+        """Close the socket once ``last`` is on its way (after it, on ASGI's ``send``)."""
+        assert self._close is not None
+        await self.wire.flushed()
+        await self._close(code, reason)
 
     # -- from the hub (synchronously)
 

@@ -24,7 +24,8 @@ from typing import Any, Final, Literal
 import msgspec
 import redis.asyncio as aioredis
 
-from server.redis_direct import DirectRedis, Script
+from server.fast_paths import command_path
+from server.redis_public import Script
 
 Status = Literal["open", "live", "finished", "aborted"]
 STATUSES: Final[tuple[Status, ...]] = ("open", "live", "finished", "aborted")
@@ -86,7 +87,7 @@ class Lobby:
     def __init__(self, client: aioredis.Redis) -> None:
         self._r = client
         # Updates follow commands: the command path's connection (server/redis_direct.py).
-        self._direct = DirectRedis.of(client)
+        self._direct = command_path(client)
         self._list = client.register_script(_LIST_LUA)
         self._encoder = msgspec.json.Encoder()
         self._decoder = msgspec.json.Decoder(dict[str, Any])

@@ -40,7 +40,8 @@ from typing import Any, Final
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from server.redis_direct import DirectRedis, Script
+from server.fast_paths import command_path
+from server.redis_public import Script
 from server.signals import signals_channel
 from server.store import events_key, meta_key
 
@@ -170,7 +171,7 @@ class Presence:
         self.dead_after_ms = int(beat_s * 1000 * DEAD_AFTER_BEATS)
         self.on_beat = on_beat
         self._r = client
-        self._direct = DirectRedis.of(client)
+        self._direct = command_path(client)
         self._clock_ms = clock_ms
         self._beats: dict[str, int] = {}  # server -> its last beat (ms), as last read
         self._beats_read_ms = 0  # when that read was sent

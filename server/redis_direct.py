@@ -26,7 +26,6 @@ event store and the lobby. Use it from one event loop (as the client itself).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Generic, TypeVar
@@ -39,6 +38,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import InvalidResponse, NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from server.redis_public import Script, pack
+
 __all__ = [
     "DirectRedis",
     "ReplyProtocol",
@@ -49,39 +50,8 @@ __all__ = [
 ]
 
 _NOT_ENOUGH: Final = object()  # hiredis's "no whole reply yet" (False is a RESP3 reply)
-_CRLF: Final = b"\r\n"
 _ATTRIBUTE: Final = "_splendor_direct_redis"  # a pool's DirectRedis
 SUBSCRIBE_TIMEOUT_S: Final = 10.0
-
-
-def pack(args: Sequence[bytes], head: bytes = b"", head_count: int = 0) -> bytes:
-    """One command in RESP: an array of bulk strings (``head``: the first
-    ``head_count`` of them, packed already)."""
-    parts = [b"*%d\r\n" % (head_count + len(args)), head]
-    for arg in args:
-        parts.append(b"$%d\r\n" % len(arg))
-        parts.append(arg)
-        parts.append(_CRLF)
-    return b"".join(parts)
-
-
-class Script:
-    """A Lua script, known by its SHA-1 (computed here: no round trip to load it)."""
-
-    __slots__ = ("_heads", "body", "sha")
-
-    def __init__(self, body: str) -> None:
-        self.body = body.encode()
-        self.sha = hashlib.sha1(self.body).hexdigest().encode()
-        self._heads: dict[int, bytes] = {}
-
-    def evalsha(self, keys: Sequence[bytes], args: Sequence[bytes]) -> bytes:
-        """``EVALSHA sha numkeys keys... args...`` packed (its first three parts once)."""
-        head = self._heads.get(len(keys))
-        if head is None:
-            packed = pack([b"EVALSHA", self.sha, b"%d" % len(keys)])
-            head = self._heads[len(keys)] = packed[packed.index(_CRLF) + 2 :]  # no count
-        return pack((*keys, *args), head, 3)
 
 
 class ReplyProtocol(asyncio.Protocol):
@@ -183,6 +153,11 @@ class Subscriber(ReplyProtocol):
 
     def send(self, *args: bytes) -> None:
         self.transport.write(pack(args))
+
+    def unsubscribe(self, channels: Sequence[bytes]) -> None:
+        """Unsubscribe, not waiting for Redis's confirmation."""
+        if channels:
+            self.send(b"UNSUBSCRIBE", *channels)
 
     async def subscribe(self, channels: list[bytes]) -> None:
         """Subscribe, and return once Redis has confirmed every channel (so what is

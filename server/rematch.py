@@ -29,7 +29,7 @@ from typing import Any, Final
 
 import msgspec
 
-from server.redis_direct import Script
+from server.redis_public import Script
 
 __all__ = [
     "CLAIM_LUA",

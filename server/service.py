@@ -48,6 +48,7 @@ from server.errors import (
     missing_token,
     not_found,
 )
+from server.fast_paths import command_path
 from server.lobby import ABORTED_KEY, FINISHED_KEY, Lobby, LobbyEntry, Status
 from server.projection import (
     LOAD_LUA,
@@ -61,7 +62,6 @@ from server.projection import (
     unpack_log,
 )
 from server.records import RecordError, Restorable, header_mismatch, record_of
-from server.redis_direct import DirectRedis
 from server.rematch import (
     CLAIM_LUA,
     SET_ABSENT_LUA,
@@ -244,7 +244,7 @@ class GameService:
         self._subscribers: list[AppendedCallback] = []
         self._action_decoders: dict[str, msgspec.json.Decoder[Any]] = {}
         self._load_script = self._r.register_script(LOAD_LUA)
-        self._direct = DirectRedis.of(self._r)
+        self._direct = command_path(self._r)
         self.observer: AppendObserver | None = None
         # Presence, for abandon claims and views (set by the presence tracking).
         self.away_since: AwaySince | None = None

@@ -28,7 +28,7 @@ from typing import Final
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from server.redis_direct import Subscriber, TakenConnection
+from server.fast_paths import subscription_path
 
 __all__ = [
     "PRESENCE_SIGNAL",
@@ -70,10 +70,7 @@ class Signals:
     ) -> None:
         self._on_signal = on_signal
         self._on_reconnect = on_reconnect
-        self._connection = TakenConnection(
-            client.connection_pool,
-            lambda transport, previous: Subscriber(transport, previous, self._message, self._lost),
-        )
+        self._connection = subscription_path(client, self._message, self._lost)
         self._games: set[str] = set()
         self._repairing: asyncio.Task[None] | None = None
         self._closed = False
@@ -88,7 +85,7 @@ class Signals:
         self._games.discard(game_id)
         subscriber = self._connection.protocol
         if subscriber is not None and subscriber.lost is None:
-            subscriber.send(b"UNSUBSCRIBE", signals_channel(game_id).encode())
+            subscriber.unsubscribe([signals_channel(game_id).encode()])
 
     async def close(self) -> None:
         self._closed = True

@@ -13,15 +13,16 @@ gets the same batch. A ``Wire`` puts batches on one socket:
 - ``SendWire``: through any ASGI server's ``websocket.send``, one message at a time,
   from a queue drained by a task. Used where ``TransportWire`` is not offered.
 
-``FrameWritingProtocol`` is uvicorn's websockets-sansio protocol offering its
-transport to the app, as the ASGI extension ``splendor.frames``; ``splendor serve``
-runs with it. Everything else in the connection (handshake, pings, close, reading)
+``server.frame_protocol.FrameWritingProtocol`` is uvicorn's websockets-sansio protocol
+offering its transport to the app, as the ASGI extension ``splendor.frames``;
+``splendor serve`` runs with it when ``server.fast_paths`` allows (else uvicorn's own
+protocol, and ``SendWire``: nothing here depends on uvicorn's internals). Everything else in the connection (handshake, pings, close, reading)
 is uvicorn's: a frame written here is only ever a whole frame, between two of its.
 
 Both wires report the bytes not yet handed to the kernel (``buffered``) and wait for
 them to drain (``drained``), which is how an outbox bounds a slow socket.
 
-Messages in: ``FrameWritingProtocol`` also offers an ``Inbox`` (``inbox_for``), which
+Messages in: the protocol also offers an ``Inbox`` (``inbox_for``), which
 takes the socket's messages as bytes, as they are parsed, where ASGI would decode each
 text message to a ``str`` for the app to encode again, queue it, and stop reading the
 socket until the app took it (two system calls a message, to stop and start
@@ -32,19 +33,16 @@ the connection (every ``websocket.disconnect`` uvicorn queues) ends the inbox to
 from __future__ import annotations
 
 import asyncio
-import inspect
 import struct
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-
 __all__ = [
     "EXTENSION",
     "INBOX_PAUSE",
     "Batch",
-    "FrameWritingProtocol",
+    "FrameOffer",
     "Inbox",
     "SendWire",
     "TransportWire",
@@ -55,6 +53,7 @@ __all__ = [
 
 EXTENSION: Final = "splendor.frames"
 INBOX_PAUSE: Final = 16  # messages waiting before the socket stops being read
+FLUSH_S: Final = 1.0  # longest wait for a closing socket's last message (SendWire)
 
 SendText = Callable[[str], Awaitable[None]]
 
@@ -100,17 +99,34 @@ class Wire(Protocol):
         """Return once ``buffered()`` is at most ``below`` (at once if it is)."""
         ...
 
-    def close(self) -> None:
-        """Write nothing more."""
+    def close(self, last: Batch | None = None) -> None:
+        """Write nothing more but ``last`` (if given), dropping what waits here."""
+        ...
+
+    async def flushed(self) -> None:
+        """Return once ``last`` (of ``close``) is handed to the socket, or given up on:
+        a close sent after this comes after it."""
         ...
 
 
+class FrameOffer(Protocol):
+    """What the ASGI extension ``splendor.frames`` offers: the connection's protocol
+    (``server.frame_protocol.FrameWritingProtocol``)."""
+
+    transport: asyncio.Transport
+    writable: asyncio.Event
+
+    def open_for_frames(self) -> bool: ...
+
+    def open_inbox(self) -> Inbox: ...
+
+
 class TransportWire:
-    """Frames straight to the connection's transport (see ``FrameWritingProtocol``)."""
+    """Frames straight to the connection's transport (see ``FrameOffer``)."""
 
     __slots__ = ("_transport", "protocol")
 
-    def __init__(self, protocol: FrameWritingProtocol) -> None:
+    def __init__(self, protocol: FrameOffer) -> None:
         self.protocol = protocol
         self._transport = protocol.transport
 
@@ -130,8 +146,13 @@ class TransportWire:
             else:  # set again by resume_writing, or when the connection is lost
                 await protocol.writable.wait()
 
-    def close(self) -> None:
-        pass  # the connection is uvicorn's to close
+    def close(self, last: Batch | None = None) -> None:
+        # The connection is uvicorn's to close; frames written are in the transport.
+        if last is not None:
+            self.write(last)
+
+    async def flushed(self) -> None:
+        pass  # written to the transport already, before any close frame
 
 
 class SendWire:
@@ -165,19 +186,34 @@ class SendWire:
             self._drained.clear()
             await self._drained.wait()
 
-    def close(self) -> None:
-        self._closed = True
+    def close(self, last: Batch | None = None) -> None:
+        was_closed, self._closed = self._closed, True
         self._queue.clear()
         self._bytes = 0
         self._drained.set()
+        if last is not None and not was_closed:
+            # The task sends ``last`` and ends (``flushed``).
+            self._queue.extend(last.payloads)
+            self._bytes = last.size
+            self._wake.set()
+            if self._task is None:
+                self._task = asyncio.get_running_loop().create_task(self._run())
+            return
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
 
+    async def flushed(self) -> None:
+        task = self._task
+        if task is not None and not task.done():
+            await asyncio.wait({task}, timeout=FLUSH_S)
+
     async def _run(self) -> None:
         try:
-            while not self._closed:
+            while True:
                 if not self._queue:
+                    if self._closed:
+                        return
                     self._wake.clear()
                     await self._wake.wait()
                     continue
@@ -197,8 +233,8 @@ class SendWire:
 
 def wire_for(scope: Mapping[str, Any], send: SendText) -> Wire:
     """The fastest wire the server offers this connection."""
-    protocol = scope.get("extensions", {}).get(EXTENSION)
-    if isinstance(protocol, FrameWritingProtocol):
+    protocol: FrameOffer | None = scope.get("extensions", {}).get(EXTENSION)
+    if protocol is not None:
         return TransportWire(protocol)
     return SendWire(send)
 
@@ -206,8 +242,8 @@ def wire_for(scope: Mapping[str, Any], send: SendText) -> Wire:
 def inbox_for(scope: Mapping[str, Any]) -> Inbox | None:
     """The connection's inbox, when the server offers one: from now on the socket's
     messages go there instead of to ASGI's ``receive``. Take it before accepting."""
-    protocol = scope.get("extensions", {}).get(EXTENSION)
-    if isinstance(protocol, FrameWritingProtocol):
+    protocol: FrameOffer | None = scope.get("extensions", {}).get(EXTENSION)
+    if protocol is not None:
         return protocol.open_inbox()
     return None
 
@@ -258,97 +294,3 @@ class Inbox:
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
-
-
-class _AppQueue(asyncio.Queue[Any]):
-    """uvicorn's queue of ASGI events for the app, which also ends the inbox when
-    the connection ends (uvicorn queues ``websocket.disconnect`` in many places).
-    It holds the inbox, not the protocol: the protocol holds it, and a reference
-    back would make every socket a cycle left to the cyclic collector."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.inbox: Inbox | None = None
-
-    def put_nowait(self, item: Any) -> None:
-        super().put_nowait(item)
-        inbox = self.inbox
-        if inbox is not None and item.get("type") == "websocket.disconnect":
-            inbox.end()
-
-
-class FrameWritingProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's websockets-sansio protocol, offering the app its transport through
-    the ASGI extension ``splendor.frames`` so frames built once can be written to
-    many sockets, and an ``Inbox`` for the messages in."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.queue = self.app_queue = _AppQueue()
-        self.inbox: Inbox | None = None
-
-    def open_inbox(self) -> Inbox:
-        if self.inbox is None:
-            self.inbox = self.app_queue.inbox = Inbox(self.transport)
-        return self.inbox
-
-    def data_received(self, data: bytes) -> None:
-        super().data_received(data)
-        if not self.handshake_initiated and self.conn.handshake_exc is not None:
-            # An upgrade request the websockets library refused (uvicorn leaves the
-            # connection open, unanswered): send its answer (414, 431, or nothing
-            # for a malformed request) and close.
-            self.transport.write(b"".join(self.conn.data_to_send()))
-            self.transport.close()
-
-    def send_receive_event_to_app(self) -> None:
-        inbox = self.inbox
-        if inbox is None or self.close_sent:
-            super().send_receive_event_to_app()
-            return
-        frames = self.frames
-        data = frames[0] if len(frames) == 1 else b"".join(frames)
-        self.frames = []
-        if self.curr_msg_data_type == "text":
-            try:
-                data.decode()
-            except UnicodeDecodeError:
-                self._refuse_text()
-                return
-        inbox.put(data)
-
-    def _refuse_text(self) -> None:
-        """A text message that is not UTF-8: closed with 1007 (RFC 6455 8.1), as
-        uvicorn does, but without the traceback it logs for it (bad input is no error
-        of the server's). A binary message is the app's to refuse (``bad_request``)."""
-        self.conn.send_close(1007, "A text message must be UTF-8.")
-        self.handle_parser_exception()
-
-    def handle_connect(self, event: Any) -> None:
-        super().handle_connect(event)
-        scope = getattr(self, "scope", None)
-        if scope is not None and not self.close_sent:
-            # The app's task is created but has not run yet: it sees the extension.
-            scope["extensions"][EXTENSION] = self
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        super().connection_lost(exc)
-        # Cycles that would leave every closed socket's objects to the cyclic
-        # collector, broken once they are of no use (docs/operations.md, "Memory"):
-        # the scope holds us (the extension), and the websockets protocol's parser,
-        # a generator suspended for ever, holds the protocol that holds it.
-        scope = getattr(self, "scope", None)
-        if scope is not None:
-            scope["extensions"].pop(EXTENSION, None)
-        parser = getattr(self.conn, "parser", None)
-        if inspect.isgenerator(parser):
-            parser.close()  # no data comes after the connection is lost
-
-    def open_for_frames(self) -> bool:
-        """Accepted, not closing, not lost: a frame written now is read in order."""
-        return (
-            self.handshake_complete
-            and not self.close_sent
-            and not self.disconnected
-            and not self.transport.is_closing()
-        )

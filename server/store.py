@@ -26,7 +26,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError
 from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 
-from server.redis_direct import DirectRedis, Script
+from server.fast_paths import command_path
+from server.redis_public import CommandPath, Script
 
 __all__ = [
     "AppendResult",
@@ -190,7 +191,7 @@ class PendingAppend:
 
     def __init__(
         self,
-        direct: DirectRedis,
+        direct: CommandPath,
         keys: tuple[bytes, bytes],
         args: tuple[bytes, ...],
         expected_version: int,
@@ -231,7 +232,7 @@ class EventStore:
         self._r = client
         # Appends are the command path: they go through a dedicated connection
         # (server/redis_direct.py), everything else through the client.
-        self._direct = DirectRedis.of(client)
+        self._direct = command_path(client)
 
     @property
     def client(self) -> aioredis.Redis:

@@ -23,7 +23,8 @@ nothing (``expected_failed``) is read for, and its count taken back.
 
 The notifications come on one connection of ``wake_client``'s pool, taken for good
 and read by a protocol of ours (``server.redis_direct.Subscriber``): each
-notification is handled as it is parsed, without a task or a timeout per message.
+notification is handled as it is parsed, without a task or a timeout per message
+(or, on the public path, by a redis-py ``PubSub``: ``server.fast_paths``).
 
 Notified, it also reads every watched game every ``SWEEP_S`` seconds, so a
 notification lost while its connection was being re-established costs a delay, never
@@ -43,7 +44,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
 
-from server.redis_direct import Subscriber, TakenConnection
+from server.fast_paths import subscription_path
+from server.redis_public import Subscription
 from server.settings import TailMode
 from server.store import EventStore, StoredEvent, events_key
 
@@ -229,11 +231,8 @@ class Tailer:
     async def _run_notified(self) -> None:
         loop = asyncio.get_running_loop()
         failures = 0
-        connection = TakenConnection(
-            self._wake_client.connection_pool,
-            lambda transport, previous: Subscriber(transport, previous, self._notified),
-        )
-        subscriber: Subscriber | None = None
+        connection = subscription_path(self._wake_client, self._notified)
+        subscriber: Subscription | None = None
         subscribed: set[str] = set()
         swept = loop.time()
         self._ticking = loop.call_later(NOTIFY_WAIT_S, self._tick)
@@ -254,7 +253,7 @@ class Tailer:
                     gone = self._to_unsubscribe & subscribed
                     self._to_unsubscribe.clear()
                     if gone:
-                        subscriber.send(b"UNSUBSCRIBE", *(self._channel(g) for g in gone))
+                        subscriber.unsubscribe([self._channel(g) for g in gone])
                         subscribed -= gone
                         self._live -= gone
                     new = (self._to_subscribe & self._positions.keys()) - subscribed

@@ -35,7 +35,8 @@ import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
 from server.errors import ServiceError
-from server.redis_direct import DirectRedis, Script
+from server.fast_paths import command_path
+from server.redis_public import Script
 from server.service import GameService
 
 __all__ = ["DEADLINES_KEY", "VERSIONS_KEY", "Deadlines", "Timekeeper", "lifespan"]
@@ -81,7 +82,7 @@ class Deadlines:
 
     def __init__(self, client: aioredis.Redis) -> None:
         self._r = client
-        self._direct = DirectRedis.of(client)
+        self._direct = command_path(client)
 
     async def schedule(self, game_id: str, version: int, deadline_ms: int | None) -> None:
         due = b"" if deadline_ms is None else b"%d" % deadline_ms

@@ -15,8 +15,9 @@ import websockets
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from websockets.server import ServerProtocol
 
+from server.frame_protocol import FrameWritingProtocol
 from server.settings import Settings
-from server.sockets import FrameWritingProtocol
+from tests.fast_paths_marks import needs_our_protocols
 from tests.server.ws_helpers import live_server, new_table
 
 SOCKETS = 40
@@ -51,6 +52,7 @@ async def until_freed(baseline: int) -> int:
     return left
 
 
+@needs_our_protocols
 async def test_closed_websockets_and_requests_leave_no_cycles(
     redis_client: Any, redis_server: str
 ) -> None:

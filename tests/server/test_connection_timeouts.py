@@ -16,6 +16,7 @@ import pytest
 
 from server.connections import MAX_HEADER_LINE, MAX_HEADERS, MAX_REQUEST_TARGET
 from server.settings import Settings
+from tests.fast_paths_marks import needs_our_protocols
 from tests.server.ws_helpers import LiveServer, connect, live_server, new_table
 
 TIMEOUT_S = 1.0  # every timeout of the server under test
@@ -55,11 +56,13 @@ def status_and_body(answer: bytes) -> tuple[int, dict[str, Any]]:
     return status, error
 
 
+@needs_our_protocols
 async def test_a_client_that_sends_nothing_is_closed_without_an_answer(server: LiveServer) -> None:
     """A connection on which nothing is sent is closed after the request timeout, with no bytes sent back."""
     assert await send_raw(server, b"") == b""
 
 
+@needs_our_protocols
 @pytest.mark.parametrize(
     "partial",
     [
@@ -78,6 +81,7 @@ async def test_half_a_request_is_answered_408_and_closed(
     assert error["code"] == "bad_request"
 
 
+@needs_our_protocols
 async def test_a_request_trickling_in_is_answered_408(server: LiveServer) -> None:
     """A client that keeps sending a header a few bytes at a time (slowloris) still gets 408 once the request timeout is over: the clock is the request's, not the last byte's."""
     reader, writer = await asyncio.open_connection(server.host, server.port)
@@ -102,6 +106,7 @@ async def test_an_idle_keep_alive_connection_is_closed(server: LiveServer) -> No
     assert answer.endswith(b'{"status":"ok"}')  # then the server closed it: read() returned
 
 
+@needs_our_protocols
 @pytest.mark.parametrize(
     "path", ["/api/games", "/ws/games/abc"], ids=["request", "websocket upgrade"]
 )
@@ -118,6 +123,7 @@ async def test_a_request_target_too_long_is_answered_414(server: LiveServer, pat
     assert error["code"] == "bad_request"
 
 
+@needs_our_protocols
 @pytest.mark.parametrize(
     "headers",
     [

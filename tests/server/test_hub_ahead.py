@@ -158,8 +158,12 @@ class ListWire:
     async def drained(self, below: int) -> None:
         return None
 
-    def close(self) -> None:
-        pass
+    def close(self, last: Batch | None = None) -> None:
+        if last is not None:
+            self.write(last)
+
+    async def flushed(self) -> None:
+        return None
 
 
 async def test_a_failed_append_shows_the_move_another_process_made_instead(

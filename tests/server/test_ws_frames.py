@@ -18,6 +18,7 @@ from websockets.streams import StreamReader
 from server.hub import Hubs
 from server.settings import Settings
 from server.sockets import INBOX_PAUSE, Batch, Inbox, TransportWire, text_frame
+from tests.fast_paths_marks import needs_our_protocols
 from tests.server.ws_helpers import connect, live_server, new_table, receive
 
 
@@ -84,6 +85,7 @@ async def watching(redis_server: str) -> AsyncIterator[Watching]:
         yield Watching(cast(Hubs, server.app.state.hubs), table.id, conn)
 
 
+@needs_our_protocols
 async def test_splendor_serve_writes_frames_straight_to_the_transport(
     redis_server: str,
 ) -> None:
@@ -95,6 +97,7 @@ async def test_splendor_serve_writes_frames_straight_to_the_transport(
         await socket.conn.close()
 
 
+@needs_our_protocols
 async def test_splendor_serve_hands_messages_to_the_inbox_in_order_and_ends_it_with_the_connection(
     redis_server: str,
 ) -> None:

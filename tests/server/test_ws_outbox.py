@@ -158,3 +158,28 @@ async def test_a_resync_sends_a_snapshot_and_diffs_follow_it() -> None:
     assert outbox.resets == 0
     assert rebuild(socket.sent) == CLASSIC.view(hub.state, 0)
     await outbox.stop()
+
+
+async def test_an_abandoned_socket_on_asgi_send_gets_its_last_message_before_the_close() -> None:
+    """On ASGI's ``websocket.send`` (the public path) a socket abandoned with a last message drops what waited, sends that message, and only then is closed."""
+    log = seeded_log()
+    hub = Hub("g", CLASSIC, log[:20])
+    socket = GatedSocket()
+    closes: list[tuple[int, str, int]] = []
+
+    async def close(code: int, reason: str) -> None:
+        closes.append((code, reason, len(socket.every)))
+
+    outbox = Outbox(hub, None, SendWire(socket.send), limit=LIMIT, close=close)
+    hub.attach(outbox, None)
+    stored = [StoredEvent(e.version, e.at_ms, encode_event(e.event)) for e in log]
+    hub.apply([stored[20]])
+    await settle()
+    outbox.abandon(4503, "unavailable", b'{"type": "error", "code": "unavailable"}')
+    await settle()
+    assert closes == []  # the last message is not sent yet: no close before it
+    socket.gate.set()
+    await settle()
+    assert socket.every[-1] == {"type": "error", "code": "unavailable"}
+    assert [m["type"] for m in socket.every] == ["snapshot", "error"]
+    assert closes == [(4503, "unavailable", 2)]

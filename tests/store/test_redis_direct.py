@@ -21,6 +21,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from server.embedded_redis import EmbeddedRedis
 from server.redis_direct import DirectRedis, Script, pack
 from server.store import EventStore, VersionConflict
+from tests.fast_paths_marks import needs_direct_redis
 
 ECHO = Script("return {KEYS[1], ARGV[1]}")
 
@@ -94,6 +95,7 @@ async def test_scripts_are_sent_whole_only_when_redis_lacks_them(
     assert await direct.run(ECHO, [b"k2"], [b"a2"]) == [b"k2", b"a2"]
 
 
+@needs_direct_redis
 async def test_an_append_sent_now_is_in_redis_before_its_result_is_awaited(
     redis_client: aioredis.Redis,
 ) -> None:

@@ -1,0 +1,175 @@
+"""The start-up choice between each fast path and the public API (server/fast_paths.py):
+the capability checks against stand-in classes, the one log line, the environment
+variable, and the public Redis paths working on a real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+from redis.asyncio.connection import AbstractConnection, ConnectionPool
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from server import fast_paths
+from server.fast_paths import (
+    PUBLIC_PATHS_ENV,
+    choose,
+    command_path,
+    redis_shortfall,
+    subscription_path,
+    uvicorn_protocols,
+    uvicorn_shortfall,
+)
+from server.redis_public import PublicRedis, PublicSubscription, Script
+from server.store import EventStore
+
+
+@pytest.fixture(autouse=True)
+def fresh_choices() -> Iterator[None]:
+    """Each test chooses afresh, and leaves the process's choice as it found it."""
+    saved = dict(fast_paths._choices)
+    fast_paths.forget_choices()
+    yield
+    fast_paths.forget_choices()
+    fast_paths._choices.update(saved)
+
+
+class ConnectionWithoutWriter:
+    """A redis-py connection as a future version might have it: no ``_writer``."""
+
+    def __init__(self) -> None:
+        self._reader = None
+
+    async def connect(self) -> None:
+        pass
+
+    async def disconnect(self, nowait: bool = False) -> None:
+        pass
+
+
+class ConnectionWithOldDisconnect:
+    """Has what the fast path reads, but ``disconnect`` takes no ``nowait``."""
+
+    def __init__(self) -> None:
+        self._writer = None
+
+    async def connect(self) -> None:
+        pass
+
+    async def disconnect(self) -> None:
+        pass
+
+
+class WebSocketsWithoutFrames(WebSocketsSansIOProtocol):
+    """uvicorn's protocol with a method the fast path overrides taken away."""
+
+    send_receive_event_to_app = None  # type: ignore[assignment]
+
+
+def test_the_installed_libraries_are_checked_by_what_they_offer() -> None:
+    """The checks pass on the classes the fast paths were written against (installed here) and name what a stand-in lacks."""
+    assert redis_shortfall(AbstractConnection, ConnectionPool) is None
+    assert uvicorn_shortfall(WebSocketsSansIOProtocol, HttpToolsProtocol) is None
+    missing_writer = redis_shortfall(ConnectionWithoutWriter)
+    assert missing_writer is not None and "ConnectionWithoutWriter._writer" in missing_writer
+    old = redis_shortfall(ConnectionWithOldDisconnect)
+    assert old == "ConnectionWithOldDisconnect.disconnect() takes no nowait"
+    no_frames = uvicorn_shortfall(WebSocketsWithoutFrames)
+    assert no_frames == "missing WebSocketsWithoutFrames.send_receive_event_to_app()"
+
+
+def test_a_failed_check_falls_back_with_one_log_line(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A check that finds a missing attribute chooses the public path, says so in one warning line naming it, and is not made again."""
+    monkeypatch.delenv(PUBLIC_PATHS_ENV, raising=False)
+    calls: list[int] = []
+
+    def check() -> str | None:
+        calls.append(1)
+        return redis_shortfall(ConnectionWithoutWriter)
+
+    with caplog.at_level(logging.INFO, logger="server.fast_paths"):
+        assert choose("redis_direct", "redis", check) is False
+        assert choose("redis_direct", "redis", check) is False
+    assert len(calls) == 1
+    lines = [r.getMessage() for r in caplog.records if r.name == "server.fast_paths"]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("public path: redis_direct not used on redis ")
+    assert "ConnectionWithoutWriter._writer" in lines[0]
+    assert caplog.records[0].levelno == logging.WARNING
+
+
+def test_the_environment_variable_forces_the_public_paths(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch, redis_client: Any
+) -> None:
+    """With SPLENDOR_PUBLIC_PATHS=1 the command path is the redis.asyncio client, subscriptions are its PubSub, and uvicorn runs its own h11 and websockets-sansio protocols: one line for each."""
+    monkeypatch.setenv(PUBLIC_PATHS_ENV, "1")
+    with caplog.at_level(logging.INFO, logger="server.fast_paths"):
+        assert isinstance(command_path(redis_client), PublicRedis)
+        assert isinstance(subscription_path(redis_client, lambda c, m: None), PublicSubscription)
+        options = uvicorn_protocols(10.0)
+        command_path(redis_client)
+    assert options["ws"] == "websockets-sansio" and options["http"] == "h11"
+    lines = [r.getMessage() for r in caplog.records if r.name == "server.fast_paths"]
+    assert lines == [
+        f"public path: redis_direct not used on redis {fast_paths.version('redis')} ({PUBLIC_PATHS_ENV} is set)",
+        f"public path: uvicorn_protocols not used on uvicorn {fast_paths.version('uvicorn')} ({PUBLIC_PATHS_ENV} is set)",
+    ]
+
+
+async def test_the_public_command_path_gives_redis_replies_as_the_direct_one(
+    monkeypatch: pytest.MonkeyPatch, redis_client: Any
+) -> None:
+    """On the public path an event store appends, reads back, recognises a repeated command id, and a script unknown to Redis is sent whole."""
+    monkeypatch.setenv(PUBLIC_PATHS_ENV, "1")
+    store = EventStore(redis_client)
+    assert isinstance(store._direct, PublicRedis)
+    first = await store.append("g1", [b"e1", b"e2"], expected_version=0, command_id="c1", at_ms=5)
+    again = await store.append("g1", [b"e1", b"e2"], expected_version=0, command_id="c1", at_ms=5)
+    assert (first.version, first.duplicate) == (2, False)
+    assert (again.version, again.duplicate) == (2, True)
+    assert [e.version for e in await store.read("g1")] == [1, 2]
+    assert await store.recorded("g1", "c1") is not None
+    await redis_client.script_flush()
+    echo = Script("return {KEYS[1], ARGV[1]}")
+    assert await store._direct.run(echo, (b"k",), (b"v",)) == [b"k", b"v"]
+
+
+async def test_a_public_subscription_confirms_notifies_and_reports_its_loss(
+    monkeypatch: pytest.MonkeyPatch, redis_client: Any
+) -> None:
+    """A PubSub subscription returns once confirmed, hands each message on, and a killed connection is reported once rather than silently made again."""
+    monkeypatch.setenv(PUBLIC_PATHS_ENV, "1")
+    messages: list[tuple[bytes, bytes]] = []
+    lost = asyncio.Event()
+    path = subscription_path(redis_client, lambda c, m: messages.append((c, m)), lost.set)
+    subscriber = await path.connected()
+    await subscriber.subscribe([b"chan:a", b"chan:b"])
+    await redis_client.publish(b"chan:a", b"one")
+    await redis_client.publish(b"chan:b", b"two")
+    subscriber.unsubscribe([b"chan:b"])
+    for _ in range(200):
+        if len(messages) == 2 and await redis_client.pubsub_numsub(b"chan:b") == [(b"chan:b", 0)]:
+            break
+        await asyncio.sleep(0.01)
+    assert messages == [(b"chan:a", b"one"), (b"chan:b", b"two")]
+    await redis_client.client_kill_filter(_type="pubsub")
+    await asyncio.wait_for(lost.wait(), 10)
+    assert subscriber.lost is not None and path.protocol is subscriber
+    again = await path.connected()
+    assert again is not subscriber
+    await again.subscribe([b"chan:a"])
+    await redis_client.publish(b"chan:a", b"three")
+    for _ in range(200):
+        if len(messages) == 3:
+            break
+        await asyncio.sleep(0.01)
+    assert messages[-1] == (b"chan:a", b"three")
+    await path.aclose()
+    await aioredis.Redis(connection_pool=redis_client.connection_pool).aclose()
