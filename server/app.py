@@ -109,12 +109,13 @@ def create_app(
             url, max_connections=REDIS_CONNECTIONS, socket_connect_timeout=REDIS_CONNECT_S
         )
         client = aioredis.Redis(connection_pool=pool)
+        # Deadlines written as games change, and rebuilt by start (server/timekeeper.py).
+        deadlines = Deadlines(client)
         try:
             store = EventStore(client)
             lobby = Lobby(client)
             service = GameService(store, lobby, cache_games=settings.cache_games)
-            # Deadlines written as games change, and rebuilt by start (server/timekeeper.py).
-            service.scheduler = Deadlines(client)
+            service.scheduler = deadlines
             await service.start()
             app.state.redis = client
             app.state.store = store
@@ -128,6 +129,7 @@ def create_app(
                     await stack.enter_async_context(extra(app))
                 yield
         finally:
+            await deadlines.aclose()  # what the last moves noted
             await client.aclose()
             await pool.disconnect()
             if embedded is not None:

@@ -113,6 +113,9 @@ class Scheduler(Protocol):
         """The game at ``version`` has this deadline (None: none); an older version's
         word never overrides a newer one's."""
 
+    def note(self, game_id: str, version: int, deadline_ms: int | None) -> None:
+        """``schedule`` soon, without waiting (a move's new deadline)."""
+
 
 class AppendObserver(Protocol):
     """Told synchronously of every append this service makes to a game it has loaded
@@ -472,7 +475,7 @@ class GameService:
                 assert expected_version is not None
                 raise conflict(expected_version, game.version) from None
             try:
-                return await self._append(game, events, command_id, now)
+                return await self._append(game, events, command_id, now, moved=True)
             except VersionConflict:
                 await self._catch_up(game)
         raise _busy()
@@ -536,6 +539,15 @@ class GameService:
             return
         game.scheduled = due
 
+    def _schedule_soon(self, game: Game) -> None:
+        """``_schedule`` for the move path: written with others shortly (``note``)."""
+        if self.scheduler is None:
+            return
+        due = game.variant.deadline(game.state)
+        if due != game.scheduled:
+            self.scheduler.note(game.id, game.version, due)
+            game.scheduled = due
+
     async def _recorded(self, game_id: str, command_id: str) -> CommandResult | None:
         """The answer recorded for a command id already applied, if any."""
         seen = await self.store.recorded(game_id, command_id)
@@ -545,10 +557,17 @@ class GameService:
         return CommandResult(version, duplicate=True)
 
     async def _append(
-        self, game: Game, events: list[Any], command_id: str | None, at_ms: int | None = None
+        self,
+        game: Game,
+        events: list[Any],
+        command_id: str | None,
+        at_ms: int | None = None,
+        *,
+        moved: bool = False,
     ) -> CommandResult:
         """Append ``events`` decided on ``game`` at its version, recorded at ``at_ms``
-        (the ``now`` they were decided with; by default the clock now)."""
+        (the ``now`` they were decided with; by default the clock now). A player's move
+        (``moved``) has its new deadline written shortly, not waited for."""
         if at_ms is None:
             at_ms = self._clock_ms()
         logged = [LoggedEvent(game.version + 1 + i, at_ms, e) for i, e in enumerate(events)]
@@ -576,7 +595,10 @@ class GameService:
             return CommandResult(result.version, duplicate=True)
         self._fold_appended(game, logged, result.version)
         await self._index(game)
-        await self._schedule(game)
+        if moved:
+            self._schedule_soon(game)
+        else:
+            await self._schedule(game)
         return CommandResult(result.version)
 
     def _fold_appended(self, game: Game, logged: list[LoggedEvent], version: int) -> None:

@@ -32,6 +32,7 @@ from contextlib import asynccontextmanager
 from typing import Any, Final
 
 import redis.asyncio as aioredis
+from redis.exceptions import RedisError
 from starlette.applications import Starlette
 
 from server.errors import ServiceError
@@ -46,19 +47,27 @@ log = logging.getLogger(__name__)
 DEADLINES_KEY: Final = "{clock}:deadlines"
 VERSIONS_KEY: Final = "{clock}:versions"
 POLL_S: Final = 0.25  # the longest sleep: a deadline another process wrote is seen within it
+# A move's new deadline is written with the others of the next FLUSH_S, in one script
+# (not one round trip a move): see ``Deadlines.note``.
+FLUSH_S: Final = 0.05
 BATCH: Final = 64  # due games handled at once
 
-# KEYS: deadlines, versions. ARGV: game id, version, deadline ms ('' for none).
-# Returns 1 if written, 0 if a later version's deadline is there already.
+# KEYS: deadlines, versions. ARGV: (game id, version, deadline ms or '' for none)
+# repeated, one triple a game. A game's word is written unless a later version's
+# deadline is there already.
 _SCHEDULE_LUA: Final = Script("""
-local old = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '-1')
-if old > tonumber(ARGV[2]) then return 0 end
-if ARGV[3] == '' then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-  redis.call('HDEL', KEYS[2], ARGV[1])
-else
-  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+for i = 1, #ARGV, 3 do
+  local id, version = ARGV[i], tonumber(ARGV[i + 1])
+  local old = tonumber(redis.call('HGET', KEYS[2], id) or '-1')
+  if old <= version then
+    if ARGV[i + 2] == '' then
+      redis.call('ZREM', KEYS[1], id)
+      redis.call('HDEL', KEYS[2], id)
+    else
+      redis.call('HSET', KEYS[2], id, ARGV[i + 1])
+      redis.call('ZADD', KEYS[1], ARGV[i + 2], id)
+    end
+  end
 end
 return 1
 """)
@@ -73,6 +82,11 @@ return {due, first[2] or false}
 """)
 
 
+def _triple(game_id: str, version: int, deadline_ms: int | None) -> tuple[bytes, bytes, bytes]:
+    due = b"" if deadline_ms is None else b"%d" % deadline_ms
+    return game_id.encode(), b"%d" % version, due
+
+
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -80,13 +94,57 @@ def _now_ms() -> int:
 class Deadlines:
     """The deadlines of games in Redis (``GameService.scheduler``)."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: aioredis.Redis, *, flush_s: float = FLUSH_S) -> None:
         self._r = client
         self._direct = command_path(client)
+        self._flush_s = flush_s
+        self._noted: dict[str, tuple[int, int | None]] = {}
+        self._flushing: asyncio.Task[None] | None = None
 
     async def schedule(self, game_id: str, version: int, deadline_ms: int | None) -> None:
-        due = b"" if deadline_ms is None else b"%d" % deadline_ms
-        await self._direct.run(_SCHEDULE_LUA, _KEYS, (game_id.encode(), b"%d" % version, due))
+        """Write the game's deadline now."""
+        await self._direct.run(_SCHEDULE_LUA, _KEYS, _triple(game_id, version, deadline_ms))
+
+    def note(self, game_id: str, version: int, deadline_ms: int | None) -> None:
+        """Write the game's deadline within ``flush_s``, with the others noted meanwhile.
+
+        A move's command does not wait for it (nor pay a round trip of its own). If the
+        process dies before the write, the deadline in Redis is the game's previous
+        one: the keeper that finds it due reads the game and writes the right one, and
+        a move made after its seat's time is refused and the loss recorded anyway."""
+        known = self._noted.get(game_id)
+        if known is None or known[0] <= version:
+            self._noted[game_id] = (version, deadline_ms)
+        if self._flushing is None:
+            self._flushing = asyncio.get_running_loop().create_task(self._flush_later())
+
+    async def _flush_later(self) -> None:
+        try:
+            await asyncio.sleep(self._flush_s)
+        finally:
+            self._flushing = None
+            await self.flush()
+
+    async def aclose(self) -> None:
+        """Write what is noted now (a process stopping)."""
+        task = self._flushing
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self.flush()
+
+    async def flush(self) -> None:
+        """Write every deadline noted and not yet written (a failure is logged: the
+        keepers' start-up rebuild or the game's next change heals it)."""
+        if not self._noted:
+            return
+        noted, self._noted = self._noted, {}
+        args = [part for game_id, (v, due) in noted.items() for part in _triple(game_id, v, due)]
+        try:
+            await self._direct.run(_SCHEDULE_LUA, _KEYS, args)
+        except RedisError:
+            log.exception("%d deadlines not written", len(noted))
 
     async def due(self, now_ms: int, limit: int = BATCH) -> tuple[list[str], int | None]:
         """The games whose deadline is ``now_ms`` or before (at most ``limit``), and the
