@@ -11,7 +11,8 @@ The deadlines live in Redis beside the lobby, derived from the streams like it:
   processes writing out of order never put back an older deadline.
 
 The service writes a game's deadline after each append that changes it
-(``GameService.scheduler``) and for every unfinished game at start-up (the lobby's
+(``GameService.scheduler``; a move's with the others of the next ``FLUSH_S``, in one
+script, so a move pays no round trip for it) and for every unfinished game at start-up (the lobby's
 rebuild), so the set survives a restart of every process. Each process's
 ``Timekeeper`` asks Redis, in one script, for the games now due and the next
 deadline, and sleeps until that one or ``POLL_S`` (a deadline written by another
@@ -48,8 +49,9 @@ DEADLINES_KEY: Final = "{clock}:deadlines"
 VERSIONS_KEY: Final = "{clock}:versions"
 POLL_S: Final = 0.25  # the longest sleep: a deadline another process wrote is seen within it
 # A move's new deadline is written with the others of the next FLUSH_S, in one script
-# (not one round trip a move): see ``Deadlines.note``.
-FLUSH_S: Final = 0.05
+# (not one round trip a move: +35% of Redis CPU a command at 100 moves/s, bench/README.md);
+# see ``Deadlines.note``. Well within the 1 s a deadline is met in.
+FLUSH_S: Final = 0.25
 BATCH: Final = 64  # due games handled at once
 
 # KEYS: deadlines, versions. ARGV: (game id, version, deadline ms or '' for none)
