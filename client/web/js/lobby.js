@@ -200,7 +200,7 @@ function newGameForm(seed) {
       },
     },
     h("h1", { id: "new-title", class: "panel-title" }, "Start a game"),
-    h("p", { class: "intro" }, "Play Splendor with friends or bots, watch any game as it happens, and replay any game move by move."),
+    h("p", { class: "intro" }, "Play Splendor with friends or bots, watch any game as it happens, and replay any game turn by turn."),
     h("div", { class: "field" }, h("label", { for: "player-name" }, "Your name"), nameInput),
     h("div", { class: "field" }, h("label", { for: "variant" }, "Game"), variant),
     h("div", { class: "field" }, h("span", { class: "field-label", id: "players-label" }, "Players"), playersBox),
