@@ -137,6 +137,20 @@ def _has_parameter(function: Callable[..., Any], name: str) -> bool:
         return False
 
 
+def _required_arguments(function: Callable[..., Any]) -> list[str]:
+    """The parameters after ``self`` that a call must give."""
+    try:
+        parameters = list(inspect.signature(function).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return ["?"]
+    return [
+        p.name
+        for p in parameters
+        if p.default is inspect.Parameter.empty
+        and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    ]
+
+
 def redis_shortfall(
     connection_class: type | None = None, pool_class: type | None = None
 ) -> str | None:
@@ -159,8 +173,11 @@ def redis_shortfall(
         return "missing " + ", ".join(missing)
     if not _has_parameter(getattr(connection_class, "disconnect"), "nowait"):  # noqa: B009
         return f"{connection_class.__name__}.disconnect() takes no nowait"
-    if not inspect.iscoroutinefunction(getattr(pool_class, "get_connection")):  # noqa: B009
+    get_connection = getattr(pool_class, "get_connection")  # noqa: B009
+    if not inspect.iscoroutinefunction(get_connection):
         return f"{pool_class.__name__}.get_connection() is not a coroutine function"
+    if _required_arguments(get_connection):
+        return f"{pool_class.__name__}.get_connection() needs arguments"
     try:
         reader = hiredis.Reader(
             protocolError=InvalidResponse, replyError=BaseParser.parse_error, notEnoughData=0

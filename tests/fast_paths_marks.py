@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from server.fast_paths import direct_redis, uvicorn_fast
+from server.fast_paths import direct_redis, redis_shortfall, uvicorn_fast
 
 needs_direct_redis = pytest.mark.skipif(
     not direct_redis(), reason="the Redis fast path is off here (server/fast_paths.py)"
 )
 needs_our_protocols = pytest.mark.skipif(
     not uvicorn_fast(), reason="uvicorn's own protocols are used here (server/fast_paths.py)"
+)
+direct_redis_works = pytest.mark.skipif(
+    redis_shortfall() is not None,
+    reason="the installed redis-py lacks what server/redis_direct.py uses (server/fast_paths.py)",
 )

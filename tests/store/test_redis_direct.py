@@ -21,7 +21,9 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from server.embedded_redis import EmbeddedRedis
 from server.redis_direct import DirectRedis, Script, pack
 from server.store import EventStore, VersionConflict
-from tests.fast_paths_marks import needs_direct_redis
+from tests.fast_paths_marks import direct_redis_works, needs_direct_redis
+
+pytestmark = direct_redis_works
 
 ECHO = Script("return {KEYS[1], ARGV[1]}")
 
