@@ -35,7 +35,6 @@ out (docs/operations.md, "Timeouts").
 
 from __future__ import annotations
 
-import logging
 from typing import Any, Final
 
 from server.settings import MAX_BODY_BYTES, Settings
@@ -48,8 +47,6 @@ __all__ = [
     "MAX_REQUEST_TARGET",
     "server_options",
 ]
-
-log = logging.getLogger(__name__)
 
 # Below the websockets library's own limits (8192 bytes a line, 128 headers), so an
 # upgrade request that passes here is read whole by it too.
