@@ -33,6 +33,7 @@ from server.embedded_redis import EmbeddedRedis
 from server.last_resort import LastResort
 from server.lobby import Lobby
 from server.outage import REDIS_CONNECT_S, keep_redis_up
+from server.profiles import Profiles
 from server.ratelimit import ClientLimits, RateLimiter
 from server.routes import EXCEPTION_HANDLERS, api_routes
 from server.service import GameService
@@ -116,7 +117,11 @@ def create_app(
             lobby = Lobby(client)
             service = GameService(store, lobby, cache_games=settings.cache_games)
             service.scheduler = deadlines
+            # Profiles and ratings follow games as they finish (server/profiles.py).
+            profiles = Profiles(client)
+            service.on_finished = profiles.game_finished
             await service.start()
+            app.state.profiles = profiles
             app.state.redis = client
             app.state.store = store
             app.state.lobby = lobby

@@ -185,6 +185,18 @@ def import_(args: argparse.Namespace) -> int:
     return import_command(args)
 
 
+def _ratings_arguments(parser: argparse.ArgumentParser) -> None:
+    from server.ratings_rebuild import arguments
+
+    arguments(parser)
+
+
+def ratings(args: argparse.Namespace) -> int:
+    from server.ratings_rebuild import command
+
+    return command(args)
+
+
 SUBCOMMANDS: list[Subcommand] = [
     Subcommand("serve", "run the server (HTTP API, websockets, web page)", _serve_arguments, serve),
     Subcommand("watch", "follow a live game in the terminal", _watch_arguments, watch),
@@ -199,6 +211,9 @@ SUBCOMMANDS: list[Subcommand] = [
         export,
     ),
     Subcommand("import", "load games written by `splendor export`", _import_arguments, import_),
+    Subcommand(
+        "ratings", "rebuild the ratings from the finished games", _ratings_arguments, ratings
+    ),
 ]
 
 

@@ -101,7 +101,7 @@ def bearer_token(request: Request) -> str | None:
     return token.strip()
 
 
-def _int_param(request: Request, name: str, default: int | None) -> int | None:
+def int_param(request: Request, name: str, default: int | None) -> int | None:
     raw = request.query_params.get(name)
     if raw is None:
         return default
@@ -142,7 +142,7 @@ async def list_games(request: Request) -> Response:
     raw_status = request.query_params.get("status")
     if raw_status is not None and raw_status not in STATUSES:
         raise bad_request(f"status must be one of {', '.join(STATUSES)}, not {raw_status!r}.")
-    limit = _int_param(request, "limit", DEFAULT_LIMIT)
+    limit = int_param(request, "limit", DEFAULT_LIMIT)
     assert limit is not None
     if not 1 <= limit <= MAX_LIMIT:
         raise bad_request(f"limit must be 1 to {MAX_LIMIT}, not {limit}.")
@@ -158,7 +158,7 @@ async def game_summary(request: Request) -> Response:
 async def game_view(request: Request) -> Response:
     service = _service(request)
     game_id = _game_id(request)
-    version = _int_param(request, "version", None)
+    version = int_param(request, "version", None)
     viewer = await seat_for_token(request, game_id, bearer_token(request))
     view = await service.view(game_id, viewer, version)
     return json({"version": view["version"], "view": view})
@@ -167,7 +167,7 @@ async def game_view(request: Request) -> Response:
 async def game_events(request: Request) -> Response:
     service = _service(request)
     game_id = _game_id(request)
-    after = _int_param(request, "after", 0)
+    after = int_param(request, "after", 0)
     assert after is not None
     viewer = await seat_for_token(request, game_id, bearer_token(request))
     return json({"events": await service.events(game_id, viewer, after)})
@@ -324,7 +324,10 @@ EXCEPTION_HANDLERS: Final = {
 
 
 def api_routes() -> list[BaseRoute]:
-    """Every route of PROTOCOL.md's HTTP table, plus ``/healthz``."""
+    """Every route of PROTOCOL.md's HTTP table, plus ``/healthz``, players' profiles
+    and leaderboards."""
+    from server.player_routes import routes as player_routes  # it uses this module's helpers
+
     return [
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games", list_games, methods=["GET"]),
@@ -338,6 +341,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/api/catalog/{variant}", catalog, methods=["GET"]),
         Route("/api/qr", qr_code, methods=["POST"]),
         Route("/healthz", healthz, methods=["GET", "HEAD"]),
+        *player_routes(),
         Route("/api/{rest:path}", api_not_found, methods=ALL_METHODS),
         Route("/ws/{rest:path}", websocket_only, methods=ALL_METHODS),
     ]

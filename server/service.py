@@ -253,6 +253,9 @@ class GameService:
         self.away_since: AwaySince | None = None
         # Deadlines of games, for the timekeeper (set by server.timekeeper).
         self.scheduler: Scheduler | None = None
+        # Called once a game this process appended the last event of is finished (not
+        # aborted): the profiles and ratings (server.profiles), set by the app.
+        self.on_finished: Callable[[Game], Awaitable[None]] | None = None
 
     # ------------------------------------------------------------------ hooks
 
@@ -593,8 +596,11 @@ class GameService:
                     observer.appended(game.id, logged)
         if result.duplicate:
             return CommandResult(result.version, duplicate=True)
+        was = game.status
         self._fold_appended(game, logged, result.version)
         await self._index(game)
+        if game.status == "finished" and was != "finished":
+            await self._finished(game)
         if moved:
             self._schedule_soon(game)
         else:
@@ -730,6 +736,13 @@ class GameService:
             await self._notify(rematch_id, version)
 
     # ------------------------------------------------------------------ reading
+
+    async def game(self, game_id: str) -> Game:
+        """A game's projection as it is now, to read (``splendor ratings rebuild``);
+        raises ``not_found``."""
+        lock = self._lock_for(game_id)
+        async with lock:
+            return await self._game_locked(game_id, lock)
 
     async def variant_of(self, game_id: str) -> Variant:
         """The rules a game is played with."""
@@ -929,6 +942,11 @@ class GameService:
             log.exception("lobby update failed for %s at %d", game.id, game.version)
             return
         game.listed = shown
+
+    async def _finished(self, game: Game) -> None:
+        """Tell ``on_finished`` (it logs its own failures: the end is appended)."""
+        if self.on_finished is not None:
+            await self.on_finished(game)
 
     def _summary(self, game: Game) -> dict[str, Any]:
         public = game.variant.view(game.state, None)

@@ -205,7 +205,7 @@ def export_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DATE",
         help="only games that ended at or after this date or time (UTC unless given)",
     )
-    _redis_arguments(parser)
+    redis_arguments(parser)
 
 
 def export_command(args: argparse.Namespace) -> int:
@@ -216,7 +216,7 @@ def export_command(args: argparse.Namespace) -> int:
             return await export_games(service, out, args.since)
 
     try:
-        settings = _settings(args)
+        settings = settings_of(args)
         with configured_redis(settings, create=False) as url, open_output(args.out) as out:
             written, left_out = asyncio.run(run(url, out))
     except BrokenPipeError:  # the reader stopped (`splendor export | head`): as cat does
@@ -263,7 +263,7 @@ def import_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="a file of `splendor export` (.gz, .zst or plain); - for standard input",
     )
-    _redis_arguments(parser)
+    redis_arguments(parser)
 
 
 def import_command(args: argparse.Namespace) -> int:
@@ -274,7 +274,7 @@ def import_command(args: argparse.Namespace) -> int:
             return await import_lines(service, lines)
 
     try:
-        settings = _settings(args)
+        settings = settings_of(args)
         with open_input(args.file) as lines, configured_redis(settings, create=True) as url:
             counts = asyncio.run(run(url, lines))
     except (TransferError, SettingsError, OSError, EOFError) as e:
@@ -291,7 +291,7 @@ def import_command(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------- common
 
 
-def _redis_arguments(parser: argparse.ArgumentParser) -> None:
+def redis_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--redis-url", metavar="URL", help="the server's Redis (default: $REDIS_URL)"
     )
@@ -304,5 +304,5 @@ def _redis_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _settings(args: argparse.Namespace) -> Settings:
+def settings_of(args: argparse.Namespace) -> Settings:
     return Settings.from_env().with_(redis_url=args.redis_url, data_dir=args.data_dir)

@@ -1,0 +1,126 @@
+"""``GET /api/players/{username}`` and ``GET /api/leaderboard/{variant}``: players'
+profiles and the leaderboards, read from ``server.profiles`` and ``server.ratings``
+(docs/http-api.md, docs/ratings.md)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final, cast
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from client.bots import BOTS
+from server.errors import bad_request, not_found
+from server.profiles import Profiles
+from server.routes import int_param, json
+from server.service import GameService
+from server.skill import NEW, VARIANTS, Skill
+from server.wire import iso_time
+
+PROFILE_GAMES: Final = 100
+LEADERBOARD_LIMIT: Final = 100
+_PLAYER: Final = re.compile(r"[A-Za-z0-9_-]{1,40}|bot:[a-z]{1,20}")
+
+
+def _profiles(request: Request) -> Profiles:
+    return cast(Profiles, request.app.state.profiles)
+
+
+def rating_wire(skill: Skill | None) -> dict[str, int]:
+    """A rating as the API gives it; a player without games shows the start."""
+    skill = NEW if skill is None else skill
+    return {"rating": skill.rating, "games": skill.games}
+
+
+async def ratings_of(profiles: Profiles, player: str) -> dict[str, dict[str, int]]:
+    """``{variant: {"rating", "games"}}`` of one player id, every variant."""
+    return {
+        variant: rating_wire(await profiles.ratings.skill(variant, player)) for variant in VARIANTS
+    }
+
+
+async def player(request: Request) -> Response:
+    """A player's profile: ratings per variant, history, record, newest games."""
+    username: str = request.path_params["username"]
+    missing = not_found(f"There is no player {username!r}.")
+    if not _PLAYER.fullmatch(username):
+        raise missing
+    pid = username.lower()
+    bot = pid.startswith("bot:")
+    if bot and pid.removeprefix("bot:") not in BOTS:
+        raise missing
+    profiles = _profiles(request)
+    played, won = await profiles.record(pid)
+    ratings = await ratings_of(profiles, pid)
+    if not bot and played == 0 and not any(r["games"] for r in ratings.values()):
+        raise missing
+    service = cast(GameService, request.app.state.service)
+    games: list[dict[str, Any]] = []
+    name = pid
+    for game_id, seat in await profiles.games(pid, PROFILE_GAMES):
+        summary = await service.summary(game_id)
+        summary["seat"] = seat
+        if name == pid and seat < len(summary["seats"]) and not bot:
+            name = summary["seats"][seat]["name"]
+        games.append(summary)
+    history = {
+        variant: [
+            {
+                **_point(c.game, c.at),
+                "rating": c.rating,
+                "delta": c.delta,
+                "rank": c.rank,
+                "of": c.of,
+            }
+            for c in await profiles.ratings.history(variant, pid)
+        ]
+        for variant in VARIANTS
+    }
+    return json(
+        {
+            "username": name,
+            "bot": bot,
+            "ratings": ratings,
+            "record": {"games": played, "wins": won},
+            "history": history,
+            "games": games,
+        }
+    )
+
+
+def _point(game: str, at_ms: int) -> dict[str, str]:
+    return {"game": game, "at": iso_time(at_ms)}
+
+
+async def leaderboard(request: Request) -> Response:
+    """The best players of a variant, best first."""
+    variant: str = request.path_params["variant"]
+    if variant not in VARIANTS:
+        raise not_found(f"There is no leaderboard {variant!r}: one of {', '.join(VARIANTS)}.")
+    limit = int_param(request, "limit", LEADERBOARD_LIMIT)
+    assert limit is not None
+    if not 1 <= limit <= LEADERBOARD_LIMIT:
+        raise bad_request(f"limit must be 1 to {LEADERBOARD_LIMIT}, not {limit}.")
+    rows = await _profiles(request).ratings.leaderboard(variant, limit)
+    return json(
+        {
+            "players": [
+                {
+                    "username": pid if pid.startswith("bot:") else name,
+                    "rating": skill.rating,
+                    "games": skill.games,
+                    "bot": pid.startswith("bot:"),
+                }
+                for pid, name, skill in rows
+            ]
+        }
+    )
+
+
+def routes() -> list[BaseRoute]:
+    return [
+        Route("/api/players/{username}", player, methods=["GET"]),
+        Route("/api/leaderboard/{variant}", leaderboard, methods=["GET"]),
+    ]

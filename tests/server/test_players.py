@@ -1,0 +1,48 @@
+"""Players' profiles and leaderboards over HTTP: shapes, bad input, a bot's record."""
+
+from __future__ import annotations
+
+import httpx
+
+from tests.server.helpers import auth, command_id, refused
+
+
+async def test_leaderboard_bad_input(http: httpx.AsyncClient) -> None:
+    """An unknown variant is 404, a limit out of 1..100 or not a number is 400."""
+    refused(await http.get("/api/leaderboard/chess"), 404, "not_found")
+    refused(await http.get("/api/leaderboard/classic?limit=0"), 400, "bad_request")
+    refused(await http.get("/api/leaderboard/classic?limit=101"), 400, "bad_request")
+    refused(await http.get("/api/leaderboard/duel?limit=x"), 400, "bad_request")
+    r = await http.get("/api/leaderboard/duel")
+    assert r.status_code == 200 and r.json() == {"players": []}
+
+
+async def test_unknown_players_are_404(http: httpx.AsyncClient) -> None:
+    """A name nobody played under, an unknown bot level, a malformed name: 404."""
+    for name in ("nobody", "bot:grandmaster", "a%20b", "x" * 41):
+        refused(await http.get(f"/api/players/{name}"), 404, "not_found")
+
+
+async def test_a_bot_profile_lists_its_games(http: httpx.AsyncClient) -> None:
+    """A bot's profile: starting ratings with no rated game, its finished (casual) game
+    with its seat, and its record, after a guest resigned against it."""
+    r = await http.post("/api/games", json={"variant": "duel", "players": 2})
+    game = r.json()["id"]
+    assert (await http.post(f"/api/games/{game}/seats", json={"bot": "greedy"})).status_code == 201
+    r = await http.post(f"/api/games/{game}/seats", json={"name": "Ann"})
+    token = r.json()["token"]
+    body = {"command_id": command_id(), "action": {"kind": "resign"}}
+    r = await http.post(f"/api/games/{game}/commands", json=body, headers=auth(token))
+    assert r.status_code == 200, r.text
+    r = await http.get("/api/players/bot:greedy")
+    assert r.status_code == 200, r.text
+    profile = r.json()
+    assert profile["username"] == "bot:greedy" and profile["bot"] is True
+    assert profile["ratings"] == {
+        "classic": {"rating": 1500, "games": 0},
+        "duel": {"rating": 1500, "games": 0},
+    }
+    assert profile["record"] == {"games": 1, "wins": 1}
+    [summary] = profile["games"]
+    assert (summary["id"], summary["seat"], summary["status"]) == (game, 0, "finished")
+    refused(await http.get("/api/players/ann"), 404, "not_found")  # a guest has no profile
