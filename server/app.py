@@ -66,7 +66,10 @@ def _plugin_parts() -> tuple[list[BaseRoute], list[Lifespan]]:
     lifespans.append(bots.lifespan)
     # Every process keeps the clocks' deadlines (server/timekeeper.py).
     lifespans.append(timekeeper_lifespan)
-    return list(ws.routes), lifespans
+    # Quick pairing's desk and socket (server/pairing_ws.py).
+    pairing = importlib.import_module("server.pairing_ws")
+    lifespans.append(pairing.lifespan)
+    return list(ws.routes) + list(pairing.routes), lifespans
 
 
 def create_app(

@@ -339,10 +339,15 @@ class GameService:
             return self._summary(game)
         raise ServiceError("conflict", "Could not find a free game id; try again.")
 
-    async def join(self, game_id: str, name: str, bot: str | None = None) -> JoinResult:
+    async def join(
+        self, game_id: str, name: str, bot: str | None = None, *, digest: str | None = None
+    ) -> JoinResult:
         """Take the next free seat: a player's (a token is returned) or a bot's.
 
-        The game starts by itself when the last seat is filled (``Variant.join``).
+        With ``digest`` the player's seat takes the token of that digest, which the
+        caller derived and keeps (quick pairing, ``server.pairing``): no token is
+        returned. The game starts by itself when the last seat is filled
+        (``Variant.join``).
         """
         lock = self._lock_for(game_id)
         async with lock:
@@ -353,11 +358,13 @@ class GameService:
                     f"This game is the rematch of {game.rematch_of}: its seats are kept for"
                     " that game's players, who join it through its rematch.",
                 )
-            result = await self._join_locked(game, name, bot)
+            result = await self._join_locked(game, name, bot, digest)
         await self._notify(game_id, result.version)
         return result
 
-    async def _join_locked(self, game: Game, name: str, bot: str | None) -> JoinResult:
+    async def _join_locked(
+        self, game: Game, name: str, bot: str | None, digest: str | None = None
+    ) -> JoinResult:
         for _ in range(ATTEMPTS):
             try:
                 events = game.variant.join(game.state, name, bot, self._rng(game))
@@ -375,8 +382,9 @@ class GameService:
             if bot is None:
                 # Stored after the append: only the winner of this seat writes it, and
                 # nobody holds the token before this request is answered.
-                token = secrets.token_urlsafe(32)
-                digest = token_digest(token)
+                if digest is None:
+                    token = secrets.token_urlsafe(32)
+                    digest = token_digest(token)
                 await self._r.hset(seats_key(game.id), str(seat), digest)
                 game.seat_digests[seat] = digest
             else:

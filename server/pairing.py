@@ -1,0 +1,273 @@
+"""Quick pairing's pools on Redis: who waits, and the scripts that pair them once.
+
+Each pool (``server.matchmaking.Pool``) has its keys under one hash tag, so every
+script below touches one Redis Cluster slot:
+
+- ``pair:{<pool>}:queue``: sorted set, entry id → rating (the pool, by rating);
+- ``pair:{<pool>}:entries``: hash, entry id → the waiting player (``Waiting``, JSON);
+- ``pair:{<pool>}:seen``: hash, entry id → when its server last saw it there (ms);
+- ``pair:{<pool>}:paired:<entry id>``: what the entry was paired to (``Paired``,
+  JSON), kept ``PAIRED_TTL_S`` for its player's server to pick up;
+- ``pair:{<pool>}:lock``: whichever process matches the pool this round.
+
+**Tickets.** A player who joins a pool gets a *ticket*, a secret only it holds. The
+entry's id is a digest of it (so a ticket can resume its place, and nobody who
+learns an id can), and the seat token of the game it will be paired to is derived
+from it (an HMAC, like a rematch's): the pool keeps only that token's digest, the
+seat is taken with that digest, and only the ticket's holder can compute the token.
+
+**Nobody paired twice.** Whoever matches reads the pool, plans with the pure
+``server.matchmaking.pair_off``, then claims the plan in one script (``CLAIM_LUA``):
+a pair is taken only if both its entries are still there, and taking it removes
+them. Two processes claiming at once (or a cancel racing a claim) are serialized by
+Redis; the loser of a pair just does not get it.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from typing import Final
+
+import msgspec
+import redis.asyncio as aioredis
+
+from server.matchmaking import GRACE_MS, Entry, Plan, Pool
+from server.projection import token_digest
+
+__all__ = [
+    "PAIRED_TTL_S",
+    "Paired",
+    "PairingStore",
+    "Waiting",
+    "entry_id",
+    "new_ticket",
+    "seat_token",
+]
+
+PAIRED_TTL_S: Final = 600
+LOCK_MS: Final = 5_000
+
+
+def new_ticket() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def entry_id(ticket: str) -> str:
+    """The pool's name for a ticket's entry: a digest, so an id gives no ticket."""
+    return hashlib.sha256(b"pairing-entry:" + ticket.encode()).hexdigest()[:32]
+
+
+def seat_token(ticket: str) -> str:
+    """The seat token of the game a ticket is paired to (only its holder knows it)."""
+    digest = hmac.new(ticket.encode(), b"pairing-seat", hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+class Waiting(msgspec.Struct, frozen=True):
+    """A player in a pool: its entry id, name, account (None: a guest), rating, since
+    when it waits (ms) and the digest of the seat token it will get."""
+
+    id: str
+    name: str
+    account: str | None
+    rating: float
+    since_ms: int
+    digest: str
+
+    @staticmethod
+    def of_ticket(
+        ticket: str, name: str, account: str | None, rating: float, since_ms: int
+    ) -> Waiting:
+        return Waiting(
+            entry_id(ticket), name, account, rating, since_ms, token_digest(seat_token(ticket))
+        )
+
+
+class Paired(msgspec.Struct, frozen=True):
+    """What an entry was paired to: the game, its seat, and who it plays."""
+
+    game: str
+    seat: int
+    opponent: str
+    opponent_rating: float | None
+    rated: bool
+
+
+_waiting_decoder = msgspec.json.Decoder(Waiting)
+_paired_decoder = msgspec.json.Decoder(Paired)
+
+
+def _keys(pool: Pool) -> tuple[str, str, str]:
+    tag = f"pair:{{{pool.name}}}"
+    return f"{tag}:queue", f"{tag}:entries", f"{tag}:seen"
+
+
+def paired_key(pool: Pool, entry: str) -> str:
+    return f"pair:{{{pool.name}}}:paired:{entry}"
+
+
+def lock_key(pool: Pool) -> str:
+    return f"pair:{{{pool.name}}}:lock"
+
+
+# KEYS queue, entries, seen. ARGV id, rating, entry JSON, now. 1 if added, 0 if there.
+ENQUEUE_LUA: Final = """
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then
+  redis.call('HSET', KEYS[3], ARGV[1], ARGV[4])
+  return 0
+end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[4])
+return 1
+"""
+
+# KEYS queue, entries, seen. ARGV id. 1 if it left the pool, 0 if it was not there.
+CANCEL_LUA: Final = """
+if redis.call('HDEL', KEYS[2], ARGV[1]) == 0 then return 0 end
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+return 1
+"""
+
+# KEYS entries, seen, then one paired key per id. ARGV now, then the ids. For each
+# id: its Paired JSON if paired, 'w' if still waiting (seen is set to now), else ''.
+TOUCH_LUA: Final = """
+local out = {}
+for i = 2, #ARGV do
+  local paired = redis.call('GET', KEYS[i + 1])
+  if paired then
+    out[#out + 1] = paired
+  elseif redis.call('HEXISTS', KEYS[1], ARGV[i]) == 1 then
+    redis.call('HSET', KEYS[2], ARGV[i], ARGV[1])
+    out[#out + 1] = 'w'
+  else
+    out[#out + 1] = ''
+  end
+end
+return out
+"""
+
+# KEYS queue, entries, seen. ARGV now, grace, number of gone ids, the gone ids, then
+# the pairs' ids two by two. A gone id is removed if still unseen for the grace; a
+# pair is taken if both its entries are there. Returns the taken pairs' entries
+# (JSON), two by two.
+CLAIM_LUA: Final = """
+local now, grace, n_gone = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local function remove(id)
+  redis.call('HDEL', KEYS[2], id)
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('HDEL', KEYS[3], id)
+end
+for i = 4, 3 + n_gone do
+  local seen = tonumber(redis.call('HGET', KEYS[3], ARGV[i]) or '0')
+  if now - seen > grace then remove(ARGV[i]) end
+end
+local out = {}
+for i = 4 + n_gone, #ARGV - 1, 2 do
+  local a = redis.call('HGET', KEYS[2], ARGV[i])
+  local b = redis.call('HGET', KEYS[2], ARGV[i + 1])
+  if a and b then
+    remove(ARGV[i])
+    remove(ARGV[i + 1])
+    out[#out + 1] = a
+    out[#out + 1] = b
+  end
+end
+return out
+"""
+
+# KEYS lock. ARGV owner. Deleted only if still this owner's.
+UNLOCK_LUA: Final = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+class PairingStore:
+    """The pools' keys and scripts on one Redis (or Cluster) client."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self.client = client
+        self._enqueue = client.register_script(ENQUEUE_LUA)
+        self._cancel = client.register_script(CANCEL_LUA)
+        self._touch = client.register_script(TOUCH_LUA)
+        self._claim = client.register_script(CLAIM_LUA)
+        self._unlock = client.register_script(UNLOCK_LUA)
+        self._owner = secrets.token_hex(8)
+
+    async def enqueue(self, pool: Pool, waiting: Waiting, now_ms: int) -> bool:
+        """Put a player in the pool; False if its entry was there (resumed)."""
+        body = msgspec.json.encode(waiting)
+        added = await self._enqueue(
+            keys=_keys(pool), args=[waiting.id, repr(waiting.rating), body, now_ms]
+        )
+        return bool(added)
+
+    async def cancel(self, pool: Pool, entry: str) -> bool:
+        """Take an entry out of the pool; False if it was not there (paired, gone)."""
+        return bool(await self._cancel(keys=_keys(pool), args=[entry]))
+
+    async def touch(self, pool: Pool, now_ms: int, entries: Sequence[str]) -> list[Paired | bool]:
+        """For each entry: what it was paired to, True while it waits (marked seen at
+        ``now_ms``), False if it is in the pool no more and not paired."""
+        if not entries:
+            return []
+        _, hash_key, seen_key = _keys(pool)
+        keys = [hash_key, seen_key, *(paired_key(pool, e) for e in entries)]
+        raw: list[bytes] = await self._touch(keys=keys, args=[now_ms, *entries])
+        return [True if r == b"w" else (_paired_decoder.decode(r) if r else False) for r in raw]
+
+    async def waiting(self, pool: Pool) -> list[Waiting]:
+        """Everyone in the pool, lowest rating first."""
+        _, hash_key, _ = _keys(pool)
+        raw = await self.client.hgetall(hash_key)
+        return sorted(
+            (_waiting_decoder.decode(v) for v in raw.values()), key=lambda w: (w.rating, w.id)
+        )
+
+    async def entry(self, pool: Pool, entry: str) -> Waiting | None:
+        """One waiting player, None if it is not in the pool."""
+        _, hash_key, _ = _keys(pool)
+        raw = await self.client.hget(hash_key, entry)
+        return None if raw is None else _waiting_decoder.decode(raw)
+
+    async def entries(self, pool: Pool) -> tuple[list[Waiting], list[Entry]]:
+        """The pool's players, and as the matcher sees them (with when each was seen)."""
+        _, _, seen_key = _keys(pool)
+        waiting = await self.waiting(pool)
+        seen = await self.client.hgetall(seen_key)
+        entries = [
+            Entry(w.id, w.rating, w.since_ms, int(seen.get(w.id.encode(), b"0")), w.account)
+            for w in waiting
+        ]
+        return waiting, entries
+
+    async def size(self, pool: Pool) -> int:
+        queue, _, _ = _keys(pool)
+        return int(await self.client.zcard(queue))
+
+    async def claim(self, pool: Pool, now_ms: int, plan: Plan) -> list[tuple[Waiting, Waiting]]:
+        """Take the plan's pairs whose two entries are both still there (and drop the
+        gone entries still unseen): the pairs this caller, and nobody else, now owns."""
+        flat = [x for pair in plan.pairs for x in pair]
+        args: list[str | int] = [now_ms, GRACE_MS, len(plan.gone), *plan.gone, *flat]
+        raw: list[bytes] = await self._claim(keys=_keys(pool), args=args)
+        taken = [_waiting_decoder.decode(r) for r in raw]
+        return list(zip(taken[::2], taken[1::2], strict=True))
+
+    async def tell(self, pool: Pool, entry: str, paired: Paired) -> None:
+        """Record what an entry was paired to, for its player's server to pick up."""
+        body = msgspec.json.encode(paired)
+        await self.client.set(paired_key(pool, entry), body, ex=PAIRED_TTL_S)
+
+    async def lock(self, pool: Pool) -> bool:
+        """Whether this process matches the pool now (nobody else does until unlock)."""
+        return bool(await self.client.set(lock_key(pool), self._owner, nx=True, px=LOCK_MS))
+
+    async def unlock(self, pool: Pool) -> None:
+        await self._unlock(keys=[lock_key(pool)], args=[self._owner])

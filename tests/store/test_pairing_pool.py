@@ -1,0 +1,183 @@
+"""Quick pairing on a real Redis: pools, claims, cancels, games made, at explicit times (server/pairing*.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.lobby import Lobby
+from server.matchmaking import GRACE_MS, pool_named
+from server.pairing import Paired, PairingStore, entry_id, new_ticket, seat_token
+from server.pairing_desk import REQUEUE_MS, Desk, Ticket
+from server.service import GameService
+from server.store import EventStore
+
+CLASSIC_53 = pool_named("classic-5+3-casual")
+DUEL_32 = pool_named("duel-3+2-casual")
+CLASSIC_105 = pool_named("classic-10+5-casual")
+assert CLASSIC_53 and DUEL_32 and CLASSIC_105
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+def ratings_of(table: dict[str, float]):  # type: ignore[no-untyped-def]
+    async def rating(account: str, variant: str) -> float:
+        return table[account]
+
+    return rating
+
+
+@pytest.fixture
+async def second_client(redis_server: str) -> AsyncIterator[aioredis.Redis]:
+    """Another connection pool on the same Redis: a second server process's."""
+    client = aioredis.from_url(redis_server)
+    try:
+        yield client
+    finally:
+        await client.aclose()
+
+
+def desk_on(client: aioredis.Redis, clock: Clock, ratings: dict[str, float] | None = None) -> Desk:
+    service = GameService(EventStore(client), Lobby(client))
+    if ratings is None:
+        return Desk(PairingStore(client), service, clock_ms=clock)
+    return Desk(PairingStore(client), service, clock_ms=clock, ratings=ratings_of(ratings))
+
+
+def result(held: Ticket) -> Paired:
+    assert held.paired.done() and not held.paired.cancelled()
+    return held.paired.result()
+
+
+async def test_twenty_spread_players_in_pools_all_paired_closest_first(
+    redis_client: aioredis.Redis,
+) -> None:
+    """Twenty accounts of spread ratings in three pools, matched each second, are all
+    paired once, within their pool, closest first, each in a game both seats of which
+    their own tokens open."""
+    clock = Clock()
+    ratings = {f"p{i}": 1000.0 + 83 * i + (i % 4) * 29 for i in range(20)}
+    desk = desk_on(redis_client, clock, ratings)
+    rated = {p: pool_named(p.name.replace("casual", "rated")) for p in (CLASSIC_53, DUEL_32, CLASSIC_105)}
+    pools = [rated[CLASSIC_53], rated[DUEL_32], rated[CLASSIC_105]]
+    held = {}
+    for i, name in enumerate(ratings):
+        pool = pools[0 if i < 8 else 1 + i % 2]  # 8, 6 and 6 players
+        assert pool is not None
+        held[name] = await desk.join(pool, new_ticket(), name, name)
+    order: list[tuple[int, float]] = []
+    for second in range(40):
+        clock.now += 1000 if second else 0
+        before = {n for n, h in held.items() if h.paired.done()}
+        await desk.tick(clock.now)
+        made = sorted({result(h).game for n, h in held.items() if h.paired.done() and n not in before})
+        for game in made:
+            players = [n for n, h in held.items() if result_or_none(h) and result(h).game == game]
+            assert len(players) == 2
+            assert held[players[0]].pool == held[players[1]].pool
+            order.append((second, abs(ratings[players[0]] - ratings[players[1]])))
+    assert all(h.paired.done() for h in held.values())
+    games = {result(h).game for h in held.values()}
+    assert len(games) == 10 and len(order) == 10
+    first_round = [d for s, d in order if s == order[0][0]]
+    assert min(first_round) == min(d for _, d in order)  # the closest were made first
+    for name, h in held.items():
+        paired = result(h)
+        assert paired.rated and paired.opponent != name
+        seat = await desk.service.seat_for_token(paired.game, seat_token(h.ticket))
+        assert seat == paired.seat
+        summary = await desk.service.summary(paired.game)
+        assert summary["status"] == "live" and summary["variant"] == h.pool.variant
+        assert summary["clock"]["initial"] == h.pool.initial_s
+
+
+def result_or_none(held: Ticket) -> Paired | None:
+    return held.paired.result() if held.paired.done() and not held.paired.cancelled() else None
+
+
+async def test_cancel_leaves_the_pool(redis_client: aioredis.Redis) -> None:
+    """A player who cancels is out of the pool: the next one waits alone, then is paired with a newcomer."""
+    clock = Clock()
+    desk = desk_on(redis_client, clock)
+    ana = await desk.join(CLASSIC_53, new_ticket(), "Ana", None)
+    assert await desk.cancel(ana)
+    assert await desk.store.size(CLASSIC_53) == 0
+    bo = await desk.join(CLASSIC_53, new_ticket(), "Bo", None)
+    await desk.tick(clock.now)
+    assert (not bo.paired.done() and not ana.paired.done()) or ana.paired.cancelled()
+    cy = await desk.join(CLASSIC_53, new_ticket(), "Cy", None)
+    await desk.tick(clock.now)
+    assert result(bo).opponent == "Cy" and result(cy).opponent == "Bo"
+    assert not await desk.cancel(bo)  # too late: the pairing stands
+
+
+async def test_nobody_paired_twice_by_two_processes_at_once(
+    redis_client: aioredis.Redis, second_client: aioredis.Redis
+) -> None:
+    """Two desks on their own connections match one pool at the same moment, five rounds
+    over forty players: each player is in exactly one game, every game has two."""
+    clock = Clock()
+    one, two = desk_on(redis_client, clock), desk_on(second_client, clock)
+    tickets = [new_ticket() for _ in range(40)]
+    for i, ticket in enumerate(tickets):
+        await (one if i % 2 else two).join(CLASSIC_53, ticket, f"P{i}", None)
+    made: list[str] = []
+    for _ in range(5):
+        games = await asyncio.gather(one.match(CLASSIC_53, clock.now), two.match(CLASSIC_53, clock.now))
+        made += games[0] + games[1]
+    assert len(made) == len(set(made)) == 20
+    told = await one.store.touch(CLASSIC_53, clock.now, [entry_id(t) for t in tickets])
+    by_game: dict[str, int] = {}
+    for outcome in told:
+        assert isinstance(outcome, Paired)
+        by_game[outcome.game] = by_game.get(outcome.game, 0) + 1
+    assert sorted(by_game) == sorted(made) and set(by_game.values()) == {2}
+
+
+async def test_a_dropped_player_leaves_after_the_grace(
+    redis_client: aioredis.Redis, second_client: aioredis.Redis
+) -> None:
+    """A socket gone (its desk stops touching) keeps its place within the grace, and is
+    out of the pool after it; its ticket within the grace takes the place back."""
+    clock = Clock()
+    here, there = desk_on(redis_client, clock), desk_on(second_client, clock)
+    ticket = new_ticket()
+    ana = await here.join(CLASSIC_53, ticket, "Ana", None)
+    here.forget(ana)
+    clock.now += GRACE_MS
+    back = await there.join(CLASSIC_53, ticket, "Ana", None)
+    assert back.waiting.since_ms == ana.waiting.since_ms  # the same place
+    there.forget(back)
+    bo = await there.join(DUEL_32, new_ticket(), "Bo", None)  # keeps `there` ticking
+    clock.now += GRACE_MS + 1
+    await there.tick(clock.now)
+    await there.match(CLASSIC_53, clock.now)
+    assert await there.store.size(CLASSIC_53) == 0
+    assert not bo.paired.done()
+
+
+async def test_a_claim_without_its_game_goes_back_in(redis_client: aioredis.Redis) -> None:
+    """Entries claimed by a process that died before making their game return to the
+    pool after REQUEUE_MS, keeping since when they wait, and are paired then."""
+    clock = Clock()
+    desk = desk_on(redis_client, clock)
+    ana = await desk.join(CLASSIC_53, new_ticket(), "Ana", None)
+    bo = await desk.join(CLASSIC_53, new_ticket(), "Bo", None)
+    _, entries = await desk.store.entries(CLASSIC_53)
+    from server.matchmaking import pair_off
+
+    claimed = await desk.store.claim(CLASSIC_53, clock.now, pair_off(clock.now, entries))
+    assert len(claimed) == 1  # ... and that process died here
+    await desk._touch(CLASSIC_53, clock.now)
+    clock.now += REQUEUE_MS
+    await desk.tick(clock.now)
+    assert result(ana).game == result(bo).game
