@@ -27,28 +27,45 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Final
 
+import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from events.base import TimeControl
 from server.matchmaking import Pool, pair_off
 from server.pairing import Paired, PairingStore, Waiting
+from server.ratings import Ratings as RatingsModel
+from server.ratings import player_id
 from server.service import GameService
+from server.skill import START
 
-__all__ = ["STARTING_RATING", "Desk", "Ticket", "starting_rating"]
+__all__ = ["STARTING_RATING", "Desk", "Ticket", "ratings_of", "starting_rating"]
 
 log = logging.getLogger(__name__)
 
 TICK_S: Final = 0.25
 REQUEUE_MS: Final = 5_000
-STARTING_RATING: Final = 1500.0
+STARTING_RATING: Final = START
 
 Ratings = Callable[[str, str], Awaitable[float]]
 """``rating(account, variant)``: the rating an account is paired by."""
 
 
 async def starting_rating(account: str, variant: str) -> float:
-    """Every account's rating until the ratings read model answers for it."""
+    """Every account's rating before it has played (and every guest's)."""
     return STARTING_RATING
+
+
+def ratings_of(client: aioredis.Redis) -> Ratings:
+    """An account's displayed rating in a variant, from the ratings read model
+    (``server.ratings``); the starting rating before its first rated game."""
+    book = RatingsModel(client)
+
+    async def rating(account: str, variant: str) -> float:
+        player = player_id(account, account, None)
+        skill = None if player is None else await book.skill(variant, player)
+        return STARTING_RATING if skill is None else float(skill.rating)
+
+    return rating
 
 
 def _now_ms() -> int:

@@ -31,7 +31,7 @@ from server.errors import ServiceError, bad_request
 from server.matchmaking import CLOCKS, GRACE_MS, Pool, pool_named
 from server.outage import is_store_down
 from server.pairing import Paired, PairingStore, new_ticket, seat_token
-from server.pairing_desk import Desk, Ticket
+from server.pairing_desk import Desk, Ticket, ratings_of
 from server.wire import iso_time
 
 __all__ = ["lifespan", "routes"]
@@ -237,7 +237,8 @@ async def pairing_socket(websocket: WebSocket) -> None:
 @asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """The process's pairing desk, ticking while the app runs."""
-    desk = Desk(PairingStore(app.state.redis), app.state.service)
+    client = app.state.redis
+    desk = Desk(PairingStore(client), app.state.service, ratings=ratings_of(client))
     app.state.pairing = desk
     task = asyncio.create_task(desk.run(), name="pairing desk")
     try:
