@@ -1,4 +1,4 @@
-"""Fit the MCTS bot's position evaluation (client/bots/policy.py WEIGHTS).
+"""Fit the MCTS bot's position evaluation (bots/policy.py WEIGHTS).
 
 Plays two-player games between greedy bots (each move, with a small chance, a random
 legal move instead, so the positions vary), records every position's features for
@@ -18,10 +18,10 @@ import sys
 import time
 from typing import Any
 
-from client.bots import greedy
-from client.bots.arena import new_game, play
-from client.bots.moves import moves as game_moves
-from client.bots.policy import FEATURES, features
+from bots import greedy
+from bots.arena import new_game, play
+from bots.moves import moves as game_moves
+from bots.policy import FEATURES, features
 from events.classic.state import ClassicState
 
 EXPLORE = 0.1  # chance of a random legal move

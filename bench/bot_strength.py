@@ -27,9 +27,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from client.bots import greedy, mcts, random_bot
-from client.bots.arena import new_game, play
-from client.bots.moves import moves as game_moves
+from bots import greedy, mcts, random_bot
+from bots.arena import new_game, play
+from bots.moves import moves as game_moves
 
 Chooser = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -67,6 +67,7 @@ def make_bot(level: str, rng: random.Random, budget: Budget, tally: Tally) -> Ch
                 rng,
                 seconds=budget.seconds,
                 iterations=budget.iterations,
+                clock=time.perf_counter,
                 depth=budget.depth,
             )
             action = game_moves(view)[index]

@@ -21,8 +21,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from client.bots import duel_greedy, duel_random
-from client.bots.duel_arena import Chooser, new_game, play
+from bots import duel_greedy, duel_random
+from bots.duel_arena import Chooser, new_game, play
 
 
 @dataclass

@@ -52,7 +52,7 @@ from websockets.http11 import Response
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 from server.embedded_redis import EmbeddedRedis
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")

@@ -7,10 +7,11 @@ import asyncio
 import random
 import re
 import sys
+import time
 from typing import Any, TextIO
 
-from client.bots import choose
-from client.bots.moves import moves
+from bots import choose
+from bots.moves import moves
 from client.http import ProtocolError, SplendorHTTP
 from client.live import LiveGame, clock_ticking
 from client.terminal import render
@@ -95,4 +96,4 @@ def _my_move_or_end(view: dict[str, Any]) -> bool:
 
 
 def _think(level: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    return choose(level, view, rng)
+    return choose(level, view, rng, seconds=1.0, clock=time.perf_counter)

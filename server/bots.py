@@ -29,7 +29,7 @@ import msgspec
 import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
-from client.bots import BOTS, choose
+from bots import BOTS, choose
 from events.game import Variant
 from server.errors import ServiceError
 from server.outage import REDIS_CONNECT_S, is_store_down
@@ -47,7 +47,7 @@ WORKERS_GRACE_S: Final = 2.0  # for a thinking MCTS worker to finish, when stopp
 
 def think(level: str, view: dict[str, Any], seed: str, seconds: float) -> dict[str, Any]:
     """One bot move; a plain function so that it can run in another process."""
-    return choose(level, view, random.Random(seed), seconds=seconds)
+    return choose(level, view, random.Random(seed), seconds=seconds, clock=time.perf_counter)
 
 
 @dataclass

@@ -1,8 +1,11 @@
-"""The ``splendor`` command: one subcommand per tool.
+"""The server's tools of the ``splendor`` command, one subcommand each: ``serve``,
+``bots``, ``export``, ``import``.
 
-``splendor serve`` runs the server. Other tools (``watch``, ``bot``, ``bots``) add
-themselves to ``SUBCOMMANDS`` below: a name, a one-line help, a function that adds
-its arguments to its parser, and a function that runs it and returns an exit code.
+A tool is a ``Subcommand``: a name, a one-line help, a function that adds its
+arguments to its parser, and a function that runs it and returns an exit code.
+``python -m server.cli`` runs these alone; the ``splendor`` command
+(``splendor.cli``) adds the client's tools (``watch``, ``bot``), which the server
+never imports.
 """
 
 from __future__ import annotations
@@ -101,38 +104,6 @@ def serve(args: argparse.Namespace) -> int:
     return 0 if server.started else STARTUP_FAILURE
 
 
-def _watch_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("url", help="a game's page (http://host:8000/#/watch/ID) or the server")
-    parser.add_argument("--game", help="the game id, when URL is the server's address")
-    parser.add_argument("--token", help="a seat token, to watch as that player")
-
-
-def watch(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from client.commands import watch as follow
-
-    try:
-        return asyncio.run(follow(args.url, args.game, token=args.token))
-    except KeyboardInterrupt:
-        return 0
-
-
-def _bot_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--server", required=True, help="the server's address or a game's page")
-    parser.add_argument("--game", help="the game id (unless --server is a game's page)")
-    parser.add_argument("--level", default="greedy", choices=["random", "greedy", "mcts"])
-    parser.add_argument("--name", help="the bot's name at the table")
-
-
-def bot(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from client.commands import play_bot
-
-    return asyncio.run(play_bot(args.server, args.game, args.level, args.name))
-
-
 def _bots_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--redis-url", help="the Redis of the servers (default: $REDIS_URL)")
 
@@ -199,8 +170,6 @@ def ratings(args: argparse.Namespace) -> int:
 
 SUBCOMMANDS: list[Subcommand] = [
     Subcommand("serve", "run the server (HTTP API, websockets, web page)", _serve_arguments, serve),
-    Subcommand("watch", "follow a live game in the terminal", _watch_arguments, watch),
-    Subcommand("bot", "join a game's seat as a bot and play it", _bot_arguments, bot),
     Subcommand(
         "bots", "play every server bot seat (a worker beside the servers)", _bots_arguments, bots
     ),
@@ -217,20 +186,21 @@ SUBCOMMANDS: list[Subcommand] = [
 ]
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(subcommands: Sequence[Subcommand] = ()) -> argparse.ArgumentParser:
+    """The command line of ``subcommands`` (the server's own by default)."""
     root = argparse.ArgumentParser(
         prog="splendor", description="Play Splendor and Splendor Duel live."
     )
     commands = root.add_subparsers(dest="command", required=True)
-    for sub in SUBCOMMANDS:
+    for sub in subcommands or SUBCOMMANDS:
         sub_parser = commands.add_parser(sub.name, help=sub.help, description=sub.help)
         sub.add_arguments(sub_parser)
         sub_parser.set_defaults(run=sub.run)
     return root
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, subcommands: Sequence[Subcommand] = ()) -> int:
+    args = parser(subcommands).parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     return run(args)
 

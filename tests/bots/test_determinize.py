@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from client.bots.determinize import Determinizer, determinize
+from bots.determinize import Determinizer, determinize
 from events.base import LEAVE_KINDS
 from events.catalog import classic_cards
 from events.classic.state import ClassicState

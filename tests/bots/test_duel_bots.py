@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from client.bots import choose, duel_greedy, duel_random
-from client.bots.duel_arena import new_game, play, to_action
+from bots import choose, duel_greedy, duel_random
+from bots.duel_arena import new_game, play, to_action
 from events.catalog import duel_cards
 from events.duel.evolve import evolve
 from events.duel.rules import decide
@@ -119,11 +119,11 @@ def test_greedy_is_deterministic_given_a_seed() -> None:
 
 
 def test_choose_dispatches_duel_views_to_the_duel_bots() -> None:
-    """``client.bots.choose`` answers a Duel view with the Duel bots, mcts with greedy's move."""
+    """``bots.choose`` answers a Duel view with the Duel bots, mcts with greedy's move."""
     seen = view(Table().state(), 0)
     assert choose("random", seen, random.Random(0)) in seen["legal"]
     greedy = choose("greedy", seen, random.Random(0))
-    assert choose("mcts", seen, random.Random(0), seconds=0.1) == greedy
+    assert choose("mcts", seen, random.Random(0), iterations=10) == greedy
 
 
 # ------------------------------------------------------------------ the greedy heuristic

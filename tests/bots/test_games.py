@@ -7,8 +7,8 @@ from functools import partial
 
 import pytest
 
-from client import bots
-from client.bots.arena import new_game, play
+import bots
+from bots.arena import new_game, play
 
 
 @pytest.mark.parametrize(

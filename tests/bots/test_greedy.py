@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from client.bots import greedy
+from bots import greedy
 from events.catalog import classic_cards
 from events.classic.view import view
 from events.colors import GEMS

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from client import bots
+import bots
 from events.classic.view import view
 from tests.bots import scenes
 

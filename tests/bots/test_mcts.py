@@ -8,14 +8,16 @@ import random
 import subprocess
 import sys
 
-from client.bots import mcts
+import pytest
+
+from bots import mcts
 from events.classic.view import view
 from tests.bots import scenes
 from tests.classic_helpers import Table
 
 SEARCH = """
 import json, random, sys
-from client.bots import mcts
+from bots import mcts
 view = json.loads(sys.stdin.read())
 print(json.dumps(mcts.search(view, random.Random(11), seconds=None, iterations=40)))
 """
@@ -64,9 +66,20 @@ def test_mcts_blocks_a_winning_purchase() -> None:
     assert answer == {"kind": "reserve", "card": "3-02"}
 
 
-def test_time_budget_bounds_the_search() -> None:
-    """With only a time budget, the search stops and reports the iterations it ran."""
+def test_time_budget_is_read_from_the_callers_clock() -> None:
+    """With only a time budget, the search asks the clock it is given (never its own) and
+    stops once the time is spent: with a clock moving 10 ms a call, 4 iterations fit in 50 ms."""
     state = Table(2, first_seat=1).state(mover=0)
-    index, done = mcts.search(view(state, 0), random.Random(0), seconds=0.05)
-    assert done >= 1
+    ticks = iter(range(1_000))
+    index, done = mcts.search(
+        view(state, 0), random.Random(0), seconds=0.05, clock=lambda: next(ticks) / 100
+    )
+    assert done == 4
     assert 0 <= index < len(view(state, 0)["legal"])
+
+
+def test_a_time_budget_without_a_clock_is_refused() -> None:
+    """The bots read no clock: a budget in seconds without the caller's clock is an error."""
+    state = Table(2, first_seat=1).state(mover=0)
+    with pytest.raises(ValueError, match="clock"):
+        mcts.search(view(state, 0), random.Random(0), seconds=0.05)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from client.bots import duel_greedy
-from client.bots.moves import moves as game_moves
+from bots import duel_greedy
+from bots.moves import moves as game_moves
 
 Action = dict[str, Any]
 View = dict[str, Any]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 
 GEMS = ("white", "blue", "green", "red", "black")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 from client.commands import play_bot, split_game_url, watch
 from client.http import ProtocolError, Seat, SplendorHTTP
 from client.live import LiveGame

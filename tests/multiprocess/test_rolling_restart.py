@@ -15,7 +15,7 @@ import httpx
 import redis.asyncio as aioredis
 import websockets
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 from client.live import LiveGame
 from client.patch import apply_patch
 from tests.multiprocess.servers import served, ws_url

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 from tests.multiprocess.servers import splendor_serve, ws_url
 from tests.server.ws_helpers import Watcher, connect, http_view, live_view_at, new_table
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 
 _ids = itertools.count()
 

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from client.bots import choose
+from bots import choose
 from events.base import LEAVE_KINDS
 from server.settings import Settings
 from server.timekeeper import Deadlines

@@ -8,7 +8,7 @@ import contextlib
 import httpx
 import pytest
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 from events.game import VARIANTS
 from server.bots import run_worker
 from server.settings import Settings

@@ -35,3 +35,15 @@ def test_the_printed_address_can_be_opened() -> None:
     assert cli.open_address("0.0.0.0", 80) == "http://127.0.0.1:80/"
     assert cli.open_address("::", 8000) == "http://[::1]:8000/"
     assert cli.open_address("example.org", 8000) == "http://example.org:8000/"
+
+
+def test_the_splendor_command_joins_the_servers_tools_and_the_clients() -> None:
+    """`splendor` offers serve, watch, bot, bots, export and import; `python -m server.cli`
+    only the server's own (server/ imports nothing of client/)."""
+    from splendor import cli as splendor_cli
+
+    names = [sub.name for sub in splendor_cli.SUBCOMMANDS]
+    assert names == ["serve", "watch", "bot", "bots", "export", "import"]
+    args = splendor_cli.parser().parse_args(["bot", "--server", "http://h", "--level", "mcts"])
+    assert (args.run, args.level) == (splendor_cli.bot, "mcts")
+    assert [sub.name for sub in cli.SUBCOMMANDS] == ["serve", "bots", "export", "import"]

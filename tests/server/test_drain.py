@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import websockets
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 from server.settings import Settings
 from tests.server.ws_helpers import connect, http_view, live_server, new_table, receive
 

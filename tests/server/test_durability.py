@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 from tests.server.helpers import auth, choose, command_id
 
 STARTUP_SECONDS = 30

@@ -25,7 +25,7 @@ import pytest
 import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 from server import cli
 from server.app import create_app
 from server.embedded_redis import EmbeddedRedis

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import msgspec
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 from events.game import CLASSIC
 from tests.server.helpers import auth, choose, new_table
 

@@ -23,7 +23,7 @@ from starlette.applications import Starlette
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 from server.app import create_app
 from server.embedded_redis import EmbeddedRedis
 from server.outage import REDIS_CONNECT_S

@@ -11,7 +11,7 @@ import msgspec
 import pytest
 import redis.asyncio as aioredis
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 from server.errors import ServiceError
 from server.lobby import Lobby
 from server.projection import token_digest

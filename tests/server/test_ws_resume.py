@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 from events.game import VARIANTS
 from server.settings import Settings
 from tests.server.ws_helpers import (

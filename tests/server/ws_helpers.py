@@ -24,7 +24,7 @@ from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.uri import parse_uri
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 from events.game import VARIANTS
 from server.app import create_app
 from server.connections import server_options

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Final
 
-from client.bots.greedy import COLOR, COST, POINTS, REQUIRES, turns_to_afford
+from bots.greedy import COLOR, COST, POINTS, REQUIRES, turns_to_afford
 from events.classic.actions import (
     Buy,
     ChooseNoble,

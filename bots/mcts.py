@@ -24,23 +24,21 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Any, Final
 
-from client.bots import greedy, policy
-from client.bots.determinize import Determinizer
-from client.bots.moves import moves
-from client.bots.table import from_view, parse_legal
+from bots import greedy, policy
+from bots.budget import Budget, Clock
+from bots.determinize import Determinizer
+from bots.moves import moves
+from bots.table import from_view, parse_legal
 from events.classic import rules
 from events.classic.actions import ClassicAction, ReturnTokens
 from events.classic.evolve import evolve
 from events.classic.state import ClassicState
 
-SECONDS: Final = 1.0  # default thinking time per move
 DEPTH: Final = 8  # plies simulated from the root, tree and rollout together
 EXPLORATION: Final = 0.7  # UCT's constant, for rewards in [0, 1]
 EPSILON: Final = 0.1  # a rollout's chance to play a random legal action
-MAX_ITERATIONS: Final = 1_000_000  # a bound for a search with time to spare
 
 
 def action_key(action: ClassicAction) -> object:
@@ -98,14 +96,16 @@ def search(
     view: dict[str, Any],
     rng: random.Random,
     *,
-    seconds: float | None = SECONDS,
+    seconds: float | None = None,
     iterations: int | None = None,
+    clock: Clock | None = None,
     depth: int = DEPTH,
 ) -> tuple[int, int]:
     """The index in ``view["legal"]`` of the action to play, and the iterations run.
 
-    Stops after ``iterations`` (if given) or ``seconds`` (if given), whichever comes
-    first. With ``seconds=None`` the answer depends only on the view and ``rng``.
+    Stops after ``iterations`` or ``seconds`` by the caller's ``clock``, whichever
+    comes first (``bots.budget``). Without ``seconds`` the answer depends only on the
+    view and ``rng``.
     """
     legal = moves(view)
     if not legal:
@@ -118,10 +118,9 @@ def search(
     root_actions = [actions[i] for i in root_order]
     determinizer = Determinizer(view)
     root = Node(view["you"])
-    limit = iterations if iterations is not None else MAX_ITERATIONS
-    deadline = None if seconds is None else time.perf_counter() + seconds
+    budget = Budget(seconds=seconds, iterations=iterations, clock=clock)
     done = 0
-    while done < limit and (deadline is None or time.perf_counter() < deadline):
+    while budget.allows(done):
         _iterate(root, root_actions, determinizer.sample(rng), rng, depth)
         done += 1
     key_index = {action_key(a): i for i, a in zip(root_order, root_actions, strict=True)}
@@ -196,13 +195,19 @@ def choose(
     view: dict[str, Any],
     rng: random.Random | None = None,
     *,
-    seconds: float | None = SECONDS,
+    seconds: float | None = None,
     iterations: int | None = None,
+    clock: Clock | None = None,
     depth: int = DEPTH,
 ) -> dict[str, Any]:
     """One of ``view["legal"]``: the most visited action after a search."""
     index, _ = search(
-        view, rng or random.Random(), seconds=seconds, iterations=iterations, depth=depth
+        view,
+        rng or random.Random(),
+        seconds=seconds,
+        iterations=iterations,
+        clock=clock,
+        depth=depth,
     )
     action: dict[str, Any] = moves(view)[index]
     return action

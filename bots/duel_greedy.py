@@ -23,7 +23,7 @@ The heuristic, in the words a player would use:
   the opponent most, picks the royal worth most to it, and puts a wild card on the
   colour where it helps most (mostly its strongest colour, toward the colour win).
 
-It sees nothing but its seat's view (``client.bots.duel_table.read``) and the catalog.
+It sees nothing but its seat's view (``bots.duel_table.read``) and the catalog.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
-from client.bots.duel_table import (
+from bots.duel_table import (
     CARDS,
     COST,
     GEM_OF,
@@ -46,7 +46,7 @@ from client.bots.duel_table import (
     read,
     shortfall,
 )
-from client.bots.moves import moves
+from bots.moves import moves
 from events.catalog import duel_royals
 from events.duel.constants import (
     COLOUR_PRESTIGE_TO_WIN,

@@ -1,6 +1,10 @@
-"""Bots for classic Splendor. A bot sees only its own seat's view (PROTOCOL.md's
-classic view) and the public catalog, and answers one of the view's ``legal``
+"""Bots for classic Splendor and Splendor Duel. A bot sees only its own seat's view
+(PROTOCOL.md's view) and the public catalog, and answers one of the view's ``legal``
 actions, as a wire dict.
+
+The package is pure, like ``events/``: no I/O, no clock, no asyncio, nothing of
+``server/`` nor ``client/`` (tests/bots/test_pure.py reads the imports). A time budget
+comes with the caller's clock (``bots.budget``).
 
 Levels: ``random`` (uniform among legal actions), ``greedy`` (a one-move Splendor
 heuristic), ``mcts`` (information-set Monte Carlo tree search over determinizations
@@ -12,7 +16,8 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from client.bots import duel_greedy, duel_random, greedy, mcts, random_bot
+from bots import duel_greedy, duel_random, greedy, mcts, random_bot
+from bots.budget import Clock
 
 BOTS: Final = frozenset({"random", "greedy", "mcts"})
 
@@ -22,13 +27,15 @@ def choose(
     view: dict[str, Any],
     rng: random.Random | None = None,
     *,
-    seconds: float | None = mcts.SECONDS,
+    seconds: float | None = None,
     iterations: int | None = None,
+    clock: Clock | None = None,
 ) -> dict[str, Any]:
     """The action bot ``level`` plays in ``view`` (one of ``view["legal"]``).
 
-    ``seconds`` and ``iterations`` bound the MCTS bot's search (see ``mcts.search``);
-    the other levels answer at once and ignore them.
+    ``seconds`` (by the caller's ``clock``) and ``iterations`` bound the MCTS bot's
+    search (``bots.budget``; neither: ``DEFAULT_ITERATIONS``); the other levels answer
+    at once and ignore them.
     A Duel view goes to the Duel bots; ``mcts`` plays as Duel greedy there until a
     Duel MCTS exists (docs/bots.md, "Duel bots").
     """
@@ -42,5 +49,5 @@ def choose(
     if level == "greedy":
         return greedy.choose(view, rng)
     if level == "mcts":
-        return mcts.choose(view, rng, seconds=seconds, iterations=iterations)
+        return mcts.choose(view, rng, seconds=seconds, iterations=iterations, clock=clock)
     raise ValueError(f"unknown bot level {level!r}: one of {', '.join(sorted(BOTS))}")

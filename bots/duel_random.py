@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from client.bots.duel_table import by_kind
-from client.bots.moves import moves
+from bots.duel_table import by_kind
+from bots.moves import moves
 
 USE_PRIVILEGES: Final = 0.1
 REPLENISH: Final = 0.05

@@ -22,8 +22,8 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
-from client.bots.moves import moves
-from client.bots.table import SeatInfo, Table, from_view, parse_legal
+from bots.moves import moves
+from bots.table import SeatInfo, Table, from_view, parse_legal
 from events.catalog import classic_cards, classic_nobles
 from events.classic.actions import (
     Buy,

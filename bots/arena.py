@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from client.bots.table import parse_legal
+from bots.table import parse_legal
 from events.base import GameCreated
 from events.classic import rules
 from events.classic.evolve import evolve

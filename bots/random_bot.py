@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from client.bots.moves import moves
+from bots.moves import moves
 
 
 def choose(view: dict[str, Any], rng: random.Random | None = None) -> dict[str, Any]:
