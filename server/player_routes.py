@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from client.bots import BOTS
+from bots import BOTS
 from server.errors import bad_request, not_found
 from server.profiles import Profiles
 from server.routes import int_param, json
