@@ -126,3 +126,13 @@ export function fetchCatalog(variant) {
   }
   return catalogs.get(variant);
 }
+
+/** A player's profile: ratings per variant, their history, record and newest games. */
+export function playerProfile(username) {
+  return request("GET", `/api/players/${encodeURIComponent(username)}`);
+}
+
+/** The best `limit` players of a variant: {players: [{username, rating, games, bot}]}. */
+export function leaderboard(variant, limit = 100) {
+  return request("GET", `/api/leaderboard/${encodeURIComponent(variant)}?limit=${limit}`);
+}

@@ -5,12 +5,16 @@
 //   #/watch/{id}      the table as a spectator
 //   #/replay/{id}[/N] the replay of a game, at move N
 //   #/seat/{id}?token=…  a seat's link for another device (device.js)
+//   #/player/{username}  a player's profile (profile.js)
+//   #/leaderboard/{variant}  the best players of a variant (leaderboard.js)
 
 import { showSeatLink } from "./device.js";
 import { mount } from "./dom.js";
 import { showGame } from "./game.js";
 import { showJoin } from "./join.js";
+import { showLeaderboard } from "./leaderboard.js";
 import { showLobby } from "./lobby.js";
+import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
 
 const ROUTES = [
@@ -20,6 +24,8 @@ const ROUTES = [
   [/^#\/watch\/([^/]+)\/?$/, (main, id) => showGame(main, id, "watch"), "Watching"],
   [/^#\/replay\/([^/]+)(?:\/(\d+))?\/?$/, (main, id, n) => showReplay(main, id, n ? Number(n) : undefined), "Replay"],
   [/^#\/seat\/([^/?]+)(?:\?.*)?$/, (main, id) => showSeatLink(main, id), "Seat"],
+  [/^#\/player\/([^/]+)\/?$/, (main, name) => showProfile(main, name), "Player"],
+  [/^#\/leaderboard(?:\/(classic|duel))?\/?$/, (main, variant) => showLeaderboard(main, variant || "classic"), "Leaderboard"],
 ];
 
 let cleanup = () => {};

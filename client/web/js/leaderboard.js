@@ -1,0 +1,64 @@
+// The leaderboard of a variant (`#/leaderboard/{variant}`): the best 100 by displayed
+// rating (docs/ratings.md), bots marked, each name a link to its profile.
+
+import { ApiError, leaderboard } from "./api.js";
+import { h, mount } from "./dom.js";
+import { variantName } from "./words.js";
+
+export const RATED_VARIANTS = ["classic", "duel"];
+
+export function playerHref(username) {
+  return `#/player/${encodeURIComponent(username)}`;
+}
+
+/** A bot's id ("bot:greedy") as a person reads it. */
+export function playerWords(username, bot) {
+  return bot ? `Bot (${username.replace(/^bot:/, "")})` : username;
+}
+
+export function botMark(bot) {
+  return bot ? h("span", { class: "tag tag-bot", title: "A bot: its rating shows its strength on the players' scale" }, "bot") : null;
+}
+
+export async function showLeaderboard(main, variant) {
+  const tabs = h(
+    "nav",
+    { class: "segmented variant-tabs", "aria-label": "Game" },
+    RATED_VARIANTS.map((v) => h("a", { class: ["segment", v === variant && "checked"], href: `#/leaderboard/${v}`, "aria-current": v === variant ? "page" : null }, variantName(v))),
+  );
+  const box = h("div", { class: "leaderboard-body" }, h("p", { class: "muted" }, "Loading…"));
+  mount(main, h("section", { class: "panel leaderboard", "aria-labelledby": "board-title" }, h("h1", { id: "board-title", class: "panel-title" }, `Leaderboard: ${variantName(variant)}`), tabs, box));
+  let players;
+  try {
+    players = (await leaderboard(variant, 100)).players;
+  } catch (err) {
+    mount(box, h("p", { class: "form-error", role: "alert" }, err instanceof ApiError ? err.message : String(err)));
+    return;
+  }
+  if (!players.length) {
+    mount(box, h("p", { class: "empty" }, "No rated game has ended yet."));
+    return;
+  }
+  mount(
+    box,
+    h(
+      "table",
+      { class: "board-table", id: "leaderboard" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col", class: "num" }, "Rating"), h("th", { scope: "col", class: "num" }, "Games"))),
+      h(
+        "tbody",
+        {},
+        players.map((p, i) =>
+          h(
+            "tr",
+            { dataset: { player: p.username } },
+            h("td", {}, String(i + 1)),
+            h("td", {}, h("a", { href: playerHref(p.username) }, playerWords(p.username, p.bot)), " ", botMark(p.bot)),
+            h("td", { class: "num rating" }, String(p.rating)),
+            h("td", { class: "num" }, String(p.games)),
+          ),
+        ),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,53 @@
+// A player's rating over its rated games, drawn as an SVG line (no library): one point
+// per game, the first at the 1500 start. Each point is a link to the game's replay
+// and says its rating in a <title>; the whole graph has a sentence for screen readers.
+
+const NS = "http://www.w3.org/2000/svg";
+const W = 600;
+const H = 180;
+const PAD = { left: 44, right: 10, top: 12, bottom: 22 };
+const START = 1500;
+
+function el(tag, attrs = {}, text) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** `history`: [{game, at, rating, delta, rank, of}], oldest first; `label` names it. */
+export function ratingGraph(history, label) {
+  const ratings = [START, ...history.map((p) => p.rating)];
+  let low = Math.min(...ratings);
+  let high = Math.max(...ratings);
+  if (high - low < 40) {
+    low -= 20;
+    high += 20;
+  }
+  const x = (i) => PAD.left + (i * (W - PAD.left - PAD.right)) / Math.max(1, ratings.length - 1);
+  const y = (r) => PAD.top + ((high - r) * (H - PAD.top - PAD.bottom)) / (high - low);
+  const last = ratings[ratings.length - 1];
+  const sentence = `${label}: ${history.length} rated games, from ${START} to ${last} (lowest ${Math.min(...ratings)}, highest ${Math.max(...ratings)}).`;
+  const graph = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-graph", role: "img", "aria-label": sentence });
+  graph.append(el("title", {}, sentence));
+  for (const r of [high, low]) {
+    graph.append(el("line", { x1: PAD.left, x2: W - PAD.right, y1: y(r), y2: y(r), class: "rating-grid" }));
+    graph.append(el("text", { x: PAD.left - 6, y: y(r) + 4, "text-anchor": "end", class: "rating-axis" }, String(Math.round(r))));
+  }
+  if (low < START && START < high) {
+    graph.append(el("line", { x1: PAD.left, x2: W - PAD.right, y1: y(START), y2: y(START), class: "rating-start" }));
+  }
+  graph.append(el("text", { x: PAD.left, y: H - 6, class: "rating-axis" }, "first game"));
+  graph.append(el("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end", class: "rating-axis" }, "latest"));
+  const points = ratings.map((r, i) => `${x(i).toFixed(1)},${y(r).toFixed(1)}`).join(" ");
+  graph.append(el("polyline", { points, class: "rating-line" }));
+  history.forEach((p, i) => {
+    const link = el("a", { href: `#/replay/${encodeURIComponent(p.game)}`, tabindex: "-1" });
+    const dot = el("circle", { cx: x(i + 1), cy: y(p.rating), r: 4, class: p.delta >= 0 ? "rating-dot up" : "rating-dot down" });
+    const sign = p.delta >= 0 ? "+" : "−";
+    dot.append(el("title", {}, `${p.rating} (${sign}${Math.abs(p.delta)}), ${p.rank === 1 ? "won" : `rank ${p.rank} of ${p.of}`}, ${new Date(p.at).toLocaleString()}`));
+    link.append(dot);
+    graph.append(link);
+  });
+  return graph;
+}
