@@ -4,6 +4,7 @@
 import { ApiError, createGame, fetchView, gameSummary, listGames, takeSeat } from "./api.js";
 import { h, listWords, mount, plural } from "./dom.js";
 import { reasonWords } from "./duel_words.js";
+import { pairingPanel } from "./pairing.js";
 import { mySeats, playerName, rememberName, rememberSeat } from "./seats.js";
 import { roundOfView } from "./turns.js";
 import { waitedWords } from "./waiting.js";
@@ -29,6 +30,7 @@ function seedFromAddress() {
 export function showLobby(main) {
   const seed = seedFromAddress();
   const form = newGameForm(seed);
+  const pairing = pairingPanel();
   const lists = {
     mine: h("div", { class: "game-list", id: "my-games" }),
     open: h("div", { class: "game-list", id: "open-games" }),
@@ -43,6 +45,7 @@ export function showLobby(main) {
       h(
         "div",
         { class: "lobby-col" },
+        pairing.panel,
         form,
         h("section", { class: "panel", "aria-labelledby": "mine-title", id: "mine-panel", hidden: true }, h("h2", { id: "mine-title", class: "panel-title" }, "Your games"), lists.mine),
       ),
@@ -65,6 +68,7 @@ export function showLobby(main) {
   return () => {
     stopped = true;
     window.clearInterval(timer);
+    pairing.stop();
   };
 }
 
