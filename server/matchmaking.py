@@ -29,6 +29,7 @@ import msgspec
 __all__ = [
     "ANYONE_AFTER_S",
     "CLOCKS",
+    "FRESH_MS",
     "GRACE_MS",
     "POOLS",
     "Entry",
@@ -46,6 +47,10 @@ NEIGHBOURS: Final = 8
 GRACE_MS: Final = 10_000
 """A waiting player with no sign of life for this long (its connection dropped, its
 server process died) leaves the pool."""
+FRESH_MS: Final = 2_000
+"""A waiting player is paired only if seen this recently (its server touches it every
+quarter second while its connection is open): one whose connection dropped keeps its
+place for the grace, to come back to, but is not given a game meanwhile."""
 
 
 class Pool(msgspec.Struct, frozen=True):
@@ -96,8 +101,8 @@ class Entry(msgspec.Struct, frozen=True):
 
 
 class Plan(msgspec.Struct, frozen=True):
-    """What one round of matching decided: the pairs, closest first, and the entries
-    that left (no sign of life for ``GRACE_MS``)."""
+    """What one round of matching decided: the pairs, closest first (of entries seen
+    within ``FRESH_MS``), and the entries that left (no sign of life for ``GRACE_MS``)."""
 
     pairs: list[tuple[str, str]]
     gone: list[str]
@@ -116,9 +121,9 @@ def pair_off(now_ms: int, entries: list[Entry]) -> Plan:
     """Who plays whom at ``now_ms``: the allowed pairs, closest rating first; and who
     has left the pool. Nobody appears twice."""
     gone = sorted(e.id for e in entries if now_ms - e.seen_ms > GRACE_MS)
-    gone_ids = set(gone)
     live = sorted(
-        (e for e in entries if e.id not in gone_ids), key=lambda e: (e.rating, e.since_ms, e.id)
+        (e for e in entries if now_ms - e.seen_ms <= FRESH_MS),
+        key=lambda e: (e.rating, e.since_ms, e.id),
     )
     gaps = [allowed_gap(now_ms - e.since_ms) for e in live]
     candidates: list[tuple[float, int, str, str, int, int]] = []

@@ -6,6 +6,7 @@ import math
 
 from server.matchmaking import (
     ANYONE_AFTER_S,
+    FRESH_MS,
     GRACE_MS,
     POOLS,
     Entry,
@@ -47,10 +48,12 @@ def test_closest_pair_first() -> None:
 
 def test_too_far_waits_until_the_gap_has_grown() -> None:
     """Two players 400 apart are not paired at once, nor at 5 s, but at 6 s (gap 400)."""
-    entries = [entry("low", 1400), entry("high", 1800)]
-    assert pair_off(0, entries).pairs == []
-    assert pair_off(5_000, entries).pairs == []
-    assert pair_off(6_000, entries).pairs == [("low", "high")]
+
+    def at(now: int) -> list[tuple[str, str]]:
+        return pair_off(now, [entry("low", 1400, 0, now), entry("high", 1800, 0, now)]).pairs
+
+    assert at(0) == [] and at(5_000) == []
+    assert at(6_000) == [("low", "high")]
 
 
 def test_long_waiter_widens_the_pair() -> None:
@@ -72,12 +75,15 @@ def test_ties_go_to_the_longest_waiting() -> None:
     assert pair_off(10, entries).pairs == [("mid", "b")]
 
 
-def test_silent_players_leave_after_the_grace() -> None:
-    """A player unseen for more than the grace is gone, not paired; one seen just within it stays."""
-    entries = [entry("x", 1500, 0, seen_ms=0), entry("y", 1500, 0, seen_ms=1)]
-    plan = pair_off(GRACE_MS + 1, entries)
-    assert plan.gone == ["x"] and plan.pairs == []
-    assert pair_off(GRACE_MS, entries).pairs == [("x", "y")]
+def test_silent_players_wait_unpaired_then_leave_after_the_grace() -> None:
+    """A player unseen for more than FRESH_MS (its connection dropped) is not paired but
+    keeps its place; unseen for more than the grace it is gone."""
+    entries = [entry("x", 1500, 0, seen_ms=0), entry("y", 1500, 0, seen_ms=GRACE_MS)]
+    assert pair_off(FRESH_MS, entries).pairs == [("x", "y")]
+    stale = pair_off(FRESH_MS + 1, entries)
+    assert stale.pairs == [] and stale.gone == []
+    gone = pair_off(GRACE_MS + 1, entries)
+    assert gone.gone == ["x"] and gone.pairs == []
 
 
 def test_twenty_spread_players_all_paired_closest_first() -> None:

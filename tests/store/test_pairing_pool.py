@@ -9,7 +9,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.lobby import Lobby
-from server.matchmaking import GRACE_MS, pool_named
+from server.matchmaking import FRESH_MS, GRACE_MS, pool_named
 from server.pairing import Paired, PairingStore, entry_id, new_ticket, seat_token
 from server.pairing_desk import REQUEUE_MS, Desk, Ticket
 from server.service import GameService
@@ -67,7 +67,9 @@ async def test_twenty_spread_players_in_pools_all_paired_closest_first(
     clock = Clock()
     ratings = {f"p{i}": 1000.0 + 83 * i + (i % 4) * 29 for i in range(20)}
     desk = desk_on(redis_client, clock, ratings)
-    rated = {p: pool_named(p.name.replace("casual", "rated")) for p in (CLASSIC_53, DUEL_32, CLASSIC_105)}
+    rated = {
+        p: pool_named(p.name.replace("casual", "rated")) for p in (CLASSIC_53, DUEL_32, CLASSIC_105)
+    }
     pools = [rated[CLASSIC_53], rated[DUEL_32], rated[CLASSIC_105]]
     held = {}
     for i, name in enumerate(ratings):
@@ -79,7 +81,9 @@ async def test_twenty_spread_players_in_pools_all_paired_closest_first(
         clock.now += 1000 if second else 0
         before = {n for n, h in held.items() if h.paired.done()}
         await desk.tick(clock.now)
-        made = sorted({result(h).game for n, h in held.items() if h.paired.done() and n not in before})
+        made = sorted(
+            {result(h).game for n, h in held.items() if h.paired.done() and n not in before}
+        )
         for game in made:
             players = [n for n, h in held.items() if result_or_none(h) and result(h).game == game]
             assert len(players) == 2
@@ -132,7 +136,9 @@ async def test_nobody_paired_twice_by_two_processes_at_once(
         await (one if i % 2 else two).join(CLASSIC_53, ticket, f"P{i}", None)
     made: list[str] = []
     for _ in range(5):
-        games = await asyncio.gather(one.match(CLASSIC_53, clock.now), two.match(CLASSIC_53, clock.now))
+        games = await asyncio.gather(
+            one.match(CLASSIC_53, clock.now), two.match(CLASSIC_53, clock.now)
+        )
         made += games[0] + games[1]
     assert len(made) == len(set(made)) == 20
     told = await one.store.touch(CLASSIC_53, clock.now, [entry_id(t) for t in tickets])
@@ -181,3 +187,17 @@ async def test_a_claim_without_its_game_goes_back_in(redis_client: aioredis.Redi
     clock.now += REQUEUE_MS
     await desk.tick(clock.now)
     assert result(ana).game == result(bo).game
+
+
+async def test_a_dropped_player_is_not_paired_within_the_grace(
+    redis_client: aioredis.Redis, second_client: aioredis.Redis
+) -> None:
+    """A player whose socket dropped keeps its place but is given no game: a newcomer waits instead."""
+    clock = Clock()
+    here, there = desk_on(redis_client, clock), desk_on(second_client, clock)
+    ana = await here.join(CLASSIC_53, new_ticket(), "Ana", None)
+    here.forget(ana)
+    clock.now += FRESH_MS + 1
+    bo = await there.join(CLASSIC_53, new_ticket(), "Bo", None)
+    await there.tick(clock.now)
+    assert not bo.paired.done() and await there.store.size(CLASSIC_53) == 2
