@@ -17,13 +17,14 @@ Adding a game is idempotent (``ZADD NX`` decides), so a game indexed twice count
 from __future__ import annotations
 
 import logging
-from typing import Final, cast
+from typing import Any, Final, cast
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from server.projection import Game
-from server.ratings import Ratings, rated_game, seated
+from server.ratings import Ratings, player_id, rated_game, seated
+from server.skill import NEW
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +91,27 @@ class Profiles:
             return []
         seats = await self._r.hmget(seats_key(player), ids)
         return [(g, int(s or 0)) for g, s in zip(ids, seats, strict=True)]
+
+    async def with_ratings(self, summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Game summaries with each account's and bot's rating in the game's variant
+        (``seat["rating"]``), read now: the lobby shows them beside the names. One
+        read per variant."""
+        wanted: dict[str, set[str]] = {}
+        for summary in summaries:
+            for seat in summary.get("seats") or ():
+                player = player_id(seat.get("name", ""), seat.get("account"), seat.get("bot"))
+                if player is not None:
+                    wanted.setdefault(summary["variant"], set()).add(player)
+        for variant, players in wanted.items():
+            skills = await self.ratings.skills(variant, sorted(players))
+            for summary in summaries:
+                if summary["variant"] != variant:
+                    continue
+                for seat in summary.get("seats") or ():
+                    player = player_id(seat.get("name", ""), seat.get("account"), seat.get("bot"))
+                    if player is not None:
+                        seat["rating"] = skills.get(player, NEW).rating
+        return summaries
 
     async def record(self, player: str) -> tuple[int, int]:
         """How many finished games the player played, and won."""

@@ -188,6 +188,7 @@ class Ratings:
     def __init__(self, client: aioredis.Redis) -> None:
         self._r = client
         self._count = client.register_script(_COUNT_LUA)
+        self.lost_races = 0  # updates read again because a player's skill had changed
 
     async def count(self, game: RatedGame) -> bool:
         """Count a finished rated game once: True if this call counted it, False if it
@@ -208,6 +209,7 @@ class Ratings:
             written = int(await self._count(keys=keys, args=args))
             if written >= 0:
                 return written == 1
+            self.lost_races += 1
             await asyncio.sleep(random.uniform(0, min(BACKOFF_MAX_S, BACKOFF_S * 2**attempt)))
         raise RedisError(f"ratings of game {game.id}: gave up after {ATTEMPTS} lost races")
 

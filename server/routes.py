@@ -32,6 +32,7 @@ from server.errors import (
 )
 from server.lobby import STATUSES, Status
 from server.outage import is_store_down
+from server.profiles import Profiles
 from server.qr import qr_code
 from server.ratelimit import ClientLimits, RateLimiter
 from server.service import GameService
@@ -148,6 +149,10 @@ async def list_games(request: Request) -> Response:
         raise bad_request(f"limit must be 1 to {MAX_LIMIT}, not {limit}.")
     status: Status | None = raw_status  # narrowed by the check above
     games = await _service(request).list_games(status, limit)
+    # Each account's and bot's rating beside its name (server/profiles.py).
+    profiles: Profiles | None = getattr(request.app.state, "profiles", None)
+    if profiles is not None:
+        games = await profiles.with_ratings(games)
     return json({"games": games})
 
 

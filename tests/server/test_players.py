@@ -46,3 +46,6 @@ async def test_a_bot_profile_lists_its_games(http: httpx.AsyncClient) -> None:
     [summary] = profile["games"]
     assert (summary["id"], summary["seat"], summary["status"]) == (game, 0, "finished")
     refused(await http.get("/api/players/ann"), 404, "not_found")  # a guest has no profile
+    # The lobby's lists give the bot's rating beside its name, none for the guest.
+    [listed] = (await http.get("/api/games?status=finished")).json()["games"]
+    assert [s.get("rating") for s in listed["seats"]] == [1500, None]

@@ -274,7 +274,7 @@ function row(game, body, actions) {
 
 function openRow(g) {
   const seated = g.seats || [];
-  const who = seated.length ? listWords(seated.map((s) => seatLabel(seated, s))) : "nobody yet";
+  const who = seated.length ? listWords(seated.map((s) => ratedLabel(seated, s))) : "nobody yet";
   return row(
     g,
     [h("strong", {}, `${variantName(g.variant)}, ${g.players} players`), h("span", { class: "muted" }, `${seated.length} of ${g.players} seated: ${who}${waiting(g)}`)],
@@ -312,6 +312,18 @@ function ended(g) {
   return t ? ` · ended ${t}` : when(g, "started");
 }
 
+/** A seat's name and, for an account or a bot, its rating in the game's variant now
+ * (the lists' `seat.rating`, docs/ratings.md): "Ada (1623)". */
+function ratedLabel(seats, s) {
+  return Number.isInteger(s.rating) ? `${seatLabel(seats, s)} (${s.rating})` : seatLabel(seats, s);
+}
+
+/** The rating of a seat of a listed game, as a small number beside its name. */
+function ratingOf(g, seat) {
+  const s = (g.seats || []).find((x) => x.seat === seat);
+  return s && Number.isInteger(s.rating) ? h("span", { class: "seat-rating", "aria-label": `rating ${s.rating}` }, `${s.rating} `) : null;
+}
+
 function liveRow(g, view) {
   const seats = view ? view.players : g.seats || [];
   const scores = seats.map((p) =>
@@ -319,6 +331,7 @@ function liveRow(g, view) {
       "span",
       { class: "score", dataset: { seat: String(p.seat) } },
       `${seatLabel(seats, p)} `,
+      ratingOf(g, p.seat),
       "points" in p ? h("b", { "aria-label": `${p.points} points` }, String(p.points)) : null,
     ),
   );
@@ -334,9 +347,9 @@ function liveRow(g, view) {
 function finishedRow(g) {
   const seats = g.seats || [];
   const r = g.result;
-  let text = seats.map((s) => seatLabel(seats, s)).join(" · ");
+  let text = seats.map((s) => ratedLabel(seats, s)).join(" · ");
   if (r && r.winners) {
-    const name = (seat) => seatLabel(seats, seats.find((s) => s.seat === seat) || { seat, name: `Seat ${seat + 1}` });
+    const name = (seat) => ratedLabel(seats, seats.find((s) => s.seat === seat) || { seat, name: `Seat ${seat + 1}` });
     const others = seats.map((s) => s.seat).filter((s) => !r.winners.includes(s));
     const points = r.points ? ` ${[...r.winners, ...others].map((s) => r.points[s]).join("–")}` : "";
     const against = others.length ? ` against ${listWords(others.map(name))}` : "";
