@@ -29,6 +29,7 @@ from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
 from server.drain import Drain
+from server.durability import Durability
 from server.embedded_redis import EmbeddedRedis
 from server.last_resort import LastResort
 from server.lobby import Lobby
@@ -116,7 +117,8 @@ def create_app(
         # Deadlines written as games change, and rebuilt by start (server/timekeeper.py).
         deadlines = Deadlines(client)
         try:
-            store = EventStore(client)
+            # SPLENDOR_DURABILITY=replica: appends wait for a replica (server/durability.py).
+            store = EventStore(client, Durability.of(settings))
             lobby = Lobby(client)
             service = GameService(store, lobby, cache_games=settings.cache_games)
             service.scheduler = deadlines

@@ -267,6 +267,7 @@ async def run_worker(settings: Settings) -> None:
     redis_url = settings.redis_url
     if not redis_url:
         raise ValueError("a bots worker needs the servers' Redis URL")
+    from server.durability import Durability
     from server.lobby import Lobby
     from server.ws import tail_client
 
@@ -274,7 +275,7 @@ async def run_worker(settings: Settings) -> None:
         redis_url, decode_responses=False, socket_connect_timeout=REDIS_CONNECT_S
     )
     tail = tail_client(client)  # as the server's runner has it: no socket timeout
-    service = GameService(EventStore(client), Lobby(client))
+    service = GameService(EventStore(client, Durability.of(settings)), Lobby(client))
     runner = BotRunner(service, tail, delay=settings.bot_delay, seconds=settings.mcts_seconds)
     log.info("bot worker on %s", redis_url)
     try:

@@ -33,11 +33,13 @@ from server.redis_public import (
     PublicRedis,
     PublicSubscription,
     SubscriptionPath,
+    WaitingPath,
 )
 
 __all__ = [
     "PUBLIC_PATHS_ENV",
     "choose",
+    "command_lanes",
     "command_path",
     "direct_redis",
     "forget_choices",
@@ -117,9 +119,7 @@ def _assigned_in(cls: type, name: str) -> bool:
     return False
 
 
-def missing_members(
-    cls: type, methods: Iterable[str], attributes: Iterable[str] = ()
-) -> list[str]:
+def missing_members(cls: type, methods: Iterable[str], attributes: Iterable[str] = ()) -> list[str]:
     """The methods ``cls`` lacks and the attributes its code never assigns."""
     missing = [f"{cls.__name__}.{m}()" for m in methods if not callable(getattr(cls, m, None))]
     missing += [
@@ -256,6 +256,25 @@ def command_path(client: aioredis.Redis) -> CommandPath:
 
         return DirectRedis.of(client)
     return PublicRedis(client)
+
+
+_LANES_ATTRIBUTE: Final = "_splendor_command_lanes"  # a pool's lanes
+
+
+def command_lanes(client: aioredis.Redis, count: int) -> list[WaitingPath]:
+    """Up to ``count`` command paths of ``client``'s pool, each on a connection of its
+    own (server.durability: a ``WAIT`` holds its connection). Made once per pool; on
+    the public path one, since each of its calls takes a connection of the pool."""
+    if not direct_redis():
+        return [PublicRedis(client)]
+    from server.redis_direct import DirectRedis
+
+    pool = client.connection_pool
+    lanes = getattr(pool, _LANES_ATTRIBUTE, None)
+    if not isinstance(lanes, list) or len(lanes) < count:
+        lanes = [DirectRedis(pool) for _ in range(count)]
+        setattr(pool, _LANES_ATTRIBUTE, lanes)  # on the pool: closed with it
+    return lanes[:count]
 
 
 def subscription_path(

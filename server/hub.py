@@ -46,6 +46,7 @@ from redis.exceptions import RedisError
 from events.clock import clock_view
 from events.game import Variant
 from server.audiences import AudienceViews
+from server.durability import Durability
 from server.errors import unavailable
 from server.presence import PRESENCE_BEAT_S, Presence, SeatsSeen, seat_away_since
 from server.projection import LoggedEvent, decode_event
@@ -615,13 +616,19 @@ class Hubs:
         block_ms: int = TAIL_BLOCK_MS,
         tail_mode: TailMode = "auto",
         presence_beat_s: float = PRESENCE_BEAT_S,
+        durability: Durability | None = None,
     ) -> None:
         self._load = load
         self._hubs: dict[str, Hub] = {}
         self._loading: dict[str, asyncio.Future[Hub]] = {}
         self.outbox_limit = outbox_limit
         self.tailer = Tailer(
-            tail_client, wake_client, self._deliver, block_ms=block_ms, mode=tail_mode
+            tail_client,
+            wake_client,
+            self._deliver,
+            block_ms=block_ms,
+            mode=tail_mode,
+            durability=durability,
         )
         self._appending: dict[str, int] = {}  # game -> events counted off in the tailer
         self._wake_client = wake_client

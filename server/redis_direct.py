@@ -26,6 +26,7 @@ event store and the lobby. Use it from one event loop (as the client itself).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Generic, TypeVar
@@ -38,7 +39,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import InvalidResponse, NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from server.redis_public import Script, pack
+from server.redis_public import Script, WaitingReplies, pack
 
 __all__ = [
     "DirectRedis",
@@ -295,6 +296,56 @@ class DirectRedis:
             # The reply is skipped when it comes: the connection stays in step.
             raise RedisTimeoutError("Timeout reading from Redis") from None
 
+    def run_now_waiting(
+        self, script: Script, keys: Sequence[bytes], args: Sequence[bytes], wait: Sequence[bytes]
+    ) -> WaitingReplies | None:
+        """``run_now``, and ``wait`` (a ``WAIT``) right after it on the connection:
+        the futures of both replies, for ``run_waiting``; None when not up."""
+        protocol = self._connection.protocol
+        if protocol is None or protocol.lost is not None:
+            return None
+        return _send(protocol, script.evalsha(keys, args)), _send(protocol, pack(wait))
+
+    async def run_waiting(
+        self,
+        script: Script,
+        keys: Sequence[bytes],
+        args: Sequence[bytes],
+        wait: Sequence[bytes],
+        sent: WaitingReplies | None = None,
+    ) -> tuple[Any, Any]:
+        """The replies of the script and of ``wait`` sent after it on one connection
+        (those of ``sent`` if given); the script's error reply is raised."""
+        if sent is None:
+            protocol = await self._connection.connected()
+            sent = _send(protocol, script.evalsha(keys, args)), _send(protocol, pack(wait))
+        ran, waited = sent
+        try:
+            reply = await self.reply(ran)
+        except NoScriptError:
+            await self._settled(waited)
+            protocol = await self._connection.connected()
+            evaluated = pack((b"EVAL", script.body, b"%d" % len(keys), *keys, *args))
+            ran, waited = _send(protocol, evaluated), _send(protocol, pack(wait))
+            try:
+                reply = await self.reply(ran)
+            except BaseException:
+                waited.add_done_callback(_retrieve)
+                raise
+        except BaseException:
+            waited.add_done_callback(_retrieve)  # its failure is the script's
+            raise
+        return reply, await self.reply(waited)
+
+    async def _settled(self, future: asyncio.Future[Any]) -> None:
+        with contextlib.suppress(Exception):  # the script's own failure is what counts
+            await self.reply(future)
+
+    def waiting(self) -> int:
+        """Replies the connection still owes."""
+        protocol = self._connection.protocol
+        return 0 if protocol is None else len(protocol.waiting)
+
     async def _call(self, command: bytes) -> Any:
         protocol = self._connection.protocol
         if protocol is None or protocol.lost is not None:
@@ -304,6 +355,11 @@ class DirectRedis:
     async def aclose(self) -> None:
         """Close the connection and give it back to the pool (a new call reopens one)."""
         await self._connection.aclose()
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()  # retrieved: no "never retrieved" warning
 
 
 def _send(protocol: _Protocol, command: bytes) -> asyncio.Future[Any]:

@@ -37,6 +37,8 @@ __all__ = [
     "Script",
     "Subscription",
     "SubscriptionPath",
+    "WaitingPath",
+    "WaitingReplies",
     "pack",
 ]
 
@@ -74,6 +76,10 @@ class Script:
         return pack((*keys, *args), head, 3)
 
 
+WaitingReplies = tuple[asyncio.Future[Any], asyncio.Future[Any]]
+"""The replies of a script and of the ``WAIT`` sent after it on its connection."""
+
+
 class CommandPath(Protocol):
     """The command path's calls, fast (``DirectRedis``) or public (``PublicRedis``)."""
 
@@ -88,6 +94,31 @@ class CommandPath(Protocol):
     async def reply(self, future: asyncio.Future[Any]) -> Any: ...
 
     async def aclose(self) -> None: ...
+
+
+class WaitingPath(Protocol):
+    """A command path whose scripts can be followed by ``WAIT`` on their connection
+    (server.durability), fast (``DirectRedis``) or public (``PublicRedis``).
+
+    ``run_waiting`` runs a script followed by ``wait`` (``WAIT n timeout``) on the
+    same connection and gives both replies (the script's error reply is raised);
+    ``run_now_waiting`` sends both now where it can, for ``run_waiting(..., sent=)``.
+    ``waiting`` is the number of replies a connection still owes (how busy it is)."""
+
+    def run_now_waiting(
+        self, script: Script, keys: Sequence[bytes], args: Sequence[bytes], wait: Sequence[bytes]
+    ) -> WaitingReplies | None: ...
+
+    async def run_waiting(
+        self,
+        script: Script,
+        keys: Sequence[bytes],
+        args: Sequence[bytes],
+        wait: Sequence[bytes],
+        sent: WaitingReplies | None = None,
+    ) -> tuple[Any, Any]: ...
+
+    def waiting(self) -> int: ...
 
 
 class Subscription(Protocol):
@@ -147,6 +178,46 @@ class PublicRedis:
 
     async def reply(self, future: asyncio.Future[Any]) -> Any:
         return await future
+
+    def run_now_waiting(
+        self, script: Script, keys: Sequence[bytes], args: Sequence[bytes], wait: Sequence[bytes]
+    ) -> WaitingReplies | None:
+        return None  # sent by ``run_waiting``
+
+    async def run_waiting(
+        self,
+        script: Script,
+        keys: Sequence[bytes],
+        args: Sequence[bytes],
+        wait: Sequence[bytes],
+        sent: WaitingReplies | None = None,
+    ) -> tuple[Any, Any]:
+        # A pipeline: both on one connection of the pool, the WAIT right after the script.
+        count = b"%d" % len(keys)
+        reply, acknowledged = await self._pipeline(
+            (b"EVALSHA", script.sha, count, *keys, *args), wait
+        )
+        if isinstance(reply, NoScriptError):
+            reply, acknowledged = await self._pipeline(
+                (b"EVAL", script.body, count, *keys, *args), wait
+            )
+        if isinstance(reply, Exception):
+            raise reply
+        return reply, acknowledged
+
+    async def _pipeline(self, *commands: Sequence[bytes]) -> list[Any]:
+        for command in commands:
+            name = command[0].decode().upper()
+            if name not in self._raw:
+                self._client.set_response_callback(name, _raw)
+                self._raw.add(name)
+        async with self._client.pipeline(transaction=False) as pipe:
+            for command in commands:
+                pipe.execute_command(*command)
+            return list(await pipe.execute(raise_on_error=False))
+
+    def waiting(self) -> int:
+        return 0  # each call takes a connection of the pool
 
     async def aclose(self) -> None:
         pass  # the pool is the caller's client's

@@ -775,10 +775,15 @@ class GameService:
                 if await self._rematch_known(game):
                     view["rematch"] = game.rematch
                 now = self._clock_ms()
-                return with_facts(game, view, viewer, await self._facts(game, now, True))
-            _check_version(version, game.version)
-            state = game.state_at(version)
-            finished = game.status == "finished"
+                view = with_facts(game, view, viewer, await self._facts(game, now, True))
+                state = None
+            else:
+                _check_version(version, game.version)
+                state = game.state_at(version)
+                finished = game.status == "finished"
+        await self.store.durable((game_id,))  # shown only once it survives a failover
+        if state is None:
+            return view
         view = game.variant.view(state, viewer)
         if finished:
             reveal_reserves(game.variant, state, view)
@@ -791,7 +796,9 @@ class GameService:
         lock = self._lock_for(game_id)
         async with lock:
             game = await self._game_locked(game_id, lock)
-            return game.log[after:]
+            logged = game.log[after:]
+        await self.store.durable((game_id,))  # shown only once it survives a failover
+        return logged
 
     async def events(
         self, game_id: str, viewer: int | None, after: int = 0
@@ -805,10 +812,12 @@ class GameService:
             game = await self._game_locked(game_id, lock)
             finished = game.status == "finished"
             redact = game.variant.redact
-            return [
+            events = [
                 event_to_wire(redact(e.event, viewer, finished), e.version, e.at_ms)
                 for e in game.log[after:]
             ]
+        await self.store.durable((game_id,))  # shown only once it survives a failover
+        return events
 
     async def summary(self, game_id: str) -> dict[str, Any]:
         """``GET /api/games/{id}``: id, variant, players, status, seats, version, result."""

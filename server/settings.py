@@ -18,6 +18,7 @@ WS_BUFFER_BYTES: Final = 256 * 1024
 
 TailMode = Literal["auto", "notify", "poll"]
 BotsMode = Literal["inline", "off"]
+DurabilityMode = Literal["off", "replica"]
 
 
 class SettingsError(ValueError):
@@ -75,6 +76,12 @@ class Settings:
     # Rolling restarts (server/drain.py): seconds a stopping process may take to let
     # its commands in flight finish and close its sockets with 1012.
     drain_seconds: float = 10.0
+    # Durability (server/durability.py): "replica" makes every append wait until a
+    # replica has it (WAIT 1) before the command is answered or the move shown; a
+    # replica that has not acknowledged it within the timeout (ms) gets the command
+    # answered as if the connection was lost (the client sends it again).
+    durability: DurabilityMode = "off"
+    durability_timeout_ms: int = 1000
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -112,6 +119,12 @@ class Settings:
             ),
             trusted_proxies=_addresses(env, "SPLENDOR_TRUSTED_PROXIES", base.trusted_proxies),
             drain_seconds=_at_least_zero(env, "SPLENDOR_DRAIN_SECONDS", base.drain_seconds),
+            durability=_choice(
+                env, "SPLENDOR_DURABILITY", get_args(DurabilityMode), base.durability
+            ),
+            durability_timeout_ms=_int(
+                env, "SPLENDOR_DURABILITY_TIMEOUT_MS", base.durability_timeout_ms, least=1
+            ),
         )
 
     def without_rate_limits(self) -> Settings:

@@ -26,8 +26,9 @@ import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError
 from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 
-from server.fast_paths import command_path
-from server.redis_public import CommandPath, Script
+from server.durability import LANES, PROBE_LUA, Durability, probe_key
+from server.fast_paths import command_lanes, command_path
+from server.redis_public import CommandPath, Script, WaitingPath, WaitingReplies
 
 __all__ = [
     "AppendResult",
@@ -54,6 +55,9 @@ local cmd = ARGV[2]
 if cmd ~= '' then
   local seen = redis.call('HGET', KEYS[2], cmd)
   if seen then
+    -- Written again as it is: a WAIT after this script then covers the write that
+    -- recorded it, whichever connection made it (server/durability.py).
+    redis.call('HSET', KEYS[2], cmd, seen)
     local sep = string.find(seen, ':', 1, true)
     return {1, tonumber(string.sub(seen, 1, sep - 1)), string.sub(seen, sep + 1)}
   end
@@ -187,7 +191,7 @@ def _flatten_entries(entries: Any) -> list[Any]:
 class PendingAppend:
     """An append written to Redis (or to be written when the connection is up)."""
 
-    __slots__ = ("_args", "_direct", "_expected", "_keys", "_sent")
+    __slots__ = ("_args", "_direct", "_durable", "_expected", "_keys", "_sent", "_waiting")
 
     def __init__(
         self,
@@ -195,23 +199,39 @@ class PendingAppend:
         keys: tuple[bytes, bytes],
         args: tuple[bytes, ...],
         expected_version: int,
+        durable: tuple[WaitingPath, Durability] | None = None,
     ) -> None:
         self._direct = direct
         self._keys = keys
         self._args = args
         self._expected = expected_version
-        self._sent = direct.run_now(_APPEND_LUA, keys, args)
+        self._durable = durable  # the connection that waits for a replica, and how
+        self._sent: asyncio.Future[Any] | None = None
+        self._waiting: WaitingReplies | None = None
+        if durable is None:
+            self._sent = direct.run_now(_APPEND_LUA, keys, args)
+        else:
+            lane, durability = durable
+            self._waiting = lane.run_now_waiting(_APPEND_LUA, keys, args, durability.wait)
 
     async def result(self) -> AppendResult:
         """The append's outcome (see ``EventStore.append``)."""
         answer: Any = None
-        if self._sent is not None:
-            try:
-                answer = await self._direct.reply(self._sent)
-            except NoScriptError:  # Redis lost its scripts: sent whole below
-                self._sent = None
-        if self._sent is None:
-            answer = await self._direct.run(_APPEND_LUA, self._keys, self._args)
+        if self._durable is not None:
+            lane, durability = self._durable
+            answer, acknowledged = await lane.run_waiting(
+                _APPEND_LUA, self._keys, self._args, durability.wait, self._waiting
+            )
+            if answer[0] != 2:  # written, or written before: answered once a replica has it
+                durability.check(acknowledged)
+        else:
+            if self._sent is not None:
+                try:
+                    answer = await self._direct.reply(self._sent)
+                except NoScriptError:  # Redis lost its scripts: sent whole below
+                    self._sent = None
+            if self._sent is None:
+                answer = await self._direct.run(_APPEND_LUA, self._keys, self._args)
         status, version, *recorded = answer
         if status == 0:
             return AppendResult(version=version, duplicate=False, reply=self._args[3])
@@ -228,11 +248,17 @@ class EventStore:
     (or pool) and no ``socket_timeout`` shorter than the block time.
     """
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(
+        self, client: aioredis.Redis, durability: Durability | None = None, lanes: int = LANES
+    ) -> None:
         self._r = client
         # Appends are the command path: they go through a dedicated connection
         # (server/redis_direct.py), everything else through the client.
         self._direct = command_path(client)
+        # With durability, appends wait for a replica on connections of their own
+        # (server/durability.py).
+        self.durability = durability
+        self._lanes = command_lanes(client, lanes) if durability is not None else []
 
     @property
     def client(self) -> aioredis.Redis:
@@ -292,7 +318,31 @@ class EventStore:
             reply,
             *events,
         )
-        return PendingAppend(self._direct, keys, args, expected_version)
+        if self.durability is None:
+            return PendingAppend(self._direct, keys, args, expected_version)
+        durable = (self._lane(), self.durability)
+        return PendingAppend(self._direct, keys, args, expected_version, durable)
+
+    def _lane(self) -> WaitingPath:
+        """The least busy of the connections that wait for replicas."""
+        lanes = self._lanes
+        best = lanes[0]
+        if best.waiting() and len(lanes) > 1:
+            best = min(lanes, key=lambda lane: lane.waiting())
+        return best
+
+    async def durable(self, game_ids: Sequence[str]) -> None:
+        """Return once a replica has everything the Redis holding these games had
+        written when called (so what was read of them before), or raise
+        ``server.durability.NotDurable``; at once when durability is off."""
+        durability = self.durability
+        if durability is None or not game_ids:
+            return
+        # One node holds every game here: a probe in any game's slot covers them all.
+        _, acknowledged = await self._lane().run_waiting(
+            PROBE_LUA, (probe_key(game_ids[0]),), (), durability.wait
+        )
+        durability.check(acknowledged)
 
     async def read(
         self, game_id: str, after: int = 0, until: int | None = None

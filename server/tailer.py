@@ -26,6 +26,10 @@ and read by a protocol of ours (``server.redis_direct.Subscriber``): each
 notification is handled as it is parsed, without a task or a timeout per message
 (or, on the public path, by a redis-py ``PubSub``: ``server.fast_paths``).
 
+With ``SPLENDOR_DURABILITY=replica`` the events read are handed on only once a
+replica has them (``EventStore.durable``, server/durability.py): otherwise they are
+held back, and read again, until one has.
+
 Notified, it also reads every watched game every ``SWEEP_S`` seconds, so a
 notification lost while its connection was being re-established costs a delay, never
 a missing event. Either way the reads start from each hub's own version, so nothing
@@ -44,6 +48,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
 
+from server.durability import Durability, NotDurable
 from server.fast_paths import subscription_path
 from server.redis_public import Subscription
 from server.settings import TailMode
@@ -62,6 +67,7 @@ SWEEP_S: Final = 10.0  # notified: every watched game is read this often anyway
 READ_CHUNK: Final = 200  # games per XREAD
 FEW_GAMES: Final = 3  # games with news read one by one rather than by one XREAD
 _RETRY_S: Final = (0.05, 0.2, 1.0, 2.0)
+NOT_DURABLE_PAUSE_S: Final = 0.05  # after events held back for want of a replica
 
 
 class Tailer:
@@ -82,9 +88,10 @@ class Tailer:
         block_ms: int = TAIL_BLOCK_MS,
         count: int = TAIL_COUNT,
         mode: TailMode = "auto",
+        durability: Durability | None = None,
     ) -> None:
         self._tail_client = tail_client
-        self._store = EventStore(tail_client)
+        self._store = EventStore(tail_client, durability, lanes=1)
         self._wake_client = wake_client
         self._deliver = deliver
         self._block_ms = block_ms
@@ -110,6 +117,7 @@ class Tailer:
         self._waking: asyncio.Task[None] | None = None
         self.reads = 0
         self.empty_reads = 0
+        self.held_back = 0  # reads in a row whose events no replica had yet
         # Why Redis can't be read now (None while it can), and who is told when it
         # first fails (the hubs close their sockets: server/outage.py).
         self.down: BaseException | None = None
@@ -312,6 +320,7 @@ class Tailer:
         self._marked.clear()
         if len(games) <= FEW_GAMES:
             # XRANGE each: no blocking read to set up (and to wait out when empty).
+            found: dict[str, list[StoredEvent]] = {}
             for game_id in games:
                 after = self._positions.get(game_id)
                 if after is None:
@@ -320,8 +329,9 @@ class Tailer:
                 self.reads += 1
                 if not events:
                     self.empty_reads += 1
-                elif game_id in self._positions:
-                    self._deliver(game_id, events)
+                else:
+                    found[game_id] = events
+            await self._hand_on(found)
             return
         for start in range(0, len(games), READ_CHUNK):
             chunk = games[start : start + READ_CHUNK]
@@ -332,10 +342,34 @@ class Tailer:
             self.reads += 1
             self.empty_reads += not batch
             for game_id, events in batch.items():
-                if game_id in self._positions:
-                    self._deliver(game_id, events)
-                    if len(events) >= self._count:
-                        self._marked.add(game_id)  # more where these came from
+                if len(events) >= self._count:
+                    self._marked.add(game_id)  # more where these came from
+            await self._hand_on(batch)
+
+    async def _hand_on(self, batch: dict[str, list[StoredEvent]]) -> None:
+        """Deliver what was read, once durable (with durability on): held back and
+        marked to be read again when no replica has it yet."""
+        if not batch:
+            return
+        if self._store.durability is not None:
+            try:
+                await self._store.durable(list(batch))
+            except NotDurable as e:
+                if not self.held_back:
+                    log.warning("tailer: events held back until a replica has them (%s)", e)
+                self.held_back += 1
+                if self.mode == "notify":
+                    self._marked.update(batch)
+                await asyncio.sleep(NOT_DURABLE_PAUSE_S)
+                return
+            if self.held_back:
+                log.warning(
+                    "tailer: a replica has the events again (%d reads held back)", self.held_back
+                )
+                self.held_back = 0
+        for game_id, events in batch.items():
+            if game_id in self._positions:
+                self._deliver(game_id, events)
 
     # ------------------------------------------------------------------ polling
 
@@ -359,9 +393,12 @@ class Tailer:
                 failures += 1
                 continue
             self.reads += 1
-            for game_id, events in batch.items():
-                if game_id in self._positions:
-                    self._deliver(game_id, events)
+            try:
+                await self._hand_on(batch)
+            except (RedisError, OSError) as e:
+                # The durability probe: read again from the same positions.
+                await asyncio.sleep(self._read_failed(e, failures))
+                failures += 1
 
     async def _wake(self) -> None:
         # CLIENT UNBLOCK answers 0 when the read has not reached Redis yet: try again

@@ -349,6 +349,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         outbox_limit=settings.ws_buffer,
         tail_mode=settings.tail,
         presence_beat_s=settings.presence_beat,
+        durability=service.store.durability,
     )
     app.state.hubs = hubs
     # This process's own moves go to its hubs straight from the service.
