@@ -18,7 +18,7 @@ import httpx
 import pytest
 import websockets
 
-from client.bots.moves import moves as game_moves
+from bots.moves import moves as game_moves
 from client.live import LiveGame
 from client.patch import apply_patch
 from server.store import events_key
