@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 
 TICK_S: Final = 0.25
 REQUEUE_MS: Final = 5_000
+GAMES_AT_ONCE: Final = 32
+"""Games of one round made at once (a burst of arrivals is paired in one round)."""
 STARTING_RATING: Final = START
 
 Ratings = Callable[[str, str], Awaitable[float]]
@@ -198,13 +200,19 @@ class Desk:
         plan = pair_off(now_ms, entries)
         if not plan.pairs and not plan.gone:
             return []
-        games = []
-        for a, b in await self.store.claim(pool, now_ms, plan):
-            try:
-                games.append(await self._start(pool, a, b))
-            except Exception:
-                log.exception("pairing could not make %s's game", pool.name)
-        return games
+        claimed = await self.store.claim(pool, now_ms, plan)
+        room = asyncio.Semaphore(GAMES_AT_ONCE)
+
+        async def start(a: Waiting, b: Waiting) -> str | None:
+            async with room:
+                try:
+                    return await self._start(pool, a, b)
+                except Exception:
+                    log.exception("pairing could not make %s's game", pool.name)
+                    return None
+
+        made = await asyncio.gather(*(start(a, b) for a, b in claimed))
+        return [game for game in made if game is not None]
 
     async def _start(self, pool: Pool, a: Waiting, b: Waiting) -> str:
         """The game of a claimed pair, both seats taken (who sits first drawn at random)."""
