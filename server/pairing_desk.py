@@ -9,7 +9,8 @@ Every ``TICK_S`` the desk, for each pool where one of its own sockets waits:
    entries, plans with the pure ``pair_off(now, entries)``, claims the plan in one
    script, and for each pair it now owns creates the game (``GameService.create_game``)
    and seats both players with their tokens' digests (``GameService.join``), then
-   records each one's ``Paired`` for its server to hand over.
+   records each one's ``Paired`` for its server to hand over (a socket of its own is
+   handed it at once).
 
 A pair is claimed before its game exists, so a process that dies between the two
 leaves two players out of the pool unpaired: their own servers see the entry
@@ -172,7 +173,6 @@ class Desk:
                     await self.match(pool, now_ms)
                 finally:
                     await self.store.unlock(pool)
-            await self._touch(pool, now_ms)
 
     async def _touch(self, pool: Pool, now_ms: int) -> None:
         tickets = list(self._tickets.get(pool, {}).values())
@@ -228,4 +228,9 @@ class Desk:
             rating = other.rating if pool.rated else None
             paired = Paired(game_id, seat, other.name, rating, pool.rated)
             await self.store.tell(pool, player.id, paired)
+            held = self._tickets.get(pool, {}).get(player.id)
+            if held is not None:  # its socket is here: told now, not at the next touch
+                if not held.paired.done():
+                    held.paired.set_result(paired)
+                self.forget(held)
         return game_id
