@@ -33,6 +33,7 @@ from server.outage import is_store_down
 from server.pairing import Paired, PairingStore, new_ticket, seat_token
 from server.pairing_desk import Desk, Ticket, ratings_of
 from server.wire import iso_time
+from server.ws import PingMessage
 
 __all__ = ["lifespan", "routes"]
 
@@ -46,12 +47,6 @@ _CLOCK_NAMES: Final = ", ".join(f"{i // 60}+{s}" for i, s in CLOCKS)
 
 class CancelMessage(
     msgspec.Struct, frozen=True, tag="cancel", tag_field="type", forbid_unknown_fields=True
-):
-    pass
-
-
-class PingMessage(
-    msgspec.Struct, frozen=True, tag="ping", tag_field="type", forbid_unknown_fields=True
 ):
     pass
 
