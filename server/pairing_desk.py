@@ -39,7 +39,7 @@ from server.ratings import player_id
 from server.service import GameService
 from server.skill import START
 
-__all__ = ["STARTING_RATING", "Desk", "Ticket", "ratings_of", "starting_rating"]
+__all__ = ["STARTING_RATING", "Desk", "Ratings", "Ticket", "ratings_of", "starting_rating"]
 
 log = logging.getLogger(__name__)
 

@@ -9,10 +9,12 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.lobby import Lobby
-from server.matchmaking import FRESH_MS, GRACE_MS, pool_named
+from server.matchmaking import FRESH_MS, GRACE_MS, pair_off, pool_named
 from server.pairing import Paired, PairingStore, entry_id, new_ticket, seat_token
-from server.pairing_desk import REQUEUE_MS, Desk, Ticket
+from server.pairing_desk import REQUEUE_MS, Desk, Ratings, Ticket, ratings_of
+from server.ratings import Ratings as RatingsModel
 from server.service import GameService
+from server.skill import RatedGame
 from server.store import EventStore
 
 CLASSIC_53 = pool_named("classic-5+3-casual")
@@ -29,7 +31,9 @@ class Clock:
         return self.now
 
 
-def ratings_of(table: dict[str, float]):  # type: ignore[no-untyped-def]
+def ratings_table(table: dict[str, float]) -> Ratings:
+    """Accounts' ratings from a table (the ratings model's own test is below)."""
+
     async def rating(account: str, variant: str) -> float:
         return table[account]
 
@@ -50,7 +54,7 @@ def desk_on(client: aioredis.Redis, clock: Clock, ratings: dict[str, float] | No
     service = GameService(EventStore(client), Lobby(client))
     if ratings is None:
         return Desk(PairingStore(client), service, clock_ms=clock)
-    return Desk(PairingStore(client), service, clock_ms=clock, ratings=ratings_of(ratings))
+    return Desk(PairingStore(client), service, clock_ms=clock, ratings=ratings_table(ratings))
 
 
 def result(held: Ticket) -> Paired:
@@ -179,8 +183,6 @@ async def test_a_claim_without_its_game_goes_back_in(redis_client: aioredis.Redi
     ana = await desk.join(CLASSIC_53, new_ticket(), "Ana", None)
     bo = await desk.join(CLASSIC_53, new_ticket(), "Bo", None)
     _, entries = await desk.store.entries(CLASSIC_53)
-    from server.matchmaking import pair_off
-
     claimed = await desk.store.claim(CLASSIC_53, clock.now, pair_off(clock.now, entries))
     assert len(claimed) == 1  # ... and that process died here
     await desk._touch(CLASSIC_53, clock.now)
@@ -201,3 +203,24 @@ async def test_a_dropped_player_is_not_paired_within_the_grace(
     bo = await there.join(CLASSIC_53, new_ticket(), "Bo", None)
     await there.tick(clock.now)
     assert not bo.paired.done() and await there.store.size(CLASSIC_53) == 2
+
+
+async def test_accounts_wait_with_their_rating_from_the_ratings_model(
+    redis_client: aioredis.Redis,
+) -> None:
+    """An account waits with its displayed rating in the pool's variant (server.ratings), 1500 before its first rated game."""
+    await RatingsModel(redis_client).count(
+        RatedGame("g1", "duel", 5, ("ada", "bob"), ("Ada", "Bob"), (1, 2))
+    )
+    ada = await RatingsModel(redis_client).skill("duel", "ada")
+    assert ada is not None and ada.rating != 1500
+    clock = Clock()
+    service = GameService(EventStore(redis_client), Lobby(redis_client))
+    desk = Desk(
+        PairingStore(redis_client), service, clock_ms=clock, ratings=ratings_of(redis_client)
+    )
+    duel = pool_named("duel-5+3-rated")
+    classic = pool_named("classic-5+3-rated")
+    assert duel is not None and classic is not None
+    assert (await desk.join(duel, new_ticket(), "Ada", "Ada")).waiting.rating == ada.rating
+    assert (await desk.join(classic, new_ticket(), "Ada", "Ada")).waiting.rating == 1500
