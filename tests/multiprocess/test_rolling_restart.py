@@ -5,10 +5,8 @@ and every client carries on from the other process with ``since``, missing nothi
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import signal
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 import httpx
@@ -17,98 +15,12 @@ import websockets
 
 from bots.moves import moves as game_moves
 from client.live import LiveGame
-from client.patch import apply_patch
+from tests.multiprocess.followers import Follower
 from tests.multiprocess.servers import served, ws_url
 from tests.server.ws_helpers import choose, http_view, new_table
 
 # Presence beats (scripts) would also wait on the paused Redis: kept out of the way.
 ENV = {"SPLENDOR_PRESENCE_BEAT": "30", "SPLENDOR_DRAIN_SECONDS": "10"}
-
-
-@dataclass
-class Follower:
-    """A websocket client written for this test: it follows a game through a list of
-    servers, moving to the next on 1012 with ``since``, resending unanswered commands,
-    and records every version it applied and who closed it how."""
-
-    name: str
-    bases: list[str]
-    game_id: str
-    token: str | None = None
-    view: dict[str, Any] | None = None
-    version: int = -1
-    applied: list[int] = field(default_factory=list)  # versions, snapshots included
-    snapshots: int = 0
-    closes: list[tuple[str, int | None]] = field(default_factory=list)  # (base, code)
-    answers: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # (base, ack/error)
-    pending: dict[str, dict[str, Any]] = field(default_factory=dict)
-    at: int = 0
-    conn: Any = None
-    changed: asyncio.Event = field(default_factory=asyncio.Event)
-    stopped: bool = False
-
-    def url(self) -> str:
-        url = ws_url(self.bases[self.at], self.game_id, self.token)
-        if self.version >= 0:
-            url += ("&" if "?" in url else "?") + f"since={self.version}"
-        return url
-
-    async def run(self) -> None:
-        while not self.stopped:
-            base = self.bases[self.at]
-            async with websockets.connect(self.url(), open_timeout=10) as conn:
-                self.conn = conn
-                for message in list(self.pending.values()):
-                    await conn.send(json.dumps(message))
-                try:
-                    async for raw in conn:
-                        self.take(base, json.loads(raw))
-                except websockets.ConnectionClosed:
-                    pass
-                self.closes.append((base, conn.close_code))
-            if self.stopped:
-                return
-            assert conn.close_code == 1012, (self.name, conn.close_code)
-            self.at = (self.at + 1) % len(self.bases)
-
-    def take(self, base: str, message: dict[str, Any]) -> None:
-        kind = message["type"]
-        if kind == "snapshot":
-            self.snapshots += 1
-            self.view, self.version = message["view"], message["version"]
-            self.applied.append(self.version)
-        elif kind == "diff":
-            assert self.view is not None and message["version"] == self.version + 1, (
-                self.name,
-                self.version,
-                message["version"],
-            )
-            self.view = apply_patch(self.view, message["patch"])
-            self.version = message["version"]
-            self.applied.append(self.version)
-        elif kind in ("ack", "error") and message.get("command_id"):
-            self.answers.append((base, message))
-            self.pending.pop(message["command_id"], None)
-        self.changed.set()
-
-    async def send(self, action: dict[str, Any], command_id: str | None = None) -> str:
-        command_id = command_id or f"{self.name}-{len(self.answers)}-{random.random()}"
-        message = {"type": "command", "command_id": command_id, "action": action}
-        self.pending[command_id] = message
-        await self.conn.send(json.dumps(message))
-        return command_id
-
-    async def until(self, check: Any, timeout: float = 30) -> None:
-        async def waiting() -> None:
-            while not check():
-                self.changed.clear()
-                await self.changed.wait()
-
-        await asyncio.wait_for(waiting(), timeout)
-
-    async def stop(self) -> None:
-        self.stopped = True
-        await self.conn.close()
 
 
 async def _command_held_by_redis(redis: aioredis.Redis) -> bool:
