@@ -107,3 +107,27 @@ async def test_bad_requests_are_refused(settings: Settings) -> None:
         assert (await next_message(conn))["code"] == "bad_request"
         await conn.send('{"type": "ping"}')
         assert await next_message(conn) == {"type": "pong"}
+
+
+async def test_a_draining_process_closes_waiting_sockets_with_1012_and_the_ticket_resumes(
+    settings: Settings,
+) -> None:
+    """When the process drains, a waiting socket is closed with 1012 and a new one at once;
+    its ticket, on a socket opened again, takes back the same place (same since)."""
+    async with live_server(settings) as server:
+        url = pairing_url(server, variant="duel", clock="5%2B3", name="Ana")
+        ana = await connect(url)
+        first = await next_message(ana)
+        drain = server.app.state.drain
+        drain.begin()
+        late = await connect(url)
+        await late.wait_closed()
+        assert late.close_code == 1012
+        await drain.run(5)
+        await ana.wait_closed()
+        assert ana.close_code == 1012
+        async with live_server(settings) as other:  # the next process, on the same Redis
+            elsewhere = pairing_url(other, variant="duel", clock="5%2B3", name="Ana")
+            again = await connect(f"{elsewhere}&ticket={first['ticket']}")
+            back = await next_message(again)
+            assert back["type"] == "waiting" and back["since"] == first["since"]
