@@ -2,7 +2,8 @@
 
 The lifespan connects to ``REDIS_URL`` or, without one, starts the embedded Redis on
 the data folder (stopped again when the app stops), builds the store, the lobby and
-the service, and makes the lobby whole before the first request.
+the service, and starts keeping the lobby whole in the background: it reads no game
+before serving (server/lobby_keeper.py), so start-up does not grow with history.
 
 Other modules plug in through two lists: ``routes`` (served before the web page) and
 ``lifespans`` (entered once the service is ready, left before Redis goes away). The
@@ -116,10 +117,11 @@ def create_app(
         client = aioredis.Redis(connection_pool=pool)
         # Deadlines written as games change, and rebuilt by start (server/timekeeper.py).
         deadlines = Deadlines(client)
+        service: GameService | None = None
         try:
             # SPLENDOR_DURABILITY=replica: appends wait for a replica (server/durability.py).
             store = EventStore(client, Durability.of(settings))
-            lobby = Lobby(client)
+            lobby = Lobby(client, settings.finished_games)
             service = GameService(store, lobby, cache_games=settings.cache_games)
             service.scheduler = deadlines
             # Profiles and ratings follow games as they finish (server/profiles.py).
@@ -139,6 +141,8 @@ def create_app(
                     await stack.enter_async_context(extra(app))
                 yield
         finally:
+            if service is not None:
+                await service.aclose()  # the lobby's refresh or rebuild, if running
             await deadlines.aclose()  # what the last moves noted
             await client.aclose()
             await pool.disconnect()

@@ -275,7 +275,8 @@ async def run_worker(settings: Settings) -> None:
         redis_url, decode_responses=False, socket_connect_timeout=REDIS_CONNECT_S
     )
     tail = tail_client(client)  # as the server's runner has it: no socket timeout
-    service = GameService(EventStore(client, Durability.of(settings)), Lobby(client))
+    store = EventStore(client, Durability.of(settings))
+    service = GameService(store, Lobby(client, settings.finished_games))
     runner = BotRunner(service, tail, delay=settings.bot_delay, seconds=settings.mcts_seconds)
     log.info("bot worker on %s", redis_url)
     try:

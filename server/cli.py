@@ -168,6 +168,18 @@ def ratings(args: argparse.Namespace) -> int:
     return command(args)
 
 
+def _lobby_arguments(parser: argparse.ArgumentParser) -> None:
+    from server.lobby_command import lobby_arguments
+
+    lobby_arguments(parser)
+
+
+def lobby(args: argparse.Namespace) -> int:
+    from server.lobby_command import lobby_command
+
+    return lobby_command(args)
+
+
 SUBCOMMANDS: list[Subcommand] = [
     Subcommand("serve", "run the server (HTTP API, websockets, web page)", _serve_arguments, serve),
     Subcommand(
@@ -182,6 +194,12 @@ SUBCOMMANDS: list[Subcommand] = [
     Subcommand("import", "load games written by `splendor export`", _import_arguments, import_),
     Subcommand(
         "ratings", "rebuild the ratings from the finished games", _ratings_arguments, ratings
+    ),
+    Subcommand(
+        "lobby",
+        "rebuild the lobby's lists from every game (`splendor lobby rebuild`)",
+        _lobby_arguments,
+        lobby,
     ),
 ]
 

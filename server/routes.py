@@ -148,11 +148,15 @@ async def list_games(request: Request) -> Response:
     if not 1 <= limit <= MAX_LIMIT:
         raise bad_request(f"limit must be 1 to {MAX_LIMIT}, not {limit}.")
     status: Status | None = raw_status  # narrowed by the check above
-    games = await _service(request).list_games(status, limit)
+    service = _service(request)
+    games = await service.list_games(status, limit)
     # Each account's and bot's rating beside its name (server/profiles.py).
     profiles: Profiles | None = getattr(request.app.state, "profiles", None)
     if profiles is not None:
         games = await profiles.with_ratings(games)
+    if await service.lobby_rebuilding():
+        # Lists may be missing games while the index is rebuilt (server/lobby_keeper.py).
+        return json({"games": games, "rebuilding": True})
     return json({"games": games})
 
 

@@ -49,7 +49,8 @@ from server.errors import (
     not_found,
 )
 from server.fast_paths import command_path
-from server.lobby import ABORTED_KEY, FINISHED_KEY, Lobby, LobbyEntry, Status
+from server.lobby import Lobby, LobbyEntry, Status
+from server.lobby_keeper import LobbyKeeper
 from server.projection import (
     LOAD_LUA,
     Game,
@@ -256,6 +257,12 @@ class GameService:
         # Called once a game this process appended the last event of is finished (not
         # aborted): the profiles and ratings (server.profiles), set by the app.
         self.on_finished: Callable[[Game], Awaitable[None]] | None = None
+        # The lobby's start-up and rebuilds (server/lobby_keeper.py).
+        self.keeper = (
+            None
+            if lobby is None
+            else LobbyKeeper(lobby, store.game_ids, self.lobby_entry, store.exists)
+        )
 
     # ------------------------------------------------------------------ hooks
 
@@ -898,29 +905,35 @@ class GameService:
     # ------------------------------------------------------------------ lobby
 
     async def start(self) -> None:
-        """Make the lobby index whole before serving: rebuilt from every stream if it
-        is missing, else refreshed for every game it does not list as finished (a
-        process may have died between an append and its lobby update). Finished games
-        never change, so a restart costs a fold of the unfinished games only."""
-        if self.lobby is None:
-            return
-        game_ids = await self.store.game_ids()
-        if not await self.lobby.is_built():
-            count = await self.lobby.rebuild(game_ids, self._entry_of)
-            log.info("lobby rebuilt from %d game streams", count)
-            return
-        members: list[Any] = [
-            *await self._r.zrange(FINISHED_KEY, 0, -1),
-            *await self._r.zrange(ABORTED_KEY, 0, -1),
-        ]
-        finished = {_text(m) for m in members}
-        unfinished = [g for g in game_ids if g not in finished]
-        await self.lobby.rebuild(unfinished, self._entry_of)
-        log.info("lobby refreshed for %d unfinished games", len(unfinished))
+        """Keep the lobby whole, in the background (server/lobby_keeper.py): its keys are
+        trusted when built, and only the open and live games refreshed; missing, they
+        are rebuilt from a SCAN of every game. Returns at once: the server is healthy
+        meanwhile (``lobby_ready`` waits for it)."""
+        if self.keeper is not None:
+            self.keeper.start()
 
-    async def _entry_of(self, game_id: str) -> LobbyEntry | None:
+    async def lobby_ready(self) -> None:
+        """Wait for the start-up's refresh or rebuild of the lobby."""
+        if self.keeper is not None:
+            await self.keeper.ready()
+
+    async def lobby_rebuilding(self) -> bool:
+        """Whether the lobby is being rebuilt (its lists may be missing games)."""
+        return self.keeper is not None and await self.keeper.rebuilding()
+
+    async def aclose(self) -> None:
+        """Stop the lobby's background work."""
+        if self.keeper is not None:
+            await self.keeper.aclose()
+
+    async def lobby_entry(self, game_id: str) -> LobbyEntry | None:
+        """A game's lobby entry folded from its keys (None: not listed, or not a game
+        this server reads), its deadline written again as it goes. A finished game
+        read for it is not kept in the cache unless it was there (a rebuild reads them
+        all)."""
         lock = self._lock_for(game_id)
         async with lock:
+            cached = game_id in self._cache
             try:
                 game = await self._game_locked(game_id, lock)
             except ServiceError:
@@ -930,6 +943,8 @@ class GameService:
                 # format) stays out of the lobby; it must not keep the server down.
                 log.exception("game %s can't be loaded; left out of the lobby", game_id)
                 return None
+            if not cached and game.status in _OVER:
+                self._forget(game_id)
             await self._schedule(game)  # its deadline, rebuilt with the lobby
             return None if _unlisted(game) else self._entry(game)
 
@@ -938,7 +953,10 @@ class GameService:
         # A finished game's entry changes once more, when its rematch is made: its
         # revision (what the index compares) counts that as a half version.
         revision = game.version * 2 + (game.rematch is not None)
-        return LobbyEntry(game.id, status, game.created_ms, revision, self._summary(game))
+        ended_ms = game.log[-1].at_ms if status in _OVER else None
+        return LobbyEntry(
+            game.id, status, game.created_ms, revision, self._summary(game), ended_ms
+        )
 
     async def _index(self, game: Game) -> None:
         """Update the game's lobby entry when something a list shows has changed.

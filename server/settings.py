@@ -40,6 +40,9 @@ class Settings:
     command_burst: int = 30
     # Games whose projection stays in memory (least recently used ones are dropped).
     cache_games: int = 2000
+    # Finished (and aborted) games the lobby lists, those that ended last; older ones
+    # open by id and are exported as any (server/lobby.py).
+    finished_games: int = 1000
     max_body_bytes: int = MAX_BODY_BYTES
     # Live websockets: bytes one socket may be behind before its diffs are dropped for
     # a snapshot; how the tailer waits for other processes' events (auto: keyspace
@@ -97,6 +100,7 @@ class Settings:
             command_rate=_float(env, "SPLENDOR_COMMAND_RATE", base.command_rate),
             command_burst=_int(env, "SPLENDOR_COMMAND_BURST", base.command_burst),
             cache_games=_int(env, "SPLENDOR_CACHE_GAMES", base.cache_games),
+            finished_games=_int(env, "SPLENDOR_FINISHED_GAMES", base.finished_games, least=1),
             ws_buffer=_int(env, "SPLENDOR_WS_BUFFER", base.ws_buffer, least=1),
             tail=_choice(env, "SPLENDOR_TAIL", get_args(TailMode), base.tail),
             presence_beat=max(0.05, _float(env, "SPLENDOR_PRESENCE_BEAT", base.presence_beat)),

@@ -12,8 +12,8 @@ The deadlines live in Redis beside the lobby, derived from the streams like it:
 
 The service writes a game's deadline after each append that changes it
 (``GameService.scheduler``; a move's with the others of the next ``FLUSH_S``, in one
-script, so a move pays no round trip for it) and for every unfinished game at start-up (the lobby's
-rebuild), so the set survives a restart of every process. Each process's
+script, so a move pays no round trip for it) and for every open or live game at start-up (the lobby's
+refresh, server/lobby_keeper.py), so the set survives a restart of every process. Each process's
 ``Timekeeper`` asks Redis, in one script, for the games now due and the next
 deadline, and sleeps until that one or ``POLL_S`` (a deadline written by another
 process is seen within it). A due game goes to ``GameService.expire``, which appends

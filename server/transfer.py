@@ -33,7 +33,7 @@ import redis.asyncio as aioredis
 
 from server.embedded_redis import EmbeddedRedis, EmbeddedRedisError, serving_url
 from server.errors import ServiceError
-from server.lobby import Lobby
+from server.lobby import KEEP_FINISHED, Lobby
 from server.records import RecordError, iso_to_ms, parse_record
 from server.service import GameService
 from server.settings import Settings, SettingsError
@@ -143,11 +143,13 @@ def configured_redis(settings: Settings, *, create: bool) -> Iterator[str]:
 
 
 @contextlib.asynccontextmanager
-async def games_on(url: str) -> AsyncIterator[GameService]:
-    """A game service (with its lobby) on the Redis at ``url``."""
+async def games_on(url: str, keep_finished: int = KEEP_FINISHED) -> AsyncIterator[GameService]:
+    """A game service (with its lobby, listing ``keep_finished`` finished games as the
+    servers do: ``Settings.finished_games``) on the Redis at ``url``."""
     client = aioredis.from_url(url)
     try:
-        yield GameService(EventStore(client), Lobby(client), cache_games=CACHED_GAMES)
+        lobby = Lobby(client, keep_finished)
+        yield GameService(EventStore(client), lobby, cache_games=CACHED_GAMES)
     finally:
         await client.aclose()
 
@@ -212,7 +214,7 @@ def export_command(args: argparse.Namespace) -> int:
     """``splendor export``: the summary line goes to standard error."""
 
     async def run(url: str, out: IO[bytes]) -> tuple[int, int]:
-        async with games_on(url) as service:
+        async with games_on(url, settings.finished_games) as service:
             return await export_games(service, out, args.since)
 
     try:
@@ -270,7 +272,7 @@ def import_command(args: argparse.Namespace) -> int:
     """``splendor import``: exit code 1 when some line was refused."""
 
     async def run(url: str, lines: IO[bytes]) -> ImportCounts:
-        async with games_on(url) as service:
+        async with games_on(url, settings.finished_games) as service:
             return await import_lines(service, lines)
 
     try:
@@ -305,4 +307,5 @@ def redis_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def settings_of(args: argparse.Namespace) -> Settings:
+    """The environment's settings with ``redis_arguments``' options."""
     return Settings.from_env().with_(redis_url=args.redis_url, data_dir=args.data_dir)

@@ -30,9 +30,11 @@ def settings(redis_server: str) -> Settings:
 
 @pytest.fixture
 async def app(redis_client: aioredis.Redis, settings: Settings) -> AsyncIterator[Starlette]:
-    """The whole app with its lifespan running (database emptied first by redis_client)."""
+    """The whole app with its lifespan running (database emptied first by redis_client),
+    its lobby built (in the background at start-up: awaited, so tests see no late write)."""
     application = create_app(settings, plugins=False)
     async with application.router.lifespan_context(application):
+        await application.state.service.lobby_ready()
         yield application
 
 

@@ -37,6 +37,7 @@ async def test_the_lobby_is_rebuilt_from_the_streams_when_it_is_lost(store: Even
     """With every lobby key deleted, start() folds the streams back into the same lists."""
     service = GameService(store, Lobby(store.client))
     await service.start()
+    await service.lobby_ready()
     open_id = (await service.create_game("duel", 2, 1))["id"]
     live_id, _ = await seated(service)
     await play(service, live_id, 5)
@@ -45,6 +46,7 @@ async def test_the_lobby_is_rebuilt_from_the_streams_when_it_is_lost(store: Even
     assert await service.list_games("live", 50) == []
     restarted = GameService(store, Lobby(store.client))
     await restarted.start()
+    await restarted.lobby_ready()
     after = {s: await restarted.list_games(s, 50) for s in ("open", "live", "finished")}
     assert ids(after["open"]) == [open_id]
     assert after["live"] == [await service.summary(live_id)]
@@ -58,12 +60,14 @@ async def test_a_game_indexed_behind_its_stream_is_caught_up_at_start(store: Eve
     """Moves appended without a lobby update (a process died in between), up to the game's end, are indexed at the next start."""
     service = GameService(store, Lobby(store.client))
     await service.start()
+    await service.lobby_ready()
     game_id, _ = await seated(service)
     unindexed = GameService(store, lobby=None)
     version = await play(unindexed, game_id, 1000)
     assert ids(await service.list_games("live", 5)) == [game_id]
     restarted = GameService(store, Lobby(store.client))
     await restarted.start()
+    await restarted.lobby_ready()
     assert ids(await restarted.list_games("live", 5)) == []
     [entry] = await restarted.list_games("finished", 5)
     assert entry["version"] == version and entry["result"] is not None
@@ -106,6 +110,7 @@ async def test_a_stream_that_cannot_be_read_does_not_stop_the_start(store: Event
     await Lobby(store.client).forget()
     restarted = GameService(store, Lobby(store.client))
     await restarted.start()
+    await restarted.lobby_ready()
     assert ids(await restarted.list_games("open", 10)) == [good]
 
 
