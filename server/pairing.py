@@ -101,7 +101,7 @@ _waiting_decoder = msgspec.json.Decoder(Waiting)
 _paired_decoder = msgspec.json.Decoder(Paired)
 
 
-def _keys(pool: Pool) -> tuple[str, str, str]:
+def pool_keys(pool: Pool) -> tuple[str, str, str]:
     tag = f"pair:{{{pool.name}}}"
     return f"{tag}:queue", f"{tag}:entries", f"{tag}:seen"
 
@@ -204,27 +204,27 @@ class PairingStore:
         """Put a player in the pool; False if its entry was there (resumed)."""
         body = msgspec.json.encode(waiting)
         added = await self._enqueue(
-            keys=_keys(pool), args=[waiting.id, repr(waiting.rating), body, now_ms]
+            keys=pool_keys(pool), args=[waiting.id, repr(waiting.rating), body, now_ms]
         )
         return bool(added)
 
     async def cancel(self, pool: Pool, entry: str) -> bool:
         """Take an entry out of the pool; False if it was not there (paired, gone)."""
-        return bool(await self._cancel(keys=_keys(pool), args=[entry]))
+        return bool(await self._cancel(keys=pool_keys(pool), args=[entry]))
 
     async def touch(self, pool: Pool, now_ms: int, entries: Sequence[str]) -> list[Paired | bool]:
         """For each entry: what it was paired to, True while it waits (marked seen at
         ``now_ms``), False if it is in the pool no more and not paired."""
         if not entries:
             return []
-        _, hash_key, seen_key = _keys(pool)
+        _, hash_key, seen_key = pool_keys(pool)
         keys = [hash_key, seen_key, *(paired_key(pool, e) for e in entries)]
         raw: list[bytes] = await self._touch(keys=keys, args=[now_ms, *entries])
         return [True if r == b"w" else (_paired_decoder.decode(r) if r else False) for r in raw]
 
     async def waiting(self, pool: Pool) -> list[Waiting]:
         """Everyone in the pool, lowest rating first."""
-        _, hash_key, _ = _keys(pool)
+        _, hash_key, _ = pool_keys(pool)
         raw = await self.client.hgetall(hash_key)
         return sorted(
             (_waiting_decoder.decode(v) for v in raw.values()), key=lambda w: (w.rating, w.id)
@@ -232,13 +232,13 @@ class PairingStore:
 
     async def entry(self, pool: Pool, entry: str) -> Waiting | None:
         """One waiting player, None if it is not in the pool."""
-        _, hash_key, _ = _keys(pool)
+        _, hash_key, _ = pool_keys(pool)
         raw = await self.client.hget(hash_key, entry)
         return None if raw is None else _waiting_decoder.decode(raw)
 
     async def entries(self, pool: Pool) -> tuple[list[Waiting], list[Entry]]:
         """The pool's players, and as the matcher sees them (with when each was seen)."""
-        _, _, seen_key = _keys(pool)
+        _, _, seen_key = pool_keys(pool)
         waiting = await self.waiting(pool)
         seen = await self.client.hgetall(seen_key)
         entries = [
@@ -248,7 +248,7 @@ class PairingStore:
         return waiting, entries
 
     async def size(self, pool: Pool) -> int:
-        queue, _, _ = _keys(pool)
+        queue, _, _ = pool_keys(pool)
         return int(await self.client.zcard(queue))
 
     async def claim(self, pool: Pool, now_ms: int, plan: Plan) -> list[tuple[Waiting, Waiting]]:
@@ -256,7 +256,7 @@ class PairingStore:
         gone entries still unseen): the pairs this caller, and nobody else, now owns."""
         flat = [x for pair in plan.pairs for x in pair]
         args: list[str | int] = [now_ms, GRACE_MS, len(plan.gone), *plan.gone, *flat]
-        raw: list[bytes] = await self._claim(keys=_keys(pool), args=args)
+        raw: list[bytes] = await self._claim(keys=pool_keys(pool), args=args)
         taken = [_waiting_decoder.decode(r) for r in raw]
         return list(zip(taken[::2], taken[1::2], strict=True))
 

@@ -1,0 +1,68 @@
+"""Quick pairing's scripts on a real Redis Cluster: each pool's keys share one slot, so enqueue, touch, claim, tell and cancel run there."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from redis.asyncio.cluster import RedisCluster
+
+from server.matchmaking import POOLS, pair_off
+from server.pairing import (
+    Paired,
+    PairingStore,
+    Waiting,
+    entry_id,
+    lock_key,
+    new_ticket,
+    paired_key,
+    pool_keys,
+)
+from tests.cluster_helpers import LocalCluster, key_slot
+
+NOW = 1_900_000_000_000
+
+
+@pytest.fixture
+async def cluster_client(redis_cluster: LocalCluster) -> AsyncIterator[RedisCluster]:
+    redis_cluster.flush()
+    client = RedisCluster.from_url(redis_cluster.nodes[0].url)
+    try:
+        yield client
+    finally:
+        await client.aclose()
+
+
+def test_each_pools_keys_share_one_slot_and_pools_spread() -> None:
+    """Every key of a pool hashes to one slot (its hash tag); the twelve pools do not all share one."""
+    slots = set()
+    for pool in POOLS:
+        keys = [*pool_keys(pool), lock_key(pool), paired_key(pool, "e" * 32)]
+        assert len({key_slot(k) for k in keys}) == 1
+        slots.add(key_slot(keys[0]))
+    assert len(slots) > 1
+
+
+async def test_a_pool_pairs_and_cancels_on_a_cluster(cluster_client: RedisCluster) -> None:
+    """On a cluster: four players in two pools, one cancels; the claim takes the one
+    possible pair of each pool, the paired are told, the lock is taken and given back."""
+    store = PairingStore(cluster_client)  # type: ignore[arg-type]
+    pools = [POOLS[0], POOLS[-1]]
+    tickets = {pool: [new_ticket() for _ in range(3)] for pool in pools}
+    for pool in pools:
+        for i, ticket in enumerate(tickets[pool]):
+            waiting = Waiting.of_ticket(ticket, f"P{i}", None, 1500.0 + i, NOW)
+            assert await store.enqueue(pool, waiting, NOW)
+        assert await store.cancel(pool, entry_id(tickets[pool][2]))
+        assert await store.lock(pool) and not await store.lock(pool)
+        _, entries = await store.entries(pool)
+        claimed = await store.claim(pool, NOW, pair_off(NOW, entries))
+        assert [(a.name, b.name) for a, b in claimed] == [("P0", "P1")]
+        for a, b in claimed:
+            await store.tell(pool, a.id, Paired("g1", 0, b.name, None, False))
+        ids = [entry_id(t) for t in tickets[pool]]
+        outcomes = await store.touch(pool, NOW, ids)
+        assert isinstance(outcomes[0], Paired) and outcomes[1:] == [False, False]
+        await store.unlock(pool)
+        assert await store.lock(pool)
+        assert await store.size(pool) == 0
