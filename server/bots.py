@@ -145,7 +145,9 @@ class BotRunner:
 
     def _play(self, game_id: str, table: _Table) -> None:
         state = table.state
-        if state.status == "finished":
+        if state.status in ("finished", "aborted"):
+            # Out of the set for good: every runner's refresh (and start) folds each
+            # game the set holds, so a game over must not stay in it.
             self._tables.pop(game_id, None)
             self._spawn(self._redis.srem(BOT_GAMES_KEY, game_id))
             return

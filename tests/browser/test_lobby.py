@@ -6,8 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import redis
 from playwright.sync_api import Browser, BrowserContext, expect
 
+from server.embedded_redis import EmbeddedRedis
+from server.lobby import REBUILDING_KEY
 from tests.browser.conftest import PHONE, Console, ServerProcess, open_page
 from tests.browser.pages import Api, play_moves, seat_record
 
@@ -82,3 +85,27 @@ def test_lobby_lists_games_and_a_joined_seat_survives_a_reload(
     assert seats[1]["bot"] == "greedy"
     assert small.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert console.unexpected() == []
+
+
+def test_the_lobby_says_when_the_server_is_rebuilding_its_lists(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    console: Console,
+    tmp_path: Path,
+    server_logs: Path,
+) -> None:
+    """A server started with its lobby keys lost, while another process holds the rebuild, serves the page at once, and each list says it is being rebuilt."""
+    store = EmbeddedRedis(tmp_path / "redis").start()
+    try:
+        with redis.Redis.from_url(store.url) as client:
+            client.set(REBUILDING_KEY, "another process", px=60_000)
+        server = ServerProcess(store.url, server_logs).start()
+        try:
+            page = open_page(browser, contexts, console, "lobby")
+            page.goto(f"{server.base}/#/")
+            for panel in ("#open-games", "#live-games", "#finished-games"):
+                expect(page.locator(panel)).to_contain_text("rebuilding its lists of games")
+        finally:
+            server.stop()
+    finally:
+        store.stop()

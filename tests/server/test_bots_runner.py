@@ -10,8 +10,12 @@ import pytest
 
 from bots.moves import moves as game_moves
 from events.game import VARIANTS
-from server.bots import run_worker
+from server.bots import BOT_GAMES_KEY, BotRunner, run_worker
+from server.service import GameService
 from server.settings import Settings
+from server.ws import tail_client
+from tests.server.helpers import command_id
+from tests.server.test_service import action
 from tests.server.ws_helpers import live_server
 
 
@@ -105,6 +109,31 @@ async def test_a_bots_worker_plays_for_servers_that_run_without_their_own_runner
             with contextlib.suppress(asyncio.CancelledError):
                 await worker
         assert summary["status"] == "finished"
+
+
+async def test_an_aborted_game_with_a_bot_leaves_the_runners_set(service: GameService) -> None:
+    """A bot game aborted before the runner saw it is dropped from bots:games at the runner's next look, not folded again at every start."""
+    game_id = (await service.create_game("classic", 2, 5))["id"]
+    await service.join(game_id, "Ana")
+    await service.join(game_id, "", bot="greedy")
+    await service.submit(game_id, 0, command_id(), action(service, "classic", {"kind": "abort"}))
+    redis = service.store.client
+    assert await redis.sismember(BOT_GAMES_KEY, game_id)
+    tail = tail_client(redis)
+    runner = BotRunner(service, tail, delay=0.0, seconds=0.01)
+    running = asyncio.create_task(runner.run())
+    try:
+        for _ in range(100):
+            if not await redis.sismember(BOT_GAMES_KEY, game_id):
+                break
+            await asyncio.sleep(0.05)
+        assert not await redis.sismember(BOT_GAMES_KEY, game_id)
+    finally:
+        await runner.close()
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+        await tail.aclose()
 
 
 async def _my_turn(

@@ -74,9 +74,11 @@ export function takeSeat(id, who) {
   return request("POST", `${game(id)}/seats`, { body: who });
 }
 
+/** The lobby's list of one status; `rebuilding` is set on it while the server
+ * rebuilds its lists (a game may be missing meanwhile: docs/http-api.md). */
 export async function listGames(status, limit = 20) {
   const data = await request("GET", `/api/games?status=${status}&limit=${limit}`);
-  return data.games;
+  return Object.assign(data.games, { rebuilding: Boolean(data.rebuilding) });
 }
 
 export function gameSummary(id) {

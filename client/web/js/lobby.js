@@ -221,15 +221,15 @@ function newGameForm(seed) {
 
 async function refreshLists(lists) {
   const [open, live, finished] = await Promise.all(["open", "live", "finished"].map((s) => listGames(s, 12).catch(() => null)));
-  if (open) mount(lists.open, open.length ? open.map(openRow) : empty("No open game right now: start one."));
+  if (open) mount(lists.open, rowsOf(open, openRow, "No open game right now: start one."));
   if (live) {
     // Summaries may carry each seat's points; otherwise the public view has them.
     const views = await Promise.all(
       live.map((g, i) => (i < 8 && !(g.seats || []).every((s) => "points" in s) ? fetchView(g.id).then((r) => r.view, () => null) : null)),
     );
-    mount(lists.live, live.length ? live.map((g, i) => liveRow(g, views[i])) : empty("Nobody is playing right now."));
+    mount(lists.live, rowsOf(live, (g, i) => liveRow(g, views[i]), "Nobody is playing right now."));
   }
-  if (finished) mount(lists.finished, finished.length ? finished.map(finishedRow) : empty("No finished game yet."));
+  if (finished) mount(lists.finished, rowsOf(finished, finishedRow, "No finished game yet."));
   await refreshMine(lists.mine);
 }
 
@@ -261,6 +261,15 @@ const STATUS_WORDS = { open: "Open", live: "Live", finished: "Finished", aborted
 
 function empty(text) {
   return h("p", { class: "empty" }, text);
+}
+
+const REBUILDING = "The server is rebuilding its lists of games: some may be missing for a moment.";
+
+/** A list's rows, `none` when it is empty; while the server rebuilds its lists
+ * (docs/http-api.md), a line saying so. */
+function rowsOf(list, render, none) {
+  const rows = list.length ? list.map(render) : [empty(none)];
+  return list.rebuilding ? [...rows, empty(REBUILDING)] : rows;
 }
 
 function link(href, label, key, primary = false) {
