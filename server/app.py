@@ -129,6 +129,7 @@ def create_app(
             service.on_finished = profiles.game_finished
             await service.start()
             app.state.profiles = profiles
+            app.state.ratings_of = profiles.ratings_of  # GET /api/me (server/account_routes.py)
             app.state.redis = client
             app.state.store = store
             app.state.lobby = lobby

@@ -16,7 +16,7 @@ from server.errors import bad_request, not_found
 from server.profiles import Profiles
 from server.routes import int_param, json
 from server.service import GameService
-from server.skill import NEW, VARIANTS, Skill
+from server.skill import VARIANTS
 from server.wire import iso_time
 
 PROFILE_GAMES: Final = 100
@@ -26,19 +26,6 @@ _PLAYER: Final = re.compile(r"[A-Za-z0-9_-]{1,40}|bot:[a-z]{1,20}")
 
 def _profiles(request: Request) -> Profiles:
     return cast(Profiles, request.app.state.profiles)
-
-
-def rating_wire(skill: Skill | None) -> dict[str, int]:
-    """A rating as the API gives it; a player without games shows the start."""
-    skill = NEW if skill is None else skill
-    return {"rating": skill.rating, "games": skill.games}
-
-
-async def ratings_of(profiles: Profiles, player: str) -> dict[str, dict[str, int]]:
-    """``{variant: {"rating", "games"}}`` of one player id, every variant."""
-    return {
-        variant: rating_wire(await profiles.ratings.skill(variant, player)) for variant in VARIANTS
-    }
 
 
 async def player(request: Request) -> Response:
@@ -53,7 +40,7 @@ async def player(request: Request) -> Response:
         raise missing
     profiles = _profiles(request)
     played, won = await profiles.record(pid)
-    ratings = await ratings_of(profiles, pid)
+    ratings = await profiles.ratings_of(pid)
     if not bot and played == 0 and not any(r["games"] for r in ratings.values()):
         raise missing
     service = cast(GameService, request.app.state.service)

@@ -24,7 +24,7 @@ from redis.exceptions import RedisError
 
 from server.projection import Game
 from server.ratings import Ratings, player_id, rated_game, seated
-from server.skill import NEW
+from server.skill import NEW, VARIANTS
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +91,17 @@ class Profiles:
             return []
         seats = await self._r.hmget(seats_key(player), ids)
         return [(g, int(s or 0)) for g, s in zip(ids, seats, strict=True)]
+
+    async def ratings_of(self, player: str) -> dict[str, dict[str, int]]:
+        """``{variant: {"rating", "games"}}`` of a player id (an account's username in
+        any case), every variant; one without games shows the start (1500, 0). What
+        ``GET /api/players/{name}`` and ``GET /api/me`` give."""
+        ratings = {}
+        for variant in VARIANTS:
+            skill = await self.ratings.skill(variant, player.lower())
+            skill = NEW if skill is None else skill
+            ratings[variant] = {"rating": skill.rating, "games": skill.games}
+        return ratings
 
     async def with_ratings(self, summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Game summaries with each account's and bot's rating in the game's variant

@@ -9,6 +9,7 @@ import redis.asyncio as aioredis
 
 from server.ratings import Ratings, counted_key
 from server.skill import RatedGame, RatingBook
+from tests.ratings.helpers import ratings_state
 
 
 def random_games(count: int, seed: int) -> list[RatedGame]:
@@ -21,20 +22,6 @@ def random_games(count: int, seed: int) -> list[RatedGame]:
         ranks = tuple(sorted(rng.choice([1, 1, 2, 3]) for _ in players))
         games.append(RatedGame(f"g{n:04d}", "classic", 1000 + n, players, players, ranks))
     return games
-
-
-async def state(client: aioredis.Redis) -> dict[bytes, object]:
-    """Every key of the ratings and its whole value."""
-    found: dict[bytes, object] = {}
-    async for key in client.scan_iter(match=b"{ratings:*"):
-        kind = await client.type(key)
-        if kind == b"hash":
-            found[key] = await client.hgetall(key)
-        elif kind == b"zset":
-            found[key] = await client.zrange(key, 0, -1, withscores=True)
-        else:
-            found[key] = await client.lrange(key, 0, -1)
-    return found
 
 
 async def test_a_game_counts_once(redis_client: aioredis.Redis) -> None:
@@ -83,11 +70,11 @@ async def test_rebuild_writes_what_live_counting_wrote(redis_client: aioredis.Re
     ratings = Ratings(redis_client)
     for game in games:
         assert await ratings.count(game)
-    live = await state(redis_client)
+    live = await ratings_state(redis_client)
     await redis_client.hset(counted_key("classic"), "stray", 1)  # the rebuild drops it
     counts = await ratings.rebuild(reversed(games))  # given in any order: sorted by end
     assert counts == {"classic": len(games), "duel": 0}
-    assert await state(redis_client) == live
+    assert await ratings_state(redis_client) == live
 
 
 async def test_leaderboard_best_first_with_names(redis_client: aioredis.Redis) -> None:
