@@ -5,7 +5,7 @@ profiles and the leaderboards, read from ``server.profiles`` and ``server.rating
 from __future__ import annotations
 
 import re
-from typing import Any, Final, cast
+from typing import Final, cast
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -15,7 +15,6 @@ from bots import BOTS
 from server.errors import bad_request, not_found
 from server.profiles import Profiles
 from server.routes import int_param, json
-from server.service import GameService
 from server.skill import VARIANTS
 from server.wire import iso_time
 
@@ -43,15 +42,13 @@ async def player(request: Request) -> Response:
     ratings = await profiles.ratings_of(pid)
     if not bot and played == 0 and not any(r["games"] for r in ratings.values()):
         raise missing
-    service = cast(GameService, request.app.state.service)
-    games: list[dict[str, Any]] = []
+    games = await profiles.games(pid, PROFILE_GAMES)
     name = pid
-    for game_id, seat in await profiles.games(pid, PROFILE_GAMES):
-        summary = await service.summary(game_id)
-        summary["seat"] = seat
-        if name == pid and seat < len(summary["seats"]) and not bot:
-            name = summary["seats"][seat]["name"]
-        games.append(summary)
+    for game in games:  # an account's name as it was typed at sign-up
+        seats = game.get("seats") or []
+        if not bot and game["seat"] < len(seats):
+            name = seats[game["seat"]]["name"]
+            break
     history = {
         variant: [
             {

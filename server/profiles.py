@@ -9,6 +9,9 @@ cluster slot, written by one script):
 
 - ``player:{<id>}:games``: sorted set game id -> its end (ms), newest last;
 - ``player:{<id>}:seats``: hash game id -> the player's seat in it;
+- ``player:{<id>}:summaries``: hash game id -> the game's summary when it ended, as
+  JSON (the lobby keeps only the newest finished games; a profile lists a player's
+  own, whatever their age, without folding them);
 - ``player:{<id>}:record``: hash ``games``, ``wins`` (finished games, won ones).
 
 Adding a game is idempotent (``ZADD NX`` decides), so a game indexed twice counts once.
@@ -19,6 +22,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Final, cast
 
+import msgspec
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
@@ -28,10 +32,15 @@ from server.skill import NEW, VARIANTS
 
 log = logging.getLogger(__name__)
 
-# KEYS: games, seats, record. ARGV: game id, end (ms), seat, won (1/0).
+_ENCODER = msgspec.json.Encoder()
+_DECODER = msgspec.json.Decoder(dict[str, Any])
+
+# KEYS: games, seats, record, summaries. ARGV: game id, end (ms), seat, won (1/0),
+# summary JSON.
 _ADD_LUA: Final = """
 if redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[4], ARGV[1], ARGV[5])
 redis.call('HINCRBY', KEYS[3], 'games', 1)
 if ARGV[4] == '1' then redis.call('HINCRBY', KEYS[3], 'wins', 1) end
 return 1
@@ -46,6 +55,10 @@ def seats_key(player: str) -> str:
     return "player:{" + player + "}:seats"
 
 
+def summaries_key(player: str) -> str:
+    return "player:{" + player + "}:summaries"
+
+
 def record_key(player: str) -> str:
     return "player:{" + player + "}:record"
 
@@ -58,39 +71,48 @@ class Profiles:
         self.ratings = Ratings(client) if ratings is None else ratings
         self._add = client.register_script(_ADD_LUA)
 
-    async def game_finished(self, game: Game) -> None:
+    async def game_finished(self, game: Game, summary: dict[str, Any]) -> None:
         """Index a finished game for its players and count it in the ratings if it is
         rated. A failure is logged, not raised: the game's end is appended already and
         stays the truth (``splendor ratings rebuild`` heals the ratings)."""
         try:
-            await self.add_game(game)
+            await self.add_game(game, summary)
             rated = rated_game(game)
             if rated is not None:
                 await self.ratings.count(rated)
         except RedisError:
             log.exception("ratings and profiles of finished game %s not updated", game.id)
 
-    async def add_game(self, game: Game) -> None:
-        """List a finished game on each of its players' profiles (guests have none)."""
+    async def add_game(self, game: Game, summary: dict[str, Any]) -> None:
+        """List a finished game (its ``summary``) on each of its players' profiles
+        (guests have none)."""
         result = game.state.result
         winners = set(result.winners) if result is not None else set()
         ended_ms = game.log[-1].at_ms
+        encoded = _ENCODER.encode(summary)
         for seat, player, _ in seated(game):
             if player is None:
                 continue
+            keys = [games_key(player), seats_key(player), record_key(player)]
             await self._add(
-                keys=[games_key(player), seats_key(player), record_key(player)],
-                args=[game.id, ended_ms, seat, int(seat in winners)],
+                keys=[*keys, summaries_key(player)],
+                args=[game.id, ended_ms, seat, int(seat in winners), encoded],
             )
 
-    async def games(self, player: str, limit: int) -> list[tuple[str, int]]:
-        """The player's newest ``limit`` finished games: (game id, its seat in it)."""
+    async def games(self, player: str, limit: int) -> list[dict[str, Any]]:
+        """The player's newest ``limit`` finished games: each game's summary as it
+        ended, with the player's ``seat``."""
         members = cast(list[bytes], await self._r.zrevrange(games_key(player), 0, limit - 1))
         ids = [_text(g) for g in members]
         if not ids:
             return []
         seats = await self._r.hmget(seats_key(player), ids)
-        return [(g, int(s or 0)) for g, s in zip(ids, seats, strict=True)]
+        summaries = await self._r.hmget(summaries_key(player), ids)
+        games = []
+        for seat, raw in zip(seats, summaries, strict=True):
+            if raw is not None:
+                games.append({**_DECODER.decode(raw), "seat": int(seat or 0)})
+        return games
 
     async def ratings_of(self, player: str) -> dict[str, dict[str, int]]:
         """``{variant: {"rating", "games"}}`` of a player id (an account's username in

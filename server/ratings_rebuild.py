@@ -32,12 +32,13 @@ async def rebuild(service: GameService, profiles: Profiles) -> dict[str, int]:
     rated: list[RatedGame] = []
     for game_id in await service.store.game_ids():
         try:
-            game = await service.game(game_id)
+            finished = await service.finished_game(game_id)
         except (ServiceError, msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError):
             continue  # not a game this server reads: the lobby leaves it out too
-        if game.status != "finished":
+        if finished is None:
             continue
-        await profiles.add_game(game)
+        game, summary = finished
+        await profiles.add_game(game, summary)
         found = rated_game(game)
         if found is not None:
             rated.append(found)

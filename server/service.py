@@ -256,7 +256,7 @@ class GameService:
         self.scheduler: Scheduler | None = None
         # Called once a game this process appended the last event of is finished (not
         # aborted): the profiles and ratings (server.profiles), set by the app.
-        self.on_finished: Callable[[Game], Awaitable[None]] | None = None
+        self.on_finished: Callable[[Game, dict[str, Any]], Awaitable[None]] | None = None
         # The lobby's start-up and rebuilds (server/lobby_keeper.py).
         self.keeper = (
             None
@@ -752,12 +752,17 @@ class GameService:
 
     # ------------------------------------------------------------------ reading
 
-    async def game(self, game_id: str) -> Game:
-        """A game's projection as it is now, to read (``splendor ratings rebuild``);
-        raises ``not_found``."""
+    async def finished_game(self, game_id: str) -> tuple[Game, dict[str, Any]] | None:
+        """A finished game's projection and summary (``splendor ratings rebuild``), not
+        kept in the cache unless it was there; None for a game not finished. Raises
+        ``not_found``."""
         lock = self._lock_for(game_id)
         async with lock:
-            return await self._game_locked(game_id, lock)
+            cached = game_id in self._cache
+            game = await self._game_locked(game_id, lock)
+            if not cached and game.status in _OVER:
+                self._forget(game_id)
+            return (game, self._summary(game)) if game.status == "finished" else None
 
     async def variant_of(self, game_id: str) -> Variant:
         """The rules a game is played with."""
@@ -979,9 +984,10 @@ class GameService:
         game.listed = shown
 
     async def _finished(self, game: Game) -> None:
-        """Tell ``on_finished`` (it logs its own failures: the end is appended)."""
+        """Tell ``on_finished`` the game and its summary (it logs its own failures:
+        the end is appended)."""
         if self.on_finished is not None:
-            await self.on_finished(game)
+            await self.on_finished(game, self._summary(game))
 
     def _summary(self, game: Game) -> dict[str, Any]:
         public = game.variant.view(game.state, None)
