@@ -92,6 +92,7 @@ class Determinizer:
                     nobles=list(p["nobles"]),
                     reserved=reserved,
                     out=p.get("out"),
+                    account=p.get("account"),
                 )
             )
         turn = view["turn"]

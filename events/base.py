@@ -29,20 +29,31 @@ class TimeControl(msgspec.Struct, frozen=True):
 class GameCreated(
     msgspec.Struct, frozen=True, tag="GameCreated", tag_field="type", omit_defaults=True
 ):
-    """``clock`` and ``seeded`` came with live matches: older streams decode with the
-    defaults (untimed, not seeded)."""
+    """``clock`` and ``seeded`` came with live matches, ``rated`` with accounts: older
+    streams decode with the defaults (untimed, not seeded, casual)."""
 
     game: str
     variant: Variant
     players: int
     clock: TimeControl | None = None
     seeded: bool = False
+    rated: bool = False
 
 
-class PlayerJoined(msgspec.Struct, frozen=True, tag="PlayerJoined", tag_field="type"):
+class PlayerJoined(
+    msgspec.Struct, frozen=True, tag="PlayerJoined", tag_field="type", omit_defaults=True
+):
+    """A seat taken. ``account`` (came with accounts) is the account's username as it
+    was typed at sign-up, None for a guest or a bot; its lowercase is the account's id.
+
+    ``bot`` has no default so that it is always written (``"bot": null``), as it was
+    before ``omit_defaults``: recorded logs encode back to the same bytes, and
+    ``account`` is written only when there is one."""
+
     seat: int
     name: str
-    bot: str | None = None
+    bot: str | None
+    account: str | None = None
 
 
 class Seat(msgspec.Struct):
@@ -51,6 +62,7 @@ class Seat(msgspec.Struct):
     seat: int
     name: str
     bot: str | None = None
+    account: str | None = None
 
 
 # ---------------------------------------------------------------------- leaving, both games

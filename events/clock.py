@@ -35,6 +35,7 @@ class Clock(msgspec.Struct):
 
     control: TimeControl | None = None
     seeded: bool = False
+    rated: bool = False  # a rated game (GameCreated): kept beside ``seeded``
     created_ms: int = 0  # when the game was created
     now_ms: int = 0  # the time of the last event folded
     turn_ms: int = 0  # when the current turn began (or the game ended)
@@ -51,6 +52,7 @@ class Clock(msgspec.Struct):
         return Clock(
             self.control,
             self.seeded,
+            self.rated,
             self.created_ms,
             self.now_ms,
             self.turn_ms,
@@ -66,9 +68,10 @@ class Clock(msgspec.Struct):
 # ---------------------------------------------------------------------- the fold
 
 
-def created(clock: Clock, control: TimeControl | None, seeded: bool) -> None:
+def created(clock: Clock, control: TimeControl | None, seeded: bool, rated: bool = False) -> None:
     clock.control = control
     clock.seeded = seeded
+    clock.rated = rated
     clock.created_ms = clock.turn_ms = clock.now_ms  # an open game's clock reads then
 
 

@@ -4,7 +4,6 @@ which variant they hold. Each variant module fills a ``Variant``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -57,7 +56,9 @@ class Variant:
     min_players: int
     max_players: int
     new_state: Callable[[], Any]
-    join: Callable[[Any, str, str | None, random.Random], list[Any]]
+    # join(state, name, bot, rng, account=None): ``account`` is the username of the
+    # account a player's seat is for (None: a guest, or a bot).
+    join: Callable[..., list[Any]]
     # decide(state, seat, action, rng, facts=None): ``facts`` (events.leaving.Facts)
     # give the time now and who is away; without them no clock is checked.
     decide: Callable[..., list[Any]]
@@ -84,9 +85,11 @@ class Variant:
         players: int,
         clock: TimeControl | None = None,
         seeded: bool = False,
+        rated: bool = False,
     ) -> list[Any]:
-        """The first event of every game: its table and its time control."""
-        return [GameCreated(game_id, self.name, players, clock, seeded)]  # type: ignore[arg-type]
+        """The first event of every game: its table, its time control, whether it is
+        rated."""
+        return [GameCreated(game_id, self.name, players, clock, seeded, rated)]  # type: ignore[arg-type]
 
     def fold(self, events: Iterable[Any], state: Any = None) -> Any:
         """The state after ``events`` (the clocks need ``fold_timed``)."""

@@ -7,12 +7,15 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from events.base import PlayerJoined, Status
+from events.clock import Clock
 from events.errors import GameOver, IllegalAction, NotYourTurn
 
 
 class _Player(Protocol):
     @property
     def name(self) -> str: ...
+    @property
+    def account(self) -> str | None: ...
 
 
 class Table(Protocol):
@@ -26,6 +29,8 @@ class Table(Protocol):
     def players(self) -> Sequence[_Player]: ...
     @property
     def seat(self) -> int: ...
+    @property
+    def clock(self) -> Clock: ...
 
 
 # How a bot level is written in a seat's name: "MCTS bot", "Greedy bot".
@@ -49,13 +54,28 @@ def distinct_name(name: str, taken: Sequence[str]) -> str:
     return f"{name} {number}"
 
 
-def take_seat(state: Table, name: str, bot: str | None) -> PlayerJoined:
+def same_account(a: str, b: str) -> bool:
+    """Two usernames name the same account: they are compared in lowercase (its id)."""
+    return a.lower() == b.lower()
+
+
+RATED_NEEDS_ACCOUNT = "This game is rated: only a player logged in to an account may join it."
+
+
+def take_seat(state: Table, name: str, bot: str | None, account: str | None = None) -> PlayerJoined:
     """A player takes the next free seat (the game starts when it was the last), under a
-    name no other seat has."""
+    name no other seat has. A rated game's human seats are accounts' (bots may sit)."""
     if state.status != "open" or len(state.players) >= state.players_count:
         raise IllegalAction("This game has no free seat left.")
+    if bot is not None:
+        account = None
+    elif account is None:
+        if state.clock.rated:
+            raise IllegalAction(RATED_NEEDS_ACCOUNT)
+    elif any(p.account is not None and same_account(p.account, account) for p in state.players):
+        raise IllegalAction(f"{account} already has a seat at this game: one seat an account.")
     seat_name = distinct_name(name, [p.name for p in state.players])
-    return PlayerJoined(len(state.players), seat_name, bot)
+    return PlayerJoined(len(state.players), seat_name, bot, account)
 
 
 def check_turn(state: Table, seat: int) -> None:

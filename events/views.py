@@ -30,6 +30,8 @@ class _Player(Protocol):
     @property
     def bot(self) -> str | None: ...
     @property
+    def account(self) -> str | None: ...
+    @property
     def tokens(self) -> Sequence[int]: ...
     @property
     def bonuses(self) -> Sequence[int]: ...
@@ -75,6 +77,7 @@ def player_frame(player: _Player, token_names: tuple[str, ...]) -> dict[str, Any
         "seat": player.seat,
         "name": player.name,
         "bot": player.bot,
+        "account": player.account,
         "tokens": dict(zip(token_names, player.tokens, strict=True)),
         "bonuses": dict(zip(GEMS, player.bonuses, strict=True)),
         "points": player.points,
@@ -126,6 +129,11 @@ def seeded(state: Viewed) -> bool:
     return state.clock.seeded
 
 
+def rated(state: Viewed) -> bool:
+    """The view's ``rated``: the game counts for its accounts' ratings."""
+    return state.clock.rated
+
+
 def clock(state: Viewed) -> dict[str, Any] | None:
     """The view's ``clock`` (``events.clock.clock_view``), as of its last change."""
     return clock_view(state.clock)
@@ -133,7 +141,11 @@ def clock(state: Viewed) -> dict[str, Any] | None:
 
 # Members of every game's table, after the game's own: a game's ``view`` and its
 # ``TableViews`` build them with these.
-LIVE_MEMBERS: dict[str, Callable[[Any], Any]] = {"seeded": seeded, "clock": clock}
+LIVE_MEMBERS: dict[str, Callable[[Any], Any]] = {
+    "seeded": seeded,
+    "rated": rated,
+    "clock": clock,
+}
 
 
 # ---------------------------------------------------------------------- views kept up to date

@@ -29,6 +29,8 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
+from server.account_routes import account_routes
+from server.accounts import Accounts
 from server.drain import Drain
 from server.durability import Durability
 from server.embedded_redis import EmbeddedRedis
@@ -84,7 +86,7 @@ def create_app(
     """The whole server as an ASGI app. ``settings`` default to the environment's.
 
     ``app.state`` holds ``settings``, ``redis`` (the client), ``store``, ``lobby``,
-    ``service``, ``rate_limiter`` (commands) and ``client_limits`` (per address) once
+    ``service``, ``accounts`` (server/accounts.py), ``rate_limiter`` (commands) and ``client_limits`` (per address) once
     the lifespan has started, and ``drain`` (server/drain.py).
     """
     settings = Settings.from_env() if settings is None else settings
@@ -118,6 +120,9 @@ def create_app(
         # Deadlines written as games change, and rebuilt by start (server/timekeeper.py).
         deadlines = Deadlines(client)
         service: GameService | None = None
+        # Accounts and sessions (server/accounts.py): passwords hashed in threads of
+        # their own.
+        accounts = Accounts(client)
         try:
             # SPLENDOR_DURABILITY=replica: appends wait for a replica (server/durability.py).
             store = EventStore(client, Durability.of(settings))
@@ -135,6 +140,7 @@ def create_app(
             app.state.lobby = lobby
             app.state.service = service
             app.state.embedded_redis = embedded
+            app.state.accounts = accounts
             async with contextlib.AsyncExitStack() as stack:
                 # Started again on the same folder and port if it dies (server/outage.py).
                 app.state.redis_keeper = await stack.enter_async_context(keep_redis_up(embedded))
@@ -144,6 +150,7 @@ def create_app(
         finally:
             if service is not None:
                 await service.aclose()  # the lobby's refresh or rebuild, if running
+            accounts.close()
             await deadlines.aclose()  # what the last moves noted
             await client.aclose()
             await pool.disconnect()
@@ -153,6 +160,7 @@ def create_app(
     web = web_root()
     app = Starlette(
         routes=[
+            *account_routes(),  # before api_routes' catch-all of /api/
             *api_routes(),
             *extra_routes,
             # Last: the web page (hash routing, so "/" and its files are all it needs).

@@ -31,7 +31,7 @@ REDACTED: Final = "[redacted]"
 _PARAMETER = re.compile(r"(?P<name>(?:(?<=[?&;\s])|^)[^=&;?\s\"']+)=(?P<value>[^&;\s\"']*)")
 _BEARER = re.compile(r"(?i)(?P<scheme>\bbearer\s+)[^\s\"',;]+")
 _PASSWORD = re.compile(r"(?P<start>://[^/@\s:\"']*:)[^/@\s\"']+(?=@)")
-SECRET_PARAMETERS: Final = frozenset({"token"})
+SECRET_PARAMETERS: Final = frozenset({"token", "splendor_session"})  # + the session cookie
 
 
 def _parameter(match: re.Match[str]) -> str:

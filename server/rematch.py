@@ -61,17 +61,22 @@ class PlannedSeat(msgspec.Struct, frozen=True):
     name: str
     bot: str | None
     previous: int
+    account: str | None = None  # the account of the seat (a rated game's rematch is rated)
 
 
 _plan_decoder = msgspec.json.Decoder(list[PlannedSeat])
 
 
 def plan_seats(players: list[Any]) -> list[PlannedSeat]:
-    """The rematch's seats from the finished game's players (``name``, ``bot`` and
-    ``seat`` attributes), moved round by one: seat i goes to (i + 1) % n."""
+    """The rematch's seats from the finished game's players (``name``, ``bot``,
+    ``account`` and ``seat`` attributes), moved round by one: seat i goes to
+    (i + 1) % n."""
     n = len(players)
     by_new = {(p.seat + 1) % n: p for p in players}
-    return [PlannedSeat(by_new[j].name, by_new[j].bot, by_new[j].seat) for j in range(n)]
+    return [
+        PlannedSeat(by_new[j].name, by_new[j].bot, by_new[j].seat, by_new[j].account)
+        for j in range(n)
+    ]
 
 
 def encode_plan(plan: list[PlannedSeat]) -> bytes:

@@ -20,7 +20,9 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from events.game import VARIANTS
+from events.turns import RATED_NEEDS_ACCOUNT
 from server import wire
+from server.accounts import mask_deleted, session_account
 from server.errors import (
     ServiceError,
     bad_request,
@@ -123,8 +125,10 @@ def _game_id(request: Request) -> str:
 async def create_game(request: Request) -> Response:
     _limits(request).spend_create(client_address(request))
     body = wire.decode(await read_body(request), wire.CreateGame)
+    if body.rated and await session_account(request) is None:
+        raise missing_token("A rated game is created by a player logged in to an account.")
     summary = await _service(request).create_game(
-        body.variant, body.players, body.seed, wire.time_control(body.clock)
+        body.variant, body.players, body.seed, wire.time_control(body.clock), body.rated
     )
     return json(summary, 201)
 
@@ -134,8 +138,17 @@ async def join_seat(request: Request) -> Response:
     service = _service(request)
     game_id = _game_id(request)
     await service.variant_of(game_id)  # 404 before looking at the body
-    name, bot = wire.player_name(wire.decode(await read_body(request), wire.JoinSeat))
-    joined = await service.join(game_id, name, bot)
+    join = wire.decode(await read_body(request), wire.JoinSeat)
+    account = None
+    if join.name is None and join.bot is None:
+        account = await session_account(request)  # {}: the session's account
+    if account is not None:
+        name, bot = account, None
+    else:
+        name, bot = wire.player_name(join)
+        if bot is None and await service.rated(game_id):
+            raise missing_token(RATED_NEEDS_ACCOUNT)  # a guest: 401, log in first
+    joined = await service.join(game_id, name, bot, account)
     return json({"seat": joined.seat, "token": joined.token, "version": joined.version}, 201)
 
 
@@ -150,6 +163,7 @@ async def list_games(request: Request) -> Response:
     status: Status | None = raw_status  # narrowed by the check above
     service = _service(request)
     games = await service.list_games(status, limit)
+    await mask_deleted(request, [seat for game in games for seat in game["seats"]])
     # Each account's and bot's rating beside its name (server/profiles.py).
     profiles: Profiles | None = getattr(request.app.state, "profiles", None)
     if profiles is not None:
@@ -161,7 +175,9 @@ async def list_games(request: Request) -> Response:
 
 
 async def game_summary(request: Request) -> Response:
-    return json(await _service(request).summary(_game_id(request)))
+    summary = await _service(request).summary(_game_id(request))
+    await mask_deleted(request, summary["seats"])
+    return json(summary)
 
 
 async def game_view(request: Request) -> Response:
@@ -170,6 +186,7 @@ async def game_view(request: Request) -> Response:
     version = int_param(request, "version", None)
     viewer = await seat_for_token(request, game_id, bearer_token(request))
     view = await service.view(game_id, viewer, version)
+    await mask_deleted(request, view["players"])
     return json({"version": view["version"], "view": view})
 
 
@@ -179,7 +196,9 @@ async def game_events(request: Request) -> Response:
     after = int_param(request, "after", 0)
     assert after is not None
     viewer = await seat_for_token(request, game_id, bearer_token(request))
-    return json({"events": await service.events(game_id, viewer, after)})
+    events = await service.events(game_id, viewer, after)
+    await mask_deleted(request, [e for e in events if e["type"] == "PlayerJoined"])
+    return json({"events": events})
 
 
 async def game_export(request: Request) -> Response:

@@ -297,9 +297,11 @@ class GameService:
         players: int | None = None,
         seed: int | None = None,
         clock: TimeControl | None = None,
+        rated: bool = False,
     ) -> dict[str, Any]:
         """A new open game; returns its summary. ``seed`` makes it reproducible (and
-        the game is marked seeded); ``clock`` is its time control (None: untimed)."""
+        the game is marked seeded); ``clock`` is its time control (None: untimed). A
+        ``rated`` game needs a time control and no seed (docs/accounts.md)."""
         rules = VARIANTS.get(variant)
         if rules is None:
             known = ", ".join(sorted(VARIANTS))
@@ -311,6 +313,8 @@ class GameService:
                 f" not {count}."
             )
         seeded = seed is not None
+        if rated:
+            check_rated(seeded, clock)
         if seed is None:
             seed = secrets.randbits(63)
         for _ in range(ATTEMPTS):
@@ -319,7 +323,7 @@ class GameService:
             # millisecond still list newest first, in the order they were made.
             at_ms = max(self._clock_ms(), self._last_created_ms + 1)
             self._last_created_ms = at_ms
-            created = rules.create(game_id, count, clock, seeded)
+            created = rules.create(game_id, count, clock, seeded, rated)
             try:
                 # The append comes first: expected_version 0 proves the id is new, so
                 # the meta written next can never overwrite another game's seed.
@@ -347,9 +351,16 @@ class GameService:
         raise ServiceError("conflict", "Could not find a free game id; try again.")
 
     async def join(
-        self, game_id: str, name: str, bot: str | None = None, *, digest: str | None = None
+        self,
+        game_id: str,
+        name: str,
+        bot: str | None = None,
+        account: str | None = None,
+        *,
+        digest: str | None = None,
     ) -> JoinResult:
-        """Take the next free seat: a player's (a token is returned) or a bot's.
+        """Take the next free seat: a player's (a token is returned), an account's
+        (``account``: its username, the seat's name too) or a bot's.
 
         With ``digest`` the player's seat takes the token of that digest, which the
         caller derived and keeps (quick pairing, ``server.pairing``): no token is
@@ -365,16 +376,27 @@ class GameService:
                     f"This game is the rematch of {game.rematch_of}: its seats are kept for"
                     " that game's players, who join it through its rematch.",
                 )
-            result = await self._join_locked(game, name, bot, digest)
+            result = await self._join_locked(game, name, bot, account, digest)
         await self._notify(game_id, result.version)
         return result
 
+    async def rated(self, game_id: str) -> bool:
+        """Whether a game is rated (``not_found`` for no game)."""
+        lock = self._lock_for(game_id)
+        async with lock:
+            return bool((await self._game_locked(game_id, lock, fresh=False)).state.clock.rated)
+
     async def _join_locked(
-        self, game: Game, name: str, bot: str | None, digest: str | None = None
+        self,
+        game: Game,
+        name: str,
+        bot: str | None,
+        account: str | None = None,
+        digest: str | None = None,
     ) -> JoinResult:
         for _ in range(ATTEMPTS):
             try:
-                events = game.variant.join(game.state, name, bot, self._rng(game))
+                events = game.variant.join(game.state, name, bot, self._rng(game), account)
             except RuleViolation as refusal:
                 if await self._catch_up(game):
                     continue
@@ -692,8 +714,11 @@ class GameService:
             return
         at_ms = max(self._clock_ms(), self._last_created_ms + 1)
         self._last_created_ms = at_ms
-        # The same time control (RULES.md part 3); a rematch is never seeded.
-        created = game.variant.create(rematch_id, len(plan), game.state.clock.control)
+        # The same time control (RULES.md part 3), rated if the game was; a rematch is
+        # never seeded.
+        created = game.variant.create(
+            rematch_id, len(plan), game.state.clock.control, rated=game.state.clock.rated
+        )
         with contextlib.suppress(VersionConflict):  # made already
             await self.store.append(
                 rematch_id,
@@ -731,7 +756,7 @@ class GameService:
                     break
                 try:
                     events = game.variant.join(
-                        game.state, planned.name, planned.bot, self._rng(game)
+                        game.state, planned.name, planned.bot, self._rng(game), planned.account
                     )
                     result = await self._append(game, events, join_command_id(seat))
                 except VersionConflict:
@@ -997,7 +1022,13 @@ class GameService:
             "players": game.state.players_count,
             "status": public["status"],
             "seats": [
-                {"seat": p["seat"], "name": p["name"], "bot": p["bot"], "points": p["points"]}
+                {
+                    "seat": p["seat"],
+                    "name": p["name"],
+                    "bot": p["bot"],
+                    "account": p["account"],
+                    "points": p["points"],
+                }
                 for p in public["players"]
             ],
             "version": game.version,
@@ -1009,6 +1040,7 @@ class GameService:
             "ended_at": iso_time(game.log[-1].at_ms) if public["status"] in _OVER else None,
             "clock": control_wire(game.state.clock.control),
             "seeded": public["seeded"],
+            "rated": public["rated"],
         }
 
     # ------------------------------------------------------------------ projections
@@ -1102,6 +1134,17 @@ class GameService:
     def drop_cache(self) -> None:
         """Forget every projection (they are reloaded from the streams when needed)."""
         self._cache.clear()
+
+
+def check_rated(seeded: bool, clock: TimeControl | None) -> None:
+    """A rated game is played with a time control and a seed nobody chose
+    (``bad_request`` otherwise): its result must mean something for a rating."""
+    if seeded:
+        raise bad_request("A rated game can't have a seed: its draws must be nobody's choice.")
+    if clock is None:
+        raise bad_request(
+            'A rated game needs a time control: "clock": {"initial", "increment"} or {"per_move"}.'
+        )
 
 
 def with_facts(

@@ -73,6 +73,18 @@ class Settings:
     join_burst: int = 60
     auth_failure_rate: float = 0.1
     auth_failure_burst: int = 20
+    # Accounts (server/account_routes.py): log-ins and sign-ups per client address,
+    # and log-ins per account, each a rate a second and a burst (rate 0: no limit).
+    login_rate: float = 0.2
+    login_burst: int = 20
+    account_login_rate: float = 1 / 60
+    account_login_burst: int = 10
+    # The session cookie is Secure when the request came over https (as uvicorn
+    # sees it: X-Forwarded-Proto from a trusted proxy), or always with this set.
+    secure_cookies: bool = False
+    # Origins, besides the server's own (its Host), whose pages may send requests
+    # that use a session (``https://play.example.org``).
+    allowed_origins: tuple[str, ...] = ()
     # Addresses of proxies whose X-Forwarded-For names the client ("*": any); none
     # by default, so a client is the address that connects.
     trusted_proxies: tuple[str, ...] = ()
@@ -121,6 +133,14 @@ class Settings:
             auth_failure_burst=_int(
                 env, "SPLENDOR_AUTH_FAILURE_BURST", base.auth_failure_burst, least=1
             ),
+            login_rate=_float(env, "SPLENDOR_LOGIN_RATE", base.login_rate),
+            login_burst=_int(env, "SPLENDOR_LOGIN_BURST", base.login_burst, least=1),
+            account_login_rate=_float(env, "SPLENDOR_ACCOUNT_LOGIN_RATE", base.account_login_rate),
+            account_login_burst=_int(
+                env, "SPLENDOR_ACCOUNT_LOGIN_BURST", base.account_login_burst, least=1
+            ),
+            secure_cookies=_choice(env, "SPLENDOR_SECURE_COOKIES", ("0", "1"), "0") == "1",
+            allowed_origins=_addresses(env, "SPLENDOR_ALLOWED_ORIGINS", base.allowed_origins),
             trusted_proxies=_addresses(env, "SPLENDOR_TRUSTED_PROXIES", base.trusted_proxies),
             drain_seconds=_at_least_zero(env, "SPLENDOR_DRAIN_SECONDS", base.drain_seconds),
             durability=_choice(
@@ -134,7 +154,13 @@ class Settings:
     def without_rate_limits(self) -> Settings:
         """A copy with no rate limit at all (tests and benchmarks send fast)."""
         return replace(
-            self, command_rate=0.0, create_rate=0.0, join_rate=0.0, auth_failure_rate=0.0
+            self,
+            command_rate=0.0,
+            create_rate=0.0,
+            join_rate=0.0,
+            auth_failure_rate=0.0,
+            login_rate=0.0,
+            account_login_rate=0.0,
         )
 
     def with_(self, **changes: object) -> Settings:

@@ -44,12 +44,13 @@ class ClockRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """``POST /api/games``; ``players`` defaults to the variant's smallest table;
-    without ``clock`` the game is untimed."""
+    without ``clock`` the game is untimed; ``rated`` needs a session (docs/accounts.md)."""
 
     variant: str
     players: int | None = None
     seed: int | None = None
     clock: ClockRequest | None = None
+    rated: bool = False
 
 
 def time_control(clock: ClockRequest | None) -> TimeControl | None:
@@ -76,7 +77,8 @@ def time_control(clock: ClockRequest | None) -> TimeControl | None:
 
 
 class JoinSeat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """``POST /api/games/{id}/seats``: a player's name, or a bot's level (exactly one)."""
+    """``POST /api/games/{id}/seats``: a player's name, or a bot's level (exactly one),
+    or neither for the account of the request's session (docs/accounts.md)."""
 
     name: str | None = None
     bot: BotLevel | None = None
@@ -123,7 +125,10 @@ def check_command(command: Command) -> None:
 def player_name(join: JoinSeat) -> tuple[str, str | None]:
     """The seat's name and bot level from a join request, checked."""
     if (join.name is None) == (join.bot is None):
-        raise bad_request('Give either "name" (a player) or "bot" (a bot level), not both.')
+        raise bad_request(
+            'Give either "name" (a player) or "bot" (a bot level), not both; or neither'
+            " to sit as your account when logged in."
+        )
     if join.bot is not None:
         return bot_name(join.bot), join.bot
     name = unicodedata.normalize("NFC", join.name or "")

@@ -60,7 +60,7 @@ class Table:
         self.players = players
         per_gem = GEMS_BY_PLAYERS[players] if gems is None else gems
         self.events: list[ClassicEvent] = [GameCreated("g1", "classic", players)]
-        self.events += [PlayerJoined(s, NAMES[s]) for s in range(players)]
+        self.events += [PlayerJoined(s, NAMES[s], None) for s in range(players)]
         self.events.append(
             GameStarted(
                 first_seat,

@@ -118,7 +118,7 @@ class Table:
     ) -> None:
         self.first_seat = first_seat
         self.events: list[DuelEvent] = [GameCreated("g1", "duel", 2)]
-        self.events += [PlayerJoined(s, NAMES[s]) for s in range(2)]
+        self.events += [PlayerJoined(s, NAMES[s], None) for s in range(2)]
         self.events.append(
             GameStarted(
                 first_seat,

@@ -69,11 +69,11 @@ def fold(events: Iterable[ClassicEvent], state: ClassicState | None = None) -> C
 def _game_created(state: ClassicState, event: GameCreated) -> None:
     state.game = event.game
     state.players_count = event.players
-    clocks.created(state.clock, event.clock, event.seeded)
+    clocks.created(state.clock, event.clock, event.seeded, event.rated)
 
 
 def _player_joined(state: ClassicState, event: PlayerJoined) -> None:
-    state.players.append(PlayerState(event.seat, event.name, event.bot))
+    state.players.append(PlayerState(event.seat, event.name, event.bot, account=event.account))
     clocks.joined(state.clock, event.bot)
 
 

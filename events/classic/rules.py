@@ -179,9 +179,16 @@ _PASS = Pass()
 # ------------------------------------------------------------------ set-up
 
 
-def join(state: ClassicState, name: str, bot: str | None, rng: random.Random) -> list[ClassicEvent]:
-    """A player takes the next free seat; the last seat starts the game."""
-    joined = take_seat(state, name, bot)
+def join(
+    state: ClassicState,
+    name: str,
+    bot: str | None,
+    rng: random.Random,
+    account: str | None = None,
+) -> list[ClassicEvent]:
+    """A player (an account's, or a guest) takes the next free seat; the last seat
+    starts the game."""
+    joined = take_seat(state, name, bot, account)
     events: list[ClassicEvent] = [joined]
     if joined.seat + 1 == state.players_count:
         events.append(start(state.players_count, rng))

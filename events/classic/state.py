@@ -31,6 +31,7 @@ class PlayerState(msgspec.Struct):
     nobles: list[str] = msgspec.field(default_factory=list)
     reserved: list[Reservation] = msgspec.field(default_factory=list)
     out: OutReason | None = None  # out of the game (RULES.md part 3): no more moves
+    account: str | None = None  # the account's username (None: a guest or a bot)
 
 
 Reason = Literal["points", "time", "resign", "abandon"]

@@ -148,13 +148,13 @@ def evolve(state: DuelState, event: DuelEvent, at_ms: int | None = None) -> Duel
             clocks.ended(state.clock)
         case GameStarted():
             _start(state, event)
-        case PlayerJoined(seat=seat, name=name, bot=bot):
-            state.players.append(PlayerState(seat, name, bot))
+        case PlayerJoined(seat=seat, name=name, bot=bot, account=account):
+            state.players.append(PlayerState(seat, name, bot, account=account))
             clocks.joined(state.clock, bot)
         case GameCreated(game=game, players=players):
             state.game = game
             state.players_count = players
-            clocks.created(state.clock, event.clock, event.seeded)
+            clocks.created(state.clock, event.clock, event.seeded, event.rated)
         case Resigned() | TimeRanOut() | AbandonClaimed() | GameAborted():
             leaving.apply_leave_event(state, event)
     return state

@@ -18,9 +18,16 @@ from events.turns import take_seat
 _LEVEL_IDS = level_ids(duel_cards().values())
 
 
-def join(state: DuelState, name: str, bot: str | None, rng: random.Random) -> list[DuelEvent]:
-    """A player takes the next free seat; the second seat starts the game."""
-    joined = take_seat(state, name, bot)
+def join(
+    state: DuelState,
+    name: str,
+    bot: str | None,
+    rng: random.Random,
+    account: str | None = None,
+) -> list[DuelEvent]:
+    """A player (an account's, or a guest) takes the next free seat; the second seat
+    starts the game."""
+    joined = take_seat(state, name, bot, account)
     events: list[DuelEvent] = [joined]
     if joined.seat + 1 == state.players_count:
         events.extend(start(rng))

@@ -47,6 +47,7 @@ class PlayerState(msgspec.Struct):
     royals: list[str] = msgspec.field(default_factory=list)
     reserved: list[str] = msgspec.field(default_factory=list)
     out: OutReason | None = None  # out of the game (RULES.md part 3)
+    account: str | None = None  # the account's username (None: a guest or a bot)
 
     def copy(self) -> PlayerState:
         return PlayerState(
@@ -64,6 +65,7 @@ class PlayerState(msgspec.Struct):
             list(self.royals),
             list(self.reserved),
             self.out,
+            self.account,
         )
 
 

@@ -43,7 +43,7 @@ def test_determinized_states_show_the_same_view(players: int) -> None:
 def game_part(seen: dict[str, Any]) -> dict[str, Any]:
     """A view without what the bots' simulations leave out: the clock and the leave
     actions (bots never abort nor resign)."""
-    part = {k: v for k, v in seen.items() if k not in ("clock", "seeded")}
+    part = {k: v for k, v in seen.items() if k not in ("clock", "seeded", "rated")}
     part["legal"] = [a for a in seen["legal"] if a["kind"] not in LEAVE_KINDS]
     return part
 

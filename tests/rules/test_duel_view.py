@@ -24,7 +24,7 @@ def test_view_frame_and_table() -> None:
     seen = view(Table().state(), 0)
     assert list(seen) == [
         "game", "variant", "version", "status", "you", "board", "bag", "pyramid",
-        "decks", "royals", "privileges", "seeded", "clock", "players", "turn", "legal", "result",
+        "decks", "royals", "privileges", "seeded", "rated", "clock", "players", "turn", "legal", "result",
     ]  # fmt: skip
     assert seen["variant"] == "duel" and seen["status"] == "live" and seen["you"] == 0
     assert seen["board"][0] == ["white", "blue", "green", "red", "black"]

@@ -76,8 +76,8 @@ async def test_created_games_and_seats_answer_as_the_protocol_says(
     assert bot.json()["seat"] == 1 and bot.json()["token"] is None
     summary = (await http.get(f"/api/games/{created['id']}")).json()
     assert summary["seats"] == [
-        {"seat": 0, "name": "Ana Lu", "bot": None, "points": 0},
-        {"seat": 1, "name": "MCTS bot", "bot": "mcts", "points": 0},
+        {"seat": 0, "name": "Ana Lu", "bot": None, "account": None, "points": 0},
+        {"seat": 1, "name": "MCTS bot", "bot": "mcts", "account": None, "points": 0},
     ]
     assert summary["status"] == "open" and summary["version"] == 3 and summary["result"] is None
     duel = await http.post("/api/games", json={"variant": "duel"})

@@ -44,7 +44,7 @@ def test_wire_events_name_every_field_with_version_type_and_time() -> None:
         "gold": 0,
     }
     assert list(wire)[:3] == ["version", "type", "at"]
-    assert event_to_wire(PlayerJoined(0, "Ana"), 2, 0)["bot"] is None
+    assert event_to_wire(PlayerJoined(0, "Ana", None), 2, 0)["bot"] is None
     assert iso_time(0) == "1970-01-01T00:00:00.000Z"
 
 

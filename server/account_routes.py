@@ -1,0 +1,201 @@
+"""The HTTP API of accounts (docs/accounts.md): sign up, log in, log out (here or
+everywhere), who am I, delete the account; and the checks every request that uses a
+session makes (``check_origin``, ``session_account``).
+
+A request that changes something with a session's authority is refused (403
+``unauthorized``) when its ``Origin`` is another site's: the cookie is also
+``SameSite=Lax``, so browsers do not send it on another site's POST, and the
+``Origin`` check stands even where they would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Final, cast
+
+import msgspec
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from server import wire
+from server.accounts import (
+    COOKIE,
+    SESSION_SECONDS,
+    Accounts,
+    account_id,
+    account_of_session,
+    check_origin,
+    check_password,
+    check_username,
+)
+from server.errors import ServiceError, rate_limited
+from server.ratelimit import RateLimiter
+from server.routes import client_address, json, read_body
+from server.settings import Settings
+
+RatingsOf = Callable[[str], Awaitable[dict[str, Any]]]
+"""``app.state.ratings_of(username)``: the account's ratings per variant, for
+``GET /api/me`` (set by the ratings read model; ``{}`` without one)."""
+
+WRONG_LOGIN: Final = "Wrong username or password."
+
+
+class Credentials(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/accounts`` and ``POST /api/session``."""
+
+    username: str
+    password: str
+
+
+class Confirmation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``DELETE /api/me``: the password again, so a session left open can't delete."""
+
+    password: str
+
+
+class LoginLimits:
+    """Per process, like the other limits (server/ratelimit.py): attempts (log-ins and
+    sign-ups) per client address, and log-ins per account."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.by_address = RateLimiter(settings.login_rate, settings.login_burst)
+        self.by_account = RateLimiter(settings.account_login_rate, settings.account_login_burst)
+
+    def spend(self, address: str, username: str | None = None) -> None:
+        """Count an attempt, or raise ``rate_limited`` (nothing else is done then)."""
+        wait = self.by_address.waiting(address)
+        if wait is not None:
+            raise rate_limited(wait, "log-in attempts from your address")
+        if username is not None:
+            wait = self.by_account.allow(f"account:{account_id(username)}")
+            if wait is not None:
+                raise rate_limited(wait, "log-in attempts for this account")
+        self.by_address.allow(address)
+
+
+def _accounts(conn: HTTPConnection) -> Accounts:
+    return cast(Accounts, conn.app.state.accounts)
+
+
+def _settings(conn: HTTPConnection) -> Settings:
+    return cast(Settings, conn.app.state.settings)
+
+
+def _login_limits(conn: HTTPConnection) -> LoginLimits:
+    state = conn.app.state
+    limits = getattr(state, "login_limits", None)
+    if limits is None:
+        limits = state.login_limits = LoginLimits(_settings(conn))
+    return cast(LoginLimits, limits)
+
+
+def _with_session(response: Response, request: Request, session: str) -> Response:
+    secure = _settings(request).secure_cookies or request.url.scheme == "https"
+    response.set_cookie(
+        COOKIE,
+        session,
+        max_age=SESSION_SECONDS,
+        path="/",
+        secure=secure,
+        httponly=True,
+        samesite="lax",
+    )
+    return response
+
+
+def _without_session(response: Response, request: Request) -> Response:
+    secure = _settings(request).secure_cookies or request.url.scheme == "https"
+    response.delete_cookie(COOKIE, path="/", secure=secure, httponly=True, samesite="lax")
+    return response
+
+
+def _logged_out() -> ServiceError:
+    return ServiceError("unauthorized", "You are not logged in.", 401)
+
+
+# ---------------------------------------------------------------------- handlers
+
+
+async def sign_up(request: Request) -> Response:
+    """``POST /api/accounts``: ``201 {"username"}`` and a session."""
+    check_origin(request)
+    _login_limits(request).spend(client_address(request))
+    body = wire.decode(await read_body(request), Credentials)
+    check_username(body.username)
+    check_password(body.password)
+    accounts = _accounts(request)
+    username = await accounts.create(body.username, body.password)
+    if username is None:
+        raise ServiceError("conflict", f"The username {body.username} is taken.")
+    session = await accounts.new_session(username)
+    return _with_session(json({"username": username}, 201), request, session)
+
+
+async def log_in(request: Request) -> Response:
+    """``POST /api/session``: ``200 {"username"}`` and a session, or 401 (the same
+    answer for an unknown username and a wrong password)."""
+    check_origin(request)
+    body = wire.decode(await read_body(request), Credentials)
+    _login_limits(request).spend(client_address(request), body.username)
+    accounts = _accounts(request)
+    username = await accounts.verify(body.username, body.password)
+    if username is None:
+        raise ServiceError("unauthorized", WRONG_LOGIN, 401)
+    session = await accounts.new_session(username)
+    return _with_session(json({"username": username}), request, session)
+
+
+async def log_out(request: Request) -> Response:
+    """``DELETE /api/session``: this session ends (204, logged in or not)."""
+    check_origin(request)
+    await _accounts(request).end_session(request.cookies.get(COOKIE))
+    return _without_session(Response(status_code=204), request)
+
+
+async def log_out_everywhere(request: Request) -> Response:
+    """``DELETE /api/sessions``: every session of the account ends (``{"ended": n}``)."""
+    check_origin(request)
+    username = await account_of_session(request)
+    if username is None:
+        raise _logged_out()
+    ended = await _accounts(request).end_all_sessions(username)
+    return _without_session(json({"ended": ended}), request)
+
+
+async def me(request: Request) -> Response:
+    """``GET /api/me``: ``{"username", "ratings"}`` of the session's account, or 401."""
+    username = await account_of_session(request)
+    if username is None:
+        raise _logged_out()
+    ratings_of: RatingsOf | None = getattr(request.app.state, "ratings_of", None)
+    ratings = await ratings_of(username) if ratings_of is not None else {}
+    return json({"username": username, "ratings": ratings})
+
+
+async def delete_account(request: Request) -> Response:
+    """``DELETE /api/me {"password"}``: the account is deleted (204) and logged out
+    everywhere; its games stay, its name listed as "deleted player"."""
+    check_origin(request)
+    username = await account_of_session(request)
+    if username is None:
+        raise _logged_out()
+    body = wire.decode(await read_body(request), Confirmation)
+    _login_limits(request).spend(client_address(request), username)
+    accounts = _accounts(request)
+    if await accounts.verify(username, body.password) is None:
+        raise ServiceError("unauthorized", "Wrong password.", 403)
+    await accounts.delete(username)
+    return _without_session(Response(status_code=204), request)
+
+
+def account_routes() -> list[BaseRoute]:
+    """The routes of docs/accounts.md."""
+    return [
+        Route("/api/accounts", sign_up, methods=["POST"]),
+        Route("/api/session", log_in, methods=["POST"]),
+        Route("/api/session", log_out, methods=["DELETE"]),
+        Route("/api/sessions", log_out_everywhere, methods=["DELETE"]),
+        Route("/api/me", me, methods=["GET"]),
+        Route("/api/me", delete_account, methods=["DELETE"]),
+    ]

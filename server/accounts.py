@@ -1,0 +1,307 @@
+"""Accounts: usernames with a password, and the sessions that log them in.
+
+Optional: guests play as before; an account gives a player a name of their own, and
+(with the ratings) a rating. docs/accounts.md says why each choice was made.
+
+- **An account** is one Redis string, ``{accounts}:<id>``, where the id is the
+  username in lowercase (usernames are unique case-insensitively): the JSON of
+  ``{"username", "hash", "created_ms"}``, the username as it was typed at sign-up and
+  the password's argon2id hash (``argon2-cffi``; the password itself is never kept,
+  nor logged). A deleted account leaves a tombstone there instead,
+  ``{"username", "deleted_ms"}``: the name is never given again (its games still
+  name it in their events) and listings show it as ``DELETED_NAME``.
+- **Sessions** are random ids (``secrets.token_urlsafe(32)``) kept as their SHA-256
+  at ``session:<digest>`` -> the username, expiring after ``SESSION_SECONDS``; the
+  account's sorted set ``{accounts}:<id>:sessions`` lists them (scored by expiry) so
+  that "log out everywhere" ends them all. A dump of Redis holds no usable session.
+- **Hashing runs off the event loop**, in a pool of its own (``HASH_THREADS``), so a
+  login never stalls the live games' websockets (argon2 releases the GIL).
+- **An unknown username costs the same as a wrong password**: it is verified against
+  a dummy hash of the same parameters, and both get the same answer.
+
+``account_of_session(conn)`` is what other modules call: the username of the session
+a request or websocket carries, or None (a guest); ``session_account(conn)`` is the
+same for a request that changes something, its ``Origin`` checked first
+(``check_origin``: 403 ``unauthorized`` for another site's page).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Final, cast
+from urllib.parse import urlsplit
+
+import msgspec
+import redis.asyncio as aioredis
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from starlette.requests import HTTPConnection
+
+from server.errors import bad_request, forbidden
+from server.settings import Settings
+
+__all__ = [
+    "COOKIE",
+    "DELETED_NAME",
+    "Account",
+    "Accounts",
+    "account_id",
+    "account_of_session",
+    "check_origin",
+    "check_password",
+    "check_username",
+    "mask_deleted",
+    "session_account",
+]
+
+COOKIE: Final = "splendor_session"
+"""The session cookie's name."""
+SESSION_SECONDS: Final = 30 * 86_400
+"""A session's life (the cookie's Max-Age too): 30 days from logging in."""
+DELETED_NAME: Final = "deleted player"
+"""The name listings show for the seat of a deleted account."""
+HASH_THREADS: Final = 2
+MIN_PASSWORD: Final = 8
+MAX_PASSWORD: Final = 256
+USERNAME: Final = re.compile(r"[A-Za-z0-9_-]{3,20}")
+
+
+def account_id(username: str) -> str:
+    """An account's id: its username in lowercase (how uniqueness and keys see it)."""
+    return username.lower()
+
+
+def account_key(username: str) -> str:
+    return f"{{accounts}}:{account_id(username)}"
+
+
+def sessions_key(username: str) -> str:
+    return f"{{accounts}}:{account_id(username)}:sessions"
+
+
+def session_key(session: str) -> str:
+    return f"session:{hashlib.sha256(session.encode()).hexdigest()}"
+
+
+def check_username(username: str) -> str:
+    """``username`` if it is 3 to 20 of ``A-Z a-z 0-9 _ -``, else ``bad_request``."""
+    if not USERNAME.fullmatch(username):
+        raise bad_request(
+            "A username is 3 to 20 characters, each a letter (A-Z, a-z), a digit, _ or -."
+        )
+    return username
+
+
+def check_password(password: str) -> str:
+    """``password`` if its length is allowed, else ``bad_request``."""
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise bad_request(f"A password is {MIN_PASSWORD} to {MAX_PASSWORD} characters.")
+    return password
+
+
+class Account(msgspec.Struct, frozen=True, omit_defaults=True):
+    """What ``{accounts}:<id>`` holds: a live account (``hash``) or a tombstone."""
+
+    username: str
+    hash: str | None = None
+    created_ms: int | None = None
+    deleted_ms: int | None = None
+
+
+_encode = msgspec.json.Encoder().encode
+_decode_account = msgspec.json.Decoder(Account).decode
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class Accounts:
+    """Accounts and sessions over one Redis client; passwords hashed in a thread pool."""
+
+    def __init__(self, client: aioredis.Redis, hasher: PasswordHasher | None = None) -> None:
+        self._r = client
+        self._hasher = PasswordHasher() if hasher is None else hasher  # argon2id
+        self._pool = ThreadPoolExecutor(HASH_THREADS, thread_name_prefix="argon2")
+        self._dummy: str | None = None
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _in_pool(self, fn: object, *args: str) -> object:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)  # type: ignore[arg-type]
+
+    async def _hash(self, password: str) -> str:
+        return cast(str, await self._in_pool(self._hasher.hash, password))
+
+    async def _verify(self, hashed: str, password: str) -> bool:
+        return cast(bool, await self._in_pool(self._verify_now, hashed, password))
+
+    def _verify_now(self, hashed: str, password: str) -> bool:
+        try:
+            return self._hasher.verify(hashed, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    async def _dummy_hash(self) -> str:
+        """A hash of a random password with the hasher's parameters, for unknown users."""
+        if self._dummy is None:
+            self._dummy = await self._hash(secrets.token_urlsafe(16))
+        return self._dummy
+
+    # ------------------------------------------------------------------ accounts
+
+    async def get(self, username: str) -> Account | None:
+        """The account (or tombstone) of ``username``, any case; None if never made."""
+        raw = await self._r.get(account_key(username))
+        return None if raw is None else _decode_account(raw)
+
+    async def create(self, username: str, password: str) -> str | None:
+        """Make an account; its username, or None if the name is taken (in any case,
+        or by a deleted account). Arguments are checked first (``bad_request``)."""
+        check_username(username)
+        check_password(password)
+        key = account_key(username)
+        if await self._r.exists(key):  # spares a hash; the SET NX below decides
+            return None
+        account = Account(username, await self._hash(password), _now_ms())
+        made = await self._r.set(key, _encode(account), nx=True)
+        return username if made else None
+
+    async def verify(self, username: str, password: str) -> str | None:
+        """The account's username (as typed at sign-up) if ``password`` is its
+        password, else None: for an unknown or deleted name too, after as long."""
+        account = await self.get(username) if USERNAME.fullmatch(username) else None
+        hashed = account.hash if account is not None else None
+        if hashed is None:
+            await self._verify(await self._dummy_hash(), password)
+            return None
+        if not await self._verify(hashed, password):
+            return None
+        assert account is not None
+        if self._hasher.check_needs_rehash(hashed):  # parameters raised since: rehash
+            renewed = msgspec.structs.replace(account, hash=await self._hash(password))
+            await self._r.set(account_key(username), _encode(renewed), xx=True)
+        return account.username
+
+    async def delete(self, username: str) -> None:
+        """Delete an account: its hash is dropped, a tombstone keeps the name taken,
+        and every session of it ends. Its games are not touched (docs/accounts.md)."""
+        account = await self.get(username)
+        if account is None or account.hash is None:
+            return
+        tombstone = Account(account.username, deleted_ms=_now_ms())
+        await self._r.set(account_key(username), _encode(tombstone))
+        await self.end_all_sessions(username)
+
+    async def deleted_among(self, usernames: set[str]) -> set[str]:
+        """Of these usernames, the ids (lowercase) of the deleted accounts."""
+        ids = sorted({account_id(u) for u in usernames})
+        if not ids:
+            return set()
+        raws = await self._r.mget([f"{{accounts}}:{i}" for i in ids])
+        return {
+            i
+            for i, raw in zip(ids, raws, strict=True)
+            if raw is not None and _decode_account(raw).deleted_ms is not None
+        }
+
+    # ------------------------------------------------------------------ sessions
+
+    async def new_session(self, username: str) -> str:
+        """A new session of the account: its id, to send as the cookie (only its
+        digest is kept)."""
+        session = secrets.token_urlsafe(32)
+        now = _now_ms()
+        expires = now + SESSION_SECONDS * 1000
+        key = session_key(session)
+        listed = sessions_key(username)
+        await self._r.set(key, username.encode(), ex=SESSION_SECONDS)
+        async with self._r.pipeline(transaction=False) as pipe:
+            pipe.zremrangebyscore(listed, 0, now)  # those that expired by themselves
+            pipe.zadd(listed, {key: expires})
+            pipe.pexpireat(listed, expires)
+            await pipe.execute()
+        return session
+
+    async def session_account(self, session: str | None) -> str | None:
+        """The username a session id is of, None if there is no such live session."""
+        if not session or len(session) > 100:
+            return None
+        found = await self._r.get(session_key(session))
+        return None if found is None else cast(bytes, found).decode()
+
+    async def end_session(self, session: str | None) -> None:
+        """Log one session out (nothing if it is not a live session)."""
+        username = await self.session_account(session)
+        if username is None:
+            return
+        assert session is not None
+        key = session_key(session)
+        await self._r.delete(key)
+        await self._r.zrem(sessions_key(username), key)
+
+    async def end_all_sessions(self, username: str) -> int:
+        """Log every session of the account out ("log out everywhere"); how many."""
+        listed = sessions_key(username)
+        keys = cast(list[bytes], await self._r.zrange(listed, 0, -1))
+        ended = 0
+        for key in keys:  # one by one: sessions are spread over a cluster's slots
+            ended += int(await self._r.delete(key))
+        await self._r.delete(listed)
+        return ended
+
+
+async def account_of_session(conn: HTTPConnection) -> str | None:
+    """The username (as typed at sign-up; ``account_id`` gives its id) of the account
+    whose session cookie a request or websocket carries, or None: a guest, or a
+    session that ended (logged out, expired, the account deleted)."""
+    accounts = cast(Accounts, conn.app.state.accounts)
+    return await accounts.session_account(conn.cookies.get(COOKIE))
+
+
+def check_origin(conn: HTTPConnection) -> None:
+    """Refuse (403) a request sent by another site's page: its ``Origin`` is neither
+    this server's (the ``Host`` it was sent to) nor one of ``allowed_origins``.
+    Without ``Origin`` (not a browser, which always sends it on POST and DELETE) a
+    ``Sec-Fetch-Site`` other than same-origin is refused too."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        site = conn.headers.get("sec-fetch-site")
+        if site is None or site in ("same-origin", "none"):
+            return
+        raise forbidden(f"A request from another site ({site}) can't use your session.")
+    if origin in cast(Settings, conn.app.state.settings).allowed_origins:
+        return
+    host = conn.headers.get("host")
+    if host and urlsplit(origin).netloc.lower() == host.lower():
+        return
+    raise forbidden(f"A request from another site ({origin}) can't use your session.")
+
+
+async def session_account(conn: HTTPConnection) -> str | None:
+    """``account_of_session`` for a request that changes something: its ``Origin``
+    is checked first when it carries a session cookie."""
+    if COOKIE in conn.cookies:
+        check_origin(conn)
+    return await account_of_session(conn)
+
+
+async def mask_deleted(conn: HTTPConnection, entries: list[dict[str, Any]]) -> None:
+    """Name the entries (seats of summaries, players of views, ``PlayerJoined``
+    events: dicts with ``name`` and ``account``) of deleted accounts
+    ``DELETED_NAME``, their account None: in place, at read time, the log untouched."""
+    usernames = {e["account"] for e in entries if e.get("account")}
+    if not usernames:
+        return
+    deleted = await cast(Accounts, conn.app.state.accounts).deleted_among(usernames)
+    for entry in entries:
+        account = entry.get("account")
+        if account and account_id(account) in deleted:
+            entry["name"] = DELETED_NAME
+            entry["account"] = None

@@ -1,0 +1,380 @@
+"""Accounts against a real server (uvicorn on 127.0.0.1) and the session's Redis: sign
+up, log in, log out (here and everywhere), the cookie, duplicate names, the login
+rate limits, the ``Origin`` check, deletion, and no password kept or logged in clear
+(docs/accounts.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+import uvicorn
+
+from server.app import create_app
+from server.connections import server_options
+from server.logs import RedactSecrets
+from server.settings import Settings
+from tests.server.ws_helpers import LiveServer, listening_socket, live_server
+
+PASSWORD = "Tr0ub4dor&3-quite-long"
+
+
+def settings_for(redis_server: str, **changes: Any) -> Settings:
+    return Settings(redis_url=redis_server).without_rate_limits().with_(**changes)
+
+
+@contextlib.asynccontextmanager
+async def client(
+    server: LiveServer, address: str = "127.0.0.1"
+) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client of the server (its own cookie jar), connecting from ``address``."""
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(base_url=server.http_url, transport=transport) as http:
+        yield http
+
+
+@pytest.fixture
+async def server(redis_client: aioredis.Redis, redis_server: str) -> AsyncIterator[LiveServer]:
+    """A live server with no rate limit, on an emptied database."""
+    async with live_server(settings_for(redis_server)) as live:
+        yield live
+
+
+async def sign_up(
+    http: httpx.AsyncClient, username: str, password: str = PASSWORD
+) -> httpx.Response:
+    return await http.post("/api/accounts", json={"username": username, "password": password})
+
+
+async def log_in(
+    http: httpx.AsyncClient, username: str, password: str = PASSWORD
+) -> httpx.Response:
+    return await http.post("/api/session", json={"username": username, "password": password})
+
+
+async def test_sign_up_gives_a_session_in_an_http_only_lax_cookie(server: LiveServer) -> None:
+    """Sign-up answers 201 {"username"} with an HttpOnly, SameSite=Lax cookie (not Secure over http); /api/me then names the account with empty ratings."""
+    async with client(server) as http:
+        r = await sign_up(http, "Ana_Lu")
+        assert r.status_code == 201 and r.json() == {"username": "Ana_Lu"}
+        cookie = r.headers["set-cookie"]
+        assert cookie.startswith("splendor_session=")
+        attributes = {a.strip().split("=")[0].lower() for a in cookie.split(";")[1:]}
+        assert {"httponly", "samesite", "path", "max-age"} <= attributes
+        assert "samesite=lax" in cookie.lower() and "secure" not in attributes
+        me = await http.get("/api/me")
+        assert me.status_code == 200 and me.json() == {"username": "Ana_Lu", "ratings": {}}
+
+
+async def test_the_cookie_is_secure_behind_https(
+    redis_client: aioredis.Redis, redis_server: str
+) -> None:
+    """With SPLENDOR_SECURE_COOKIES (or a request that came over https) the cookie is Secure."""
+    async with (
+        live_server(settings_for(redis_server, secure_cookies=True)) as live,
+        client(live) as http,
+    ):
+        r = await sign_up(http, "Sec_1")
+        assert "secure" in {a.strip().lower() for a in r.headers["set-cookie"].split(";")}
+
+
+async def test_log_out_revokes_the_session_itself(server: LiveServer) -> None:
+    """After logging out, /api/me is 401 even for a client that kept the old cookie: the session is gone from Redis, not only from the browser."""
+    async with client(server) as http, client(server) as thief:
+        await sign_up(http, "Bo_1")
+        thief.cookies.update(http.cookies)
+        assert (await thief.get("/api/me")).status_code == 200
+        r = await http.delete("/api/session")
+        assert r.status_code == 204
+        assert (await http.get("/api/me")).status_code == 401
+        gone = await thief.get("/api/me")
+        assert gone.status_code == 401 and gone.json()["code"] == "unauthorized"
+
+
+async def test_log_in_again_and_wrong_passwords(server: LiveServer) -> None:
+    """Logging in gives a new session; a wrong password and an unknown username get the same 401 answer and no cookie."""
+    async with client(server) as http:
+        await sign_up(http, "Cy_2")
+        await http.delete("/api/session")
+        r = await log_in(http, "cy_2")  # any case logs in; the name stays as typed
+        assert r.status_code == 200 and r.json() == {"username": "Cy_2"}
+        assert (await http.get("/api/me")).json()["username"] == "Cy_2"
+    async with client(server) as other:
+        wrong = await log_in(other, "Cy_2", "not the password")
+        unknown = await log_in(other, "Nobody_9", "not the password")
+        assert wrong.status_code == unknown.status_code == 401
+        assert (
+            wrong.json()
+            == unknown.json()
+            == {
+                "code": "unauthorized",
+                "message": "Wrong username or password.",
+            }
+        )
+        assert "set-cookie" not in wrong.headers and "set-cookie" not in unknown.headers
+        assert (await other.get("/api/me")).status_code == 401
+
+
+async def test_usernames_are_unique_whatever_their_case(server: LiveServer) -> None:
+    """A username taken in another case is 409 conflict; names and passwords out of bounds are 400 and make nothing."""
+    async with client(server) as http:
+        assert (await sign_up(http, "Di_Ana")).status_code == 201
+        taken = await sign_up(http, "dI_aNA", "another password")
+        assert taken.status_code == 409 and taken.json()["code"] == "conflict"
+        for name in ("ab", "a" * 21, "Ana Lu", "Ana.Lu", "Änne", ""):
+            r = await sign_up(http, name)
+            assert r.status_code == 400 and r.json()["code"] == "bad_request", name
+        assert (await sign_up(http, "Short_pw", "1234567")).status_code == 400
+        unknown_field = await http.post(
+            "/api/accounts", json={"username": "Ok_name", "password": PASSWORD, "admin": True}
+        )
+        assert unknown_field.status_code == 400
+        assert (await log_in(http, "Ok_name")).status_code == 401  # nothing was made
+    async with client(server) as first:
+        assert (await log_in(first, "DI_ANA")).json() == {"username": "Di_Ana"}
+
+
+async def test_log_out_everywhere_ends_every_session(server: LiveServer) -> None:
+    """Two devices logged in to one account: "log out everywhere" from one ends both sessions; another account's session stays."""
+    async with client(server) as phone, client(server) as laptop, client(server) as other:
+        await sign_up(phone, "Eve_3")
+        await log_in(laptop, "Eve_3")
+        await sign_up(other, "Fay_4")
+        r = await laptop.delete("/api/sessions")
+        assert r.status_code == 200 and r.json() == {"ended": 2}
+        assert (await phone.get("/api/me")).status_code == 401
+        assert (await laptop.get("/api/me")).status_code == 401
+        assert (await other.get("/api/me")).status_code == 200
+        assert (await laptop.delete("/api/sessions")).status_code == 401
+
+
+async def test_requests_from_another_site_are_refused(server: LiveServer) -> None:
+    """A sign-up, log-in, log-out, rated game or account seat sent with another site's Origin is 403 and changes nothing; the server's own Origin is accepted."""
+    evil = {"Origin": "http://evil.example"}
+    own = {"Origin": server.http_url}
+    async with client(server) as http:
+        r = await http.post(
+            "/api/accounts", json={"username": "Gus_5", "password": PASSWORD}, headers=evil
+        )
+        assert r.status_code == 403 and r.json()["code"] == "unauthorized"
+        assert "set-cookie" not in r.headers
+        assert (await log_in(http, "Gus_5")).status_code == 401  # no account was made
+        r = await http.post(
+            "/api/accounts", json={"username": "Gus_5", "password": PASSWORD}, headers=own
+        )
+        assert r.status_code == 201
+        cross = {"Sec-Fetch-Site": "cross-site"}
+        assert (await http.delete("/api/session", headers=cross)).status_code == 403
+        assert (await http.delete("/api/session", headers=evil)).status_code == 403
+        assert (await http.get("/api/me")).status_code == 200  # still logged in
+        rated = {"variant": "classic", "rated": True, "clock": {"initial": 180, "increment": 2}}
+        assert (await http.post("/api/games", json=rated, headers=evil)).status_code == 403
+        game = (await http.post("/api/games", json={"variant": "classic"})).json()
+        seat = await http.post(f"/api/games/{game['id']}/seats", json={}, headers=evil)
+        assert seat.status_code == 403
+        assert (await http.get(f"/api/games/{game['id']}")).json()["seats"] == []
+        assert (
+            await http.post(
+                "/api/session", json={"username": "Gus_5", "password": PASSWORD}, headers=evil
+            )
+        ).status_code == 403
+
+
+async def test_login_attempts_are_limited_per_account_and_per_address(
+    redis_client: aioredis.Redis, redis_server: str
+) -> None:
+    """Past the account's burst, log-ins to it from any address get 429 (the right password too); past an address's burst, log-ins from it to any account get 429."""
+    settings = settings_for(
+        redis_server,
+        login_rate=0.001,
+        login_burst=6,
+        account_login_rate=0.001,
+        account_login_burst=3,
+    )
+    async with live_server(settings) as live:
+        async with client(live, "127.0.0.9") as http:
+            await sign_up(http, "Hal_6")
+        for i in range(3):  # three addresses, one wrong guess each
+            async with client(live, f"127.0.0.{10 + i}") as http:
+                assert (await log_in(http, "Hal_6", "wrong guess")).status_code == 401
+        async with client(live, "127.0.0.20") as http:
+            r = await log_in(http, "Hal_6")
+            assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+            assert int(r.headers["retry-after"]) >= 1 and "set-cookie" not in r.headers
+        async with client(live, "127.0.0.30") as http:
+            answers = [
+                (await log_in(http, f"Name_{i}", "wrong guess")).status_code for i in range(7)
+            ]
+            assert answers == [401] * 6 + [429]
+
+
+async def test_a_rated_game_is_made_and_joined_by_accounts(server: LiveServer) -> None:
+    """A rated game needs a session, a clock and no seed; {} with a session seats the account (its username as the name, a seat token as usual); a guest is refused 401, a bot may sit, an account sits once."""
+    clock = {"initial": 180, "increment": 2}
+    async with client(server) as ana, client(server) as guest, client(server) as bo:
+        rated = {"variant": "classic", "players": 3, "rated": True, "clock": clock}
+        r = await guest.post("/api/games", json=rated)
+        assert r.status_code == 401 and r.json()["code"] == "unauthorized"
+        await sign_up(ana, "Ana_R")
+        await sign_up(bo, "Bo_R")
+        for bad in ({"seed": 3}, {"clock": None}):
+            r = await ana.post("/api/games", json={**rated, **bad})
+            assert r.status_code == 400 and r.json()["code"] == "bad_request", bad
+        assert (await guest.get("/api/games", params={"status": "open"})).json()["games"] == []
+        game = (await ana.post("/api/games", json=rated)).json()
+        assert game["rated"] is True and game["seeded"] is False
+        url = f"/api/games/{game['id']}/seats"
+        seat = await ana.post(url, json={})
+        assert seat.status_code == 201 and seat.json()["seat"] == 0 and seat.json()["token"]
+        twice = await ana.post(url, json={})
+        assert twice.status_code == 422 and "one seat an account" in twice.json()["message"]
+        refused = await guest.post(url, json={"name": "Guest"})
+        assert refused.status_code == 401 and "rated" in refused.json()["message"]
+        assert (await guest.post(url, json={})).status_code == 400  # no session: name or bot
+        assert (await guest.post(url, json={"bot": "greedy"})).status_code == 201
+        assert (await bo.post(url, json={})).status_code == 201
+        summary = (await guest.get(f"/api/games/{game['id']}")).json()
+        assert summary["status"] == "live" and summary["rated"] is True
+        assert [(s["name"], s["bot"], s["account"]) for s in summary["seats"]] == [
+            ("Ana_R", None, "Ana_R"),
+            ("Greedy bot", "greedy", None),
+            ("Bo_R", None, "Bo_R"),
+        ]
+        view = (await guest.get(f"/api/games/{game['id']}/view")).json()["view"]
+        assert view["rated"] is True and view["players"][2]["account"] == "Bo_R"
+        events = (await guest.get(f"/api/games/{game['id']}/events")).json()["events"]
+        joined = [e for e in events if e["type"] == "PlayerJoined"]
+        assert [e["account"] for e in joined] == ["Ana_R", None, "Bo_R"]
+        casual = (await ana.post("/api/games", json={"variant": "duel"})).json()
+        guest_seat = await ana.post(f"/api/games/{casual['id']}/seats", json={"name": "Incognito"})
+        assert guest_seat.status_code == 201  # logged in, a casual game: a guest seat still
+
+
+async def test_a_deleted_account_is_listed_as_deleted_player(server: LiveServer) -> None:
+    """Deleting needs the password; then the sessions end, the name can't be signed up again, and the account's games list its seat as "deleted player" (the events untouched)."""
+    async with client(server) as ivy, client(server) as other, client(server) as reader:
+        await sign_up(ivy, "Ivy_7")
+        await log_in(other, "Ivy_7")
+        game = (await ivy.post("/api/games", json={"variant": "classic"})).json()
+        await ivy.post(f"/api/games/{game['id']}/seats", json={})
+        await ivy.post(f"/api/games/{game['id']}/seats", json={"bot": "random"})
+        wrong = await ivy.request("DELETE", "/api/me", json={"password": "not it at all"})
+        assert wrong.status_code == 403 and (await ivy.get("/api/me")).status_code == 200
+        r = await ivy.request("DELETE", "/api/me", json={"password": PASSWORD})
+        assert r.status_code == 204
+        assert (await ivy.get("/api/me")).status_code == 401
+        assert (await other.get("/api/me")).status_code == 401
+        assert (await log_in(reader, "Ivy_7")).status_code == 401
+        assert (await sign_up(reader, "ivy_7")).status_code == 409
+        seats = (await reader.get(f"/api/games/{game['id']}")).json()["seats"]
+        assert (seats[0]["name"], seats[0]["account"]) == ("deleted player", None)
+        listed = (await reader.get("/api/games")).json()["games"][0]["seats"][0]
+        assert listed["name"] == "deleted player"
+        view = (await reader.get(f"/api/games/{game['id']}/view")).json()["view"]
+        assert view["players"][0]["name"] == "deleted player"
+        events = (await reader.get(f"/api/games/{game['id']}/events")).json()["events"]
+        assert events[1]["name"] == "deleted player" and events[1]["account"] is None
+    stored = [e async for e in _stream_names(server, game["id"])]
+    assert b"Ivy_7" in stored[0]  # the log itself is not rewritten
+
+
+async def _stream_names(server: LiveServer, game_id: str) -> AsyncIterator[bytes]:
+    service = server.app.state.service
+    for entry in await service.store.read(game_id, after=1):
+        if b"PlayerJoined" in entry.data:
+            yield entry.data
+
+
+class _Captured(logging.Handler):
+    """The server's lines (not the test's HTTP client's), through the filter every
+    handler of the server's log configuration has (server.logs.log_config)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.addFilter(RedactSecrets())
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not record.name.startswith(("httpx", "httpcore")):
+            self.lines.append(self.format(record))
+
+
+@contextlib.contextmanager
+def captured_logs() -> Iterator[_Captured]:
+    """Every log line of the process at debug level, formatted, while inside."""
+    root = logging.getLogger()
+    handler, level = _Captured(), root.level
+    # uvicorn's loggers stop propagating once a server configured them (earlier tests).
+    loggers = [root, *(logging.getLogger(n) for n in ("uvicorn", "uvicorn.access"))]
+    for logger in loggers:
+        logger.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    try:
+        yield handler
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+        root.setLevel(level)
+
+
+@contextlib.asynccontextmanager
+async def debug_server(settings: Settings) -> AsyncIterator[LiveServer]:
+    """The server at debug level with its access log, its lines going to the root logger."""
+    app = create_app(settings)
+    sock = listening_socket()
+    options = server_options(settings)
+    config = uvicorn.Config(
+        app, log_level="debug", access_log=True, log_config=None, lifespan="on", **options
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        while not server.started and not task.done():
+            await asyncio.sleep(0.01)
+        yield LiveServer("127.0.0.1", sock.getsockname()[1], app)
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 15)
+        sock.close()
+
+
+async def test_no_password_is_stored_or_logged_in_clear(
+    redis_client: aioredis.Redis, redis_server: str
+) -> None:
+    """After sign-up, log-ins right and wrong and a deletion, neither the passwords nor a session id are in any Redis key's dump, the saved RDB file or the server's debug log."""
+    secret, wrong, other = (
+        "Zebra-Quartz-Kettle-91",
+        "Wrong-Guess-Lantern-27",
+        "Other-Pass-Violet-55",
+    )
+    with captured_logs() as logs:
+        async with debug_server(settings_for(redis_server)) as live:
+            async with client(live) as http:
+                await sign_up(http, "Jo_Secret", secret)
+                session = http.cookies["splendor_session"]
+                await log_in(http, "Jo_Secret", wrong)
+                await log_in(http, "Jo_Secret", secret)
+                await log_in(http, "Nobody_x", wrong)
+                await sign_up(http, "Kim_Gone", other)
+                await http.request("DELETE", "/api/me", json={"password": other})
+                assert (await http.get("/api/me")).status_code == 401
+            keys = [k async for k in redis_client.scan_iter(count=1000)]
+            assert b"{accounts}:jo_secret" in keys
+            dumps = b"".join([await redis_client.dump(k) or b"" for k in keys])
+            await redis_client.save()
+            folder = (await redis_client.config_get("dir"))["dir"]
+            files = b"".join(p.read_bytes() for p in Path(folder).rglob("*") if p.is_file())
+    log_text = "\n".join(logs.lines)
+    assert "POST /api/session" in log_text  # the access log was on
+    for secret_bytes in (secret.encode(), wrong.encode(), other.encode(), session.encode()):
+        assert secret_bytes not in dumps
+        assert secret_bytes not in files
+        assert secret_bytes.decode() not in log_text
+    assert b"$argon2id$" in dumps  # what is kept: the hash
