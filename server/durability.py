@@ -25,8 +25,9 @@ and reads them again later. A move is never lost by a failover once answered, an
 never shown before it would survive one.
 
 ``WAIT`` blocks its connection: the appends that wait go over a few connections of
-their own (``lanes``), so that a replica's slowness holds one command, not every
-command of the process behind it.
+their own (``LANES``), so that a replica's slowness holds one command, not every
+command of the process behind it; on one of them, the appends written in the same
+turn of the event loop share one ``WAIT`` (``server.redis_direct``: a group commit).
 """
 
 from __future__ import annotations

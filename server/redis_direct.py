@@ -250,6 +250,8 @@ class DirectRedis:
 
     def __init__(self, pool: ConnectionPool) -> None:
         self._connection = TakenConnection(pool, _Protocol)
+        # The WAIT still to be written after this turn's scripts (``_wait_after``).
+        self._batch: tuple[_Protocol, tuple[bytes, ...], asyncio.Future[Any]] | None = None
         timeout = pool.connection_kwargs.get("socket_timeout")
         self._timeout: float | None = float(timeout) if timeout else None
 
@@ -299,12 +301,16 @@ class DirectRedis:
     def run_now_waiting(
         self, script: Script, keys: Sequence[bytes], args: Sequence[bytes], wait: Sequence[bytes]
     ) -> WaitingReplies | None:
-        """``run_now``, and ``wait`` (a ``WAIT``) right after it on the connection:
-        the futures of both replies, for ``run_waiting``; None when not up."""
+        """``run_now``, and ``wait`` (a ``WAIT``) after it on the connection: the
+        futures of both replies, for ``run_waiting``; None when not up.
+
+        The scripts sent on the connection before the event loop next runs share one
+        ``WAIT``, written after them all (a group commit: ``WAIT`` counts the replicas
+        that have every write made before it on its connection)."""
         protocol = self._connection.protocol
         if protocol is None or protocol.lost is not None:
             return None
-        return _send(protocol, script.evalsha(keys, args)), _send(protocol, pack(wait))
+        return _send(protocol, script.evalsha(keys, args)), self._wait_after(protocol, wait)
 
     async def run_waiting(
         self,
@@ -318,7 +324,7 @@ class DirectRedis:
         (those of ``sent`` if given); the script's error reply is raised."""
         if sent is None:
             protocol = await self._connection.connected()
-            sent = _send(protocol, script.evalsha(keys, args)), _send(protocol, pack(wait))
+            sent = _send(protocol, script.evalsha(keys, args)), self._wait_after(protocol, wait)
         ran, waited = sent
         try:
             reply = await self.reply(ran)
@@ -326,7 +332,7 @@ class DirectRedis:
             await self._settled(waited)
             protocol = await self._connection.connected()
             evaluated = pack((b"EVAL", script.body, b"%d" % len(keys), *keys, *args))
-            ran, waited = _send(protocol, evaluated), _send(protocol, pack(wait))
+            ran, waited = _send(protocol, evaluated), self._wait_after(protocol, wait)
             try:
                 reply = await self.reply(ran)
             except BaseException:
@@ -335,11 +341,37 @@ class DirectRedis:
         except BaseException:
             waited.add_done_callback(_retrieve)  # its failure is the script's
             raise
-        return reply, await self.reply(waited)
+        # Shielded: shared with the other scripts of its batch (a timeout cancels).
+        return reply, await self.reply(asyncio.shield(waited))
 
     async def _settled(self, future: asyncio.Future[Any]) -> None:
         with contextlib.suppress(Exception):  # the script's own failure is what counts
-            await self.reply(future)
+            await self.reply(asyncio.shield(future))
+
+    def _wait_after(self, protocol: _Protocol, wait: Sequence[bytes]) -> asyncio.Future[Any]:
+        """The reply of a ``WAIT`` written after what this turn of the event loop
+        writes on the connection, shared by every caller of this turn."""
+        batch = self._batch
+        wait = tuple(wait)
+        if batch is not None:
+            if batch[0] is protocol and batch[1] == wait:
+                return batch[2]
+            self._write_wait()  # another connection or another WAIT: that batch now
+        shared: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._batch = (protocol, wait, shared)
+        asyncio.get_running_loop().call_soon(self._write_wait)
+        return shared
+
+    def _write_wait(self) -> None:
+        batch, self._batch = self._batch, None
+        if batch is None:
+            return
+        protocol, wait, shared = batch
+        if protocol.lost is not None:
+            shared.set_exception(protocol.lost)
+            shared.add_done_callback(_retrieve)
+            return
+        _send(protocol, pack(wait)).add_done_callback(lambda done: _copy(done, shared))
 
     def waiting(self) -> int:
         """Replies the connection still owes."""
@@ -355,6 +387,19 @@ class DirectRedis:
     async def aclose(self) -> None:
         """Close the connection and give it back to the pool (a new call reopens one)."""
         await self._connection.aclose()
+
+
+def _copy(source: asyncio.Future[Any], target: asyncio.Future[Any]) -> None:
+    """``target`` takes ``source``'s outcome (unless it has one)."""
+    if target.done():
+        return
+    if source.cancelled():
+        target.cancel()
+    elif (error := source.exception()) is not None:
+        target.set_exception(error)
+        target.add_done_callback(_retrieve)  # its awaiters see it; none may be left
+    else:
+        target.set_result(source.result())
 
 
 def _retrieve(future: asyncio.Future[Any]) -> None:

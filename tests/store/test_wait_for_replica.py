@@ -4,6 +4,7 @@ connection would, the command's retry then being applied once."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -11,7 +12,8 @@ import redis.asyncio as aioredis
 
 from server.durability import Durability, NotDurable
 from server.outage import is_store_down
-from server.store import EventStore, events_key
+from server.settings import Settings, SettingsError
+from server.store import EventStore, VersionConflict, events_key
 from tests.replica_helpers import Replicated, replicated_redis
 
 DURABLE = Durability(replicas=1, timeout_ms=200)
@@ -48,6 +50,23 @@ async def test_an_append_is_answered_once_the_replica_has_it(
         )
         assert result.version == version + 1
         assert pair.replica_length(events_key("g1")) == version + 1
+
+
+async def test_appends_made_at_once_share_their_waits_and_are_all_on_the_replica(
+    pair: Replicated, client: aioredis.Redis
+) -> None:
+    """Twenty games appended to at once (the appends of one turn of the event loop
+    share a WAIT on each connection): every answered append is on the replica."""
+    store = EventStore(client, DURABLE)
+
+    async def play(game_id: str) -> None:
+        for version in range(3):
+            await store.append(
+                game_id, [b"e"], expected_version=version, command_id=f"c{version}", at_ms=1
+            )
+            assert pair.replica_length(events_key(game_id)) >= version + 1
+
+    await asyncio.gather(*(play(f"many{n}") for n in range(20)))
 
 
 async def test_without_a_replica_the_append_fails_as_a_lost_connection(
@@ -109,8 +128,6 @@ async def test_a_version_conflict_is_still_a_conflict(
     pair: Replicated, client: aioredis.Redis
 ) -> None:
     """A stale expected version is refused as without durability (nothing to wait for)."""
-    from server.store import VersionConflict
-
     store = EventStore(client, DURABLE)
     await store.append("g5", [b"created"], expected_version=0, command_id=None, at_ms=1)
     with pytest.raises(VersionConflict):
@@ -119,8 +136,6 @@ async def test_a_version_conflict_is_still_a_conflict(
 
 def test_durability_of_settings() -> None:
     """The setting: off by default; ``replica`` waits for one replica with its timeout."""
-    from server.settings import Settings, SettingsError
-
     assert Durability.of(Settings()) is None
     on = Settings.from_env(
         {"SPLENDOR_DURABILITY": "replica", "SPLENDOR_DURABILITY_TIMEOUT_MS": "250"}
