@@ -31,6 +31,8 @@ from starlette.staticfiles import StaticFiles
 
 from server.account_routes import account_routes
 from server.accounts import Accounts
+from server.archiver import ArchiveQueue
+from server.archiver import lifespan as archiver_lifespan
 from server.drain import Drain
 from server.durability import Durability
 from server.embedded_redis import EmbeddedRedis
@@ -70,6 +72,8 @@ def _plugin_parts() -> tuple[list[BaseRoute], list[Lifespan]]:
     lifespans.append(bots.lifespan)
     # Every process keeps the clocks' deadlines (server/timekeeper.py).
     lifespans.append(timekeeper_lifespan)
+    # Every process archives the games over that fall due (server/archiver.py).
+    lifespans.append(archiver_lifespan)
     # Quick pairing's desk and socket (server/pairing_ws.py).
     pairing = importlib.import_module("server.pairing_ws")
     lifespans.append(pairing.lifespan)
@@ -129,6 +133,7 @@ def create_app(
             lobby = Lobby(client, settings.finished_games)
             service = GameService(store, lobby, cache_games=settings.cache_games)
             service.scheduler = deadlines
+            service.archives = ArchiveQueue(client, after_s=settings.archive_after)
             # Profiles and ratings follow games as they finish (server/profiles.py).
             profiles = Profiles(client)
             service.on_finished = profiles.game_finished

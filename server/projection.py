@@ -22,9 +22,14 @@ from server.store import StoredEvent
 # parsing a reply of a thousand small RESP elements in pure Python (redis-py without
 # hiredis) costs more than the fold. It reads the stream as store.py writes it:
 # entry id "<version>-0", fields "e" (the event) and "t" (ms).
-# KEYS: events, meta, seats. Returns {packed log, meta as a flat list, seats as one}.
+# KEYS: events, meta, seats, archive. Returns {packed log, meta as a flat list, seats
+# as one}, and the archive (server/archive.py) when there is no stream.
 LOAD_LUA: Final = r"""
 local entries = redis.call('XRANGE', KEYS[1], '-', '+')
+if #entries == 0 then
+  local archive = redis.call('GET', KEYS[4])
+  if archive then return {'', redis.call('HGETALL', KEYS[2]), {}, archive} end
+end
 local parts = {}
 for i = 1, #entries do
   local fields = entries[i][2]
@@ -114,6 +119,7 @@ class Game:
     rematch: str | None = None  # the id of its rematch, once one is made (server.rematch)
     rematch_of: str | None = None  # the game it is the rematch of
     scheduled: int | None = -1  # the deadline last written for it (service; -1: none yet)
+    archived: bool = False  # read from its archive (server/archive.py): its seats are final
 
     def __post_init__(self) -> None:
         if self.state is None:

@@ -39,6 +39,7 @@ from events.clock import clock_view, control_wire
 from events.errors import RuleViolation
 from events.game import VARIANTS, Variant
 from events.leaving import Facts, TimeIsUp, expiry_seat, leave_actions
+from server import archive as archives
 from server.errors import (
     ServiceError,
     bad_request,
@@ -51,6 +52,7 @@ from server.errors import (
 from server.fast_paths import command_path
 from server.lobby import Lobby, LobbyEntry, Status
 from server.lobby_keeper import LobbyKeeper
+from server.presence import presence_key
 from server.projection import (
     LOAD_LUA,
     Game,
@@ -74,7 +76,15 @@ from server.rematch import (
     rematch_token,
 )
 from server.signals import rematch_signal, signals_channel
-from server.store import AppendResult, EventStore, VersionConflict, events_key, meta_key
+from server.store import (
+    AppendResult,
+    EventStore,
+    StoredEvent,
+    VersionConflict,
+    archive_key,
+    events_key,
+    meta_key,
+)
 from server.wire import decode_with, event_to_wire, iso_time
 
 __all__ = [
@@ -116,6 +126,14 @@ class Scheduler(Protocol):
 
     def note(self, game_id: str, version: int, deadline_ms: int | None) -> None:
         """``schedule`` soon, without waiting (a move's new deadline)."""
+
+
+class ArchiveSchedule(Protocol):
+    """Where the service notes the games to archive (``server.archiver``)."""
+
+    async def add(self, game_id: str, ended_ms: int) -> None:
+        """Archive the game some time after ``ended_ms``, its end (a game noted
+        already keeps its time)."""
 
 
 class AppendObserver(Protocol):
@@ -254,6 +272,8 @@ class GameService:
         self.away_since: AwaySince | None = None
         # Deadlines of games, for the timekeeper (set by server.timekeeper).
         self.scheduler: Scheduler | None = None
+        # When games over are archived (server.archiver; None: never).
+        self.archives: ArchiveSchedule | None = None
         # Called once a game this process appended the last event of is finished (not
         # aborted): the profiles and ratings (server.profiles), set by the app.
         self.on_finished: Callable[[Game, dict[str, Any]], Awaitable[None]] | None = None
@@ -635,6 +655,8 @@ class GameService:
             return CommandResult(result.version, duplicate=True)
         was = game.status
         self._fold_appended(game, logged, result.version)
+        if game.status in _OVER and was not in _OVER:
+            await self._archive_later(game)  # before the lobby: a restart heals it then
         await self._index(game)
         if game.status == "finished" and was != "finished":
             await self._finished(game)
@@ -921,6 +943,7 @@ class GameService:
             if not await self.store.restore(record.id, record.stored, meta):
                 return False
             self._remember(game)
+            await self._archive_later(game)
             await self._index(game)
         return True
 
@@ -976,6 +999,8 @@ class GameService:
             if not cached and game.status in _OVER:
                 self._forget(game_id)
             await self._schedule(game)  # its deadline, rebuilt with the lobby
+            if game.status in _OVER:
+                await self._archive_later(game)  # if its end's note was lost
             return None if _unlisted(game) else self._entry(game)
 
     def _entry(self, game: Game) -> LobbyEntry:
@@ -1007,6 +1032,44 @@ class GameService:
             log.exception("lobby update failed for %s at %d", game.id, game.version)
             return
         game.listed = shown
+
+    # ------------------------------------------------------------------ archive
+
+    async def archive(self, game_id: str) -> bool:
+        """Archive a game over (server/archive.py): its stream, commands, seats and
+        presence give way to one compact value, in one script. True if this call did
+        it; False if the game is not over or was archived already (by any process).
+        Raises ``not_found`` for an unknown game."""
+        lock = self._lock_for(game_id)
+        async with lock:
+            game = await self._game_locked(game_id, lock)
+            if game.status not in _OVER or game.archived:
+                return False
+            # The bytes the stream holds, not the events encoded again; and the seats
+            # as Redis has them (a seat taken by another process is known there).
+            stored = await self.store.read(game_id)
+            await self._load_seats(game)
+            if game.archived:  # by another process, since this one cached the game
+                return False
+            value = archives.encode(
+                game.variant.name, [(e.at_ms, e.data) for e in stored], game.seat_digests
+            )
+            done = await self.store.archive(
+                game_id, len(stored), value, (seats_key(game_id), presence_key(game_id))
+            )
+            if done >= 0:
+                game.archived = True
+            return done == 1
+
+    async def _archive_later(self, game: Game) -> None:
+        """Have a game over archived ``SPLENDOR_ARCHIVE_AFTER`` after its end."""
+        if self.archives is None or game.archived:
+            return
+        try:
+            await self.archives.add(game.id, game.log[-1].at_ms)
+        except RedisError:
+            # Healed at the next start: the lobby's refresh reads the game again.
+            log.exception("archive of %s not scheduled", game.id)
 
     async def _finished(self, game: Game) -> None:
         """Tell ``on_finished`` the game and its summary (it logs its own failures:
@@ -1072,23 +1135,31 @@ class GameService:
         return game
 
     async def _load(self, game_id: str, lock: asyncio.Lock) -> Game:
-        packed, flat_meta, flat_seats = await self._load_script(
-            keys=[events_key(game_id), meta_key(game_id), seats_key(game_id)]
+        keys = [events_key(game_id), meta_key(game_id), seats_key(game_id)]
+        packed, flat_meta, flat_seats, *archived = await self._load_script(
+            keys=[*keys, archive_key(game_id)]
         )
-        stored = unpack_log(packed)
-        meta, seats = pairs(flat_meta), pairs(flat_seats)
+        meta = pairs(flat_meta)
+        if archived:  # a finished game at rest (server/archive.py)
+            unpacked = archives.decode(_bytes(archived[0]))
+            stored = [StoredEvent(v, at, e) for v, (at, e) in enumerate(unpacked.events, 1)]
+            digests = unpacked.digests
+        else:
+            stored = unpack_log(packed)
+            digests = {int(k): _text(v) for k, v in pairs(flat_seats).items()}
         if not stored:
             raise not_found(f"There is no game {game_id!r}.")
         created = decode_created(stored[0].data)
         rules = VARIANTS.get(created.variant)
         if rules is None:
             raise not_found(f"Game {game_id!r} is a {created.variant} game, not served here.")
-        seed = await self._seed(game_id, meta)
+        # An archived game draws nothing more: its seed is gone, and not drawn again.
+        seed = 0 if archived else await self._seed(game_id, meta)
         created_ms = int(meta.get("created_at", stored[0].at_ms))
-        game = Game(game_id, rules, seed, created_ms, lock)
+        game = Game(game_id, rules, seed, created_ms, lock, archived=bool(archived))
         for event in stored:
             game.apply(event)
-        game.seat_digests = {int(k): _text(v) for k, v in seats.items()}
+        game.seat_digests = digests
         if "rematch" in meta:
             game.rematch = _text(meta["rematch"])
         if "rematch_of" in meta:
@@ -1104,11 +1175,23 @@ class GameService:
         return int(await self._r.hget(meta_key(game_id), "seed") or 0)
 
     async def _load_seats(self, game: Game) -> None:
+        if game.archived:
+            return  # final, and in the archive: the seats hash is gone
         seats = await self._r.hgetall(seats_key(game.id))
+        if not seats and game.status in _OVER:
+            # Archived since it was cached (another process): the digests are there.
+            value = await self.store.archived(game.id)
+            if value is not None:
+                game.seat_digests = archives.decode(value).digests
+                game.archived = True
+                return
         game.seat_digests = {int(k): _text(v) for k, v in seats.items()}
 
     async def _catch_up(self, game: Game) -> bool:
-        """Fold the events appended since the cached version; True if there were any."""
+        """Fold the events appended since the cached version; True if there were any.
+        A game over has no more: nothing to read."""
+        if game.status in _OVER:
+            return False
         stored = await self.store.read(game.id, after=game.version)
         try:
             for event in stored:

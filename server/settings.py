@@ -97,6 +97,9 @@ class Settings:
     # answered as if the connection was lost (the client sends it again).
     durability: DurabilityMode = "off"
     durability_timeout_ms: int = 1000
+    # Seconds after a game's end before it is archived: its log made one compact
+    # value, its stream, commands and seats dropped (server/archiver.py).
+    archive_after: float = 600.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -149,6 +152,7 @@ class Settings:
             durability_timeout_ms=_int(
                 env, "SPLENDOR_DURABILITY_TIMEOUT_MS", base.durability_timeout_ms, least=1
             ),
+            archive_after=_at_least_zero(env, "SPLENDOR_ARCHIVE_AFTER", base.archive_after),
         )
 
     def without_rate_limits(self) -> Settings:

@@ -6,7 +6,10 @@ Keys of one game share a hash tag, so they live in one cluster slot:
   bytes, opaque here) and ``t`` (timestamp, integer ms since the epoch);
 - ``game:{<id>}:commands`` hash: command id -> ``b"<version>:<reply>"``, the version
   the command ended at and the reply stored with it (for idempotent retries);
-- ``game:{<id>}:meta``     hash of free-form metadata.
+- ``game:{<id>}:meta``     hash of free-form metadata;
+- ``game:{<id>}:archive``  a finished game's whole log once archived (``archive``,
+  server/archive.py): the stream and the commands hash are then gone, and every read
+  here reads the archive instead, so an archived game reads as its stream did.
 
 Version ``n`` is the 1-based position of an event in its game's log, so the version
 of a game is the id of its last entry, and "after version n" starts at ``(n+1)-0``.
@@ -26,6 +29,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError
 from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 
+from server import archive as archives
 from server.durability import LANES, PROBE_LUA, Durability, probe_key
 from server.fast_paths import command_lanes, command_path
 from server.redis_public import CommandPath, Script, WaitingPath, WaitingReplies
@@ -36,6 +40,8 @@ __all__ = [
     "PendingAppend",
     "StoredEvent",
     "VersionConflict",
+    "archive_key",
+    "archived_events",
     "commands_key",
     "events_key",
     "meta_key",
@@ -45,11 +51,13 @@ READ_PAGE: Final = 1000
 
 _EVENTS_PREFIX: Final = "game:{"
 _EVENTS_SUFFIX: Final = "}:events"
+_ARCHIVE_SUFFIX: Final = "}:archive"
 
-# KEYS[1] events stream, KEYS[2] commands hash.
+# KEYS[1] events stream, KEYS[2] commands hash, KEYS[3] archive.
 # ARGV[1] expected version, ARGV[2] command id ('' for none), ARGV[3] timestamp ms,
 # ARGV[4] reply to record with the command id, ARGV[5..] the events.
-# Returns {0, new_version} | {1, recorded_version, recorded_reply} | {2, actual_version}.
+# Returns {0, new_version} | {1, recorded_version, recorded_reply} | {2, actual_version}
+# (always {2, n} for a game archived at version n: an archive is never appended to).
 _APPEND_LUA: Final = Script("""
 local cmd = ARGV[2]
 if cmd ~= '' then
@@ -64,6 +72,10 @@ if cmd ~= '' then
 end
 local expected = tonumber(ARGV[1])
 local actual = redis.call('XLEN', KEYS[1])
+if actual == 0 and redis.call('EXISTS', KEYS[3]) == 1 then
+  -- archived (its stream is gone): at its archive's version, and nothing more goes in
+  return {2, tonumber(string.match(redis.call('GETRANGE', KEYS[3], 0, 63), '^%d+ %S+ (%d+)'))}
+end
 if actual ~= expected then
   return {2, actual}
 end
@@ -76,6 +88,41 @@ if cmd ~= '' then
   redis.call('HSET', KEYS[2], cmd, string.format('%d:', v) .. ARGV[4])
 end
 return {0, v}
+""")
+
+
+# KEYS[1] events stream, KEYS[2] archive. ARGV[1] first entry id, ARGV[2] last
+# ("+": the end), ARGV[3] page size, ARGV[4] the version read after. A page of the
+# stream; when there is none and the game is archived past ARGV[4], its archive too.
+_READ_LUA: Final = Script("""
+local page = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[2], 'COUNT', ARGV[3])
+if #page > 0 then return {page} end
+local head = redis.call('GETRANGE', KEYS[2], 0, 63)
+if head == '' then return {page} end
+if tonumber(string.match(head, '^%d+ %S+ (%d+)')) <= tonumber(ARGV[4]) then return {page} end
+return {page, redis.call('GET', KEYS[2])}
+""")
+
+# KEYS[1] events, KEYS[2] archive. The last entry id, or the archive's head, or false.
+_VERSION_LUA: Final = Script("""
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #last > 0 then return last[1][1] end
+local head = redis.call('GETRANGE', KEYS[2], 0, 63)
+if head == '' then return false end
+return head
+""")
+
+# KEYS[1] events, KEYS[2] commands, KEYS[3] meta, KEYS[4] archive, KEYS[5..] more
+# keys of the game to drop (seats, presence). ARGV[1] the version archived, ARGV[2]
+# the archive. The swap, whole or not at all: 1 done, 0 archived already, -1 the
+# stream is not at that version (nothing written).
+_ARCHIVE_LUA: Final = Script("""
+if redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
+if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return -1 end
+redis.call('SET', KEYS[4], ARGV[2])
+redis.call('DEL', KEYS[1], KEYS[2], unpack(KEYS, 5))
+redis.call('HDEL', KEYS[3], 'seed', 'seats')
+return 1
 """)
 
 
@@ -148,6 +195,12 @@ def meta_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:meta"
 
 
+def archive_key(game_id: str) -> str:
+    """The key of a game's archive (server/archive.py), once it is archived."""
+    _check_id(game_id)
+    return f"game:{{{game_id}}}:archive"
+
+
 def _as_bytes(value: object) -> bytes:
     if isinstance(value, bytes):
         return value
@@ -175,6 +228,14 @@ def _to_event(entry: Any) -> StoredEvent:
     )
 
 
+def archived_events(value: bytes) -> list[StoredEvent]:
+    """The events of an archive (server/archive.py), versions 1..n."""
+    return [
+        StoredEvent(version, at_ms, data)
+        for version, (at_ms, data) in enumerate(archives.decode(value).events, start=1)
+    ]
+
+
 def _flatten_entries(entries: Any) -> list[Any]:
     """Stream entries from an XREAD reply, also from redis-py's RESP3 ``[entries]``."""
     if (
@@ -196,7 +257,7 @@ class PendingAppend:
     def __init__(
         self,
         direct: CommandPath,
-        keys: tuple[bytes, bytes],
+        keys: tuple[bytes, bytes, bytes],
         args: tuple[bytes, ...],
         expected_version: int,
         durable: tuple[WaitingPath, Durability] | None = None,
@@ -310,7 +371,11 @@ class EventStore:
             raise ValueError("expected_version must be >= 0")
         if command_id == "":
             raise ValueError("command_id must be None or non-empty")
-        keys = (events_key(game_id).encode(), commands_key(game_id).encode())
+        keys = (
+            events_key(game_id).encode(),
+            commands_key(game_id).encode(),
+            archive_key(game_id).encode(),
+        )
         args = (
             b"%d" % expected_version,
             b"" if command_id is None else command_id.encode(),
@@ -347,10 +412,11 @@ class EventStore:
     async def read(
         self, game_id: str, after: int = 0, until: int | None = None
     ) -> list[StoredEvent]:
-        """The events with ``after < version <= until`` (to the end if ``until`` is None)."""
+        """The events with ``after < version <= until`` (to the end if ``until`` is None),
+        from the stream or, once the game is archived, from its archive."""
         if after < 0:
             raise ValueError("after must be >= 0")
-        key = events_key(game_id).encode()
+        keys = (events_key(game_id).encode(), archive_key(game_id).encode())
         end = b"+" if until is None else b"%d-0" % until
         if until is not None and until <= after:
             return []
@@ -358,9 +424,13 @@ class EventStore:
         start = after + 1
         while True:
             # On the command path's connection: a refused command reads what it missed.
-            page = await self._direct.execute(
-                b"XRANGE", key, b"%d-0" % start, end, b"COUNT", b"%d" % READ_PAGE
+            page, *archived = await self._direct.run(
+                _READ_LUA,
+                keys,
+                (b"%d-0" % start, end, b"%d" % READ_PAGE, b"%d" % (start - 1)),
             )
+            if archived:  # versions 1..n: the list's index is the version - 1
+                return out + archived_events(_as_bytes(archived[0]))[start - 1 : until]
             if not page:
                 break
             out.extend(_to_event(entry) for entry in page)
@@ -390,6 +460,29 @@ class EventStore:
         written = await self._direct.run(_RESTORE_LUA, keys, args)
         return bool(written)
 
+    async def archive(
+        self, game_id: str, version: int, value: bytes, also_drop: Sequence[str] = ()
+    ) -> int:
+        """Swap a game's stream for its archive ``value`` (server/archive.py) of its
+        ``version`` events, in one script: the stream, the commands hash and the keys
+        ``also_drop`` (of this game: the same hash tag) are deleted, the meta hash
+        loses ``seed`` and ``seats``. Returns 1 when done, 0 if the game was archived
+        already, -1 if its stream is not at ``version`` (nothing written)."""
+        keys = [events_key(game_id), commands_key(game_id), meta_key(game_id)]
+        keys += [archive_key(game_id), *also_drop]
+        tag = "{" + game_id + "}"
+        if any(tag not in key for key in also_drop):
+            raise ValueError("archive drops only keys of the game's own hash tag")
+        done = await self._direct.run(
+            _ARCHIVE_LUA, [k.encode() for k in keys], (b"%d" % version, value)
+        )
+        return int(done)
+
+    async def archived(self, game_id: str) -> bytes | None:
+        """A game's archive, None while it is not archived."""
+        value = await self._r.get(archive_key(game_id))
+        return None if value is None else _as_bytes(value)
+
     async def recorded(self, game_id: str, command_id: str) -> bytes | None:
         """What ``append`` recorded for a command id (``b"<version>:<reply>"``), if any."""
         seen = await self._direct.execute(
@@ -399,10 +492,13 @@ class EventStore:
 
     async def version(self, game_id: str) -> int:
         """The version of a game's log: its number of events, 0 for an unknown game."""
-        last = await self._r.xrevrange(events_key(game_id), max="+", min="-", count=1)
-        if not last:
+        keys = (events_key(game_id).encode(), archive_key(game_id).encode())
+        last = await self._direct.run(_VERSION_LUA, keys, ())
+        if last is None:
             return 0
-        return _version_of(last[0][0])
+        if b"\n" in _as_bytes(last):  # an archive's head
+            return archives.archived_version(_as_bytes(last))
+        return _version_of(last)
 
     async def tail(
         self, positions: Mapping[str, int], block_ms: int, count: int = 500
@@ -453,19 +549,21 @@ class EventStore:
         return {_as_bytes(k).decode(): _as_bytes(v) for k, v in raw.items()}
 
     async def exists(self, game_id: str) -> bool:
-        """Whether a game has any events or metadata."""
-        n = await self._r.exists(events_key(game_id), meta_key(game_id))
+        """Whether a game has any events, metadata or archive."""
+        n = await self._r.exists(events_key(game_id), meta_key(game_id), archive_key(game_id))
         return int(n) > 0
 
     async def game_ids(self) -> list[str]:
-        """The ids of all games with a stream, sorted (SCAN, so cheap on the server)."""
+        """The ids of all games with a stream or an archive, sorted (SCAN, so cheap on
+        the server)."""
         found: set[str] = set()
-        async for key in self._r.scan_iter(
-            match=f"{_EVENTS_PREFIX}*{_EVENTS_SUFFIX}", count=1000, _type="stream"
-        ):
-            name = _as_bytes(key).decode()
-            if name.startswith(_EVENTS_PREFIX) and name.endswith(_EVENTS_SUFFIX):
-                game_id = name[len(_EVENTS_PREFIX) : -len(_EVENTS_SUFFIX)]
-                if game_id and "{" not in game_id and "}" not in game_id:
-                    found.add(game_id)
+        for suffix, kind in ((_EVENTS_SUFFIX, "stream"), (_ARCHIVE_SUFFIX, "string")):
+            async for key in self._r.scan_iter(
+                match=f"{_EVENTS_PREFIX}*{suffix}", count=1000, _type=kind
+            ):
+                name = _as_bytes(key).decode()
+                if name.startswith(_EVENTS_PREFIX) and name.endswith(suffix):
+                    game_id = name[len(_EVENTS_PREFIX) : -len(suffix)]
+                    if game_id and "{" not in game_id and "}" not in game_id:
+                        found.add(game_id)
         return sorted(found)
