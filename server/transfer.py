@@ -31,6 +31,7 @@ from typing import IO, Literal, NamedTuple, cast
 import msgspec
 import redis.asyncio as aioredis
 
+from server.archiver import ArchiveQueue
 from server.embedded_redis import EmbeddedRedis, EmbeddedRedisError, serving_url
 from server.errors import ServiceError
 from server.lobby import KEEP_FINISHED, Lobby
@@ -143,13 +144,18 @@ def configured_redis(settings: Settings, *, create: bool) -> Iterator[str]:
 
 
 @contextlib.asynccontextmanager
-async def games_on(url: str, keep_finished: int = KEEP_FINISHED) -> AsyncIterator[GameService]:
+async def games_on(
+    url: str, keep_finished: int = KEEP_FINISHED, archive_after: float = 600.0
+) -> AsyncIterator[GameService]:
     """A game service (with its lobby, listing ``keep_finished`` finished games as the
-    servers do: ``Settings.finished_games``) on the Redis at ``url``."""
+    servers do: ``Settings.finished_games``) on the Redis at ``url``; the games it
+    writes are archived ``archive_after`` seconds after their end (by the servers)."""
     client = aioredis.from_url(url)
     try:
         lobby = Lobby(client, keep_finished)
-        yield GameService(EventStore(client), lobby, cache_games=CACHED_GAMES)
+        service = GameService(EventStore(client), lobby, cache_games=CACHED_GAMES)
+        service.archives = ArchiveQueue(client, after_s=archive_after)
+        yield service
     finally:
         await client.aclose()
 
@@ -272,7 +278,7 @@ def import_command(args: argparse.Namespace) -> int:
     """``splendor import``: exit code 1 when some line was refused."""
 
     async def run(url: str, lines: IO[bytes]) -> ImportCounts:
-        async with games_on(url, settings.finished_games) as service:
+        async with games_on(url, settings.finished_games, settings.archive_after) as service:
             return await import_lines(service, lines)
 
     try:

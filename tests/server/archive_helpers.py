@@ -91,8 +91,7 @@ async def everything_read(service: GameService, game_id: str) -> dict[str, Any]:
         out[f"events {seat}"] = await service.events(game_id, seat)
         out[f"events {seat} after 5"] = await service.events(game_id, seat, after=5)
         out[f"views {seat}"] = [
-            timeless(await service.view(game_id, seat, v))
-            for v in range(1, summary["version"] + 1)
+            timeless(await service.view(game_id, seat, v)) for v in range(1, summary["version"] + 1)
         ]
         out[f"now {seat}"] = timeless(await service.view(game_id, seat))
     out["log"] = await service.log(game_id)

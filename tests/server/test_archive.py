@@ -6,6 +6,7 @@ whoever asks; a late command gets game_over; the bytes a game keeps at rest."""
 from __future__ import annotations
 
 import asyncio
+import json
 import statistics
 
 import httpx
@@ -16,6 +17,7 @@ from starlette.applications import Starlette
 from server.archiver import ArchiveQueue, Archiver
 from server.errors import ServiceError
 from server.lobby import Lobby
+from server.records import parse_record
 from server.service import GameService, seats_key
 from server.store import EventStore, archive_key, commands_key, events_key, meta_key
 from tests.server.archive_helpers import KINDS, Clock, everything_read, game_keys, play
@@ -103,7 +105,7 @@ async def test_the_archiver_archives_games_when_due(redis_client: aioredis.Redis
 async def test_a_command_to_an_archived_game_gets_game_over(
     app: Starlette, http: httpx.AsyncClient, redis_client: aioredis.Redis
 ) -> None:
-    """Over HTTP: a seat's move, resign and its view keep working on an archived game (its token is still its seat's); a wrong token is still refused; export and events answer as before."""
+    """Over HTTP, on an archived game: a seat's move and resign get game_over (its token is still its seat's), a wrong token is refused, events, export and the seat's view answer as before, and its seats can make its rematch."""
     service: GameService = app.state.service
     game = await play(service, Clock(), "classic", 2, seed=6, timed=False)
     path = f"/api/games/{game.id}"
@@ -127,6 +129,11 @@ async def test_a_command_to_an_archived_game_gets_game_over(
         headers=auth("not-a-token-of-this-game"),
     )
     assert r.status_code == 403
+    # Its seats can still make its rematch: both get the same game, which starts.
+    made = [(await http.post(path + "/rematch", headers=auth(t))).json() for t in game.tokens]
+    assert made[0]["id"] == made[1]["id"]
+    assert (await http.get(path)).json()["rematch"] == made[0]["id"]
+    assert (await http.get(f"/api/games/{made[0]['id']}")).json()["status"] == "live"
 
 
 async def test_bytes_per_finished_game_at_rest(redis_client: aioredis.Redis) -> None:
@@ -144,3 +151,17 @@ async def test_bytes_per_finished_game_at_rest(redis_client: aioredis.Redis) -> 
     means = {kind: statistics.mean(sizes) for kind, sizes in by_kind.items()}
     print(f"bytes at rest per game: {means}; live-shaped: {statistics.mean(live):.0f}")
     assert statistics.mean(means.values()) <= AT_REST_LIMIT, means
+
+
+async def test_an_imported_game_is_noted_for_its_archive(redis_client: aioredis.Redis) -> None:
+    """A game written by `splendor import` (GameService.restore) is noted to be archived after its end, as a game played here is."""
+    clock = Clock()
+    service = _service(redis_client, clock)
+    game = await play(service, clock, "classic", 2, seed=21, timed=False)
+    record = await service.record(game.id)
+    ended = (await service.log(game.id))[-1].at_ms
+    await redis_client.flushdb()
+    importing = _service(redis_client, clock)
+    queue = importing.archives = ArchiveQueue(redis_client, after_s=60)
+    assert await importing.restore(parse_record(json.dumps(record).encode()))
+    assert await queue.all() == {game.id: ended + 60_000}

@@ -8,7 +8,7 @@ from events.base import PlayerJoined
 from events.classic.events import CardReserved
 from server.projection import LOAD_LUA, pairs, unpack_log
 from server.ratelimit import RateLimiter
-from server.store import EventStore, events_key, meta_key
+from server.store import EventStore, archive_key, events_key, meta_key
 from server.wire import event_to_wire, iso_time
 
 
@@ -22,11 +22,14 @@ async def test_the_packed_log_reads_what_the_store_wrote(
     await store.set_meta("g", {"seed": 42, "variant": "classic"})
     await redis_client.hset("game:{g}:seats", "0", "abc")
     script = redis_client.register_script(LOAD_LUA)
-    packed, meta, seats = await script(keys=[events_key("g"), meta_key("g"), "game:{g}:seats"])
+    keys = [events_key("g"), meta_key("g"), "game:{g}:seats", archive_key("g")]
+    packed, meta, seats = await script(keys=keys)
     assert unpack_log(packed) == await store.read("g")
     assert pairs(meta) == {"seed": b"42", "variant": b"classic"}
     assert pairs(seats) == {"0": b"abc"}
-    empty, _, _ = await script(keys=[events_key("h"), meta_key("h"), "game:{h}:seats"])
+    empty, _, _ = await script(
+        keys=[events_key("h"), meta_key("h"), "game:{h}:seats", archive_key("h")]
+    )
     assert unpack_log(empty) == []
 
 
