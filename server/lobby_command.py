@@ -34,7 +34,7 @@ def lobby_command(args: argparse.Namespace) -> int:
     """``splendor lobby rebuild``: the figures go to standard error."""
 
     async def run(url: str) -> int:
-        async with games_on(url, settings.finished_games) as service:
+        async with games_on(url, settings.finished_games, settings.archive_after) as service:
             assert service.keeper is not None
             count = await service.keeper.rebuild()
             return count or 0

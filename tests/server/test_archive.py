@@ -165,3 +165,18 @@ async def test_an_imported_game_is_noted_for_its_archive(redis_client: aioredis.
     queue = importing.archives = ArchiveQueue(redis_client, after_s=60)
     assert await importing.restore(parse_record(json.dumps(record).encode()))
     assert await queue.all() == {game.id: ended + 60_000}
+
+
+async def test_a_lobby_rebuild_notes_games_over_whose_note_was_lost(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A game over that was never noted (its process died, or it ended before archives existed) is noted when a lobby rebuild (splendor lobby rebuild, or a start without the lobby) reads it."""
+    clock = Clock()
+    game = await play(_service(redis_client, clock), clock, "duel", 2, seed=22, timed=False)
+    ended = (await _service(redis_client, clock).log(game.id))[-1].at_ms
+    rebuilding = _service(redis_client, clock)
+    queue = rebuilding.archives = ArchiveQueue(redis_client, after_s=600)
+    assert await queue.all() == {}
+    assert rebuilding.keeper is not None
+    await rebuilding.keeper.rebuild()
+    assert await queue.all() == {game.id: ended + 600_000}
