@@ -1,5 +1,6 @@
 """A websocket client for the multi-process tests: it follows a game through a list of
-servers, moving on at each 1012 with ``since``, and records what it applied."""
+servers, moving on at each 1012 with ``since``, and records what it applied; and a game
+played by such clients across a process's SIGTERM (``play_across_a_stop``)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,18 @@ import asyncio
 import contextlib
 import json
 import random
+import signal
+import subprocess
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 import websockets
 
+from bots.moves import moves as game_moves
 from client.patch import apply_patch
 from tests.multiprocess.servers import ws_url
+from tests.server.ws_helpers import choose, http_view, new_table
 
 
 @dataclass
@@ -105,3 +111,68 @@ class Follower:
     async def stop(self) -> None:
         self.stopped = True
         await self.conn.close()
+
+
+@dataclass
+class StopOutcome:
+    """What ``play_across_a_stop`` saw: the clients, the acked commands, the last version."""
+
+    everyone: list[Follower]
+    acked: dict[str, int]  # command id -> the version it was acknowledged at
+    final: int
+
+
+async def play_across_a_stop(
+    http: httpx.AsyncClient,
+    bases: list[str],
+    stopping: subprocess.Popen[bytes],
+    *,
+    seed: int,
+    before: int = 4,
+    after: int = 6,
+) -> StopOutcome:
+    """A 2-player game made through ``http``, its two players and two spectators
+    following it through ``bases``; ``before`` moves, then ``stopping`` (a ``splendor
+    serve``) sent SIGTERM and waited for, then ``after`` more moves; returns once every
+    client has the last version and is stopped."""
+    table = await new_table(http, players=2, seed=seed)
+    players = [
+        Follower(f"p{seat}", bases, table.id, token) for seat, token in enumerate(table.tokens)
+    ]
+    everyone = [*players, Follower("s0", bases, table.id), Follower("s1", bases, table.id)]
+    runs = [asyncio.create_task(f.run()) for f in everyone]
+    for follower in everyone:
+        await follower.until(lambda f=follower: f.view is not None)
+    rng = random.Random(seed)
+
+    async def move() -> None:
+        view = await http_view(http, table.id, None)
+        mover = players[view["turn"]["seat"]]
+        await mover.until(lambda: mover.version == view["version"])
+        assert mover.view is not None
+        command_id = await mover.send(choose(game_moves(mover.view), rng))
+        await mover.until(lambda: command_id not in mover.pending)
+
+    for _ in range(before):
+        await move()
+    stopping.send_signal(signal.SIGTERM)
+    await asyncio.wait_for(asyncio.to_thread(stopping.wait), 30)
+    for _ in range(after):
+        await move()
+
+    final = (await http.get(f"/api/games/{table.id}")).json()["version"]
+    for follower in everyone:
+        await follower.until(lambda f=follower: f.version == final)
+    for follower in everyone:
+        await follower.stop()
+    await asyncio.gather(*runs)
+    answers = [m for p in players for _, m in p.answers]
+    acked = {m["command_id"]: m["version"] for m in answers if m["type"] == "ack"}
+    assert len(acked) == before + after
+    for follower in everyone:
+        # One snapshot, then every version once, in order, to the last; the right view.
+        assert follower.snapshots == 1, follower.name
+        start = follower.applied[0]
+        assert follower.applied == list(range(start, final + 1)), follower.name
+        assert follower.view == await http_view(http, table.id, follower.token)
+    return StopOutcome(everyone, acked, final)
