@@ -3,16 +3,13 @@ replaced by the test's, in front of ``splendor serve`` processes."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import shutil
 import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import httpx
-
-from tests.multiprocess.servers import free_port
+from tests.multiprocess.servers import answering, free_port, stop
 
 DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy"
 # The example addresses in docs/deploy/: the front's port, and the processes'.
@@ -67,20 +64,7 @@ async def balancer(kind: str, folder: Path, backends: list[str]) -> AsyncIterato
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        async with httpx.AsyncClient(base_url=base) as http:
-            for _ in range(200):
-                assert process.poll() is None, f"{kind} exited: see {folder}"
-                with contextlib.suppress(httpx.TransportError):
-                    if (await http.get("/healthz")).status_code == 200:
-                        break
-                await asyncio.sleep(0.05)
-            else:
-                raise AssertionError(f"{kind} passed no request through")
+        await answering(base, process, f"{kind} (see {folder})")
         yield base
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+        stop(process)

@@ -65,23 +65,32 @@ async def served(
             process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        async with httpx.AsyncClient(base_url=base) as http:
-            for _ in range(200):
-                assert process.poll() is None, "splendor serve exited"
-                with contextlib.suppress(httpx.TransportError):
-                    if (await http.get("/healthz")).status_code == 200:
-                        break
-                await asyncio.sleep(0.05)
-            else:
-                raise AssertionError("splendor serve did not answer /healthz")
+        await answering(base, process, "splendor serve")
         yield Served(base, process)
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+        stop(process)
+
+
+async def answering(base: str, process: subprocess.Popen[bytes], what: str) -> None:
+    """Return once ``base``'s ``/healthz`` answers 200 (``process`` serves it)."""
+    async with httpx.AsyncClient(base_url=base) as http:
+        for _ in range(200):
+            assert process.poll() is None, f"{what} exited"
+            with contextlib.suppress(httpx.TransportError):
+                if (await http.get("/healthz")).status_code == 200:
+                    return
+            await asyncio.sleep(0.05)
+    raise AssertionError(f"{what} did not answer /healthz")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL if it has not exited within 10 s."""
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(5)
 
 
 def ws_url(base: str, game_id: str, token: str | None = None) -> str:
