@@ -21,6 +21,7 @@ from starlette.routing import BaseRoute, Route
 from server import wire
 from server.accounts import (
     COOKIE,
+    HINT_COOKIE,
     SESSION_SECONDS,
     Accounts,
     account_id,
@@ -91,22 +92,25 @@ def _login_limits(conn: HTTPConnection) -> LoginLimits:
 
 
 def _with_session(response: Response, request: Request, session: str) -> Response:
+    """The session cookie (HttpOnly), and its hint for the page (no secret in it)."""
     secure = _settings(request).secure_cookies or request.url.scheme == "https"
-    response.set_cookie(
-        COOKIE,
-        session,
-        max_age=SESSION_SECONDS,
-        path="/",
-        secure=secure,
-        httponly=True,
-        samesite="lax",
-    )
+    for name, value, httponly in ((COOKIE, session, True), (HINT_COOKIE, "1", False)):
+        response.set_cookie(
+            name,
+            value,
+            max_age=SESSION_SECONDS,
+            path="/",
+            secure=secure,
+            httponly=httponly,
+            samesite="lax",
+        )
     return response
 
 
 def _without_session(response: Response, request: Request) -> Response:
     secure = _settings(request).secure_cookies or request.url.scheme == "https"
-    response.delete_cookie(COOKIE, path="/", secure=secure, httponly=True, samesite="lax")
+    for name, httponly in ((COOKIE, True), (HINT_COOKIE, False)):
+        response.delete_cookie(name, path="/", secure=secure, httponly=httponly, samesite="lax")
     return response
 
 

@@ -48,6 +48,7 @@ from server.settings import Settings
 __all__ = [
     "COOKIE",
     "DELETED_NAME",
+    "HINT_COOKIE",
     "Account",
     "Accounts",
     "account_id",
@@ -61,6 +62,9 @@ __all__ = [
 
 COOKIE: Final = "splendor_session"
 """The session cookie's name."""
+HINT_COOKIE: Final = "splendor_account"
+"""A cookie the page can read, ``1`` while it holds a session (no secret in it): a
+guest's page then never asks ``GET /api/me`` for a 401."""
 SESSION_SECONDS: Final = 30 * 86_400
 """A session's life (the cookie's Max-Age too): 30 days from logging in."""
 DELETED_NAME: Final = "deleted player"

@@ -74,6 +74,8 @@ class ServerProcess:
             "SPLENDOR_COMMAND_RATE": "0",
             "SPLENDOR_CREATE_RATE": "0",
             "SPLENDOR_JOIN_RATE": "0",
+            "SPLENDOR_LOGIN_RATE": "0",
+            "SPLENDOR_ACCOUNT_LOGIN_RATE": "0",
             "SPLENDOR_BOT_DELAY": "0",
         }
         program = ["server.cli", "serve"] if self.serve else ["uvicorn", "--factory"]

@@ -64,11 +64,13 @@ async def test_sign_up_gives_a_session_in_an_http_only_lax_cookie(server: LiveSe
     async with client(server) as http:
         r = await sign_up(http, "Ana_Lu")
         assert r.status_code == 201 and r.json() == {"username": "Ana_Lu"}
-        cookie = r.headers["set-cookie"]
-        assert cookie.startswith("splendor_session=")
-        attributes = {a.strip().split("=")[0].lower() for a in cookie.split(";")[1:]}
+        session, hint = r.headers.get_list("set-cookie")
+        assert session.startswith("splendor_session=")
+        attributes = {a.strip().split("=")[0].lower() for a in session.split(";")[1:]}
         assert {"httponly", "samesite", "path", "max-age"} <= attributes
-        assert "samesite=lax" in cookie.lower() and "secure" not in attributes
+        assert "samesite=lax" in session.lower() and "secure" not in attributes
+        # The page's hint that it holds a session: readable, and no secret in it.
+        assert hint.startswith("splendor_account=1;") and "httponly" not in hint.lower()
         me = await http.get("/api/me")
         assert me.status_code == 200 and me.json()["username"] == "Ana_Lu"
         assert set(me.json()) == {"username", "ratings"}  # ratings: docs/ratings.md
@@ -83,7 +85,8 @@ async def test_the_cookie_is_secure_behind_https(
         client(live) as http,
     ):
         r = await sign_up(http, "Sec_1")
-        assert "secure" in {a.strip().lower() for a in r.headers["set-cookie"].split(";")}
+        for cookie in r.headers.get_list("set-cookie"):
+            assert "secure" in {a.strip().lower() for a in cookie.split(";")}
 
 
 async def test_log_out_revokes_the_session_itself(server: LiveServer) -> None:
@@ -94,6 +97,11 @@ async def test_log_out_revokes_the_session_itself(server: LiveServer) -> None:
         assert (await thief.get("/api/me")).status_code == 200
         r = await http.delete("/api/session")
         assert r.status_code == 204
+        assert {c.split("=")[0] for c in r.headers.get_list("set-cookie")} == {
+            "splendor_session",
+            "splendor_account",
+        }  # both cleared (Max-Age=0)
+        assert "splendor_session" not in http.cookies
         assert (await http.get("/api/me")).status_code == 401
         gone = await thief.get("/api/me")
         assert gone.status_code == 401 and gone.json()["code"] == "unauthorized"

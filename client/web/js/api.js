@@ -57,10 +57,11 @@ async function request(method, path, { body, token } = {}) {
 
 const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 
-export function createGame({ variant = "classic", players = 2, seed, clock = null } = {}) {
+export function createGame({ variant = "classic", players = 2, seed, clock = null, rated = false } = {}) {
   const body = { variant, players };
   if (Number.isInteger(seed)) body.seed = seed;
   if (clock) body.clock = clock;
+  if (rated) body.rated = true;
   return request("POST", "/api/games", { body });
 }
 
@@ -69,7 +70,8 @@ export function rematchGame(id, token) {
   return request("POST", `${game(id)}/rematch`, { token });
 }
 
-/** `who` is {"name": str} for a person or {"bot": level} for a bot. */
+/** `who` is {"name": str} for a person, {"bot": level} for a bot, or {} for the
+ * account this browser is logged in to (docs/accounts.md). */
 export function takeSeat(id, who) {
   return request("POST", `${game(id)}/seats`, { body: who });
 }
@@ -137,4 +139,33 @@ export function playerProfile(username) {
 /** The best `limit` players of a variant: {players: [{username, rating, games, bot}]}. */
 export function leaderboard(variant, limit = 100) {
   return request("GET", `/api/leaderboard/${encodeURIComponent(variant)}?limit=${limit}`);
+}
+
+// ---------------------------------------------------------------- accounts (docs/accounts.md)
+// The session is an HttpOnly cookie: the page never sees it, fetch sends it.
+
+/** The logged-in account, {username, ratings}, or null for a guest. */
+export async function fetchMe() {
+  try {
+    return await request("GET", "/api/me");
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return null;
+    throw err;
+  }
+}
+
+export function signUp(username, password) {
+  return request("POST", "/api/accounts", { body: { username, password } });
+}
+
+export function logIn(username, password) {
+  return request("POST", "/api/session", { body: { username, password } });
+}
+
+export function logOut() {
+  return request("DELETE", "/api/session");
+}
+
+export function logOutEverywhere() {
+  return request("DELETE", "/api/sessions");
 }

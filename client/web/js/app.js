@@ -8,6 +8,7 @@
 //   #/player/{username}  a player's profile (profile.js)
 //   #/leaderboard/{variant}  the best players of a variant (leaderboard.js)
 
+import { mountAccountBar } from "./account.js";
 import { showSeatLink } from "./device.js";
 import { mount } from "./dom.js";
 import { showGame } from "./game.js";
@@ -69,4 +70,5 @@ window.addEventListener("hashchange", () => {
     }
   });
 });
+mountAccountBar(document.querySelector(".topbar"));
 route();

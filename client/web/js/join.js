@@ -2,6 +2,7 @@
 // token in localStorage, and goes to the table. A browser already seated there
 // goes straight back to its seat.
 
+import { accountName, askToLogIn, onAccountChange, whenAccountKnown } from "./account.js";
 import { ApiError, gameSummary, takeSeat } from "./api.js";
 import { h, listWords, mount, plural } from "./dom.js";
 import { playerName, rememberName, rememberSeat, seatFor } from "./seats.js";
@@ -38,6 +39,37 @@ export async function showJoin(main, gameId) {
     );
     return () => {};
   }
+  await whenAccountKnown();
+  // Logged in, the seat is the account's; a rated game seats accounts only
+  // (docs/accounts.md): drawn again when this browser logs in or out.
+  const draw = () => drawJoin(main, gameId, game, names);
+  const forget = onAccountChange(draw);
+  draw();
+  return forget;
+}
+
+function drawJoin(main, gameId, game, names) {
+  const seated = game.seats || [];
+  const account = accountName();
+  if (game.rated && !account) {
+    mount(
+      main,
+      h(
+        "section",
+        { class: "panel join-panel", id: "join-rated" },
+        h("h1", { class: "panel-title" }, `Join a rated game of ${variantName(game.variant)}`),
+        h("p", {}, "This game is rated: only players logged in to an account can take a seat."),
+        h(
+          "div",
+          { class: "form-actions" },
+          h("button", { type: "button", class: "btn btn-primary", id: "join-login", onclick: () => askToLogIn("login") }, "Log in"),
+          h("button", { type: "button", class: "btn", onclick: () => askToLogIn("signup") }, "Sign up"),
+          h("a", { class: "btn", href: `#/watch/${encodeURIComponent(gameId)}` }, "Just watch"),
+        ),
+      ),
+    );
+    return;
+  }
   const input = h("input", { id: "join-name", type: "text", maxlength: "24", autocomplete: "nickname", value: playerName(), placeholder: "Your name", required: true });
   const error = h("p", { class: "form-error", role: "alert", id: "join-error" });
   const submit = h("button", { type: "submit", class: "btn btn-primary", id: "join-game" }, "Take a seat");
@@ -51,17 +83,17 @@ export async function showJoin(main, gameId) {
         "aria-labelledby": "join-title",
         onsubmit: async (e) => {
           e.preventDefault();
-          const name = input.value.trim();
+          const name = account || input.value.trim();
           if (!name) {
             error.textContent = "Write your name first: the other players see it.";
             input.focus();
             return;
           }
-          rememberName(name);
+          if (!account) rememberName(name);
           submit.disabled = true;
           error.textContent = "";
           try {
-            const seat = await takeSeat(gameId, { name });
+            const seat = await takeSeat(gameId, account ? {} : { name });
             rememberSeat(gameId, { seat: seat.seat, token: seat.token, name });
             window.location.hash = `#/play/${encodeURIComponent(gameId)}`;
           } catch (err) {
@@ -70,13 +102,14 @@ export async function showJoin(main, gameId) {
           }
         },
       },
-      h("h1", { id: "join-title", class: "panel-title" }, `Join a game of ${variantName(game.variant)}`),
+      h("h1", { id: "join-title", class: "panel-title" }, `Join a ${game.rated ? "rated " : ""}game of ${variantName(game.variant)}`),
       h("p", {}, `${host}: ${plural(seated.length, "seat")} of ${game.players} taken. The game starts when the last seat is taken.`),
-      h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), input),
+      account
+        ? h("p", { id: "joining-as" }, `You join as ${account}.`)
+        : h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), input),
       h("div", { class: "form-actions" }, submit, h("a", { class: "btn", href: `#/watch/${encodeURIComponent(gameId)}` }, "Just watch")),
       error,
     ),
   );
-  input.focus();
-  return () => {};
+  (account ? submit : input).focus();
 }

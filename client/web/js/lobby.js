@@ -1,6 +1,7 @@
 // The lobby (`#/`): start a game, join an open one, watch a live one, replay a
 // finished one, and come back to the games this browser sits at.
 
+import { accountName, onAccountChange, whenAccountKnown } from "./account.js";
 import { ApiError, createGame, fetchView, gameSummary, listGames, takeSeat } from "./api.js";
 import { h, listWords, mount, plural } from "./dom.js";
 import { reasonWords } from "./duel_words.js";
@@ -29,7 +30,9 @@ function seedFromAddress() {
 
 export function showLobby(main) {
   const seed = seedFromAddress();
-  const form = newGameForm(seed);
+  const { form, showAccount } = newGameForm(seed);
+  const forgetAccount = onAccountChange(showAccount);
+  whenAccountKnown().then(showAccount);
   const pairing = pairingPanel();
   const lists = {
     mine: h("div", { class: "game-list", id: "my-games" }),
@@ -67,6 +70,7 @@ export function showLobby(main) {
   const timer = window.setInterval(refresh, REFRESH_MS);
   return () => {
     stopped = true;
+    forgetAccount();
     window.clearInterval(timer);
     pairing.stop();
   };
@@ -106,6 +110,26 @@ function newGameForm(seed) {
   );
   const followSeats = () => {
     if (!timePicked) timeControl.value = defaultPreset(choices.slice(0, players));
+  };
+
+  // Logged in (docs/accounts.md), "You" is the account, and the game may be rated.
+  const nameField = h("div", { class: "field", id: "name-field" }, h("label", { for: "player-name" }, "Your name"), nameInput);
+  const playingAs = h("p", { class: "hint", id: "playing-as", hidden: true });
+  const rated = h("input", { type: "checkbox", id: "rated", name: "rated" });
+  const ratedField = h(
+    "div",
+    { class: "field rated-field", id: "rated-field", hidden: true },
+    rated,
+    h("label", { for: "rated" }, "Rated"),
+    h("span", { class: "hint" }, "counts for the ratings; every player logs in"),
+  );
+  const showAccount = () => {
+    const account = accountName();
+    nameField.hidden = Boolean(account);
+    playingAs.hidden = !account;
+    playingAs.textContent = account ? `You play as ${account}.` : "";
+    ratedField.hidden = !account;
+    if (!account) rated.checked = false;
   };
 
   const drawPlayers = () => {
@@ -175,21 +199,33 @@ function newGameForm(seed) {
         error.textContent = "";
         const seats = choices.slice(0, players);
         const iPlay = seats.includes("you");
-        const name = nameInput.value.trim();
+        const account = accountName();
+        const name = account || nameInput.value.trim();
+        const isRated = Boolean(account) && rated.checked;
+        const clock = presetClock(timeControl.value);
+        if (isRated && !clock) {
+          error.textContent = "A rated game needs a time control: choose one above.";
+          timeControl.focus();
+          return;
+        }
+        if (isRated && seed !== undefined) {
+          error.textContent = "A rated game can't have a seed: open the lobby without ?seed= in its address.";
+          return;
+        }
         if (iPlay && !name) {
           error.textContent = "Write your name first: the other players see it.";
           nameInput.focus();
           return;
         }
-        if (name) rememberName(name);
+        if (name && !account) rememberName(name);
         submit.disabled = true;
         submit.textContent = "Starting…";
         try {
-          const game = await createGame({ variant: variant.value, players, seed, clock: presetClock(timeControl.value) });
+          const game = await createGame({ variant: variant.value, players, seed, clock, rated: isRated });
           // Seats are numbered in joining order: you first, then the bots;
           // open seats are left for the friends who follow the join address.
           if (iPlay) {
-            const mine = await takeSeat(game.id, { name });
+            const mine = await takeSeat(game.id, account ? {} : { name });
             rememberSeat(game.id, { seat: mine.seat, token: mine.token, name });
           }
           for (const choice of seats) {
@@ -205,16 +241,18 @@ function newGameForm(seed) {
     },
     h("h1", { id: "new-title", class: "panel-title" }, "Start a game"),
     h("p", { class: "intro" }, "Play Splendor with friends or bots, watch any game as it happens, and replay any game turn by turn."),
-    h("div", { class: "field" }, h("label", { for: "player-name" }, "Your name"), nameInput),
+    nameField,
+    playingAs,
     h("div", { class: "field" }, h("label", { for: "variant" }, "Game"), variant),
     h("div", { class: "field" }, h("span", { class: "field-label", id: "players-label" }, "Players"), playersBox),
     h("fieldset", { class: "field seats-field" }, h("legend", { class: "field-label" }, "Who sits where"), seatsBox),
     h("div", { class: "field" }, h("label", { for: "time-control" }, "Time"), timeControl),
+    ratedField,
     seed === undefined ? null : h("p", { class: "hint", id: "seed-note" }, `Seed ${seed}: the deals of this game are fixed.`),
     submit,
     error,
   );
-  return form;
+  return { form, showAccount };
 }
 
 // ---------------------------------------------------------------- lists

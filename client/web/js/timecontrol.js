@@ -46,10 +46,11 @@ export function clockWords(clock) {
   return `${bank}+${clock.increment || 0}`;
 }
 
-/** A lobby row's or the table head's marks: the time control, and "seeded". */
+/** A lobby row's or the table head's marks: the time control, "rated", "seeded". */
 export function gameTags(game) {
   return [
     h("span", { class: ["tag", "tag-clock", !game.clock && "tag-untimed"], dataset: { clock: clockWords(game.clock) }, title: "Time control" }, clockWords(game.clock)),
+    game.rated ? h("span", { class: "tag tag-rated", title: "Rated: counts for the players' ratings; only accounts sit." }, "rated") : null,
     game.seeded
       ? h("span", { class: "tag tag-seeded", title: "Created with a chosen seed: its draws could be known in advance. It never counts for a rating." }, "seeded")
       : null,
