@@ -64,7 +64,7 @@ def ratings_of(client: aioredis.Redis) -> Ratings:
     book = RatingsModel(client)
 
     async def rating(account: str, variant: str) -> float:
-        player = player_id(account, account, None)
+        player = player_id(account, None)
         skill = None if player is None else await book.skill(variant, player)
         return STARTING_RATING if skill is None else float(skill.rating)
 

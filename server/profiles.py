@@ -132,7 +132,7 @@ class Profiles:
         wanted: dict[str, set[str]] = {}
         for summary in summaries:
             for seat in summary.get("seats") or ():
-                player = player_id(seat.get("name", ""), seat.get("account"), seat.get("bot"))
+                player = player_id(seat.get("account"), seat.get("bot"))
                 if player is not None:
                     wanted.setdefault(summary["variant"], set()).add(player)
         for variant, players in wanted.items():
@@ -141,7 +141,7 @@ class Profiles:
                 if summary["variant"] != variant:
                     continue
                 for seat in summary.get("seats") or ():
-                    player = player_id(seat.get("name", ""), seat.get("account"), seat.get("bot"))
+                    player = player_id(seat.get("account"), seat.get("bot"))
                     if player is not None:
                         seat["rating"] = skills.get(player, NEW).rating
         return summaries

@@ -121,7 +121,7 @@ def decode_skill(raw: bytes | str) -> Skill:
 # ---------------------------------------------------------------------- from a game
 
 
-def player_id(name: str, account: str | None, bot: str | None) -> str | None:
+def player_id(account: str | None, bot: str | None) -> str | None:
     """Whom a seat's results belong to: its account (lowercase username), its bot
     level as ``bot:<level>``, or nobody (a guest)."""
     if account is not None:
@@ -137,8 +137,7 @@ def seated(game: Game) -> list[tuple[int, str | None, str]]:
     for logged in game.log:
         event = logged.event
         if isinstance(event, PlayerJoined):
-            account: str | None = getattr(event, "account", None)
-            seats[event.seat] = (event.seat, player_id(event.name, account, event.bot), event.name)
+            seats[event.seat] = (event.seat, player_id(event.account, event.bot), event.name)
     return [seats[s] for s in sorted(seats)]
 
 
@@ -147,7 +146,7 @@ def is_rated(game: Game) -> bool:
     created = game.log[0].event if game.log else None
     if not isinstance(created, GameCreated) or created.seeded:
         return False
-    return bool(getattr(created, "rated", False))
+    return created.rated
 
 
 def rated_game(game: Game) -> RatedGame | None:
