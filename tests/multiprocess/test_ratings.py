@@ -1,0 +1,84 @@
+"""Two ``splendor serve`` processes finishing rated games at once: each rating is
+updated once per game."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from typing import Any
+
+import httpx
+import redis.asyncio as aioredis
+
+from tests.multiprocess.servers import splendor_serve
+
+PASSWORD = "a long enough pass phrase"
+CLOCK = {"initial": 300, "increment": 3}
+PAIRS = list(itertools.combinations(["Ada", "Bob", "Cyd", "Dee"], 2)) * 3  # 18 games
+
+
+async def test_two_processes_finishing_games_at_once_update_each_rating_once(
+    redis_client: aioredis.Redis, redis_server: str
+) -> None:
+    """18 rated Duels among four accounts (each in 9), all live at once; every loser's
+    resignation is sent to both processes at the same moment: every game is counted
+    once, each player's rating comes from exactly its 9 games (one history point
+    each)."""
+    async with (
+        splendor_serve(redis_server) as a,
+        splendor_serve(redis_server) as b,
+        httpx.AsyncClient(base_url=a) as http_a,
+        httpx.AsyncClient(base_url=b) as http_b,
+    ):
+        sessions = {}
+        for name in ("Ada", "Bob", "Cyd", "Dee"):
+            r = await http_a.post("/api/accounts", json={"username": name, "password": PASSWORD})
+            assert r.status_code == 201, r.text
+            sessions[name] = {"Cookie": f"splendor_session={r.cookies['splendor_session']}"}
+        games: list[tuple[str, str]] = []  # (game id, the loser's seat token)
+        for first, second in PAIRS:
+            r = await http_a.post(
+                "/api/games",
+                json={"variant": "duel", "rated": True, "clock": CLOCK},
+                headers=sessions[first],
+            )
+            assert r.status_code == 201, r.text
+            game_id = r.json()["id"]
+            tokens = []
+            for who in (first, second):
+                r = await http_b.post(f"/api/games/{game_id}/seats", json={}, headers=sessions[who])
+                assert r.status_code == 201, r.text
+                tokens.append(r.json()["token"])
+            games.append((game_id, tokens[1]))
+
+        async def resign(http: httpx.AsyncClient, game_id: str, token: str) -> int:
+            body = {"command_id": f"resign-{game_id}", "action": {"kind": "resign"}}
+            r = await http.post(
+                f"/api/games/{game_id}/commands",
+                json=body,
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            return r.status_code
+
+        answers = await asyncio.gather(
+            *(resign(http, g, t) for g, t in games for http in (http_a, http_b))
+        )
+        # Per game one resignation applied; the other answered as a duplicate (200) or,
+        # decided on the game already over, refused (409).
+        assert set(answers) <= {200, 409} and all(
+            200 in answers[i : i + 2] for i in range(0, len(answers), 2)
+        ), answers
+        profiles: dict[str, Any] = {}
+        for name in sessions:
+            r = await http_b.get(f"/api/players/{name.lower()}")
+            assert r.status_code == 200, r.text
+            profiles[name] = r.json()
+    counted = await redis_client.hgetall("{ratings:duel}:counted")
+    assert sorted(k.decode() for k in counted) == sorted(g for g, _ in games)
+    for name, profile in profiles.items():
+        mine = {g for (g, _), pair in zip(games, PAIRS, strict=True) if name in pair}
+        history = profile["history"]["duel"]
+        assert profile["ratings"]["duel"]["games"] == len(history) == len(mine) == 9
+        assert {p["game"] for p in history} == mine
+        assert profile["ratings"]["duel"]["rating"] == history[-1]["rating"]
+        assert profile["record"]["games"] == 9
