@@ -59,7 +59,7 @@ def one_game(seed: int) -> tuple[list[list[float]], float]:
 
 def fit(rows: list[tuple[list[float], float, int]], ridge: float = 1.0) -> list[float]:
     """Logistic regression without intercept (the model is symmetric), Newton steps."""
-    n = len(FEATURES)
+    n = len(rows[0][0])
     w = [0.0] * n
     for _ in range(25):
         grad = [-ridge * wi for wi in w]

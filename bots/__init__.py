@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from bots import duel_greedy, duel_random, greedy, mcts, random_bot
+from bots import duel_greedy, duel_mcts, duel_random, greedy, mcts, random_bot
 from bots.budget import Clock
 
 BOTS: Final = frozenset({"random", "greedy", "mcts"})
@@ -36,14 +36,15 @@ def choose(
     ``seconds`` (by the caller's ``clock``) and ``iterations`` bound the MCTS bot's
     search (``bots.budget``; neither: ``DEFAULT_ITERATIONS``); the other levels answer
     at once and ignore them.
-    A Duel view goes to the Duel bots; ``mcts`` plays as Duel greedy there until a
-    Duel MCTS exists (docs/bots.md, "Duel bots").
+    A Duel view goes to the Duel bots (docs/bots.md, "Duel bots").
     """
     if view.get("variant") == "duel":
         if level == "random":
             return duel_random.choose(view, rng)
-        if level in ("greedy", "mcts"):
+        if level == "greedy":
             return duel_greedy.choose(view, rng)
+        if level == "mcts":
+            return duel_mcts.choose(view, rng, seconds=seconds, iterations=iterations, clock=clock)
     if level == "random":
         return random_bot.choose(view, rng)
     if level == "greedy":

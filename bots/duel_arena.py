@@ -45,9 +45,11 @@ def play(
     choosers: Sequence[Chooser],
     rng: random.Random,
     max_moves: int = MAX_MOVES,
+    on_move: Callable[[DuelState, dict[str, Any]], None] | None = None,
 ) -> Result | None:
     """Play ``state`` on: each seat's chooser gets that seat's view and must answer one
-    of its legal actions. Returns the result, or None if ``max_moves`` ran out first."""
+    of its legal actions. Returns the result, or None if ``max_moves`` ran out first.
+    ``on_move(state, action)`` is called before each move is played."""
     for _ in range(max_moves):
         if state.result is not None:
             return state.result
@@ -56,6 +58,8 @@ def play(
         wire = choosers[seat](seen)
         if wire not in seen["legal"]:
             raise AssertionError(f"seat {seat} answered {wire}, which is not legal")
+        if on_move is not None:
+            on_move(state, wire)
         for event in decide(state, seat, to_action(wire), rng):
             evolve(state, event)
     return state.result

@@ -29,7 +29,7 @@ It sees nothing but its seat's view (``bots.duel_table.read``) and the catalog.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from bots.duel_table import (
@@ -131,6 +131,7 @@ class Judge:
         self.engine = 0.1 + 0.8 * (1.0 - min(stage, 1.0))
         self._use: dict[int, list[float]] = {}
         self._targets: dict[int, list[tuple[str, float]]] = {}
+        self._best: dict[tuple[int, str], float] = {}
 
     # ----------------------------------------------------------------- what a card is worth
 
@@ -211,10 +212,13 @@ class Judge:
 
     def best_gain(self, seat: DuelSeat, card_id: str) -> float:
         """The card's worth to ``seat`` on its best colour; -1 if it can't be placed."""
-        options = self.colour_options(seat, card_id)
-        if not options:
-            return -1.0
-        return max(self.card_gain(seat, card_id, c) for c in options)
+        key = (seat.seat, card_id)
+        gain = self._best.get(key)
+        if gain is None:
+            options = self.colour_options(seat, card_id)
+            gain = max((self.card_gain(seat, card_id, c) for c in options), default=-1.0)
+            self._best[key] = gain
+        return gain
 
     # ------------------------------------------------------------------------- the plan
 
@@ -419,6 +423,19 @@ def choose(view: dict[str, Any], rng: random.Random | None = None) -> dict[str, 
     rng = rng or random.Random(0)
     if len(legal) == 1:
         return legal[0]
+    scored = weigh(view, legal)
+    if scored is None:
+        return legal[0]
+    return _best(scored, rng)
+
+
+def weigh(
+    view: dict[str, Any], legal: list[dict[str, Any]]
+) -> list[tuple[float, dict[str, Any]]] | None:
+    """The actions of ``legal`` the heuristic weighs, each with its score: in the main
+    phase the mandatory ones (one blind reserve a level) and the use of privileges
+    that beats them all, if there is one; in every choice all of them. None for a
+    take_bonus_token (every cell listed holds the same colour) or a forced replenish."""
     table = read(view)
     groups = by_kind(legal)
     scorer = Scorer(table)
@@ -428,26 +445,22 @@ def choose(view: dict[str, Any], rng: random.Random | None = None) -> dict[str, 
         if "use_privileges" in groups:
             use = scorer.privileges(groups["use_privileges"], best)
             if use is not None:
-                return use[1]
-        return _best(scored, rng)
+                scored.append(use)
+        return scored
     if "discard_tokens" in groups:
-        return _best([(_keep(scorer, a["tokens"]), a) for a in groups["discard_tokens"]], rng)
+        return [(keep_score(scorer, a["tokens"]), a) for a in groups["discard_tokens"]]
     if "steal_token" in groups:
-        return _best([(_steal(scorer, a["color"]), a) for a in groups["steal_token"]], rng)
+        return [(steal_score(scorer, a["color"]), a) for a in groups["steal_token"]]
     if "choose_royal" in groups:
         me = table.mine
-        return _best(
-            [
-                (scorer.judge.royal_gain(me, a["royal"], me.points, me.crowns, me.colour_points), a)
-                for a in groups["choose_royal"]
-            ],
-            rng,
-        )
-    # take_bonus_token: every cell holds the same colour; a forced replenish.
-    return legal[0]
+        return [
+            (scorer.judge.royal_gain(me, a["royal"], me.points, me.crowns, me.colour_points), a)
+            for a in groups["choose_royal"]
+        ]
+    return None
 
 
-def _keep(scorer: Scorer, discard: dict[str, int]) -> float:
+def keep_score(scorer: Scorer, discard: Mapping[str, int]) -> float:
     """What the tokens left after ``discard`` are worth to the plan."""
     tokens = list(scorer.me.tokens)
     for name, n in discard.items():
@@ -456,7 +469,7 @@ def _keep(scorer: Scorer, discard: dict[str, int]) -> float:
     return scorer.judge.progress(scorer.plan, scorer.me.bonuses, tokens) + kept
 
 
-def _steal(scorer: Scorer, color: str) -> float:
+def steal_score(scorer: Scorer, color: str) -> float:
     """A stolen token: our progress, and the opponent's loss, in their plan."""
     judge = scorer.judge
     i = TOKEN_OF[color]

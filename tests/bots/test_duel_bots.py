@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bots import choose, duel_greedy, duel_random
+from bots import choose, duel_greedy, duel_mcts, duel_random
 from bots.duel_arena import new_game, play, to_action
 from events.catalog import duel_cards
 from events.duel.evolve import evolve
@@ -119,11 +119,12 @@ def test_greedy_is_deterministic_given_a_seed() -> None:
 
 
 def test_choose_dispatches_duel_views_to_the_duel_bots() -> None:
-    """``bots.choose`` answers a Duel view with the Duel bots, mcts with greedy's move."""
+    """``bots.choose`` answers a Duel view with the Duel bots: random, greedy and Duel MCTS."""
     seen = view(Table().state(), 0)
     assert choose("random", seen, random.Random(0)) in seen["legal"]
-    greedy = choose("greedy", seen, random.Random(0))
-    assert choose("mcts", seen, random.Random(0), iterations=10) == greedy
+    assert choose("greedy", seen, random.Random(0)) == duel_greedy.choose(seen, random.Random(0))
+    searched = duel_mcts.choose(seen, random.Random(0), iterations=10)
+    assert choose("mcts", seen, random.Random(0), iterations=10) == searched
 
 
 # ------------------------------------------------------------------ the greedy heuristic
