@@ -17,7 +17,7 @@ from tests.bots.test_duel_bots import POINTS_ONLY, WIN_PYRAMID
 from tests.duel_helpers import Table, random_game
 
 
-def _mcts(seed: int, iterations: int = 8, depth: int = 4) -> Chooser:
+def _mcts(seed: int, iterations: int = 6, depth: int = 3) -> Chooser:
     rng = random.Random(seed)
     return lambda seen: duel_mcts.choose(seen, rng, iterations=iterations, depth=depth)
 

@@ -33,13 +33,15 @@ async def _finished(http: httpx.AsyncClient, game_id: str, seconds: float) -> di
     [
         ("classic", ["greedy", "random", "greedy", "random"]),
         ("duel", ["greedy", "random"]),
+        ("duel", ["mcts", "greedy"]),
     ],
 )
 async def test_bots_play_a_game_to_its_end_with_nobody_watching(
     settings: Settings, variant: str, levels: list[str]
 ) -> None:
-    """A table of bot seats only plays itself to the end; its log folds to the result."""
-    settings = settings.with_(bot_delay=0.0)
+    """A table of bot seats only plays itself to the end (Duel MCTS in the runner's worker
+    processes too); its log folds to the result."""
+    settings = settings.with_(bot_delay=0.0, mcts_seconds=0.02)
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
         r = await http.post(
             "/api/games", json={"variant": variant, "players": len(levels), "seed": 5}
