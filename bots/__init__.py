@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from bots import duel_greedy, duel_mcts, duel_random, greedy, mcts, random_bot
 from bots.budget import Clock
+from bots.moves import moves
 
 BOTS: Final = frozenset({"random", "greedy", "mcts"})
 
@@ -44,7 +45,10 @@ def choose(
         if level == "greedy":
             return duel_greedy.choose(view, rng)
         if level == "mcts":
-            return duel_mcts.choose(view, rng, seconds=seconds, iterations=iterations, clock=clock)
+            index, _ = duel_mcts.search(
+                view, rng or random.Random(), seconds=seconds, iterations=iterations, clock=clock
+            )
+            return moves(view)[index]
     if level == "random":
         return random_bot.choose(view, rng)
     if level == "greedy":

@@ -17,6 +17,7 @@ it is whenever a seat is asked to move).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from events.catalog import classic_cards
@@ -28,20 +29,25 @@ _LEVEL_CARDS = {
 }
 
 
-class Determinizer:
-    """Reads a view once, then deals as many consistent states as asked."""
+class UnseenCards:
+    """What a seat's view hides of the cards, in either game: the reserves it can't see
+    (``hidden``: seat, index in ``reserved``, level) and, per level, the unseen pool
+    (``pools``: every card of the level visible nowhere, in id order), which holds the
+    hidden reserves and the deck."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        view: dict[str, Any],
+        face_up: Iterable[str | None],
+        level_cards: Mapping[int, Sequence[str]],
+    ) -> None:
         if view["you"] is None:
             raise ValueError("a determinization is for a seat: this view is a spectator's")
         if view["status"] != "live":
             raise ValueError("only a live game has hidden cards to guess")
         self.view = view
         self.me: int = view["you"]
-        seen: set[str] = set()
-        for row in view["board"].values():
-            seen.update(c for c in row if c is not None)
-        # (seat, index in reserved, level) of every reserve the viewer can't see.
+        seen = {c for c in face_up if c is not None}
         self.hidden: list[tuple[int, int, int]] = []
         for p in view["players"]:
             seen.update(p["cards"])
@@ -50,9 +56,9 @@ class Determinizer:
                     seen.add(r["card"])
                 else:
                     self.hidden.append((p["seat"], i, r["level"]))
-        # The unseen pool per level, in id order (never a set's order: runs repeat).
+        # In id order (never a set's order: runs repeat).
         self.pools = {
-            level: [c for c in cards if c not in seen] for level, cards in _LEVEL_CARDS.items()
+            level: [c for c in cards if c not in seen] for level, cards in level_cards.items()
         }
         for level, pool in self.pools.items():
             expected = view["decks"][str(level)] + sum(1 for h in self.hidden if h[2] == level)
@@ -60,6 +66,23 @@ class Determinizer:
                 raise ValueError(
                     f"inconsistent view: {len(pool)} level-{level} cards unseen, {expected} hidden"
                 )
+
+    def deal(self, rng: random.Random) -> tuple[dict[int, list[str]], list[list[str]]]:
+        """The decks (the pools less the guesses) and every seat's reserved cards, each
+        hidden one a card drawn at random from its level's pool."""
+        pools = {level: list(pool) for level, pool in self.pools.items()}
+        reserved = [[r.get("card", "") for r in p["reserved"]] for p in self.view["players"]]
+        for seat, index, level in self.hidden:
+            pool = pools[level]
+            reserved[seat][index] = pool.pop(rng.randrange(len(pool)))
+        return pools, reserved
+
+
+class Determinizer(UnseenCards):
+    """Reads a classic view once, then deals as many consistent states as asked."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        super().__init__(view, (c for row in view["board"].values() for c in row), _LEVEL_CARDS)
         turn = view["turn"]
         count = len(view["players"])
         self.first_seat = (turn["seat"] - (turn["number"] - 1)) % count
@@ -67,18 +90,12 @@ class Determinizer:
     def sample(self, rng: random.Random) -> ClassicState:
         """A state the view can't tell from the real one, hidden cards drawn at random."""
         view = self.view
-        pools = {level: list(pool) for level, pool in self.pools.items()}
-        guessed: dict[tuple[int, int], str] = {}
-        for seat, index, level in self.hidden:
-            pool = pools[level]
-            guessed[seat, index] = pool.pop(rng.randrange(len(pool)))
+        pools, cards = self.deal(rng)
         players = []
         for p in view["players"]:
             reserved = [
-                Reservation(r["card"], False)
-                if "card" in r
-                else Reservation(guessed[p["seat"], i], True)
-                for i, r in enumerate(p["reserved"])
+                Reservation(card, "card" not in r)
+                for card, r in zip(cards[p["seat"]], p["reserved"], strict=True)
             ]
             players.append(
                 PlayerState(

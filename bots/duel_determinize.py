@@ -34,6 +34,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bots.determinize import UnseenCards
 from events.catalog import duel_cards
 from events.colors import DUEL_TOKENS, GEM_INDEX, GEMS, GOLD
 from events.duel.constants import ROYAL_THRESHOLDS
@@ -46,56 +47,21 @@ _LEVEL_CARDS = {
 _AFTER_ACTION = ("take_bonus_token", "steal_token", "choose_royal", "discard_tokens")
 
 
-class DuelDeterminizer:
+class DuelDeterminizer(UnseenCards):
     """Reads a Duel view once, then deals as many consistent states as asked."""
 
     def __init__(self, view: dict[str, Any]) -> None:
         if view.get("variant") != "duel":
             raise ValueError("not a Splendor Duel view")
-        if view["you"] is None:
-            raise ValueError("a determinization is for a seat: this view is a spectator's")
-        if view["status"] != "live":
-            raise ValueError("only a live game has hidden cards to guess")
-        self.view = view
-        self.me: int = view["you"]
-        seen: set[str] = set()
-        for row in view["pyramid"].values():
-            seen.update(c for c in row if c is not None)
-        # (seat, index in reserved, level) of every reserve the viewer can't see.
-        self.hidden: list[tuple[int, int, int]] = []
-        for p in view["players"]:
-            seen.update(p["cards"])
-            for i, r in enumerate(p["reserved"]):
-                if "card" in r:
-                    seen.add(r["card"])
-                else:
-                    self.hidden.append((p["seat"], i, r["level"]))
-        # The unseen pool per level, in id order (never a set's order: runs repeat).
-        self.pools = {
-            level: [c for c in cards if c not in seen] for level, cards in _LEVEL_CARDS.items()
-        }
-        for level, pool in self.pools.items():
-            expected = view["decks"][str(level)] + sum(1 for h in self.hidden if h[2] == level)
-            if len(pool) != expected:
-                raise ValueError(
-                    f"inconsistent view: {len(pool)} level-{level} cards unseen, {expected} hidden"
-                )
+        face_up = (c for row in view["pyramid"].values() for c in row)
+        super().__init__(view, face_up, _LEVEL_CARDS)
         self._turn = _turn_facts(view)
 
     def sample(self, rng: random.Random) -> DuelState:
         """A state the view can't tell from the real one, hidden cards drawn at random."""
         view = self.view
-        pools = {level: list(pool) for level, pool in self.pools.items()}
-        guessed: dict[tuple[int, int], str] = {}
-        for seat, index, level in self.hidden:
-            pool = pools[level]
-            guessed[seat, index] = pool.pop(rng.randrange(len(pool)))
-        players = [
-            _player(
-                p, [r.get("card") or guessed[p["seat"], i] for i, r in enumerate(p["reserved"])]
-            )
-            for p in view["players"]
-        ]
+        pools, reserved = self.deal(rng)
+        players = [_player(p, reserved[p["seat"]]) for p in view["players"]]
         acted, pending, bonus_color, replenished = self._turn
         turn = view["turn"]
         return DuelState(

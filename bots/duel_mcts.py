@@ -11,8 +11,8 @@ actions, and the one use of privileges greedy would consider); below the root ev
 seat plays as greedy scores the engine's actions in the determinization
 (``duel_policy``), the tree offering them best first, the rollouts playing the best
 (or, one time in ten, any); a position cut off by the depth cap is scored by
-``duel_policy.evaluate``. It plays the root action with the most visits. It reads
-nothing but its view.
+``duel_policy.evaluate``. It plays the root action with the most visits (``bots.choose``
+answers ``moves(view)[search(...)[0]]``). It reads nothing but its view.
 """
 
 from __future__ import annotations
@@ -108,32 +108,6 @@ def search(
     if len(order) == 1:
         return order[0], 0
     tree = Search(DUEL, view["you"], [to_action(legal[i]) for i in order], exploration)
-    determinizer = DuelDeterminizer(view)
     budget = Budget(seconds=seconds, iterations=iterations, clock=clock)
-    done = 0
-    while budget.allows(done):
-        tree.iterate(determinizer.sample(rng), rng, depth)
-        done += 1
+    done = tree.run(DuelDeterminizer(view).sample, rng, budget, depth)
     return order[tree.best()], done
-
-
-def choose(
-    view: dict[str, Any],
-    rng: random.Random | None = None,
-    *,
-    seconds: float | None = None,
-    iterations: int | None = None,
-    clock: Clock | None = None,
-    depth: int = DEPTH,
-) -> dict[str, Any]:
-    """One of ``view["legal"]``: the most visited action after a search."""
-    index, _ = search(
-        view,
-        rng or random.Random(),
-        seconds=seconds,
-        iterations=iterations,
-        clock=clock,
-        depth=depth,
-    )
-    action: dict[str, Any] = moves(view)[index]
-    return action

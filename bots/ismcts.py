@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Final, Generic, Protocol, TypeVar
+
+from bots.budget import Budget
 
 EXPLORATION: Final = 0.7  # UCT's constant, for rewards in [0, 1]
 
@@ -113,6 +115,17 @@ class Search(Generic[S, A]):
         """Each root action's visits, in ``root_actions`` order."""
         children = self.root.children
         return [children[k].visits if k in children else 0 for k in self._root_keys]
+
+    def run(
+        self, deal: Callable[[random.Random], S], rng: random.Random, budget: Budget, depth: int
+    ) -> int:
+        """Iterate on fresh determinizations (``deal``) while ``budget`` allows; returns
+        the iterations run."""
+        done = 0
+        while budget.allows(done):
+            self.iterate(deal(rng), rng, depth)
+            done += 1
+        return done
 
     def iterate(self, state: S, rng: random.Random, depth: int) -> Sequence[float]:
         """One iteration on ``state`` (a fresh determinization, played on in place);

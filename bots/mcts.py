@@ -109,12 +109,8 @@ def search(
     prior = greedy.Judge(from_view(view)).scores(actions)
     root_order = sorted(range(len(actions)), key=lambda i: -prior[i])
     tree = Search(CLASSIC, view["you"], [actions[i] for i in root_order])
-    determinizer = Determinizer(view)
     budget = Budget(seconds=seconds, iterations=iterations, clock=clock)
-    done = 0
-    while budget.allows(done):
-        tree.iterate(determinizer.sample(rng), rng, depth)
-        done += 1
+    done = tree.run(Determinizer(view).sample, rng, budget, depth)
     return root_order[tree.best()], done
 
 

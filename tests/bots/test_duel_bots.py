@@ -123,7 +123,7 @@ def test_choose_dispatches_duel_views_to_the_duel_bots() -> None:
     seen = view(Table().state(), 0)
     assert choose("random", seen, random.Random(0)) in seen["legal"]
     assert choose("greedy", seen, random.Random(0)) == duel_greedy.choose(seen, random.Random(0))
-    searched = duel_mcts.choose(seen, random.Random(0), iterations=10)
+    searched = seen["legal"][duel_mcts.search(seen, random.Random(0), iterations=10)[0]]
     assert choose("mcts", seen, random.Random(0), iterations=10) == searched
 
 

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from bots import duel_greedy, duel_mcts
+from bots import choose, duel_greedy, duel_mcts
 from bots.duel_arena import Chooser, new_game, play
+from bots.moves import moves
 from events.duel.state import DuelState
 from events.duel.view import view
 from tests.bots.test_duel_bots import POINTS_ONLY, WIN_PYRAMID
@@ -19,7 +20,9 @@ from tests.duel_helpers import Table, random_game
 
 def _mcts(seed: int, iterations: int = 6, depth: int = 3) -> Chooser:
     rng = random.Random(seed)
-    return lambda seen: duel_mcts.choose(seen, rng, iterations=iterations, depth=depth)
+    return lambda seen: moves(seen)[
+        duel_mcts.search(seen, rng, iterations=iterations, depth=depth)[0]
+    ]
 
 
 def _greedy(seed: int) -> Chooser:
@@ -49,7 +52,7 @@ def test_search_with_an_iteration_cap_is_deterministic_for_a_seed() -> None:
 def test_mcts_buys_the_card_that_wins() -> None:
     """At 17 prestige with d1-30 (3 prestige) affordable, the search buys it and wins."""
     table = Table(pyramid=WIN_PYRAMID).own(0, *POINTS_ONLY, "d1-05").give(0, red=4, pearl=1)
-    answer = duel_mcts.choose(view(table.state(), 0), random.Random(0), iterations=60)
+    answer = choose("mcts", view(table.state(), 0), random.Random(0), iterations=60)
     assert answer == {"kind": "buy", "card": "d1-30"}
 
 
