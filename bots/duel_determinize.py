@@ -103,6 +103,7 @@ def _player(p: dict[str, Any], reserved: list[str]) -> PlayerState:
         royals=list(p["royals"]),
         reserved=reserved,
         out=p.get("out"),
+        account=p.get("account"),
     )
 
 
