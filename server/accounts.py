@@ -14,8 +14,9 @@ Optional: guests play as before; an account gives a player a name of their own, 
   at ``session:<digest>`` -> the username, expiring after ``SESSION_SECONDS``; the
   account's sorted set ``{accounts}:<id>:sessions`` lists them (scored by expiry) so
   that "log out everywhere" ends them all. A dump of Redis holds no usable session.
-- **Hashing runs off the event loop**, in a pool of its own (``HASH_THREADS``), so a
-  login never stalls the live games' websockets (argon2 releases the GIL).
+- **Hashing runs off the event loop**, in a pool of its own (``HASH_THREADS``, one
+  core per hash), so a login never stalls the live games' websockets (argon2
+  releases the GIL).
 - **An unknown username costs the same as a wrong password**: it is verified against
   a dummy hash of the same parameters, and both get the same answer.
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
 import re
 import secrets
 import time
@@ -69,7 +71,15 @@ SESSION_SECONDS: Final = 30 * 86_400
 """A session's life (the cookie's Max-Age too): 30 days from logging in."""
 DELETED_NAME: Final = "deleted player"
 """The name listings show for the seat of a deleted account."""
-HASH_THREADS: Final = 2
+HASH_THREADS: Final = max(1, (os.cpu_count() or 2) // 2)
+"""Threads hashing passwords at once: half the cores, so live games keep the rest."""
+
+
+def password_hasher() -> PasswordHasher:
+    """argon2id with OWASP's parameters for a server (46 MiB, one pass, one lane):
+    one core per hash, so ``HASH_THREADS`` bounds the cores log-ins can take."""
+    return PasswordHasher(time_cost=1, memory_cost=46 * 1024, parallelism=1)
+
 MIN_PASSWORD: Final = 8
 MAX_PASSWORD: Final = 256
 USERNAME: Final = re.compile(r"[A-Za-z0-9_-]{3,20}")
@@ -130,7 +140,7 @@ class Accounts:
 
     def __init__(self, client: aioredis.Redis, hasher: PasswordHasher | None = None) -> None:
         self._r = client
-        self._hasher = PasswordHasher() if hasher is None else hasher  # argon2id
+        self._hasher = password_hasher() if hasher is None else hasher
         self._pool = ThreadPoolExecutor(HASH_THREADS, thread_name_prefix="argon2")
         self._dummy: str | None = None
 
