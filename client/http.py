@@ -76,20 +76,55 @@ class SplendorHTTP:
         players: int = 2,
         seed: int | None = None,
         clock: dict[str, int] | None = None,
+        rated: bool = False,
     ) -> dict[str, Any]:
         """A new game; ``clock``: ``{"initial": s, "increment": s}`` or
-        ``{"per_move": s}`` (PROTOCOL.md "Live matches"), untimed without."""
+        ``{"per_move": s}`` (PROTOCOL.md "Live matches"), untimed without. A
+        ``rated`` game needs to be logged in (``log_in``), a clock and no seed."""
         body: dict[str, Any] = {"variant": variant, "players": players}
         if seed is not None:
             body["seed"] = seed
         if clock is not None:
             body["clock"] = clock
+        if rated:
+            body["rated"] = True
         game: dict[str, Any] = await self._request("POST", "/api/games", json=body)
         return game
 
-    async def join(self, game_id: str, name: str) -> Seat:
-        answer = await self._request("POST", f"/api/games/{game_id}/seats", json={"name": name})
+    async def join(self, game_id: str, name: str | None = None) -> Seat:
+        """Take a seat under ``name`` (a guest), or without one as the account this
+        client is logged in to."""
+        body = {} if name is None else {"name": name}
+        answer = await self._request("POST", f"/api/games/{game_id}/seats", json=body)
         return Seat(game_id, answer["seat"], answer["token"])
+
+    # ------------------------------------------------------------------ accounts
+
+    async def sign_up(self, username: str, password: str) -> str:
+        """Make an account and log this client in to it (docs/accounts.md)."""
+        body = {"username": username, "password": password}
+        answer = await self._request("POST", "/api/accounts", json=body)
+        return str(answer["username"])
+
+    async def log_in(self, username: str, password: str) -> str:
+        """Log this client in (its session cookie is kept by its HTTP client)."""
+        body = {"username": username, "password": password}
+        answer = await self._request("POST", "/api/session", json=body)
+        return str(answer["username"])
+
+    async def log_out(self, everywhere: bool = False) -> None:
+        """End this session, or every session of the account."""
+        await self._request("DELETE", "/api/sessions" if everywhere else "/api/session")
+
+    async def me(self) -> dict[str, Any] | None:
+        """``{"username", "ratings"}`` of the account logged in, None for a guest."""
+        try:
+            answer: dict[str, Any] = await self._request("GET", "/api/me")
+        except ProtocolError as e:
+            if e.status == 401:
+                return None
+            raise
+        return answer
 
     async def add_bot(self, game_id: str, level: str) -> Seat:
         answer = await self._request("POST", f"/api/games/{game_id}/seats", json={"bot": level})

@@ -259,3 +259,28 @@ def test_game_addresses_are_understood() -> None:
     assert split_game_url("http://h:8/", "g2") == ("http://h:8", "g2")
     with pytest.raises(ValueError):
         split_game_url("http://h:8/")
+
+
+async def test_the_client_logs_in_and_plays_a_rated_game_as_its_account(
+    settings: Settings,
+) -> None:
+    """SplendorHTTP signs up, makes a rated game and joins it as its account beside a bot; logged out it is a guest again and a guest's seat in a rated game is refused."""
+    async with live_server(settings) as server, SplendorHTTP(server.http_url) as http:
+        assert await http.me() is None
+        assert await http.sign_up("Py_Client", "a-long-enough-password") == "Py_Client"
+        assert (await http.me() or {})["username"] == "Py_Client"
+        game = await http.create_game("duel", 2, clock={"initial": 300, "increment": 3}, rated=True)
+        seat = await http.join(game["id"])
+        await http.add_bot(game["id"], "random")
+        summary = await http.game(game["id"])
+        assert summary["rated"] and summary["seats"][seat.seat]["account"] == "Py_Client"
+        await http.log_out()
+        assert await http.me() is None
+        other = await http.create_game("duel", 2, clock={"initial": 300, "increment": 3})
+        assert (await http.join(other["id"], "Guest")).token
+        with pytest.raises(ProtocolError) as refused:
+            await http.create_game("duel", 2, clock={"initial": 300}, rated=True)
+        assert refused.value.status == 401
+        assert await http.log_in("py_client", "a-long-enough-password") == "Py_Client"
+        await http.log_out(everywhere=True)
+        assert await http.me() is None
