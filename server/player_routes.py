@@ -12,6 +12,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from bots import BOTS
+from server.accounts import Accounts, mask_deleted
 from server.errors import bad_request, not_found
 from server.profiles import Profiles
 from server.routes import int_param, json
@@ -27,6 +28,10 @@ def _profiles(request: Request) -> Profiles:
     return cast(Profiles, request.app.state.profiles)
 
 
+def _accounts(request: Request) -> Accounts:
+    return cast(Accounts, request.app.state.accounts)
+
+
 async def player(request: Request) -> Response:
     """A player's profile: ratings per variant, history, record, newest games."""
     username: str = request.path_params["username"]
@@ -37,12 +42,15 @@ async def player(request: Request) -> Response:
     bot = pid.startswith("bot:")
     if bot and pid.removeprefix("bot:") not in BOTS:
         raise missing
+    if not bot and await _accounts(request).deleted_among({pid}):
+        raise not_found(f"The account {username!r} was deleted (docs/accounts.md).")
     profiles = _profiles(request)
     played, won = await profiles.record(pid)
     ratings = await profiles.ratings_of(pid)
     if not bot and played == 0 and not any(r["games"] for r in ratings.values()):
         raise missing
     games = await profiles.games(pid, PROFILE_GAMES)
+    await mask_deleted(request, [seat for game in games for seat in game.get("seats") or []])
     name = pid
     for game in games:  # an account's name as it was typed at sign-up
         seats = game.get("seats") or []
@@ -87,7 +95,18 @@ async def leaderboard(request: Request) -> Response:
     assert limit is not None
     if not 1 <= limit <= LEADERBOARD_LIMIT:
         raise bad_request(f"limit must be 1 to {LEADERBOARD_LIMIT}, not {limit}.")
-    rows = await _profiles(request).ratings.leaderboard(variant, limit)
+    ratings = _profiles(request).ratings
+    # Deleted accounts leave the leaderboard (docs/accounts.md): read further to fill it.
+    asked, deleted = limit, set[str]()
+    while True:
+        rows = await ratings.leaderboard(variant, asked)
+        deleted = await _accounts(request).deleted_among(
+            {pid for pid, _, _ in rows if not pid.startswith("bot:")}
+        )
+        if len(rows) - len(deleted) >= limit or len(rows) < asked or asked >= 4 * limit:
+            break
+        asked = min(asked + len(deleted) * 2, 4 * limit)
+    rows = [row for row in rows if row[0] not in deleted][:limit]
     return json(
         {
             "players": [

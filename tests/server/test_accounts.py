@@ -387,3 +387,34 @@ async def test_no_password_is_stored_or_logged_in_clear(
         assert secret_bytes not in files
         assert secret_bytes.decode() not in log_text
     assert b"$argon2id$" in dumps  # what is kept: the hash
+
+
+async def test_a_deleted_account_leaves_the_leaderboard_and_its_profile(
+    server: LiveServer,
+) -> None:
+    """After a rated game between two accounts, deleting one takes it off the leaderboard (the other stays), its profile answers 404, and the other's profile lists it as "deleted player"."""
+    async with client(server) as kay, client(server) as lee, client(server) as reader:
+        await sign_up(kay, "Kay_8")
+        await sign_up(lee, "Lee_8")
+        rated = {"variant": "duel", "rated": True, "clock": {"initial": 300, "increment": 3}}
+        game = (await kay.post("/api/games", json=rated)).json()
+        token = (await kay.post(f"/api/games/{game['id']}/seats", json={})).json()["token"]
+        await lee.post(f"/api/games/{game['id']}/seats", json={})
+        resign = {"command_id": "resign-1", "action": {"kind": "resign"}}
+        r = await kay.post(
+            f"/api/games/{game['id']}/commands",
+            json=resign,
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert r.status_code == 200, r.text
+        board = (await reader.get("/api/leaderboard/duel")).json()["players"]
+        assert {p["username"] for p in board} >= {"Kay_8", "Lee_8"}
+        await kay.request("DELETE", "/api/me", json={"password": PASSWORD})
+        board = (await reader.get("/api/leaderboard/duel")).json()["players"]
+        assert "Lee_8" in {p["username"] for p in board}
+        assert "Kay_8" not in {p["username"] for p in board}
+        gone = await reader.get("/api/players/Kay_8")
+        assert gone.status_code == 404 and gone.json()["code"] == "not_found"
+        profile = (await reader.get("/api/players/lee_8")).json()
+        names = [s["name"] for s in profile["games"][0]["seats"]]
+        assert "deleted player" in names and "Lee_8" in names
