@@ -1,6 +1,7 @@
 // A player's rating over its rated games, drawn as an SVG line (no library): one point
-// per game, the first at the 1500 start. Each point is a link to the game's replay
-// and says its rating in a <title>; the whole graph has a sentence for screen readers.
+// per game, the first at the 1500 start. Each point says its rating in a <title> (a
+// tooltip); the whole graph is one image with a sentence for screen readers (the games
+// list below it has the replay links).
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 600;
@@ -42,12 +43,10 @@ export function ratingGraph(history, label) {
   const points = ratings.map((r, i) => `${x(i).toFixed(1)},${y(r).toFixed(1)}`).join(" ");
   graph.append(el("polyline", { points, class: "rating-line" }));
   history.forEach((p, i) => {
-    const link = el("a", { href: `#/replay/${encodeURIComponent(p.game)}`, tabindex: "-1" });
     const dot = el("circle", { cx: x(i + 1), cy: y(p.rating), r: 4, class: p.delta >= 0 ? "rating-dot up" : "rating-dot down" });
     const sign = p.delta >= 0 ? "+" : "−";
     dot.append(el("title", {}, `${p.rating} (${sign}${Math.abs(p.delta)}), ${p.rank === 1 ? "won" : `rank ${p.rank} of ${p.of}`}, ${new Date(p.at).toLocaleString()}`));
-    link.append(dot);
-    graph.append(link);
+    graph.append(dot);
   });
   return graph;
 }
