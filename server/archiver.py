@@ -29,6 +29,7 @@ from typing import Any, Final
 import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
+from server.background import running
 from server.errors import ServiceError
 from server.fast_paths import command_path
 from server.redis_public import Script
@@ -154,11 +155,5 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         return
     archiver = Archiver(service, queue)
     app.state.archiver = archiver
-    task = asyncio.create_task(archiver.run())
-    try:
+    async with running(archiver):
         yield
-    finally:
-        archiver.close()
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task

@@ -126,11 +126,12 @@ return 1
 """)
 
 
-# KEYS[1] events stream, KEYS[2] meta hash. ARGV[1] number of events n, ARGV[2..2n+1]
-# (timestamp ms, event) pairs, versions 1..n; then the meta hash's field, value pairs.
-# Writes all of it only if the game has neither a stream nor meta. Returns 1 or 0.
+# KEYS[1] events stream, KEYS[2] meta hash, KEYS[3] archive. ARGV[1] number of events
+# n, ARGV[2..2n+1] (timestamp ms, event) pairs, versions 1..n; then the meta hash's
+# field, value pairs. Writes all of it only if the game has no stream, meta nor
+# archive. Returns 1 or 0.
 _RESTORE_LUA: Final = Script("""
-if redis.call('EXISTS', KEYS[1], KEYS[2]) > 0 then return 0 end
+if redis.call('EXISTS', KEYS[1], KEYS[2], KEYS[3]) > 0 then return 0 end
 local n = tonumber(ARGV[1])
 for v = 1, n do
   redis.call('XADD', KEYS[1], string.format('%d-0', v), 'e', ARGV[2 * v + 1], 't', ARGV[2 * v])
@@ -456,7 +457,11 @@ class EventStore:
             args += [b"%d" % event.at_ms, event.data]
         for field, value in meta.items():
             args += [field.encode(), value if isinstance(value, bytes) else str(value).encode()]
-        keys = (events_key(game_id).encode(), meta_key(game_id).encode())
+        keys = (
+            events_key(game_id).encode(),
+            meta_key(game_id).encode(),
+            archive_key(game_id).encode(),
+        )
         written = await self._direct.run(_RESTORE_LUA, keys, args)
         return bool(written)
 

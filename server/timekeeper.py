@@ -36,6 +36,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 from starlette.applications import Starlette
 
+from server.background import running
 from server.errors import ServiceError
 from server.fast_paths import command_path
 from server.redis_public import Script
@@ -244,11 +245,5 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         deadlines = Deadlines(app.state.redis)
     keeper = Timekeeper(service, deadlines)
     app.state.timekeeper = keeper
-    task = asyncio.create_task(keeper.run())
-    try:
+    async with running(keeper):
         yield
-    finally:
-        keeper.close()
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task

@@ -106,3 +106,15 @@ async def test_the_swap_happens_once_and_only_at_the_version_given(
     assert not await redis_client.exists(events_key("g1"))
     with pytest.raises(ValueError, match="hash tag"):
         await store.archive("g2", 1, value, ("game:{g1}:seats",))
+
+
+async def test_restore_of_an_archived_id_writes_nothing(
+    store: EventStore, redis_client: aioredis.Redis
+) -> None:
+    """An id taken by an archive alone (its meta deleted) is still taken: restore writes nothing beside it."""
+    stored = await _live_game(store)
+    value = archive.encode("classic", [(e.at_ms, e.data) for e in stored], {})
+    assert await store.archive("g1", 4, value) == 1
+    await redis_client.delete(meta_key("g1"))
+    assert not await store.restore("g1", stored, {"variant": "classic"})
+    assert not await redis_client.exists(events_key("g1"), meta_key("g1"))
