@@ -33,20 +33,22 @@ class UnseenCards:
     """What a seat's view hides of the cards, in either game: the reserves it can't see
     (``hidden``: seat, index in ``reserved``, level) and, per level, the unseen pool
     (``pools``: every card of the level visible nowhere, in id order), which holds the
-    hidden reserves and the deck."""
+    hidden reserves and the deck. A seat's view, or with ``public`` a spectator's (for
+    an analysis from the public position: every reserve is then a guess)."""
 
     def __init__(
         self,
         view: dict[str, Any],
         face_up: Iterable[str | None],
         level_cards: Mapping[int, Sequence[str]],
+        public: bool = False,
     ) -> None:
-        if view["you"] is None:
+        if view["you"] is None and not public:
             raise ValueError("a determinization is for a seat: this view is a spectator's")
         if view["status"] != "live":
             raise ValueError("only a live game has hidden cards to guess")
         self.view = view
-        self.me: int = view["you"]
+        self.me: int | None = view["you"]
         seen = {c for c in face_up if c is not None}
         self.hidden: list[tuple[int, int, int]] = []
         for p in view["players"]:
@@ -81,8 +83,9 @@ class UnseenCards:
 class Determinizer(UnseenCards):
     """Reads a classic view once, then deals as many consistent states as asked."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
-        super().__init__(view, (c for row in view["board"].values() for c in row), _LEVEL_CARDS)
+    def __init__(self, view: dict[str, Any], public: bool = False) -> None:
+        face_up = (c for row in view["board"].values() for c in row)
+        super().__init__(view, face_up, _LEVEL_CARDS, public)
         turn = view["turn"]
         count = len(view["players"])
         self.first_seat = (turn["seat"] - (turn["number"] - 1)) % count

@@ -50,11 +50,11 @@ _AFTER_ACTION = ("take_bonus_token", "steal_token", "choose_royal", "discard_tok
 class DuelDeterminizer(UnseenCards):
     """Reads a Duel view once, then deals as many consistent states as asked."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: dict[str, Any], public: bool = False) -> None:
         if view.get("variant") != "duel":
             raise ValueError("not a Splendor Duel view")
         face_up = (c for row in view["pyramid"].values() for c in row)
-        super().__init__(view, face_up, _LEVEL_CARDS)
+        super().__init__(view, face_up, _LEVEL_CARDS, public)
         self._turn = _turn_facts(view)
 
     def sample(self, rng: random.Random) -> DuelState:

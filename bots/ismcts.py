@@ -96,20 +96,36 @@ class Search(Generic[S, A]):
         self,
         game: Game[S, A],
         seat: int,
-        root_actions: Sequence[A],
+        root_actions: Sequence[A] | None,
         exploration: float = EXPLORATION,
     ) -> None:
+        """``root_actions``: the caller's ranking of the root's actions, best first; None
+        when they depend on the determinization (an analysis from the public position,
+        where the mover's reserves are guesses too): the root then offers the game's
+        ranking in each, as any node does."""
         self.game = game
         self.exploration = exploration
         self.root = Node(seat)
-        self.root_actions = list(root_actions)  # the caller's ranking, best first
-        self._root_keys = [game.key(a) for a in self.root_actions]
+        self.root_actions = None if root_actions is None else list(root_actions)
+        self._root_keys = [game.key(a) for a in self.root_actions or ()]
+        self._root_seen: dict[Hashable, A] = {}  # each root child's action
+        self.totals: list[float] = []  # the rewards backed up, summed per seat
+        self.runs = 0
 
     def best(self) -> int:
         """The index in ``root_actions`` of the most visited (ties: the best ranked)."""
         rank = {key: i for i, key in reversed(list(enumerate(self._root_keys)))}
         key, _ = max(self.root.children.items(), key=lambda item: (item[1].visits, -rank[item[0]]))
         return rank[key]
+
+    def most_visited(self) -> A:
+        """The root action visited most (ties: the first tried)."""
+        key = max(self.root.children, key=lambda k: self.root.children[k].visits)
+        return self._root_seen[key]
+
+    def chances(self) -> list[float]:
+        """Each seat's mean reward over the iterations: its chance to win from the root."""
+        return [total / self.runs for total in self.totals]
 
     def visits(self) -> list[int]:
         """Each root action's visits, in ``root_actions`` order."""
@@ -138,8 +154,10 @@ class Search(Generic[S, A]):
         plies = 0
         # Selection and expansion.
         while not game.over(state) and plies < depth:
-            if node is root:
+            if node is root and self.root_actions is not None:
                 offered = self.root_actions[: widen(node.visits)]
+            elif node is root:
+                offered = game.ranked(state)[: widen(node.visits)]
             elif node.visits == 0:
                 # A new node offers one action, the cheap policy's: build just that one.
                 first = game.first(state, rng)
@@ -153,6 +171,8 @@ class Search(Generic[S, A]):
                 if key not in node.children:
                     chosen, child = action, Node(game.seat(state))
                     node.children[key] = child
+                    if node is root:
+                        self._root_seen[key] = action
                     break
             expanded = child is not None
             if not expanded:
@@ -182,6 +202,11 @@ class Search(Generic[S, A]):
             game.apply(state, game.rollout(state, rng), rng)
             plies += 1
         rewards = game.evaluate(state)
+        if self.runs == 0:
+            self.totals = [0.0] * len(rewards)
+        self.runs += 1
+        for i, reward in enumerate(rewards):
+            self.totals[i] += reward
         root.visits += 1
         for n in path[1:]:
             n.visits += 1
