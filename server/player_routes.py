@@ -42,19 +42,20 @@ async def player(request: Request) -> Response:
     bot = pid.startswith("bot:")
     if bot and pid.removeprefix("bot:") not in BOTS:
         raise missing
-    if not bot and await _accounts(request).deleted_among({pid}):
+    account = None if bot else await _accounts(request).get(pid)
+    if account is not None and account.deleted_ms is not None:
         raise not_found(f"The account {username!r} was deleted (docs/accounts.md).")
     profiles = _profiles(request)
     played, won = await profiles.record(pid)
     ratings = await profiles.ratings_of(pid)
-    if not bot and played == 0 and not any(r["games"] for r in ratings.values()):
-        raise missing
+    if not bot and account is None and played == 0:
+        raise missing  # neither an account here nor a player of a game here
     games = await profiles.games(pid, PROFILE_GAMES)
     await mask_deleted(request, [seat for game in games for seat in game.get("seats") or []])
-    name = pid
-    for game in games:  # an account's name as it was typed at sign-up
-        seats = game.get("seats") or []
-        if not bot and game["seat"] < len(seats):
+    name = pid if account is None else account.username  # as it was typed at sign-up
+    for game in games if account is None and not bot else ():
+        seats = game.get("seats") or []  # an account of imported games: its seat's name
+        if game["seat"] < len(seats):
             name = seats[game["seat"]]["name"]
             break
     history = {

@@ -49,3 +49,17 @@ async def test_a_bot_profile_lists_its_games(http: httpx.AsyncClient) -> None:
     # The lobby's lists give the bot's rating beside its name, none for the guest.
     [listed] = (await http.get("/api/games?status=finished")).json()["games"]
     assert [s.get("rating") for s in listed["seats"]] == [1500, None]
+
+
+async def test_a_new_account_has_a_profile_at_the_start(http: httpx.AsyncClient) -> None:
+    """An account that has played nothing: 200, its name as typed at sign-up (asked in
+    any case), 1500 and no games in each variant, an empty history."""
+    r = await http.post("/api/accounts", json={"username": "NewKid", "password": "long enough pw"})
+    assert r.status_code == 201, r.text
+    r = await http.get("/api/players/newkid")
+    assert r.status_code == 200, r.text
+    profile = r.json()
+    assert (profile["username"], profile["bot"], profile["games"]) == ("NewKid", False, [])
+    assert profile["ratings"]["duel"] == {"rating": 1500, "games": 0}
+    assert profile["history"] == {"classic": [], "duel": []}
+    assert profile["record"] == {"games": 0, "wins": 0}
