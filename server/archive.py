@@ -15,8 +15,10 @@ Format 1, the value's bytes::
 inflating anything), ``<dictionary>`` names the preset dictionary the payload was
 deflated with (raw DEFLATE, zlib's ``wbits=-15``, from the standard library): the
 variant's name, whose dictionary is ``archive_dictionaries/<variant>-1.jsonl``, a
-sample of that variant's events that ``bench/archive_dictionary.py`` writes. A
-dictionary once used is never changed: a new one gets a new format number.
+sample of that variant's events that ``bench/archive_dictionary.py`` wrote. A
+dictionary once shipped is never changed (tests/store/test_archive.py holds their
+digests): a better one comes with the next format number, written with
+``FORMAT`` raised, and values of every earlier format are still read with theirs.
 
 The payload: the events as the stream held them (msgspec JSON, which never holds a
 raw newline or NUL), joined by ``\\n``, then ``\\0``, then each event's time as a
@@ -62,15 +64,15 @@ class Archive(NamedTuple):
 
 
 @cache
-def dictionary(name: str) -> bytes:
-    """The preset dictionary ``name`` (a variant's), or ``ArchiveError``."""
+def dictionary(name: str, format_: int = FORMAT) -> bytes:
+    """The preset dictionary ``name`` (a variant's) of a format, or ``ArchiveError``."""
     if not re.fullmatch(r"[a-z0-9_-]+", name):
         raise ArchiveError(f"no archive dictionary {name!r}")
-    path = resources.files("server").joinpath(f"archive_dictionaries/{name}-{FORMAT}.jsonl")
+    path = resources.files("server").joinpath(f"archive_dictionaries/{name}-{format_}.jsonl")
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        raise ArchiveError(f"no archive dictionary {name!r}") from None
+        raise ArchiveError(f"no archive dictionary {name!r} of format {format_}") from None
 
 
 def encode(
@@ -102,13 +104,13 @@ def encode(
 
 def archived_version(value: bytes) -> int:
     """The number of events of an archive, from its header alone."""
-    return _header(value)[1]
+    return _header(value)[2]
 
 
 def decode(value: bytes) -> Archive:
     """An archive's events and digests (``ArchiveError`` if it is not one)."""
-    name, count, start = _header(value)
-    inflate = zlib.decompressobj(_WBITS, zdict=dictionary(name))
+    format_, name, count, start = _header(value)
+    inflate = zlib.decompressobj(_WBITS, zdict=dictionary(name, format_))
     try:
         payload = inflate.decompress(value[start:]) + inflate.flush()
     except zlib.error as e:
@@ -133,11 +135,12 @@ def decode(value: bytes) -> Archive:
     return Archive(events, digests)
 
 
-def _header(value: bytes) -> tuple[str, int, int]:
+def _header(value: bytes) -> tuple[int, str, int, int]:
+    """An archive's format, dictionary, number of events and payload's start."""
     found = _HEADER.match(value)
-    if found is None or int(found[1]) != FORMAT:
-        raise ArchiveError("not an archive of format 1")
-    return found[2].decode(), int(found[3]), found.end()
+    if found is None or not 1 <= int(found[1]) <= FORMAT:
+        raise ArchiveError("not an archive of ours")
+    return int(found[1]), found[2].decode(), int(found[3]), found.end()
 
 
 def _zigzag(value: int, out: bytearray) -> None:

@@ -101,6 +101,68 @@ _ARCHIVING = textwrap.dedent("""
 """)
 
 
+_ARCHIVING_ALL = textwrap.dedent("""
+    import asyncio, sys
+    import redis.asyncio as aioredis
+    from server.archiver import ArchiveQueue
+    from server.lobby import Lobby
+    from server.service import GameService
+    from server.store import EventStore
+
+    async def main() -> None:
+        client = aioredis.from_url(sys.argv[1])
+        service = GameService(EventStore(client), Lobby(client))
+        games = list(await ArchiveQueue(client, after_s=0).all())
+        while not await client.exists("go"):
+            await asyncio.sleep(0.001)
+        done = [await service.archive(game_id) for game_id in games]
+        print(sum(done), flush=True)
+
+    asyncio.run(main())
+""")
+
+
+async def _short_games(service: GameService, count: int) -> list[str]:
+    """Games created, joined and resigned at once: finished, a few events each."""
+    games = []
+    for i in range(count):
+        game_id = (await service.create_game("classic", 2, seed=i))["id"]
+        seat = (await service.join(game_id, "Ana")).seat
+        await service.join(game_id, "Bo")
+        resign = service.decode_action("classic", b'{"kind": "resign"}')
+        await service.submit(game_id, seat, "resign", resign)
+        games.append(game_id)
+    return games
+
+
+async def test_two_processes_archiving_the_same_games_archive_each_once(
+    redis_client: aioredis.Redis, redis_server: str
+) -> None:
+    """Two processes archive the same 100 games at once, in the same order: each game is archived by exactly one of them, and reads as before."""
+    service = GameService(EventStore(redis_client), Lobby(redis_client))
+    service.archives = ArchiveQueue(redis_client, after_s=0)
+    games = await _short_games(service, 100)
+    before = {g: await service.events(g, None) for g in games}
+    command = [sys.executable, "-c", _ARCHIVING_ALL, redis_server]
+    children = [subprocess.Popen(command, stdout=subprocess.PIPE) for _ in range(2)]
+    try:
+        await asyncio.sleep(0.5)  # both have read the list and wait for the word
+        await redis_client.set("go", 1)
+        outputs = [await asyncio.to_thread(c.communicate, timeout=120) for c in children]
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+    counts = [int(out.strip()) for out, _ in outputs]
+    print("archived by each process:", counts)
+    assert sum(counts) == len(games), counts
+    for g in games:
+        assert await redis_client.exists(archive_key(g))
+        assert not await redis_client.exists(events_key(g))
+        assert await GameService(EventStore(redis_client)).events(g, None) == before[g]
+
+
 def _shape(exists: list[int]) -> str:
     """``live`` or ``archived`` from which of stream, commands, seats, archive exist."""
     stream, commands, seats, archived = exists
@@ -123,13 +185,7 @@ async def test_a_process_killed_while_archiving_leaves_every_game_whole(
         (await play(service, clock, variant, n, seed=n, timed=False)).id
         for variant, n in (("classic", 4), ("duel", 2))
     ]
-    for i in range(300):  # short games: created, joined, resigned
-        game_id = (await service.create_game("classic", 2, seed=i))["id"]
-        seat = (await service.join(game_id, "Ana")).seat
-        await service.join(game_id, "Bo")
-        resign = service.decode_action("classic", b'{"kind": "resign"}')
-        await service.submit(game_id, seat, "resign", resign)
-        games.append(game_id)
+    games += await _short_games(service, 300)
     before = {g: (await service.events(g, None), await service.summary(g)) for g in games}
     assert len(await queue.all()) == len(games)
 
