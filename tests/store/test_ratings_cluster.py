@@ -1,0 +1,78 @@
+"""The ratings and profiles on a real Redis Cluster: each variant's rating keys share
+one slot (its hash tag), each player's profile keys another, so every script runs
+there; counting races, the rebuild and the leaderboard work as on one Redis."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from redis.asyncio.cluster import RedisCluster
+
+from server.profiles import games_key, record_key, seats_key, summaries_key
+from server.ratings import (
+    Ratings,
+    board_key,
+    counted_key,
+    history_key,
+    names_key,
+    skills_key,
+)
+from server.skill import RatedGame
+from tests.cluster_helpers import LocalCluster, key_slot
+from tests.store.test_ratings import random_games
+
+
+@pytest.fixture
+async def cluster_client(redis_cluster: LocalCluster) -> AsyncIterator[RedisCluster]:
+    redis_cluster.flush()
+    client = RedisCluster.from_url(redis_cluster.nodes[0].url)
+    try:
+        yield client
+    finally:
+        await client.aclose()
+
+
+def test_a_variants_keys_share_a_slot_and_a_players_too() -> None:
+    """All of a variant's rating keys, history lists included, hash to one slot; the two
+    variants to different ones; a player's profile keys to one slot."""
+    slots = {}
+    for variant in ("classic", "duel"):
+        keys = [counted_key(variant), skills_key(variant), board_key(variant)]
+        keys += [names_key(variant), history_key(variant, "ada"), history_key(variant, "bot:mcts")]
+        assert len({key_slot(k) for k in keys}) == 1
+        slots[variant] = key_slot(keys[0])
+    assert slots["classic"] != slots["duel"]
+    profile = [games_key("ada"), seats_key("ada"), record_key("ada"), summaries_key("ada")]
+    assert len({key_slot(k) for k in profile}) == 1
+
+
+async def test_counting_racing_and_rebuild_on_a_cluster(cluster_client: RedisCluster) -> None:
+    """On a cluster: 40 games sharing players counted at once, each twice,
+    count once each; the leaderboard and histories agree; a rebuild from the same
+    games (in end order, as they were counted one by one here) writes the same skills."""
+    games = random_games(40, seed=11)
+    ratings = Ratings(cluster_client)  # type: ignore[arg-type]
+    await ratings.skills("classic", ["ada"])  # the client's first connection, alone
+    results = await asyncio.gather(*(ratings.count(g) for g in games + games))
+    assert sum(results) == len(games)
+    assert len(await ratings.counted("classic")) == len(games)
+    board = await ratings.leaderboard("classic", 100)
+    assert [s.ordinal for _, _, s in board] == sorted(
+        (s.ordinal for _, _, s in board), reverse=True
+    )
+    for player, _, skill in board:
+        history = await ratings.history("classic", player)
+        assert skill.games == len(history) and skill.rating == history[-1].rating
+
+    await ratings.forget("classic")
+    assert await ratings.counted("classic") == {}
+    for game in games:  # one by one, in end order: what the rebuild folds
+        await ratings.count(game)
+    live = {p: s for p, _, s in await ratings.leaderboard("classic", 100)}
+    await ratings.rebuild(
+        [*reversed(games), RatedGame("d1", "duel", 1, ("a", "b"), ("A", "B"), (1, 2))]
+    )
+    assert {p: s for p, _, s in await ratings.leaderboard("classic", 100)} == live
+    assert len(await ratings.leaderboard("duel", 10)) == 2
