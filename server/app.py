@@ -41,6 +41,7 @@ from server.lobby import Lobby
 from server.outage import REDIS_CONNECT_S, keep_redis_up
 from server.profiles import Profiles
 from server.ratelimit import ClientLimits, RateLimiter
+from server.ratings_rebuild import mending
 from server.routes import EXCEPTION_HANDLERS, api_routes
 from server.service import GameService
 from server.settings import Settings
@@ -149,6 +150,8 @@ def create_app(
             async with contextlib.AsyncExitStack() as stack:
                 # Started again on the same folder and port if it dies (server/outage.py).
                 app.state.redis_keeper = await stack.enter_async_context(keep_redis_up(embedded))
+                # Rated games a stopped process ended but did not count (server/ratings_rebuild.py).
+                await stack.enter_async_context(mending(service, profiles))
                 for extra in extra_lifespans:
                     await stack.enter_async_context(extra(app))
                 yield

@@ -241,6 +241,13 @@ class Ratings:
             if p in skills
         ]
 
+    async def uncounted(self, variant: str, game_ids: Sequence[str]) -> list[str]:
+        """Those of ``game_ids`` not counted in ``variant``."""
+        if not game_ids:
+            return []
+        seen = await self._r.hmget(counted_key(variant), list(game_ids))
+        return [g for g, s in zip(game_ids, seen, strict=True) if s is None]
+
     async def counted(self, variant: str) -> dict[str, int]:
         """The games counted in ``variant``: id -> end (ms)."""
         raw = await self._r.hgetall(counted_key(variant))

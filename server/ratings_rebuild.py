@@ -1,5 +1,7 @@
 """``splendor ratings rebuild``: the ratings folded again from every finished game of
-the log, in end order (principle 5: the log is the truth, the ratings a read model).
+the log, in end order (principle 5: the log is the truth, the ratings a read model);
+and ``mend_recent``, what every server process does once at start: count the recent
+finished rated games that a process stopped (or a Redis failure) kept from counting.
 
 Every game stream is read; each finished game is listed again on its players'
 profiles (idempotent) and each finished rated game is counted, in the order of its
@@ -14,7 +16,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import logging
 import sys
+from collections.abc import AsyncIterator
+from typing import Any, Final
 
 import msgspec
 
@@ -23,8 +29,14 @@ from server.profiles import Profiles
 from server.ratings import rated_game
 from server.service import GameService
 from server.settings import SettingsError
-from server.skill import RatedGame
+from server.skill import VARIANTS, RatedGame
 from server.transfer import TransferError, configured_redis, games_on, redis_arguments, settings_of
+
+log = logging.getLogger(__name__)
+
+MEND_GAMES: Final = 1000
+"""How many of the newest finished games a starting process checks (the lobby keeps
+``SPLENDOR_FINISHED_GAMES``, 1,000 by default)."""
 
 
 async def rebuild(service: GameService, profiles: Profiles) -> dict[str, int]:
@@ -43,6 +55,51 @@ async def rebuild(service: GameService, profiles: Profiles) -> dict[str, int]:
         if found is not None:
             rated.append(found)
     return await profiles.ratings.rebuild(rated)
+
+
+async def mend_recent(service: GameService, profiles: Profiles, limit: int = MEND_GAMES) -> int:
+    """Count, in end order, the rated games among the lobby's ``limit`` newest finished
+    ones that the ratings have not counted (a process that appended a game's end and
+    died, or lost Redis, before counting it); returns how many. Idempotent, and safe
+    beside live counting: a game counted meanwhile is counted once."""
+    if service.lobby is None:
+        return 0
+    rated = [
+        s
+        for s in await service.lobby.newest("finished", limit)
+        if s.get("rated") and not s.get("seeded")
+    ]
+    missing: list[dict[str, Any]] = []
+    for variant in VARIANTS:
+        ids = [s["id"] for s in rated if s["variant"] == variant]
+        left = set(await profiles.ratings.uncounted(variant, ids))
+        missing += [s for s in rated if s["id"] in left]
+    for summary in sorted(missing, key=lambda s: (s.get("ended_at") or "", s["id"])):
+        finished = await service.finished_game(summary["id"])
+        if finished is not None:
+            await profiles.game_finished(*finished)
+    if missing:
+        log.warning("ratings: %d finished rated games counted late", len(missing))
+    return len(missing)
+
+
+@contextlib.asynccontextmanager
+async def mending(service: GameService, profiles: Profiles) -> AsyncIterator[None]:
+    """``mend_recent`` in the background while the app serves (cancelled at exit)."""
+
+    async def run() -> None:
+        try:
+            await mend_recent(service, profiles)
+        except Exception:  # a Redis failure: the next start (or a rebuild) mends
+            log.exception("ratings: mending recent games failed")
+
+    task = asyncio.create_task(run(), name="ratings-mend")
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:

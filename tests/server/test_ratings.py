@@ -16,7 +16,7 @@ from openskill.models import PlackettLuce
 from events.base import Abort, Resign, TimeControl
 from server.lobby import Lobby
 from server.profiles import Profiles
-from server.ratings_rebuild import rebuild
+from server.ratings_rebuild import mend_recent, rebuild
 from server.service import GameService
 from server.skill import SCALE, START
 from server.store import EventStore
@@ -168,3 +168,23 @@ async def test_rebuild_equals_live_after_200_random_rated_games(
         v: len(c) for v, c in zip(["classic", "duel"], counted, strict=True)
     }
     assert await ratings_state(redis_client) == live
+
+
+async def test_a_start_counts_rated_games_a_stopped_process_left_uncounted(
+    redis_client: aioredis.Redis,
+) -> None:
+    """Two rated Duels end in a process that counts nothing (as one that died between
+    the end's append and the count): mend_recent, what a starting process runs,
+    counts both once, in end order, and a second run finds nothing to do."""
+    service, profiles = rated_service(redis_client)
+    service.on_finished = None
+    first = await new_game(service, "duel", ["Ada", "Bob"])
+    await act(service, first, 1, Resign())
+    second = await new_game(service, "duel", ["Bob", "Ada"])
+    await act(service, second, 1, Resign())
+    assert await ratings_state(redis_client) == {}
+    assert await mend_recent(service, profiles) == 2
+    history = await profiles.ratings.history("duel", "ada")
+    assert [p.game for p in history] == [first, second]
+    assert await profiles.record("bob") == (2, 1)
+    assert await mend_recent(service, profiles) == 0
