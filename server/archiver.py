@@ -11,7 +11,9 @@ two is healed at the next start; an imported game is noted when it is written.
 Every process runs an ``Archiver``: every ``POLL_S`` it takes the games now due, in
 one script that also puts each one's time ``LEASE_MS`` later (so other processes
 leave it alone meanwhile, and take it up again if this one dies), archives each
-through ``GameService.archive`` and drops it from the set. Two processes archiving
+through ``GameService.archive`` and drops it from the set (also a game it can't
+read, which stays as it is; a game Redis failed on stays, taken again when its lease
+ends). The games it reads are not kept in the service's cache. Two processes archiving
 one game at once archive it once: the swap is one script that does nothing when the
 archive is there (``EventStore.archive``).
 """
@@ -27,6 +29,7 @@ from contextlib import asynccontextmanager
 from typing import Any, Final
 
 import redis.asyncio as aioredis
+from redis.exceptions import RedisError
 from starlette.applications import Starlette
 
 from server.background import running
@@ -133,10 +136,13 @@ class Archiver:
                 self.archived += 1
         except ServiceError as refusal:  # no such game (any more): nothing to archive
             log.warning("archive of %s dropped: %s", game_id, refusal)
-        except Exception:
+        except (RedisError, OSError):
             # Left in the set: taken again when its lease ends.
-            log.exception("archive of %s failed", game_id)
+            log.exception("archive of %s failed; again in a minute", game_id)
             return
+        except Exception:
+            # A game this server can't read or archive: left as it is, and not retried.
+            log.exception("archive of %s failed; the game stays as it is", game_id)
         await self.queue.done(game_id)
 
     async def _sleep(self, seconds: float) -> None:

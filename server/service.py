@@ -1042,7 +1042,10 @@ class GameService:
         Raises ``not_found`` for an unknown game."""
         lock = self._lock_for(game_id)
         async with lock:
+            cached = game_id in self._cache
             game = await self._game_locked(game_id, lock)
+            if not cached and game.status in _OVER:
+                self._forget(game_id)  # archiving old games must not push out hot ones
             if game.status not in _OVER or game.archived:
                 return False
             # The bytes the stream holds, not the events encoded again; and the seats

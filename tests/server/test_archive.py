@@ -180,3 +180,21 @@ async def test_a_lobby_rebuild_notes_games_over_whose_note_was_lost(
     assert rebuilding.keeper is not None
     await rebuilding.keeper.rebuild()
     assert await queue.all() == {game.id: ended + 600_000}
+
+
+async def test_a_game_that_cannot_be_read_is_left_as_it_is(redis_client: aioredis.Redis) -> None:
+    """A due game whose stream this server can't read is dropped from the due set, its keys untouched; the games the archiver reads are not kept in the cache."""
+    clock = Clock()
+    service = _service(redis_client, clock)
+    queue = ArchiveQueue(redis_client, after_s=0)
+    store = EventStore(redis_client)
+    await store.append("broken", [b"not json"], expected_version=0, command_id=None, at_ms=1)
+    await queue.add("broken", 1)
+    game = await play(_service(redis_client, clock), clock, "classic", 2, seed=23, timed=False)
+    await queue.add(game.id, 1)
+    archiver = Archiver(service, queue, clock_ms=clock)
+    assert await archiver.tick() == 2
+    assert archiver.archived == 1
+    assert await queue.all() == {}
+    assert await redis_client.exists(events_key("broken"))
+    assert service.cached_games() == 0
