@@ -4,16 +4,19 @@ rebuild equal to the live ratings after 200 random rated games with bots."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import random
 import time
 from collections.abc import Callable
 
+import pytest
 import redis.asyncio as aioredis
 from openskill.models import PlackettLuce
 
 from events.base import Abort, Resign, TimeControl
+from server import cli
 from server.lobby import Lobby
 from server.profiles import Profiles
 from server.ratings_rebuild import mend_recent, rebuild
@@ -188,3 +191,37 @@ async def test_a_start_counts_rated_games_a_stopped_process_left_uncounted(
     assert [p.game for p in history] == [first, second]
     assert await profiles.record("bob") == (2, 1)
     assert await mend_recent(service, profiles) == 0
+
+
+def test_splendor_ratings_rebuild_writes_back_what_was_lost(
+    redis_server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rated Duel and a rated 3-player game end; the Duel's skills and the classic
+    leaderboard are lost; `splendor ratings rebuild` writes every rating key back as it
+    was and says how many games each variant counted."""
+
+    async def play() -> dict[bytes, object]:
+        client = aioredis.from_url(redis_server)
+        await client.flushdb()
+        service, _ = rated_service(client)
+        duel = await new_game(service, "duel", ["Ada", "Bob"])
+        await act(service, duel, 0, Resign())
+        classic = await new_game(service, "classic", ["Ada", "Bob", "bot:greedy"])
+        await act(service, classic, 1, Resign())
+        await act(service, classic, 0, Resign())
+        live = await ratings_state(client)
+        await client.delete("{ratings:duel}:skills", "{ratings:classic}:board")
+        await client.aclose()
+        return live
+
+    async def now() -> dict[bytes, object]:
+        client = aioredis.from_url(redis_server)
+        try:
+            return await ratings_state(client)
+        finally:
+            await client.aclose()
+
+    live = asyncio.run(play())
+    assert cli.main(["ratings", "rebuild", "--redis-url", redis_server]) == 0
+    assert "(classic 1, duel 1)" in capsys.readouterr().err
+    assert asyncio.run(now()) == live
