@@ -132,6 +132,7 @@ class Judge:
         self._use: dict[int, list[float]] = {}
         self._targets: dict[int, list[tuple[str, float]]] = {}
         self._best: dict[tuple[int, str], float] = {}
+        self._potential: dict[int, float] = {}  # each seat's potential as it stands
 
     # ----------------------------------------------------------------- what a card is worth
 
@@ -188,9 +189,12 @@ class Judge:
             colour_points[colour] += card.points
         if wins(points, crowns, colour_points):
             return WIN
-        gain = potential(points, crowns, colour_points) - potential(
-            seat.points, seat.crowns, seat.colour_points
-        )
+        base = self._potential.get(seat.seat)
+        if base is None:
+            base = self._potential[seat.seat] = potential(
+                seat.points, seat.crowns, seat.colour_points
+            )
+        gain = potential(points, crowns, colour_points) - base
         gain += self.ability(seat, card.ability, colour)
         if any(seat.crowns < t <= crowns for t in ROYAL_THRESHOLDS) and self.table.royals:
             gain += max(
@@ -269,7 +273,7 @@ class Judge:
         for card_id, gain in targets:
             if card_id == skip:
                 continue
-            short = shortfall(card_id, list(bonuses), list(tokens))
+            short = shortfall(card_id, bonuses, tokens)
             total += TARGET_WEIGHTS[k] * gain / (1.0 + short)
             k += 1
         return total

@@ -9,6 +9,7 @@ decks are counts, the bag is counts. Token vectors are indexed like the engine's
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -135,15 +136,27 @@ def cell_index(cell: list[int]) -> int:
     return 5 * cell[0] + cell[1]
 
 
-def shortfall(card_id: str, bonuses: list[int], tokens: list[int]) -> int:
-    """Tokens still missing to buy ``card_id``, gold counted as any gem or pearl."""
-    cost = COST[card_id]
+def shortfall(card_id: str, bonuses: Sequence[int], tokens: Sequence[int]) -> int:
+    """Tokens still missing to buy ``card_id``, gold counted as any gem or pearl.
+    Unrolled over the colours: the heuristics ask it tens of thousands of times a move."""
+    w, u, g, r, k, _, p = COST[card_id]
     short = 0
-    for i in range(5):
-        d = cost[i] - bonuses[i] - tokens[i]
-        if d > 0:
-            short += d
-    d = cost[PEARL] - tokens[PEARL]
+    d = w - bonuses[0] - tokens[0]
+    if d > 0:
+        short += d
+    d = u - bonuses[1] - tokens[1]
+    if d > 0:
+        short += d
+    d = g - bonuses[2] - tokens[2]
+    if d > 0:
+        short += d
+    d = r - bonuses[3] - tokens[3]
+    if d > 0:
+        short += d
+    d = k - bonuses[4] - tokens[4]
+    if d > 0:
+        short += d
+    d = p - tokens[PEARL]
     if d > 0:
         short += d
     short -= tokens[GOLD]
