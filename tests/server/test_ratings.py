@@ -11,6 +11,7 @@ import random
 import time
 from collections.abc import Callable
 
+import httpx
 import pytest
 import redis.asyncio as aioredis
 from openskill.models import PlackettLuce
@@ -83,6 +84,46 @@ async def test_a_rated_duel_won_by_resign_moves_both_by_the_librarys_amounts(
     assert shown(ada.mu, ada.sigma) > 1500 > shown(bob.mu, bob.sigma)
     assert await profiles.ratings.skill("classic", "ada") is None
     assert await profiles.record("ada") == (1, 1) and await profiles.record("bob") == (1, 0)
+
+
+async def test_over_http_a_resigned_rated_game_shows_on_profiles_me_and_leaderboard(
+    http: httpx.AsyncClient,
+) -> None:
+    """Over the HTTP API with two accounts' sessions: a rated 3+2 Duel, and
+    Ben (seat 2) resigns; GET /api/players, GET /api/me and the leaderboard give
+    both players openskill's amounts on the display scale, winner first."""
+    sessions = {}
+    for name in ("Ana", "Ben"):
+        r = await http.post("/api/accounts", json={"username": name, "password": "long enough pw"})
+        assert r.status_code == 201, r.text
+        sessions[name] = {"Cookie": f"splendor_session={r.cookies['splendor_session']}"}
+    body = {"variant": "duel", "rated": True, "clock": {"initial": 180, "increment": 2}}
+    r = await http.post("/api/games", json=body, headers=sessions["Ana"])
+    assert r.status_code == 201, r.text
+    game_id = r.json()["id"]
+    tokens = []
+    for name in ("Ana", "Ben"):
+        r = await http.post(f"/api/games/{game_id}/seats", json={}, headers=sessions[name])
+        assert r.status_code == 201, r.text
+        tokens.append(r.json()["token"])
+    command = {"command_id": "resign-1", "action": {"kind": "resign"}}
+    headers = {"Authorization": f"Bearer {tokens[1]}"}
+    r = await http.post(f"/api/games/{game_id}/commands", json=command, headers=headers)
+    assert r.status_code == 200, r.text
+    model = PlackettLuce()
+    [[won], [lost]] = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
+    expected = {"Ana": shown(won.mu, won.sigma), "Ben": shown(lost.mu, lost.sigma)}
+    for name, rating in expected.items():
+        profile = (await http.get(f"/api/players/{name.lower()}")).json()
+        assert profile["ratings"]["duel"] == {"rating": rating, "games": 1}
+        assert [g["id"] for g in profile["games"]] == [game_id]
+        me = (await http.get("/api/me", headers=sessions[name])).json()
+        assert me["ratings"]["duel"] == {"rating": rating, "games": 1}
+    board = (await http.get("/api/leaderboard/duel")).json()["players"]
+    assert board == [
+        {"username": "Ana", "rating": expected["Ana"], "games": 1, "bot": False},
+        {"username": "Ben", "rating": expected["Ben"], "games": 1, "bot": False},
+    ]
 
 
 async def test_four_players_ranked_with_seats_out_last(redis_client: aioredis.Redis) -> None:
