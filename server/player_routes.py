@@ -20,6 +20,8 @@ from server.skill import VARIANTS
 from server.wire import iso_time
 
 PROFILE_GAMES: Final = 100
+PROFILE_HISTORY: Final = 500
+"""The graph's points: a player's last 500 rated games of a variant."""
 LEADERBOARD_LIMIT: Final = 100
 _PLAYER: Final = re.compile(r"[A-Za-z0-9_-]{1,40}|bot:[a-z]{1,20}")
 
@@ -67,7 +69,7 @@ async def player(request: Request) -> Response:
                 "rank": c.rank,
                 "of": c.of,
             }
-            for c in await profiles.ratings.history(variant, pid)
+            for c in await profiles.ratings.history(variant, pid, PROFILE_HISTORY)
         ]
         for variant in VARIANTS
     }

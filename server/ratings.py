@@ -223,8 +223,11 @@ class Ratings:
         raw = await self._r.hmget(skills_key(variant), list(players))
         return {p: decode_skill(r) for p, r in zip(players, raw, strict=True) if r}
 
-    async def history(self, variant: str, player: str) -> list[Change]:
-        raw = await self._r.lrange(history_key(variant, player), 0, -1)
+    async def history(self, variant: str, player: str, last: int | None = None) -> list[Change]:
+        """The player's rating after each of its rated games, oldest first (only the
+        ``last`` ones if given)."""
+        start = 0 if last is None else -last
+        raw = await self._r.lrange(history_key(variant, player), start, -1)
         return [_CHANGES.decode(item) for item in raw]
 
     async def leaderboard(self, variant: str, limit: int) -> list[tuple[str, str, Skill]]:

@@ -89,3 +89,12 @@ async def test_leaderboard_best_first_with_names(redis_client: aioredis.Redis) -
     assert [(pid, name) for pid, name, _ in rows] == [("ada", "Ada"), ("bot:greedy", "Greedy")]
     assert [s for _, _, s in rows] == [book.skills["ada"], book.skills["bot:greedy"]]
     assert len(await ratings.leaderboard("duel", 1)) == 1
+
+
+async def test_history_gives_the_last_points_when_asked(redis_client: aioredis.Redis) -> None:
+    """history(last=N) gives the N latest points, oldest first (the profile's graph)."""
+    ratings = Ratings(redis_client)
+    for n in range(5):
+        await ratings.count(RatedGame(f"h{n}", "duel", n, ("ada", "bob"), ("Ada", "Bob"), (1, 2)))
+    assert [p.game for p in await ratings.history("duel", "ada", last=2)] == ["h3", "h4"]
+    assert len(await ratings.history("duel", "ada")) == 5

@@ -1,7 +1,7 @@
 // A player's rating over its rated games, drawn as an SVG line (no library): one point
-// per game, the first at the 1500 start. Each point says its rating in a <title> (a
-// tooltip); the whole graph is one image with a sentence for screen readers (the games
-// list below it has the replay links).
+// per game, the first at the rating before them (1500 for a whole history). Each point
+// says its rating in a <title> (a tooltip); the whole graph is one image with a
+// sentence for screen readers (the games list below it has the replay links).
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 600;
@@ -18,7 +18,9 @@ function el(tag, attrs = {}, text) {
 
 /** `history`: [{game, at, rating, delta, rank, of}], oldest first; `label` names it. */
 export function ratingGraph(history, label) {
-  const ratings = [START, ...history.map((p) => p.rating)];
+  // The rating before the first game shown: 1500, unless older games are left out.
+  const before = history.length ? history[0].rating - history[0].delta : START;
+  const ratings = [before, ...history.map((p) => p.rating)];
   let low = Math.min(...ratings);
   let high = Math.max(...ratings);
   if (high - low < 40) {
@@ -28,7 +30,7 @@ export function ratingGraph(history, label) {
   const x = (i) => PAD.left + (i * (W - PAD.left - PAD.right)) / Math.max(1, ratings.length - 1);
   const y = (r) => PAD.top + ((high - r) * (H - PAD.top - PAD.bottom)) / (high - low);
   const last = ratings[ratings.length - 1];
-  const sentence = `${label}: ${history.length} rated games, from ${START} to ${last} (lowest ${Math.min(...ratings)}, highest ${Math.max(...ratings)}).`;
+  const sentence = `${label}: ${history.length} rated games, from ${before} to ${last} (lowest ${Math.min(...ratings)}, highest ${Math.max(...ratings)}).`;
   const graph = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-graph", role: "img", "aria-label": sentence });
   graph.append(el("title", {}, sentence));
   for (const r of [high, low]) {
