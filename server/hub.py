@@ -52,7 +52,7 @@ from server.presence import PRESENCE_BEAT_S, Presence, SeatsSeen, seat_away_sinc
 from server.projection import LoggedEvent, decode_event
 from server.service import reveal_reserves
 from server.settings import WS_BUFFER_BYTES, TailMode
-from server.signals import PRESENCE_SIGNAL, REMATCH_PREFIX, Signals
+from server.signals import ARCHIVED_SIGNAL, PRESENCE_SIGNAL, REMATCH_PREFIX, Signals
 from server.sockets import Batch, Wire
 from server.store import StoredEvent
 from server.tailer import TAIL_BLOCK_MS, Tailer
@@ -753,6 +753,8 @@ class Hubs:
             self._reread([game_id])
         elif message.startswith(REMATCH_PREFIX):
             hub.rematch_made(message[len(REMATCH_PREFIX) :].decode())
+        elif message == ARCHIVED_SIGNAL:
+            self.tailer.read_alone(game_id)
 
     def _reread_all(self) -> None:
         """Signals may have been lost (a reconnection): read every game again."""

@@ -75,7 +75,7 @@ from server.rematch import (
     plan_seats,
     rematch_token,
 )
-from server.signals import rematch_signal, signals_channel
+from server.signals import ARCHIVED_SIGNAL, rematch_signal, signals_channel
 from server.store import (
     AppendResult,
     EventStore,
@@ -1058,7 +1058,12 @@ class GameService:
                 game.variant.name, [(e.at_ms, e.data) for e in stored], game.seat_digests
             )
             done = await self.store.archive(
-                game_id, len(stored), value, (seats_key(game_id), presence_key(game_id))
+                game_id,
+                len(stored),
+                value,
+                (seats_key(game_id), presence_key(game_id)),
+                # The hubs of every process read what they had not (server/signals.py).
+                (signals_channel(game_id), ARCHIVED_SIGNAL),
             )
             if done >= 0:
                 game.archived = True

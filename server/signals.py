@@ -6,7 +6,9 @@ rematch being made (``server.rematch``). Each is published on the game's channel
 ``game:{<id>}:signals`` (the game's hash tag), as a short message:
 
 - ``p``: the presence of the game's seats may have changed; read it again;
-- ``r<id>``: the game's rematch is ``<id>``.
+- ``r<id>``: the game's rematch is ``<id>``;
+- ``a``: the game was archived (server/archive.py): its stream is gone, so what a
+  hub has not read yet is read from the store (the archive) rather than tailed.
 
 A message only says *what to look at*: the truth is in Redis (the presence hash, the
 meta hash), so a message lost while the connection was being made again costs
@@ -31,6 +33,7 @@ from redis.exceptions import RedisError
 from server.fast_paths import subscription_path
 
 __all__ = [
+    "ARCHIVED_SIGNAL",
     "PRESENCE_SIGNAL",
     "Signals",
     "rematch_signal",
@@ -40,6 +43,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 PRESENCE_SIGNAL: Final = b"p"
+ARCHIVED_SIGNAL: Final = b"a"
 REMATCH_PREFIX: Final = b"r"
 _RETRY_S: Final = (0.05, 0.2, 1.0, 2.0)
 

@@ -114,14 +114,16 @@ return head
 
 # KEYS[1] events, KEYS[2] commands, KEYS[3] meta, KEYS[4] archive, KEYS[5..] more
 # keys of the game to drop (seats, presence). ARGV[1] the version archived, ARGV[2]
-# the archive. The swap, whole or not at all: 1 done, 0 archived already, -1 the
-# stream is not at that version (nothing written).
+# the archive, ARGV[3], ARGV[4] (optional) a channel and a message published once done.
+# The swap, whole or not at all: 1 done, 0 archived already, -1 the stream is not at
+# that version (nothing written).
 _ARCHIVE_LUA: Final = Script("""
 if redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
 if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return -1 end
 redis.call('SET', KEYS[4], ARGV[2])
 redis.call('DEL', KEYS[1], KEYS[2], unpack(KEYS, 5))
 redis.call('HDEL', KEYS[3], 'seed', 'seats')
+if ARGV[3] then redis.call('PUBLISH', ARGV[3], ARGV[4]) end
 return 1
 """)
 
@@ -466,21 +468,28 @@ class EventStore:
         return bool(written)
 
     async def archive(
-        self, game_id: str, version: int, value: bytes, also_drop: Sequence[str] = ()
+        self,
+        game_id: str,
+        version: int,
+        value: bytes,
+        also_drop: Sequence[str] = (),
+        publish: tuple[str, bytes] | None = None,
     ) -> int:
         """Swap a game's stream for its archive ``value`` (server/archive.py) of its
         ``version`` events, in one script: the stream, the commands hash and the keys
         ``also_drop`` (of this game: the same hash tag) are deleted, the meta hash
-        loses ``seed`` and ``seats``. Returns 1 when done, 0 if the game was archived
-        already, -1 if its stream is not at ``version`` (nothing written)."""
+        loses ``seed`` and ``seats``, and ``publish`` (channel, message) is published.
+        Returns 1 when done, 0 if the game was archived already, -1 if its stream is
+        not at ``version`` (nothing written)."""
         keys = [events_key(game_id), commands_key(game_id), meta_key(game_id)]
         keys += [archive_key(game_id), *also_drop]
         tag = "{" + game_id + "}"
         if any(tag not in key for key in also_drop):
             raise ValueError("archive drops only keys of the game's own hash tag")
-        done = await self._direct.run(
-            _ARCHIVE_LUA, [k.encode() for k in keys], (b"%d" % version, value)
-        )
+        args = [b"%d" % version, value]
+        if publish is not None:
+            args += [publish[0].encode(), publish[1]]
+        done = await self._direct.run(_ARCHIVE_LUA, [k.encode() for k in keys], args)
         return int(done)
 
     async def archived(self, game_id: str) -> bytes | None:

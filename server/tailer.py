@@ -115,6 +115,7 @@ class Tailer:
         self._reading: int | None = None  # the generation of the read in flight
         self._client_id: int | None = None
         self._waking: asyncio.Task[None] | None = None
+        self._alone: set[asyncio.Task[None]] = set()  # read_alone's reads in flight
         self.reads = 0
         self.empty_reads = 0
         self.held_back = 0  # reads in a row whose events no replica had yet
@@ -182,9 +183,31 @@ class Tailer:
         if game_id in self._positions:
             self._positions[game_id] = version
 
+    def read_alone(self, game_id: str) -> None:
+        """Read ``game_id`` soon with ``EventStore.read``, on its own: the game was
+        archived (server/archive.py), and what a hub had not read yet is in its
+        archive, which XREAD (several games at once, and polling) does not see."""
+        if game_id not in self._positions:
+            return
+        task = asyncio.get_running_loop().create_task(self._read_alone(game_id))
+        self._alone.add(task)
+        task.add_done_callback(self._alone.discard)
+
+    async def _read_alone(self, game_id: str) -> None:
+        after = self._positions.get(game_id)
+        if after is None:
+            return
+        try:
+            events = await self._store.read(game_id, after)
+        except (RedisError, OSError) as e:
+            log.warning("reading archived game %s failed (%r)", game_id, e)
+            return
+        self.reads += 1
+        await self._hand_on({game_id: events} if events else {})
+
     async def close(self) -> None:
         log.info("tailer (%s): %d reads, %d found nothing", self.mode, self.reads, self.empty_reads)
-        for task in (self._waking, self._task):
+        for task in (self._waking, self._task, *self._alone):
             if task is not None and not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

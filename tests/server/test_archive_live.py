@@ -1,7 +1,8 @@
 """An archived game over the websocket, on a live server: a spectator replaying it
 from version 0 while it is archived sees every version's view as before; sockets
 opened after, on a process reading it cold, replay the same messages; a seat's
-command gets game_over."""
+command gets game_over. And the hubs' side: archiving tells every process, whose
+tailer then reads from the archive what it had not read."""
 
 from __future__ import annotations
 
@@ -14,10 +15,14 @@ import httpx
 import redis.asyncio as aioredis
 
 from events.game import VARIANTS
+from server import archive
 from server.service import GameService
 from server.settings import Settings
-from server.store import archive_key
+from server.signals import ARCHIVED_SIGNAL, signals_channel
+from server.store import EventStore, archive_key
+from tests.server.archive_helpers import Clock, play
 from tests.server.test_ws_resume import http_move, read_to
+from tests.server.test_ws_tailer import Delivered
 from tests.server.ws_helpers import Watcher, connect, http_view, live_server, new_table
 
 
@@ -93,3 +98,39 @@ async def test_a_game_archived_while_replayed_reads_the_same(
         answer = await player.next()
         assert (answer["type"], answer["code"]) == ("error", "game_over"), answer
         await player.conn.close()
+
+
+async def test_a_tailer_reads_what_a_game_archived_behind_its_back_holds(
+    redis_client: aioredis.Redis, store: EventStore
+) -> None:
+    """A tailer polling five games (XREAD, which finds no stream once archived) is told a game was archived (read_alone): it reads the events it had not read, from the archive."""
+    got = Delivered()
+    tailer = got.tailer_on(redis_client, block_ms=60_000, mode="poll")
+    try:
+        for game in "abcde":
+            await store.append(game, [b"{}"], expected_version=0, command_id=None, at_ms=1)
+            tailer.watch(game, 1)
+        await asyncio.sleep(0.3)  # blocked on all five
+        log = [(1, b"{}"), (2, b'{"n":2}'), (3, b'{"n":3}')]
+        assert await store.archive("a", 1, archive.encode("classic", log, {})) == 1
+        tailer.read_alone("a")
+        await got.arrival()
+        assert got.by_game == {"a": [2, 3]}
+    finally:
+        await tailer.close()
+
+
+async def test_archiving_tells_every_process_s_hubs(redis_client: aioredis.Redis) -> None:
+    """The archive's script publishes the game's archived signal (server/signals.py), which the hubs turn into a read from the store."""
+    clock = Clock()
+    service = GameService(EventStore(redis_client), clock_ms=clock)
+    game = await play(service, clock, "classic", 2, seed=30, timed=False)
+    pubsub = redis_client.pubsub()
+    await pubsub.subscribe(signals_channel(game.id))
+    try:
+        assert (await pubsub.get_message(timeout=5))["type"] == "subscribe"
+        assert await service.archive(game.id)
+        message = await pubsub.get_message(timeout=5)
+        assert message is not None and message["data"] == ARCHIVED_SIGNAL
+    finally:
+        await pubsub.aclose()
