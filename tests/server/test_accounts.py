@@ -48,9 +48,13 @@ async def server(redis_client: aioredis.Redis, redis_server: str) -> AsyncIterat
 
 
 async def sign_up(
-    http: httpx.AsyncClient, username: str, password: str = PASSWORD
+    http: httpx.AsyncClient,
+    username: str,
+    password: str = PASSWORD,
+    headers: dict[str, str] | None = None,
 ) -> httpx.Response:
-    return await http.post("/api/accounts", json={"username": username, "password": password})
+    body = {"username": username, "password": password}
+    return await http.post("/api/accounts", json=body, headers=headers)
 
 
 async def log_in(
@@ -79,14 +83,24 @@ async def test_sign_up_gives_a_session_in_an_http_only_lax_cookie(server: LiveSe
 async def test_the_cookie_is_secure_behind_https(
     redis_client: aioredis.Redis, redis_server: str
 ) -> None:
-    """With SPLENDOR_SECURE_COOKIES (or a request that came over https) the cookie is Secure."""
-    async with (
-        live_server(settings_for(redis_server, secure_cookies=True)) as live,
-        client(live) as http,
-    ):
+    """With SPLENDOR_SECURE_COOKIES, or behind a trusted proxy that says the request came over https (X-Forwarded-Proto), both cookies are Secure; an untrusted client's X-Forwarded-Proto changes nothing."""
+    https = {"X-Forwarded-Proto": "https"}
+    secure = settings_for(redis_server, secure_cookies=True)
+    async with live_server(secure) as live, client(live) as http:
         r = await sign_up(http, "Sec_1")
-        for cookie in r.headers.get_list("set-cookie"):
-            assert "secure" in {a.strip().lower() for a in cookie.split(";")}
+        assert all(_secure(c) for c in r.headers.get_list("set-cookie"))
+    proxied = settings_for(redis_server, trusted_proxies=("127.0.0.1",))
+    async with live_server(proxied) as live:
+        async with client(live) as http:
+            r = await sign_up(http, "Sec_2", headers=https)
+            assert all(_secure(c) for c in r.headers.get_list("set-cookie"))
+        async with client(live, "127.0.0.2") as http:  # not the proxy: not believed
+            r = await sign_up(http, "Sec_3", headers=https)
+            assert not any(_secure(c) for c in r.headers.get_list("set-cookie"))
+
+
+def _secure(cookie: str) -> bool:
+    return "secure" in {a.strip().lower() for a in cookie.split(";")}
 
 
 async def test_log_out_revokes_the_session_itself(server: LiveServer) -> None:

@@ -70,3 +70,26 @@ def test_the_connection_and_limit_settings_come_from_the_environment() -> None:
     assert (settings.auth_failure_rate, settings.auth_failure_burst) == (0.5, 4)
     assert settings.trusted_proxies == ("10.0.0.1", "10.0.0.2")
     assert Settings.from_env({}).trusted_proxies == ()
+
+
+def test_the_account_settings_come_from_the_environment() -> None:
+    """The log-in limits, Secure cookies and the allowed origins are read from their variables; a bad value names its variable."""
+    settings = Settings.from_env(
+        {
+            "SPLENDOR_LOGIN_RATE": "1",
+            "SPLENDOR_LOGIN_BURST": "3",
+            "SPLENDOR_ACCOUNT_LOGIN_RATE": "0.5",
+            "SPLENDOR_ACCOUNT_LOGIN_BURST": "2",
+            "SPLENDOR_SECURE_COOKIES": "1",
+            "SPLENDOR_ALLOWED_ORIGINS": "https://a.example, https://b.example",
+        }
+    )
+    assert (settings.login_rate, settings.login_burst) == (1.0, 3)
+    assert (settings.account_login_rate, settings.account_login_burst) == (0.5, 2)
+    assert settings.secure_cookies is True
+    assert settings.allowed_origins == ("https://a.example", "https://b.example")
+    default = Settings.from_env({})
+    assert (default.secure_cookies, default.allowed_origins) == (False, ())
+    for name, value in (("SPLENDOR_SECURE_COOKIES", "yes"), ("SPLENDOR_LOGIN_BURST", "0")):
+        with pytest.raises(SettingsError, match=name):
+            Settings.from_env({name: value})
