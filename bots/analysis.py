@@ -26,6 +26,7 @@ from typing import Any, Final
 import msgspec
 
 from bots import duel_mcts, mcts
+from bots.budget import Budget
 from bots.determinize import Determinizer
 from bots.duel_determinize import DuelDeterminizer
 from bots.ismcts import Game, Search
@@ -78,8 +79,7 @@ def estimate(view: dict[str, Any], seed: str, iterations: int = ITERATIONS) -> E
     deal = determinizer(view)
     tree: Search[Any, Any] = Search(game, view["turn"]["seat"], None)
     rng = random.Random(f"{seed}:{view['version']}")
-    for _ in range(iterations):
-        tree.iterate(deal.sample(rng), rng, depth)
+    tree.run(deal.sample, rng, Budget(iterations=iterations), depth)
     best = tree.most_visited() if tree.root.children else None
     return Estimate(tree.chances(), view["turn"]["seat"], None if best is None else _wire(best))
 
