@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
 from redis.asyncio.cluster import RedisCluster
 
 from server.matchmaking import POOLS, pair_off
@@ -18,19 +15,9 @@ from server.pairing import (
     paired_key,
     pool_keys,
 )
-from tests.cluster_helpers import LocalCluster, key_slot
+from tests.cluster_helpers import key_slot
 
 NOW = 1_900_000_000_000
-
-
-@pytest.fixture
-async def cluster_client(redis_cluster: LocalCluster) -> AsyncIterator[RedisCluster]:
-    redis_cluster.flush()
-    client = RedisCluster.from_url(redis_cluster.nodes[0].url)
-    try:
-        yield client
-    finally:
-        await client.aclose()
 
 
 def test_each_pools_keys_share_one_slot_and_pools_spread() -> None:

@@ -5,9 +5,7 @@ there; counting races, the rebuild and the leaderboard work as on one Redis."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
-import pytest
 from redis.asyncio.cluster import RedisCluster
 
 from server.profiles import games_key, record_key, seats_key, summaries_key
@@ -20,18 +18,8 @@ from server.ratings import (
     skills_key,
 )
 from server.skill import RatedGame
-from tests.cluster_helpers import LocalCluster, key_slot
+from tests.cluster_helpers import key_slot
 from tests.store.test_ratings import random_games
-
-
-@pytest.fixture
-async def cluster_client(redis_cluster: LocalCluster) -> AsyncIterator[RedisCluster]:
-    redis_cluster.flush()
-    client = RedisCluster.from_url(redis_cluster.nodes[0].url)
-    try:
-        yield client
-    finally:
-        await client.aclose()
 
 
 def test_a_variants_keys_share_a_slot_and_a_players_too() -> None:
