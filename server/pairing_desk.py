@@ -218,11 +218,13 @@ class Desk:
         """The game of a claimed pair, both seats taken (who sits first drawn at random)."""
         first, second = (a, b) if secrets.randbelow(2) == 0 else (b, a)
         clock = TimeControl(initial=pool.initial_s, increment=pool.increment_s)
-        summary = await self.service.create_game(pool.variant, 2, None, clock)
+        summary = await self.service.create_game(pool.variant, 2, None, clock, pool.rated)
         game_id: str = summary["id"]
         seats = []
         for player in (first, second):
-            joined = await self.service.join(game_id, player.name, digest=player.digest)
+            joined = await self.service.join(
+                game_id, player.name, account=player.account, digest=player.digest
+            )
             seats.append(joined.seat)
         for player, seat, other in ((first, seats[0], second), (second, seats[1], first)):
             rating = other.rating if pool.rated else None

@@ -26,6 +26,7 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server import wire
+from server.accounts import session_account
 from server.drain import CLOSE_RESTART, RESTART_REASON, Drain
 from server.errors import ServiceError, bad_request
 from server.matchmaking import CLOCKS, GRACE_MS, Pool, pool_named
@@ -59,8 +60,9 @@ def _error(error: ServiceError) -> str:
 
 
 async def account_of(websocket: WebSocket) -> str | None:
-    """The account of the socket's session cookie (None: a guest)."""
-    return None
+    """The account of the socket's session cookie (None: a guest); another site's page
+    can't use the session (``Origin``: 403 ``unauthorized``, docs/accounts.md)."""
+    return await session_account(websocket)
 
 
 def chosen_pool(websocket: WebSocket, account: str | None) -> Pool:

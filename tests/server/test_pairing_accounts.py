@@ -1,0 +1,74 @@
+"""Quick pairing with accounts (server/pairing_ws.py, docs/accounts.md): two logged-in
+players are paired into a rated game where each seat is its account; a socket from
+another site's page can't use the session."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import websockets
+
+from server.settings import Settings
+from tests.server.ws_helpers import LiveServer, connect, live_server
+
+PASSWORD = "a-long-enough-password"
+
+
+def pairing_url(server: LiveServer, query: str) -> str:
+    return f"ws://{server.host}:{server.port}/ws/pairing?{query}"
+
+
+async def signed_up(http: httpx.AsyncClient, username: str) -> dict[str, str]:
+    """The Cookie header of a new account's session."""
+    r = await http.post("/api/accounts", json={"username": username, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    return {"Cookie": f"splendor_session={r.cookies['splendor_session']}"}
+
+
+async def message(conn: Any) -> dict[str, Any]:
+    received: dict[str, Any] = json.loads(await conn.recv(decode=True))
+    return received
+
+
+async def test_two_accounts_are_paired_into_a_rated_game_of_their_accounts(
+    settings: Settings,
+) -> None:
+    """Two accounts asking for Duel 3+2 wait in the rated pool and are paired into a rated game whose seats are their accounts."""
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        ana = await signed_up(http, "Ana_P")
+        http.cookies.clear()
+        bo = await signed_up(http, "Bo_P")
+        first = await connect(
+            pairing_url(server, "variant=duel&clock=3%2B2"), additional_headers=ana
+        )
+        waiting = await message(first)
+        assert waiting["type"] == "waiting" and waiting["rated"] is True
+        second = await connect(
+            pairing_url(server, "variant=duel&clock=3%2B2"), additional_headers=bo
+        )
+        assert (await message(second))["type"] == "waiting"
+        told = [await message(first), await message(second)]
+        assert [m["type"] for m in told] == ["paired", "paired"] and told[0]["rated"] is True
+        summary = (await http.get(f"/api/games/{told[0]['game']}")).json()
+        assert summary["rated"] is True and summary["status"] == "live"
+        accounts = {s["seat"]: s["account"] for s in summary["seats"]}
+        assert accounts == {told[0]["seat"]: "Ana_P", told[1]["seat"]: "Bo_P"}
+        await first.close()
+        await second.close()
+
+
+async def test_another_sites_page_cannot_pair_with_the_session(settings: Settings) -> None:
+    """A pairing socket carrying the session cookie but another site's Origin is closed 4403 unauthorized."""
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        cookie = await signed_up(http, "Cy_P")
+        conn = await connect(
+            pairing_url(server, "variant=classic&clock=5%2B3"),
+            additional_headers=cookie,
+            origin=websockets.Origin("http://evil.example"),
+        )
+        refused = await message(conn)
+        assert refused["type"] == "error" and refused["code"] == "unauthorized"
+        await conn.wait_closed()
+        assert conn.close_code == 4403
