@@ -90,6 +90,15 @@ class Determinizer(UnseenCards):
         count = len(view["players"])
         self.first_seat = (turn["seat"] - (turn["number"] - 1)) % count
 
+    def _turns_of(self, seat: int) -> int:
+        """The turns a seat has begun: the mover's round is in the view; a seat after it
+        in this round's order has begun one fewer (no rule reads it: the view shows it)."""
+        turn = self.view["turn"]
+        mover: int = turn["seat"]
+        count = len(self.view["players"])
+        later = int((seat - self.first_seat) % count > (mover - self.first_seat) % count)
+        return max(0, int(turn.get("round", 0)) - later)
+
     def sample(self, rng: random.Random) -> ClassicState:
         """A state the view can't tell from the real one, hidden cards drawn at random."""
         view = self.view
@@ -113,6 +122,7 @@ class Determinizer(UnseenCards):
                     reserved=reserved,
                     out=p.get("out"),
                     account=p.get("account"),
+                    turns=self._turns_of(p["seat"]),
                 )
             )
         turn = view["turn"]

@@ -85,6 +85,13 @@ def player_frame(player: _Player, token_names: tuple[str, ...]) -> dict[str, Any
     }
 
 
+def round_of(state: Any) -> int:
+    """The round of the seat to move: how many turns it has started (an extra turn
+    counts in the round it came from); 0 before any (a game ended while open)."""
+    players = state.players
+    return players[state.seat].turns if state.seat < len(players) else 0
+
+
 def turn_frame(state: S, phase: Callable[[S], str], **more: Any) -> dict[str, Any] | None:
     """Whose turn, its phase (while live), its number, and the game's own turn fields;
     None before the game starts."""

@@ -82,6 +82,7 @@ def _game_started(state: ClassicState, event: GameStarted) -> None:
     state.first_seat = event.first_seat
     state.seat = event.first_seat
     state.turn_number = 1
+    state.players[event.first_seat].turns = 1
     state.nobles = list(event.nobles)
     state.board = [list(row) for row in event.board]
     state.decks = undealt(_LEVEL_IDS, event.board)
@@ -167,6 +168,7 @@ def _turn_ended(state: ClassicState, event: TurnEnded) -> None:
     clocks.turn_ended(state.clock, event.seat, event.next_seat)
     state.seat = event.next_seat
     state.turn_number += 1
+    state.players[event.next_seat].turns += 1
     state.acted = False
     state.noble_visited = False
 

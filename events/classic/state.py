@@ -32,6 +32,7 @@ class PlayerState(msgspec.Struct):
     reserved: list[Reservation] = msgspec.field(default_factory=list)
     out: OutReason | None = None  # out of the game (RULES.md part 3): no more moves
     account: str | None = None  # the account's username (None: a guest or a bot)
+    turns: int = 0  # turns this seat has started: the round it is in
 
 
 Reason = Literal["points", "time", "resign", "abandon"]

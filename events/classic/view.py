@@ -39,6 +39,7 @@ from events.views import (
     frame,
     player_frame,
     reserved_card,
+    round_of,
     sees_hidden,
 )
 
@@ -96,6 +97,7 @@ def _turn(state: ClassicState) -> dict[str, Any] | None:
         "seat": state.seat,
         "phase": phase(state) if status == "live" else None,
         "number": state.turn_number,
+        "round": round_of(state),
         "final_round": final_round(state),
     }
 

@@ -135,6 +135,8 @@ def evolve(state: DuelState, event: DuelEvent, at_ms: int | None = None) -> Duel
             clocks.turn_ended(state.clock, seat, next_seat)
             state.seat = next_seat
             state.turn_number += 1
+            if next_seat != seat:  # an extra turn counts in the round it came from
+                state.players[next_seat].turns += 1
             state.replenished = False
             state.acted = False
             state.pending = []
@@ -227,6 +229,7 @@ def _start(state: DuelState, event: GameStarted) -> None:
     state.first_seat = event.first_seat
     state.seat = event.first_seat
     state.turn_number = 1
+    state.players[event.first_seat].turns = 1
     state.board = [token for row in event.board for token in row]
     state.bag = list(TOKEN_COUNTS)
     for token in state.board:

@@ -48,6 +48,7 @@ class PlayerState(msgspec.Struct):
     reserved: list[str] = msgspec.field(default_factory=list)
     out: OutReason | None = None  # out of the game (RULES.md part 3)
     account: str | None = None  # the account's username (None: a guest or a bot)
+    turns: int = 0  # turns this seat has started, extra turns not counted: its round
 
     def copy(self) -> PlayerState:
         return PlayerState(
@@ -66,6 +67,7 @@ class PlayerState(msgspec.Struct):
             list(self.reserved),
             self.out,
             self.account,
+            self.turns,
         )
 
 

@@ -44,6 +44,7 @@ from events.views import (
     frame,
     player_frame,
     reserved_card,
+    round_of,
     sees_hidden,
     turn_frame,
 )
@@ -86,7 +87,7 @@ _TABLE: dict[str, Callable[[DuelState], Any]] = {
 
 
 def _turn(state: DuelState) -> dict[str, Any] | None:
-    return turn_frame(state, phase, extra_turn=state.extra_turn)
+    return turn_frame(state, phase, round=round_of(state), extra_turn=state.extra_turn)
 
 
 def _outcome(state: DuelState) -> dict[str, Any] | None:

@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from events.duel.events import GameStarted, TurnEnded
 from events.duel.evolve import evolve
 from events.duel.setup import join
 from events.duel.state import DuelState
@@ -64,6 +65,30 @@ def test_golden_log_folds_to_its_result(seed: int) -> None:
     assert state.status == "finished"
     assert wire(state.result) == lines[-1]["result"]
     assert state.version == lines[-1]["version"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_views_round_counts_rounds_not_extra_turns(seed: int) -> None:
+    """At every version, turn.round is the mover's count of turns begun in the log, an extra turn (TurnEnded to the same seat) not counted, as the page counts rounds from the events (turns.js); the logs hold extra turns."""
+    decode = DUEL.event_decoder().decode
+    events = [decode(json.dumps(e)) for line in load(seed)[1:-1] for e in line["events"]]
+    state = DuelState()
+    begun = [0, 0]
+    extra_turns = 0
+    for event in events:
+        evolve(state, event)
+        if isinstance(event, GameStarted):
+            begun[event.first_seat] += 1
+        elif isinstance(event, TurnEnded):
+            if event.next_seat == event.seat:
+                extra_turns += 1
+            else:
+                begun[event.next_seat] += 1
+        turn = DUEL.view(state, None)["turn"]
+        if turn is not None:
+            assert turn["round"] == begun[turn["seat"]]
+    assert extra_turns > 0
+    assert state.turn_number > 2 * max(begun)  # counting turns would overcount rounds
 
 
 @pytest.mark.parametrize("seed", SEEDS)

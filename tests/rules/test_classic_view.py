@@ -89,7 +89,13 @@ def test_a_view_has_protocols_shape() -> None:
         "reserved",
     }
     assert list(player["tokens"]) == list(TOKENS) and list(player["bonuses"]) == list(GEMS)
-    assert seen["turn"] == {"seat": 0, "phase": "main", "number": 2, "final_round": False}
+    assert seen["turn"] == {
+        "seat": 0,
+        "phase": "main",
+        "number": 2,
+        "round": 2,  # the table begins with the first seat's second turn
+        "final_round": False,
+    }
     assert seen["result"] is None
 
 

@@ -22,6 +22,7 @@ from events.duel.events import (
     TurnEnded,
 )
 from events.duel.legal import legal_actions
+from events.duel.state import DuelState
 from events.duel.view import view
 from tests.duel_helpers import Table, kinds, play, refused
 
@@ -49,6 +50,36 @@ def test_extra_turn() -> None:
     assert events[-1] == TurnEnded(0, 0)
     assert state.seat == 0 and state.turn_number == 3 and phase(state) == "main"
     assert view(state, 0)["legal"] and view(state, 1)["legal"] == []
+
+
+def _end_turn(state: DuelState) -> None:
+    """The mover plays its first legal actions until its turn ends."""
+    seat = state.seat
+    for _ in range(10):
+        if any(isinstance(e, TurnEnded) for e in play(state, seat, legal_actions(state, seat)[0])):
+            return
+    raise AssertionError("the turn did not end")
+
+
+def test_an_extra_turn_counts_in_the_round_it_came_from() -> None:
+    """The view's turn.round is the mover's count of turns begun, an extra turn left out (the lobby and the table's head show it); turn.number counts every turn."""
+    state = Table().give(0, blue=2, green=2, pearl=1).state()
+    start = view(state, None)["turn"]
+    play(state, 0, Buy("d1-02"))  # its extra turn begins
+    extra = view(state, None)["turn"]
+    assert (extra["seat"], extra["number"], extra["round"]) == (
+        0,
+        start["number"] + 1,
+        start["round"],
+    )
+    _end_turn(state)
+    _end_turn(state)  # the opponent's turn
+    after = view(state, None)["turn"]
+    assert (after["seat"], after["number"], after["round"]) == (
+        0,
+        start["number"] + 3,
+        start["round"] + 1,
+    )
 
 
 def test_take_a_token_of_the_cards_colour_by_choice() -> None:

@@ -37,7 +37,13 @@ def test_view_frame_and_table() -> None:
     }
     assert seen["decks"] == {"1": 25, "2": 20, "3": 10}
     assert seen["royals"] == ["r1", "r2", "r3", "r4"] and seen["privileges"] == 2
-    assert seen["turn"] == {"seat": 0, "phase": "main", "number": 1, "extra_turn": False}
+    assert seen["turn"] == {
+        "seat": 0,
+        "phase": "main",
+        "number": 1,
+        "round": 1,
+        "extra_turn": False,
+    }
     assert seen["result"] is None
 
 

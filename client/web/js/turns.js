@@ -61,13 +61,16 @@ export function turnAt(turns, version) {
 }
 
 /**
- * "Round 7" for the turn of a live view: from the events when the page has them all
- * (up to the view's version), else from the view's turn number and the seat count
- * (exact while no turn was an extra one).
+ * "Round 7" for the turn of a live view: the view's own `turn.round` (the mover's
+ * turns begun, an extra turn counting in the round it came from, as here), else from
+ * the events when the page has them all (up to the view's version), else from the
+ * turn number and the seat count (a server before `round`: exact while no turn was
+ * an extra one).
  */
 export function roundOfView(view, turns, lastEventVersion) {
   const t = view.turn;
   if (!t) return null;
+  if (Number.isInteger(t.round) && t.round > 0) return t.round;
   if (turns && lastEventVersion >= view.version) {
     const current = turnAt(turns, view.version);
     if (current && current.seat === t.seat) return current.round;
