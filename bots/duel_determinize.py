@@ -61,9 +61,12 @@ class DuelDeterminizer(UnseenCards):
         """A state the view can't tell from the real one, hidden cards drawn at random."""
         view = self.view
         pools, reserved = self.deal(rng)
-        players = [_player(p, reserved[p["seat"]]) for p in view["players"]]
-        acted, pending, bonus_color, replenished = self._turn
         turn = view["turn"]
+        # The view gives the mover's round only; the other seat's (one fewer or the
+        # same) no rule reads, so both are given it.
+        rounds = int(turn.get("round", 0))
+        players = [_player(p, reserved[p["seat"]], rounds) for p in view["players"]]
+        acted, pending, bonus_color, replenished = self._turn
         return DuelState(
             game=view["game"],
             players_count=2,
@@ -87,7 +90,7 @@ class DuelDeterminizer(UnseenCards):
         )
 
 
-def _player(p: dict[str, Any], reserved: list[str]) -> PlayerState:
+def _player(p: dict[str, Any], reserved: list[str], turns: int) -> PlayerState:
     return PlayerState(
         seat=p["seat"],
         name=p["name"],
@@ -104,6 +107,7 @@ def _player(p: dict[str, Any], reserved: list[str]) -> PlayerState:
         reserved=reserved,
         out=p.get("out"),
         account=p.get("account"),
+        turns=turns,
     )
 
 
