@@ -25,6 +25,9 @@ def test_two_pages_press_play_5_3_and_land_in_the_same_game(
     )
     expect(ana.locator("#pairing-timer")).to_have_text(re.compile(r"^0:0[1-9]$"))
     expect(ana.locator("#play-5-3")).to_be_disabled()
+    expect(ana.locator("#pairing-kind")).to_have_text(
+        "Casual: guests play guests. Log in to play rated."
+    )
 
     bo.goto(f"{server.base}/#/")
     bo.fill("#player-name", "Bo")

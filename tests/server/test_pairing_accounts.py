@@ -72,3 +72,43 @@ async def test_another_sites_page_cannot_pair_with_the_session(settings: Setting
         assert refused["type"] == "error" and refused["code"] == "unauthorized"
         await conn.wait_closed()
         assert conn.close_code == 4403
+
+
+async def test_guests_only_with_guests_and_accounts_in_rated_games(settings: Settings) -> None:
+    """Two guests and two accounts ask for classic 5+3, interleaved: the guests play each
+    other in a casual game, the accounts each other in a rated game (their seats' accounts
+    set, ratings 1500 told)."""
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        cookies = {}
+        for name in ("Ada", "Ben"):
+            cookies[name] = await signed_up(http, name)
+            http.cookies.clear()
+        url = pairing_url(server, "variant=classic&clock=5%2B3&name=Guest")
+        sockets = {
+            "g1": await connect(url.replace("Guest", "Gus")),
+            "Ada": await connect(url, additional_headers=cookies["Ada"]),
+        }
+        waiting = {k: await message(c) for k, c in sockets.items()}
+        assert waiting["g1"]["pool"] == "classic-5+3-casual" and waiting["g1"]["rating"] is None
+        assert waiting["Ada"]["pool"] == "classic-5+3-rated" and waiting["Ada"]["rating"] == 1500
+        sockets["g2"] = await connect(url.replace("Guest", "Gil"))
+        sockets["Ben"] = await connect(url, additional_headers=cookies["Ben"])
+        for key in ("g2", "Ben"):
+            assert (await message(sockets[key]))["type"] == "waiting"
+        told = {k: await message(c) for k, c in sockets.items()}
+        assert (
+            told["g1"]["game"] == told["g2"]["game"] != told["Ada"]["game"] == told["Ben"]["game"]
+        )
+        assert told["g1"]["rated"] is False and told["g1"]["opponent"] == {
+            "name": "Gil",
+            "rating": None,
+        }
+        assert told["Ada"]["rated"] is True and told["Ada"]["opponent"] == {
+            "name": "Ben",
+            "rating": 1500,
+        }
+        rated = (await http.get(f"/api/games/{told['Ada']['game']}")).json()
+        casual = (await http.get(f"/api/games/{told['g1']['game']}")).json()
+        assert rated["rated"] is True and casual["rated"] is False
+        assert sorted(s["account"] for s in rated["seats"]) == ["Ada", "Ben"]
+        assert [s["account"] for s in casual["seats"]] == [None, None]

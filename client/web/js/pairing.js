@@ -21,6 +21,22 @@ export function waitClock(ms) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
+/** What the pool is: rated (accounts, by rating) or casual (guests with guests). */
+export function kindWords(waiting) {
+  if (waiting.rated) return `Rated: an account near your rating (${Math.round(waiting.rating)}).`;
+  return "Casual: guests play guests. Log in to play rated.";
+}
+
+/** The logged-in account's username, or "" (a guest). */
+async function loggedIn() {
+  try {
+    const response = await fetch("/api/me");
+    return response.ok ? (await response.json()).username || "" : "";
+  } catch {
+    return "";
+  }
+}
+
 function pairingUrl(variant, clock, name, ticket) {
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
   const query = new URLSearchParams({ variant, clock, name });
@@ -88,6 +104,7 @@ export function pairingPanel() {
     mount(
       status,
       h("p", { class: "pairing-words", role: "status" }, words),
+      h("p", { class: "pairing-kind hint", id: "pairing-kind" }),
       h("p", { class: "pairing-wait" }, "Waited ", h("span", { id: "pairing-timer", class: "pairing-timer" }, waitClock(Date.now() - search.since))),
       cancel,
     );
@@ -123,6 +140,8 @@ export function pairingPanel() {
         return;
       }
       if (message.type === "waiting") {
+        const kind = status.querySelector("#pairing-kind");
+        if (kind) kind.textContent = kindWords(message);
         s.ticket = message.ticket;
         s.since = Date.parse(message.since) || s.since;
         s.retries = 0;
@@ -152,16 +171,22 @@ export function pairingPanel() {
     };
   };
 
-  const start = (clock) => {
+  const start = async (clock) => {
     const input = document.getElementById("player-name");
-    const name = (input ? input.value : playerName()).trim();
+    let name = (input ? input.value : playerName()).trim();
     error.textContent = "";
     if (!name) {
-      error.textContent = "Write your name first: your opponent sees it.";
-      if (input) input.focus();
-      return;
+      // Logged in, an account plays under its username: no name to type.
+      name = await loggedIn();
+      if (!name) {
+        error.textContent = "Write your name first (or log in): your opponent sees it.";
+        if (input) input.focus();
+        return;
+      }
+    } else {
+      rememberName(name);
     }
-    rememberName(name);
+    if (search) return;
     search = { clock, name, ticket: null, since: Date.now(), retries: 0, done: false, socket: null };
     search.timer = window.setInterval(tick, 1000);
     const label = GAMES.find(([v]) => v === variant)[1];
