@@ -112,3 +112,24 @@ def test_a_rated_game_from_the_lobby_seats_accounts_only(
     assert summary["status"] == "live" and summary["rated"] is True
     assert [s["account"] for s in summary["seats"]] == [host, guest]
     assert console.unexpected(("401",)) == []
+
+
+def test_two_accounts_press_play_and_land_in_a_rated_game(
+    browser: Browser, contexts: list[BrowserContext], server: ServerProcess, console: Console
+) -> None:
+    """Logged in, "Play 10+5" needs no name: two accounts are paired into one rated Duel whose seats are their accounts."""
+    names = [new_username("Pa"), new_username("Pb")]
+    pages = [open_page(browser, contexts, console, name) for name in names]
+    for page, name in zip(pages, names, strict=True):
+        page.goto(f"{server.base}/#/")
+        sign_up(page, name)
+        page.locator("#pairing-panel").get_by_text("Duel", exact=True).click()
+        page.click("#play-10-5")
+    for page in pages:
+        page.wait_for_url("**/#/play/*", timeout=10_000)
+    game_id = pages[0].url.rsplit("/", 1)[1]
+    assert pages[1].url.rsplit("/", 1)[1] == game_id
+    summary = pages[0].evaluate(f"fetch('/api/games/{game_id}').then((r) => r.json())")
+    assert summary["rated"] is True and summary["variant"] == "duel"
+    assert sorted(s["account"] for s in summary["seats"]) == sorted(names)
+    assert console.unexpected() == []
