@@ -21,7 +21,6 @@ archive is there (``EventStore.archive``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -32,7 +31,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 from starlette.applications import Starlette
 
-from server.background import running
+from server.background import Sleeper, running
 from server.errors import ServiceError
 from server.fast_paths import command_path
 from server.redis_public import Script
@@ -105,23 +104,23 @@ class Archiver:
         self._poll_s = poll_s
         self._clock_ms = clock_ms
         self._closed = False
-        self._wake = asyncio.Event()
+        self._sleeper = Sleeper()
         self.archived = 0  # games this archiver swapped (tests, logs)
 
     def close(self) -> None:
         self._closed = True
-        self._wake.set()
+        self._sleeper.wake()
 
     async def run(self) -> None:
         while not self._closed:
             try:
                 if await self.tick() < BATCH:
-                    await self._sleep(self._poll_s)
+                    await self._sleeper.sleep(self._poll_s)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("archiver tick failed; retrying")
-                await self._sleep(max(self._poll_s, 1.0))
+                await self._sleeper.sleep(max(self._poll_s, 1.0))
 
     async def tick(self) -> int:
         """Archive the games due now; returns how many were taken."""
@@ -144,11 +143,6 @@ class Archiver:
             # A game this server can't read or archive: left as it is, and not retried.
             log.exception("archive of %s failed; the game stays as it is", game_id)
         await self.queue.done(game_id)
-
-    async def _sleep(self, seconds: float) -> None:
-        self._wake.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), seconds)
 
 
 @asynccontextmanager

@@ -1,5 +1,6 @@
 """A process's background loops (the timekeeper, the archiver): each one's ``run``
-in a task for as long as the app runs, then ``close`` and the task waited for."""
+in a task for as long as the app runs, then ``close`` and the task waited for; and
+their sleep between turns, cut short when they are closed."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Protocol
 
-__all__ = ["Loop", "running"]
+__all__ = ["Loop", "Sleeper", "running"]
 
 
 class Loop(Protocol):
@@ -18,6 +19,23 @@ class Loop(Protocol):
 
     async def run(self) -> None:
         """Loop until closed."""
+
+
+class Sleeper:
+    """A loop's sleep between its turns, which ``wake`` cuts short (closing)."""
+
+    def __init__(self) -> None:
+        self._woken = asyncio.Event()
+
+    def wake(self) -> None:
+        self._woken.set()
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds <= 0:
+            return
+        self._woken.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._woken.wait(), seconds)
 
 
 @asynccontextmanager

@@ -36,7 +36,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 from starlette.applications import Starlette
 
-from server.background import running
+from server.background import Sleeper, running
 from server.errors import ServiceError
 from server.fast_paths import command_path
 from server.redis_public import Script
@@ -179,12 +179,12 @@ class Timekeeper:
         self._poll_s = poll_s
         self._clock_ms = clock_ms
         self._closed = False
-        self._wake = asyncio.Event()
+        self._sleeper = Sleeper()
         self.recorded = 0  # appends made (tests, benches)
 
     def close(self) -> None:
         self._closed = True
-        self._wake.set()
+        self._sleeper.wake()
 
     async def run(self) -> None:
         while not self._closed:
@@ -194,7 +194,7 @@ class Timekeeper:
                 raise
             except Exception:
                 log.exception("timekeeper tick failed; retrying")
-                await self._sleep(1.0)
+                await self._sleeper.sleep(1.0)
 
     async def tick(self) -> None:
         """Record what is due now, then sleep until the next deadline (at most
@@ -211,7 +211,7 @@ class Timekeeper:
         wait = self._poll_s
         if first is not None:
             wait = min(wait, max(0.0, (first - self._clock_ms()) / 1000))
-        await self._sleep(wait)
+        await self._sleeper.sleep(wait)
 
     async def _expire(self, game_id: str) -> None:
         try:
@@ -227,13 +227,6 @@ class Timekeeper:
             return
         if result is not None and not result.duplicate:
             self.recorded += 1
-
-    async def _sleep(self, seconds: float) -> None:
-        if seconds <= 0:
-            return
-        self._wake.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), seconds)
 
 
 @asynccontextmanager
