@@ -33,6 +33,8 @@ from server.matchmaking import CLOCKS, GRACE_MS, Pool, pool_named
 from server.outage import is_store_down
 from server.pairing import Paired, PairingStore, new_ticket, seat_token
 from server.pairing_desk import Desk, Ticket, ratings_of
+from server.ratelimit import ClientLimits
+from server.routes import client_address
 from server.wire import iso_time
 from server.ws import PingMessage
 
@@ -194,6 +196,9 @@ async def pairing_socket(websocket: WebSocket) -> None:
         await _close(websocket, CLOSE_RESTART, RESTART_REASON)
         return
     try:
+        # Each socket may make a seat: priced as one (docs/http-api.md, "Rate limits").
+        limits: ClientLimits = websocket.app.state.client_limits
+        limits.spend_join(client_address(websocket))
         account = await account_of(websocket)
         pool = chosen_pool(websocket, account)
         name = _name(websocket, account)

@@ -131,3 +131,20 @@ async def test_a_draining_process_closes_waiting_sockets_with_1012_and_the_ticke
             again = await connect(f"{elsewhere}&ticket={first['ticket']}")
             back = await next_message(again)
             assert back["type"] == "waiting" and back["since"] == first["since"]
+
+
+async def test_pairing_sockets_spend_the_addresses_seat_budget(redis_server: str) -> None:
+    """Each pairing socket counts as a seat joined from its address: past the budget it gets rate_limited and 4429."""
+    settings = (
+        Settings(redis_url=redis_server).without_rate_limits().with_(join_rate=0.001, join_burst=2)
+    )
+    async with live_server(settings) as server:
+        url = pairing_url(server, variant="duel", clock="10%2B5", name="Ana")
+        for _ in range(2):
+            conn = await connect(url)
+            assert (await next_message(conn))["type"] == "waiting"
+            await conn.close()
+        refused = await connect(url)
+        assert (await next_message(refused))["code"] == "rate_limited"
+        await refused.wait_closed()
+        assert refused.close_code == 4429
