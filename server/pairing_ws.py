@@ -119,6 +119,7 @@ class PairingSession:
         self.websocket = websocket
         self.desk = desk
         self.held = held
+        self.cancelling = False  # the player sent cancel: the reader answers it
 
     async def close_for_restart(self) -> None:
         """The process drains: 1012; the client comes back with its ticket elsewhere."""
@@ -132,6 +133,11 @@ class PairingSession:
             if self.held.paired.done() and not self.held.paired.cancelled():
                 message = paired_message(self.held, self.held.paired.result())
                 await _close(self.websocket, CLOSE_DONE, "paired", message)
+            elif self.cancelling:
+                # Leaving the pool forgot the ticket (its future cancelled): the
+                # reader is sending "cancelled" and closing; let it finish.
+                with contextlib.suppress(asyncio.CancelledError):
+                    await reader
             elif self.held.paired.cancelled() and not reader.done():
                 # Another socket took this ticket's place.
                 await _close(self.websocket, CLOSE_DONE, "replaced by another connection")
@@ -160,12 +166,13 @@ class PairingSession:
                 continue
             if isinstance(decoded, PingMessage):
                 await self._send('{"type":"pong"}')
-            elif await self.desk.cancel(self.held):
+                continue
+            self.cancelling = True
+            if await self.desk.cancel(self.held):
                 await _close(self.websocket, CLOSE_DONE, "cancelled", '{"type":"cancelled"}')
-                return
             else:
                 await self._too_late_to_cancel()
-                return
+            return
 
     async def _too_late_to_cancel(self) -> None:
         """Cancel came after the claim: the pairing it lost to is told within a tick
