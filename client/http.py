@@ -126,6 +126,22 @@ class SplendorHTTP:
             raise
         return answer
 
+    # ------------------------------------------------------------------ ratings
+
+    async def player(self, username: str) -> dict[str, Any]:
+        """A player's profile: an account (any case) or a bot level (``bot:greedy``):
+        ratings per variant, their history, record, newest games (docs/ratings.md)."""
+        profile: dict[str, Any] = await self._request("GET", f"/api/players/{username}")
+        return profile
+
+    async def leaderboard(self, variant: str = "classic", limit: int = 100) -> list[dict[str, Any]]:
+        """The best ``limit`` players of a variant, best first: username, rating,
+        games, bot."""
+        path = f"/api/leaderboard/{variant}"
+        answer = await self._request("GET", path, params={"limit": limit})
+        players: list[dict[str, Any]] = answer["players"]
+        return players
+
     async def add_bot(self, game_id: str, level: str) -> Seat:
         answer = await self._request("POST", f"/api/games/{game_id}/seats", json={"bot": level})
         return Seat(game_id, answer["seat"], answer.get("token"))

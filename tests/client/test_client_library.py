@@ -284,3 +284,30 @@ async def test_the_client_logs_in_and_plays_a_rated_game_as_its_account(
         assert await http.log_in("py_client", "a-long-enough-password") == "Py_Client"
         await http.log_out(everywhere=True)
         assert await http.me() is None
+
+
+async def test_a_rated_game_shows_in_the_clients_profiles_and_leaderboard(
+    settings: Settings,
+) -> None:
+    """Two clients logged in to two accounts play a rated Duel that one resigns:
+    `player` and `leaderboard` give the winner above 1500 and the loser below, and
+    `player` of a bot level or an unknown name answers as the API does."""
+    async with (
+        live_server(settings) as server,
+        SplendorHTTP(server.http_url) as ada,
+        SplendorHTTP(server.http_url) as bob,
+    ):
+        await ada.sign_up("Ada", "long enough pw")
+        await bob.sign_up("Bob", "long enough pw")
+        game = await ada.create_game("duel", clock={"initial": 180, "increment": 2}, rated=True)
+        await ada.join(game["id"])
+        bobs = await bob.join(game["id"])
+        await bob.command(bobs, {"kind": "resign"})
+        won, lost = await ada.player("ada"), await ada.player("Bob")
+        assert won["ratings"]["duel"]["rating"] > 1500 > lost["ratings"]["duel"]["rating"]
+        board = await bob.leaderboard("duel")
+        assert [(p["username"], p["games"]) for p in board] == [("Ada", 1), ("Bob", 1)]
+        assert (await ada.player("bot:greedy"))["bot"] is True
+        with pytest.raises(ProtocolError) as missing:
+            await ada.player("nobody")
+        assert missing.value.status == 404
