@@ -24,7 +24,6 @@ from typing import Any, Final, cast
 
 import msgspec
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError
 
 from server.projection import Game
 from server.ratings import Ratings, player_id, rated_game, seated
@@ -73,14 +72,16 @@ class Profiles:
 
     async def game_finished(self, game: Game, summary: dict[str, Any]) -> None:
         """Index a finished game for its players and count it in the ratings if it is
-        rated. A failure is logged, not raised: the game's end is appended already and
-        stays the truth (``splendor ratings rebuild`` heals the ratings)."""
+        rated. A failure is logged, not raised (whatever it is: the move that ended the
+        game is appended already and must be answered as applied); the end stays the
+        truth, and the next start (``mend_recent``) or ``splendor ratings rebuild``
+        counts the game."""
         try:
             await self.add_game(game, summary)
             rated = rated_game(game)
             if rated is not None:
                 await self.ratings.count(rated)
-        except RedisError:
+        except Exception:
             log.exception("ratings and profiles of finished game %s not updated", game.id)
 
     async def add_game(self, game: Game, summary: dict[str, Any]) -> None:
