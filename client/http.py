@@ -48,6 +48,13 @@ class SplendorHTTP:
         if self._owns_client:
             await self._client.aclose()
 
+    @property
+    def session_cookie(self) -> str | None:
+        """The logged-in session as a ``Cookie`` header, for a socket to carry (quick
+        pairing's: ``client.pairing``), or None while logged out."""
+        session = self._client.cookies.get("splendor_session")
+        return None if session is None else f"splendor_session={session}"
+
     async def _request(
         self,
         method: str,
