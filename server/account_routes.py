@@ -132,6 +132,7 @@ async def sign_up(request: Request) -> Response:
     username = await accounts.create(body.username, body.password)
     if username is None:
         raise ServiceError("conflict", f"The username {body.username} is taken.")
+    await accounts.end_session(request.cookies.get(COOKIE))  # the one it replaces
     session = await accounts.new_session(username)
     return _with_session(json({"username": username}, 201), request, session)
 
@@ -146,6 +147,7 @@ async def log_in(request: Request) -> Response:
     username = await accounts.verify(body.username, body.password)
     if username is None:
         raise ServiceError("unauthorized", WRONG_LOGIN, 401)
+    await accounts.end_session(request.cookies.get(COOKIE))  # the one it replaces
     session = await accounts.new_session(username)
     return _with_session(json({"username": username}), request, session)
 
