@@ -140,11 +140,12 @@ class LobbyKeeper:
         game_ids = await self._game_ids()
         log.info("lobby rebuild: %d games found", len(game_ids))
         count = 0
-        for game_id in game_ids:
+        for done, game_id in enumerate(game_ids, start=1):
             if await self._index(game_id):
                 count += 1
             if time.monotonic() - renewed >= RENEW_S:
                 renewed = time.monotonic()
+                log.info("lobby rebuild: %d of %d games read", done, len(game_ids))
                 if not await self.lobby.renew_rebuild(token, HOLD_MS):
                     # Held past its expiry (a stall): another process may be rebuilding
                     # too, which only costs work; claim it again if it is free.
