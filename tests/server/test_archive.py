@@ -6,6 +6,7 @@ whoever asks; a late command gets game_over; the bytes a game keeps at rest."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import statistics
 
@@ -20,6 +21,7 @@ from server.lobby import Lobby
 from server.records import parse_record
 from server.service import GameService, seats_key
 from server.store import EventStore, archive_key, commands_key, events_key, meta_key
+from server.transfer import export_games
 from tests.server.archive_helpers import KINDS, Clock, everything_read, game_keys, play
 from tests.server.helpers import auth, command_id, refused
 
@@ -198,3 +200,20 @@ async def test_a_game_that_cannot_be_read_is_left_as_it_is(redis_client: aioredi
     assert await queue.all() == {}
     assert await redis_client.exists(events_key("broken"))
     assert service.cached_games() == 0
+
+
+async def test_splendor_export_writes_archived_games_as_before(
+    redis_client: aioredis.Redis,
+) -> None:
+    """`splendor export` finds archived games (store.game_ids scans archives too) and writes the same lines as before they were archived."""
+    clock = Clock()
+    service = _service(redis_client, clock)
+    for seed in (31, 32):
+        await play(service, clock, "classic", 2, seed=seed, timed=False)
+    before = io.BytesIO()
+    assert await export_games(service, before) == (2, 0)
+    for game_id in await service.store.game_ids():
+        assert await service.archive(game_id)
+    after = io.BytesIO()
+    assert await export_games(_service(redis_client, clock), after) == (2, 0)
+    assert after.getvalue() == before.getvalue()
