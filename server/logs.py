@@ -7,9 +7,13 @@ logger), and at debug level the websockets library's request line and headers
 (``Authorization: Bearer …``). So the secrets are taken out where every line passes:
 ``RedactSecrets``, a filter on every handler of ``log_config`` (uvicorn's own
 configuration, plus the root logger, so the server's own lines pass the same filter
-instead of Python's last-resort handler). It redacts the value of any ``token`` query parameter, a
-``Bearer`` credential and a password in a URL (``redis://:secret@host``), in the
-message, its arguments and the traceback of an exception.
+instead of Python's last-resort handler). It redacts the value of a ``token`` query parameter, of a
+quick pairing ``ticket`` (its holder's seat token is derived from it, server/pairing.py)
+and of the session cookie (``splendor_session=``, in a ``Cookie`` or ``Set-Cookie``
+header), a ``password`` field (``"password": "…"`` in JSON or a repr, or
+``password=…``), a ``Bearer`` credential and a password in a URL
+(``redis://:secret@host``), in the message, its arguments and the traceback of an
+exception.
 
 ``splendor serve`` and ``splendor bots`` configure logging with ``log_config``; with
 another log configuration, put ``server.logs.RedactSecrets`` on its handlers.
@@ -31,7 +35,11 @@ REDACTED: Final = "[redacted]"
 _PARAMETER = re.compile(r"(?P<name>(?:(?<=[?&;\s])|^)[^=&;?\s\"']+)=(?P<value>[^&;\s\"']*)")
 _BEARER = re.compile(r"(?i)(?P<scheme>\bbearer\s+)[^\s\"',;]+")
 _PASSWORD = re.compile(r"(?P<start>://[^/@\s:\"']*:)[^/@\s\"']+(?=@)")
-SECRET_PARAMETERS: Final = frozenset({"token", "splendor_session"})  # + the session cookie
+_PASSWORD_FIELD = re.compile(
+    r"""(?P<key>(?P<k>["'])password(?P=k)\s*:\s*)(?P<q>["'])(?:\\.|(?!(?P=q)).)*(?P=q)""",
+    re.IGNORECASE | re.DOTALL,
+)
+SECRET_PARAMETERS: Final = frozenset({"token", "ticket", "splendor_session", "password"})
 
 
 def _parameter(match: re.Match[str]) -> str:
@@ -45,6 +53,7 @@ def redact(text: str) -> str:
     if "=" in text:
         text = _PARAMETER.sub(_parameter, text)
     text = _BEARER.sub(lambda m: m["scheme"] + REDACTED, text)
+    text = _PASSWORD_FIELD.sub(lambda m: f"{m['key']}{m['q']}{REDACTED}{m['q']}", text)
     if "@" in text:
         text = _PASSWORD.sub(lambda m: m["start"] + REDACTED, text)
     return text

@@ -1,5 +1,5 @@
 """``server.logs``: the filter on every handler of the server's log takes out seat
-tokens, Bearer credentials and URL passwords, from messages, arguments and tracebacks."""
+tokens, pairing tickets, session cookies, password fields, Bearer credentials and URL passwords, from messages, arguments and tracebacks."""
 
 from __future__ import annotations
 
@@ -24,12 +24,27 @@ TOKEN = "o16TACa-gadSS50UhTsNUfgq_FzPqtF-A70EAre8dFk"
         (f"Authorization: bearer {TOKEN}", "Authorization: bearer [redacted]"),
         (f"authorization: BeArEr {TOKEN}", "authorization: BeArEr [redacted]"),
         ("redis://:hunter2@db:6379/0", "redis://:[redacted]@db:6379/0"),
+        (
+            f"/ws/pairing?variant=duel&clock=5%2B3&ticket={TOKEN}",
+            "/ws/pairing?variant=duel&clock=5%2B3&ticket=[redacted]",
+        ),
+        (f"cookie: a=1; splendor_session={TOKEN}", "cookie: a=1; splendor_session=[redacted]"),
+        (
+            f"set-cookie: splendor_session={TOKEN}; Path=/",
+            "set-cookie: splendor_session=[redacted]; Path=/",
+        ),
+        (
+            '{"username": "ana", "password": "hu\\"n ter2"}',
+            '{"username": "ana", "password": "[redacted]"}',
+        ),
+        ("{'Password': 'hunter 2', 'a': 1}", "{'Password': '[redacted]', 'a': 1}"),
+        ("username=ana&password=hunter2&x=1", "username=ana&password=[redacted]&x=1"),
         ("/api/games?status=open&limit=5", "/api/games?status=open&limit=5"),
         ("http://127.0.0.1:8000/#/watch/g1", "http://127.0.0.1:8000/#/watch/g1"),
     ],
 )
 def test_redact_takes_out_secrets_and_nothing_else(text: str, expected: str) -> None:
-    """Token parameters (even percent-encoded), Bearer credentials and URL passwords are redacted; other parameters and URLs are kept."""
+    """Token and pairing ticket parameters (even percent-encoded), the session cookie, password fields (JSON, repr or form), Bearer credentials and URL passwords are redacted; other parameters and URLs are kept."""
     assert redact(text) == expected
 
 
