@@ -172,7 +172,7 @@ async def test_a_live_game_behind_the_lobby_is_caught_up_after_start(store: Even
 
 async def played(service: GameService) -> dict[str, str]:
     """Games of every kind: open, live, finished (more than the bound), aborted, a
-    Duel, a rematch offered; by what they are."""
+    Duel, a rematch offered, archived ones; by what they are."""
     games = {"open": (await service.create_game("duel", 2, 1))["id"]}
     for n in range(KEEP + 2):
         games[f"finished {n}"] = await finished(service)
@@ -185,13 +185,15 @@ async def played(service: GameService) -> dict[str, str]:
     await resign(service, offered)
     games["offered"] = offered
     games["rematch"] = (await service.rematch(offered, tokens[1])).id
+    for kind in (f"finished {KEEP + 1}", "aborted"):  # stored at rest: found as archives
+        assert await service.archive(games[kind])
     return games
 
 
 async def test_a_rebuild_from_scan_gives_the_lobby_the_live_updates_gave(
     store: EventStore,
 ) -> None:
-    """Lost lobby keys are rebuilt in the background from a SCAN of every game: every list (aborted too) and the bound as the live updates left them."""
+    """Lost lobby keys are rebuilt in the background from a SCAN of every game, streams and archives: every list (aborted too) and the bound as the live updates left them."""
     service = GameService(store, Lobby(store.client, KEEP), clock_ms=ticking())
     await played(service)
     before = await lists(service)
