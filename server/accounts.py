@@ -34,8 +34,9 @@ import os
 import re
 import secrets
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Final, cast
+from typing import Any, Final, TypeVar, cast
 from urllib.parse import urlsplit
 
 import msgspec
@@ -46,6 +47,8 @@ from starlette.requests import HTTPConnection
 
 from server.errors import bad_request, forbidden
 from server.settings import Settings
+
+T = TypeVar("T")
 
 __all__ = [
     "COOKIE",
@@ -79,6 +82,7 @@ def password_hasher() -> PasswordHasher:
     """argon2id with OWASP's parameters for a server (46 MiB, one pass, one lane):
     one core per hash, so ``HASH_THREADS`` bounds the cores log-ins can take."""
     return PasswordHasher(time_cost=1, memory_cost=46 * 1024, parallelism=1)
+
 
 MIN_PASSWORD: Final = 8
 MAX_PASSWORD: Final = 256
@@ -131,6 +135,13 @@ _encode = msgspec.json.Encoder().encode
 _decode_account = msgspec.json.Decoder(Account).decode
 
 
+# KEYS[1] an account's key. ARGV: the value read, its replacement. Set only if unchanged.
+_REPLACE_LUA: Final = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2]) end
+return false
+"""
+
+
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -143,18 +154,19 @@ class Accounts:
         self._hasher = password_hasher() if hasher is None else hasher
         self._pool = ThreadPoolExecutor(HASH_THREADS, thread_name_prefix="argon2")
         self._dummy: str | None = None
+        self._replace = client.register_script(_REPLACE_LUA)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
-    async def _in_pool(self, fn: object, *args: str) -> object:
-        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)  # type: ignore[arg-type]
+    async def _in_pool(self, fn: Callable[..., T], *args: str) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     async def _hash(self, password: str) -> str:
-        return cast(str, await self._in_pool(self._hasher.hash, password))
+        return await self._in_pool(self._hasher.hash, password)
 
     async def _verify(self, hashed: str, password: str) -> bool:
-        return cast(bool, await self._in_pool(self._verify_now, hashed, password))
+        return await self._in_pool(self._verify_now, hashed, password)
 
     def _verify_now(self, hashed: str, password: str) -> bool:
         try:
@@ -175,6 +187,11 @@ class Accounts:
         raw = await self._r.get(account_key(username))
         return None if raw is None else _decode_account(raw)
 
+    async def _stored(self, username: str) -> tuple[bytes, Account] | None:
+        """The account's record as read (to replace it only if unchanged), decoded."""
+        raw = cast(bytes | None, await self._r.get(account_key(username)))
+        return None if raw is None else (raw, _decode_account(raw))
+
     async def create(self, username: str, password: str) -> str | None:
         """Make an account; its username, or None if the name is taken (in any case,
         or by a deleted account). Arguments are checked first (``bad_request``)."""
@@ -190,17 +207,18 @@ class Accounts:
     async def verify(self, username: str, password: str) -> str | None:
         """The account's username (as typed at sign-up) if ``password`` is its
         password, else None: for an unknown or deleted name too, after as long."""
-        account = await self.get(username) if USERNAME.fullmatch(username) else None
-        hashed = account.hash if account is not None else None
-        if hashed is None:
+        stored = await self._stored(username) if USERNAME.fullmatch(username) else None
+        hashed = stored[1].hash if stored is not None else None
+        if stored is None or hashed is None:
             await self._verify(await self._dummy_hash(), password)
             return None
+        raw, account = stored
         if not await self._verify(hashed, password):
             return None
-        assert account is not None
-        if self._hasher.check_needs_rehash(hashed):  # parameters raised since: rehash
+        if self._hasher.check_needs_rehash(hashed):  # other parameters now: rehash
             renewed = msgspec.structs.replace(account, hash=await self._hash(password))
-            await self._r.set(account_key(username), _encode(renewed), xx=True)
+            # Only over the record just read: never over a deletion made meanwhile.
+            await self._replace(keys=[account_key(username)], args=[raw, _encode(renewed)])
         return account.username
 
     async def delete(self, username: str) -> None:
