@@ -1,0 +1,44 @@
+"""Accounts over two ``splendor serve`` processes on one Redis: a session made on one
+is known to the other and ended everywhere from either; neither process's output
+(info level, access log on, as deployed) holds a password or a session id."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.multiprocess.servers import served
+
+PASSWORD = "Saffron-Harbour-Lantern-42"
+
+
+async def test_sessions_are_shared_and_ended_everywhere_across_processes(
+    redis_client: Any, redis_server: str, tmp_path: Path
+) -> None:
+    """Signed up on A and logged in on B, the account is known on both; "log out everywhere" sent to B ends A's session too; the passwords and session ids are in neither process's log."""
+    logs = [tmp_path / "a.log", tmp_path / "b.log"]
+    async with (
+        served(redis_server, log_level="info", log=logs[0]) as a,
+        served(redis_server, log_level="info", log=logs[1]) as b,
+        httpx.AsyncClient(base_url=a.base) as phone,
+        httpx.AsyncClient(base_url=b.base) as laptop,
+    ):
+        r = await phone.post("/api/accounts", json={"username": "Mo_9", "password": PASSWORD})
+        assert r.status_code == 201
+        wrong = await laptop.post("/api/session", json={"username": "Mo_9", "password": "x" * 9})
+        assert wrong.status_code == 401
+        r = await laptop.post("/api/session", json={"username": "mo_9", "password": PASSWORD})
+        assert r.status_code == 200
+        sessions = [phone.cookies["splendor_session"], laptop.cookies["splendor_session"]]
+        async with httpx.AsyncClient(base_url=b.base, cookies=phone.cookies) as phone_on_b:
+            assert (await phone_on_b.get("/api/me")).json()["username"] == "Mo_9"
+        r = await laptop.delete("/api/sessions")
+        assert r.status_code == 200 and r.json() == {"ended": 2}
+        assert (await phone.get("/api/me")).status_code == 401
+        assert (await laptop.get("/api/me")).status_code == 401
+    output = "".join(log.read_text() for log in logs)
+    assert "POST /api/session" in output and "DELETE /api/sessions" in output
+    for secret in (PASSWORD, "x" * 9, *sessions):
+        assert secret not in output
