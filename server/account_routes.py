@@ -23,8 +23,8 @@ from server.accounts import (
     COOKIE,
     HINT_COOKIE,
     SESSION_SECONDS,
+    USERNAME,
     Accounts,
-    account_id,
     account_of_session,
     check_origin,
     check_password,
@@ -56,20 +56,22 @@ class Confirmation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class LoginLimits:
-    """Per process, like the other limits (server/ratelimit.py): attempts (log-ins and
-    sign-ups) per client address, and log-ins per account."""
+    """Attempts (log-ins and sign-ups) per client address, per process like the other
+    limits (server/ratelimit.py); and log-ins per account, in Redis, so that they
+    count across every process (an account is one target wherever it is tried)."""
 
     def __init__(self, settings: Settings) -> None:
         self.by_address = RateLimiter(settings.login_rate, settings.login_burst)
-        self.by_account = RateLimiter(settings.account_login_rate, settings.account_login_burst)
+        self.account_rate = settings.account_login_rate
+        self.account_burst = settings.account_login_burst
 
-    def spend(self, address: str, username: str | None = None) -> None:
+    async def spend(self, accounts: Accounts, address: str, username: str | None = None) -> None:
         """Count an attempt, or raise ``rate_limited`` (nothing else is done then)."""
         wait = self.by_address.waiting(address)
         if wait is not None:
             raise rate_limited(wait, "log-in attempts from your address")
-        if username is not None:
-            wait = self.by_account.allow(f"account:{account_id(username)}")
+        if username is not None and USERNAME.fullmatch(username):
+            wait = await accounts.spend_login(username, self.account_rate, self.account_burst)
             if wait is not None:
                 raise rate_limited(wait, "log-in attempts for this account")
         self.by_address.allow(address)
@@ -124,7 +126,7 @@ def _logged_out() -> ServiceError:
 async def sign_up(request: Request) -> Response:
     """``POST /api/accounts``: ``201 {"username"}`` and a session."""
     check_origin(request)
-    _login_limits(request).spend(client_address(request))
+    await _login_limits(request).spend(_accounts(request), client_address(request))
     body = wire.decode(await read_body(request), Credentials)
     check_username(body.username)
     check_password(body.password)
@@ -142,7 +144,7 @@ async def log_in(request: Request) -> Response:
     answer for an unknown username and a wrong password)."""
     check_origin(request)
     body = wire.decode(await read_body(request), Credentials)
-    _login_limits(request).spend(client_address(request), body.username)
+    await _login_limits(request).spend(_accounts(request), client_address(request), body.username)
     accounts = _accounts(request)
     username = await accounts.verify(body.username, body.password)
     if username is None:
@@ -187,7 +189,7 @@ async def delete_account(request: Request) -> Response:
     if username is None:
         raise _logged_out()
     body = wire.decode(await read_body(request), Confirmation)
-    _login_limits(request).spend(client_address(request), username)
+    await _login_limits(request).spend(_accounts(request), client_address(request), username)
     accounts = _accounts(request)
     if await accounts.verify(username, body.password) is None:
         raise ServiceError("unauthorized", "Wrong password.", 403)

@@ -135,6 +135,20 @@ _encode = msgspec.json.Encoder().encode
 _decode_account = msgspec.json.Decoder(Account).decode
 
 
+# KEYS[1] an account's log-in bucket. ARGV: now (ms), rate (tokens a ms), burst.
+# Spends a token: returns 0, or the ms until one is there (nothing spent).
+_LOGIN_BUCKET_LUA: Final = """
+local now, rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(held[1]) or burst
+local at = tonumber(held[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+if tokens < 1 then return math.ceil((1 - tokens) / rate) end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens - 1), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate))
+return 0
+"""
+
 # KEYS[1] an account's key. ARGV: the value read, its replacement. Set only if unchanged.
 _REPLACE_LUA: Final = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2]) end
@@ -155,6 +169,7 @@ class Accounts:
         self._pool = ThreadPoolExecutor(HASH_THREADS, thread_name_prefix="argon2")
         self._dummy: str | None = None
         self._replace = client.register_script(_REPLACE_LUA)
+        self._login_bucket = client.register_script(_LOGIN_BUCKET_LUA)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -220,6 +235,16 @@ class Accounts:
             # Only over the record just read: never over a deletion made meanwhile.
             await self._replace(keys=[account_key(username)], args=[raw, _encode(renewed)])
         return account.username
+
+    async def spend_login(self, username: str, rate: float, burst: int) -> float | None:
+        """Count a log-in attempt on the account, in Redis so that every process counts
+        it (a token bucket: ``rate`` a second, ``burst`` at once; rate <= 0: no limit).
+        None if allowed, else the seconds until the next attempt may be made."""
+        if rate <= 0:
+            return None
+        key = f"{account_key(username)}:logins"
+        wait_ms = await self._login_bucket(keys=[key], args=[_now_ms(), rate / 1000, burst])
+        return None if not wait_ms else int(wait_ms) / 1000
 
     async def delete(self, username: str) -> None:
         """Delete an account: its hash is dropped, a tombstone keeps the name taken,

@@ -42,3 +42,24 @@ async def test_sessions_are_shared_and_ended_everywhere_across_processes(
     assert "POST /api/session" in output and "DELETE /api/sessions" in output
     for secret in (PASSWORD, "x" * 9, *sessions):
         assert secret not in output
+
+
+async def test_an_accounts_login_limit_counts_across_processes(
+    redis_client: Any, redis_server: str
+) -> None:
+    """With a burst of 3 log-ins per account, attempts spread over two processes (two addresses) are counted together: the fourth is refused 429 on either, the right password too."""
+    env = {"SPLENDOR_ACCOUNT_LOGIN_RATE": "0.001", "SPLENDOR_ACCOUNT_LOGIN_BURST": "3"}
+    async with served(redis_server, env) as a, served(redis_server, env) as b:
+        bases = [a.base, b.base, a.base]
+        async with httpx.AsyncClient(base_url=a.base) as http:
+            body = {"username": "Ned_9", "password": PASSWORD}
+            assert (await http.post("/api/accounts", json=body)).status_code == 201
+        for n, base in enumerate(bases):
+            transport = httpx.AsyncHTTPTransport(local_address=f"127.0.0.{50 + n}")
+            async with httpx.AsyncClient(base_url=base, transport=transport) as http:
+                wrong = {"username": "Ned_9", "password": "wrong guess"}
+                assert (await http.post("/api/session", json=wrong)).status_code == 401
+        async with httpx.AsyncClient(base_url=b.base) as http:
+            r = await http.post("/api/session", json={"username": "ned_9", "password": PASSWORD})
+            assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+            assert "this account" in r.json()["message"]
