@@ -21,6 +21,12 @@ seat is taken with that digest, and only the ticket's holder can compute the tok
 a pair is taken only if both its entries are still there, and taking it removes
 them. Two processes claiming at once (or a cancel racing a claim) are serialized by
 Redis; the loser of a pair just does not get it.
+
+**One wait per account.** An account waits in one place at a time (as on lichess):
+``pair:account:{<id>}`` names its latest entry, and a wait begun elsewhere (another
+pool, or another tab in the same one) takes the older entry out of its pool
+(``LEAVE_LUA``) and marks it ``left``, so its socket is told and stops. Otherwise two
+tabs of one account could each be paired, into two games at once.
 """
 
 from __future__ import annotations
@@ -30,15 +36,16 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, cast
 
 import msgspec
 import redis.asyncio as aioredis
 
-from server.matchmaking import GRACE_MS, Entry, Plan, Pool
+from server.matchmaking import GRACE_MS, Entry, Plan, Pool, pool_named
 from server.projection import token_digest
 
 __all__ = [
+    "LEFT",
     "PAIRED_TTL_S",
     "Paired",
     "PairingStore",
@@ -50,6 +57,8 @@ __all__ = [
 
 PAIRED_TTL_S: Final = 600
 LOCK_MS: Final = 5_000
+LEFT: Final = "left"
+"""``PairingStore.touch``'s answer for an entry whose account began waiting elsewhere."""
 
 
 def new_ticket() -> str:
@@ -110,6 +119,10 @@ def paired_key(pool: Pool, entry: str) -> str:
     return f"pair:{{{pool.name}}}:paired:{entry}"
 
 
+def account_wait_key(account: str) -> str:
+    return f"pair:account:{{{account.lower()}}}"
+
+
 def lock_key(pool: Pool) -> str:
     return f"pair:{{{pool.name}}}:lock"
 
@@ -131,6 +144,16 @@ CANCEL_LUA: Final = """
 if redis.call('HDEL', KEYS[2], ARGV[1]) == 0 then return 0 end
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
+return 1
+"""
+
+# KEYS queue, entries, seen, the id's paired key. ARGV id, ttl. 1 if it was in the
+# pool (then it is marked left), 0 if not (paired or gone: nothing is written).
+LEAVE_LUA: Final = """
+if redis.call('HDEL', KEYS[2], ARGV[1]) == 0 then return 0 end
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('SET', KEYS[4], 'left', 'EX', ARGV[2])
 return 1
 """
 
@@ -188,6 +211,14 @@ return 0
 """
 
 
+def _touched(raw: bytes) -> Paired | bool | str:
+    if raw == b"w":
+        return True
+    if raw == LEFT.encode():
+        return LEFT
+    return _paired_decoder.decode(raw) if raw else False
+
+
 class PairingStore:
     """The pools' keys and scripts on one Redis (or Cluster) client."""
 
@@ -195,6 +226,7 @@ class PairingStore:
         self.client = client
         self._enqueue = client.register_script(ENQUEUE_LUA)
         self._cancel = client.register_script(CANCEL_LUA)
+        self._leave = client.register_script(LEAVE_LUA)
         self._touch = client.register_script(TOUCH_LUA)
         self._claim = client.register_script(CLAIM_LUA)
         self._unlock = client.register_script(UNLOCK_LUA)
@@ -212,15 +244,18 @@ class PairingStore:
         """Take an entry out of the pool; False if it was not there (paired, gone)."""
         return bool(await self._cancel(keys=pool_keys(pool), args=[entry]))
 
-    async def touch(self, pool: Pool, now_ms: int, entries: Sequence[str]) -> list[Paired | bool]:
+    async def touch(
+        self, pool: Pool, now_ms: int, entries: Sequence[str]
+    ) -> list[Paired | bool | str]:
         """For each entry: what it was paired to, True while it waits (marked seen at
-        ``now_ms``), False if it is in the pool no more and not paired."""
+        ``now_ms``), ``LEFT`` if its account began waiting elsewhere, False if it is
+        in the pool no more and not paired."""
         if not entries:
             return []
         _, hash_key, seen_key = pool_keys(pool)
         keys = [hash_key, seen_key, *(paired_key(pool, e) for e in entries)]
         raw: list[bytes] = await self._touch(keys=keys, args=[now_ms, *entries])
-        return [True if r == b"w" else (_paired_decoder.decode(r) if r else False) for r in raw]
+        return [_touched(r) for r in raw]
 
     async def waiting(self, pool: Pool) -> list[Waiting]:
         """Everyone in the pool, lowest rating first."""
@@ -259,6 +294,21 @@ class PairingStore:
         raw: list[bytes] = await self._claim(keys=pool_keys(pool), args=args)
         taken = [_waiting_decoder.decode(r) for r in raw]
         return list(zip(taken[::2], taken[1::2], strict=True))
+
+    async def wait_as(self, account: str, pool: Pool, entry: str) -> None:
+        """Note that ``account`` now waits as ``entry`` in ``pool``, and take the entry
+        it waited as before, if still in its pool, out of it (marked ``LEFT``)."""
+        where = f"{pool.name} {entry}"
+        key = account_wait_key(account)
+        raw = cast(bytes | None, await self.client.set(key, where, ex=PAIRED_TTL_S, get=True))
+        before = None if raw is None else raw.decode()
+        if before is None or before == where:
+            return
+        name, _, old = before.partition(" ")
+        old_pool = pool_named(name)
+        if old_pool is not None:
+            keys = [*pool_keys(old_pool), paired_key(old_pool, old)]
+            await self._leave(keys=keys, args=[old, PAIRED_TTL_S])
 
     async def tell(self, pool: Pool, entry: str, paired: Paired) -> None:
         """Record what an entry was paired to, for its player's server to pick up."""

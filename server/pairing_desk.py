@@ -32,8 +32,9 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from events.base import TimeControl
+from server.errors import ServiceError
 from server.matchmaking import Pool, pair_off
-from server.pairing import Paired, PairingStore, Waiting
+from server.pairing import LEFT, Paired, PairingStore, Waiting
 from server.ratings import Ratings as RatingsModel
 from server.ratings import player_id
 from server.service import GameService
@@ -69,6 +70,15 @@ def ratings_of(client: aioredis.Redis) -> Ratings:
         return STARTING_RATING if skill is None else float(skill.rating)
 
     return rating
+
+
+def waiting_elsewhere() -> ServiceError:
+    """What a socket is told when its account began waiting in another place."""
+    return ServiceError(
+        "conflict",
+        "You started looking for a game elsewhere (another tab or window): this one"
+        " stopped looking.",
+    )
 
 
 def _now_ms() -> int:
@@ -110,7 +120,9 @@ class Desk:
         self, pool: Pool, ticket: str, name: str, account: str | None, since_ms: int | None = None
     ) -> Ticket:
         """Wait in ``pool`` with ``ticket`` (a new one, or one resumed after a dropped
-        connection: then its place and first waiting time are kept)."""
+        connection: then its place and first waiting time are kept). An account
+        waits in one place only: any older wait of it stops (``conflict`` to its
+        socket), and so does this ticket if the account went elsewhere meanwhile."""
         now = self.clock_ms()
         rating = await self.ratings(account, pool.variant) if account else STARTING_RATING
         waiting = Waiting.of_ticket(
@@ -123,8 +135,12 @@ class Desk:
         if isinstance(outcome, Paired):
             held.paired.set_result(outcome)
             return held
+        if outcome == LEFT:
+            raise waiting_elsewhere()
         if outcome is False:
             await self.store.enqueue(pool, waiting, now)
+        if account is not None:
+            await self.store.wait_as(account, pool, waiting.id)
         existing = self._tickets.setdefault(pool, {}).get(waiting.id)
         if existing is not None and not existing.paired.done():
             existing.paired.cancel()  # the older socket of this ticket stops waiting
@@ -147,6 +163,8 @@ class Desk:
             del tickets[held.waiting.id]
         if not held.paired.done():
             held.paired.cancel()
+        elif not held.paired.cancelled():
+            held.paired.exception()  # retrieved: its socket may be gone before reading it
 
     def waiting_here(self) -> int:
         return sum(len(t) for t in self._tickets.values())
@@ -181,6 +199,10 @@ class Desk:
             if isinstance(outcome, Paired):
                 if not held.paired.done():
                     held.paired.set_result(outcome)
+                self.forget(held)
+            elif outcome == LEFT:
+                if not held.paired.done():
+                    held.paired.set_exception(waiting_elsewhere())
                 self.forget(held)
             elif outcome is True:
                 held.missing_since = None

@@ -131,8 +131,12 @@ class PairingSession:
             waits: set[asyncio.Future[Any]] = {reader, self.held.paired}
             await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
             if self.held.paired.done() and not self.held.paired.cancelled():
-                message = paired_message(self.held, self.held.paired.result())
-                await _close(self.websocket, CLOSE_DONE, "paired", message)
+                error = self.held.paired.exception()
+                if isinstance(error, ServiceError):  # the account waits elsewhere now
+                    await _close(self.websocket, 4000 + error.status, error.code, _error(error))
+                else:
+                    message = paired_message(self.held, self.held.paired.result())
+                    await _close(self.websocket, CLOSE_DONE, "paired", message)
             elif self.cancelling:
                 # Leaving the pool forgot the ticket (its future cancelled): the
                 # reader is sending "cancelled" and closing; let it finish.
@@ -177,7 +181,7 @@ class PairingSession:
     async def _too_late_to_cancel(self) -> None:
         """Cancel came after the claim: the pairing it lost to is told within a tick
         or two; if nothing comes the entry had left the pool: cancelled."""
-        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError, ServiceError):
             await asyncio.wait_for(asyncio.shield(self.held.paired), 2.0)
         if not self.held.paired.done():
             await _close(self.websocket, CLOSE_DONE, "cancelled", '{"type":"cancelled"}')

@@ -4,6 +4,7 @@ another site's page can't use the session."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -112,3 +113,43 @@ async def test_guests_only_with_guests_and_accounts_in_rated_games(settings: Set
         assert rated["rated"] is True and casual["rated"] is False
         assert sorted(s["account"] for s in rated["seats"]) == ["Ada", "Ben"]
         assert [s["account"] for s in casual["seats"]] == [None, None]
+
+
+async def test_an_account_waits_in_one_place_at_a_time(settings: Settings) -> None:
+    """An account that starts waiting in a second tab (another pool, then the same one) stops its older wait (conflict, 4409, also for its ticket coming back): it is never paired twice, and the newest wait is the one paired."""
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        ana = await signed_up(http, "Ana_W")
+        http.cookies.clear()
+        bo = await signed_up(http, "Bo_W")
+        tab_one = await connect(
+            pairing_url(server, "variant=duel&clock=3%2B2"), additional_headers=ana
+        )
+        ticket = (await message(tab_one))["ticket"]
+        tab_two = await connect(
+            pairing_url(server, "variant=duel&clock=5%2B3"), additional_headers=ana
+        )
+        assert (await message(tab_two))["type"] == "waiting"
+        stopped = await asyncio.wait_for(message(tab_one), 10)  # not a hang without the fix
+        assert stopped["type"] == "error" and stopped["code"] == "conflict"
+        await tab_one.wait_closed()
+        assert tab_one.close_code == 4409
+        back = await connect(
+            pairing_url(server, f"variant=duel&clock=3%2B2&ticket={ticket}"), additional_headers=ana
+        )
+        assert (await message(back))["code"] == "conflict"
+        await back.wait_closed()
+        tab_three = await connect(
+            pairing_url(server, "variant=duel&clock=5%2B3"), additional_headers=ana
+        )
+        assert (await message(tab_three))["type"] == "waiting"
+        assert (await message(tab_two))["code"] == "conflict"
+        opponent = await connect(
+            pairing_url(server, "variant=duel&clock=5%2B3"), additional_headers=bo
+        )
+        assert (await message(opponent))["type"] == "waiting"
+        told = await message(tab_three)
+        assert told["type"] == "paired" and (await message(opponent))["game"] == told["game"]
+        games = (await http.get("/api/games", params={"status": "live"})).json()["games"]
+        assert [g["id"] for g in games if "Ana_W" in {s["account"] for s in g["seats"]}] == [
+            told["game"]
+        ]
