@@ -136,6 +136,8 @@ async def sign_up(request: Request) -> Response:
         raise ServiceError("conflict", f"The username {body.username} is taken.")
     await accounts.end_session(request.cookies.get(COOKIE))  # the one it replaces
     session = await accounts.new_session(username)
+    if session is None:  # deleted at once by another request of this new account
+        raise ServiceError("unauthorized", WRONG_LOGIN, 401)
     return _with_session(json({"username": username}, 201), request, session)
 
 
@@ -151,6 +153,8 @@ async def log_in(request: Request) -> Response:
         raise ServiceError("unauthorized", WRONG_LOGIN, 401)
     await accounts.end_session(request.cookies.get(COOKIE))  # the one it replaces
     session = await accounts.new_session(username)
+    if session is None:  # the account was deleted while the password was verified
+        raise ServiceError("unauthorized", WRONG_LOGIN, 401)
     return _with_session(json({"username": username}), request, session)
 
 

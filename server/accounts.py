@@ -270,9 +270,14 @@ class Accounts:
 
     # ------------------------------------------------------------------ sessions
 
-    async def new_session(self, username: str) -> str:
+    async def new_session(self, username: str) -> str | None:
         """A new session of the account: its id, to send as the cookie (only its
-        digest is kept)."""
+        digest is kept); None if the account is deleted (or was never made).
+
+        Written before the account is read again, so a deletion racing a log-in (the
+        password verified before the tombstone was written) never leaves a live
+        session: either the deletion's ``end_all_sessions`` lists it, or this read
+        sees the tombstone and ends it here."""
         session = secrets.token_urlsafe(32)
         now = _now_ms()
         expires = now + SESSION_SECONDS * 1000
@@ -284,6 +289,11 @@ class Accounts:
             pipe.zadd(listed, {key: expires})
             pipe.pexpireat(listed, expires)
             await pipe.execute()
+        account = await self.get(username)
+        if account is None or account.hash is None:
+            await self._r.delete(key)
+            await self._r.zrem(listed, key)
+            return None
         return session
 
     async def session_account(self, session: str | None) -> str | None:
@@ -310,7 +320,8 @@ class Accounts:
         ended = 0
         for key in keys:  # one by one: sessions are spread over a cluster's slots
             ended += int(await self._r.delete(key))
-        await self._r.delete(listed)
+        if keys:  # only those read: a session made meanwhile stays listed, to end later
+            await self._r.zrem(listed, *keys)
         return ended
 
 

@@ -99,3 +99,18 @@ async def test_sessions_end_one_by_one_or_all_at_once(
     assert await accounts.session_account("x" * 500) is None
     keys = [k async for k in redis_client.scan_iter()]
     assert not any(s.encode() in k for k in keys for s in (first, second, third))
+
+
+async def test_no_session_is_made_for_a_deleted_account(
+    counted: tuple[Accounts, CountingHasher], redis_client: aioredis.Redis
+) -> None:
+    """A log-in whose password was verified just before the account was deleted gets no session (new_session reads the account after writing it), and a deletion ends a session made before it."""
+    accounts, _ = counted
+    await accounts.create("Del_1", PASSWORD)
+    before = await accounts.new_session("Del_1")
+    assert await accounts.verify("Del_1", PASSWORD) == "Del_1"  # the log-in's check
+    await accounts.delete("Del_1")  # the deletion, between the check and the session
+    assert await accounts.new_session("Del_1") is None
+    assert await accounts.session_account(before) is None
+    assert [k async for k in redis_client.scan_iter(match="session:*")] == []
+    assert await redis_client.zcard("{accounts}:del_1:sessions") == 0
