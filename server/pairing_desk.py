@@ -172,12 +172,15 @@ class Desk:
     # ------------------------------------------------------------------ rounds
 
     async def run(self) -> None:
-        """Tick until cancelled; an unreachable Redis is logged and tried again."""
+        """Tick until cancelled; a failed round (Redis out of reach, or a fault) is
+        logged and the next one tried."""
         while True:
             try:
                 await self.tick(self.clock_ms())
             except RedisError as e:
                 log.warning("pairing tick failed: %s", e)
+            except Exception:  # a fault of ours must not stop every pool's rounds
+                log.exception("pairing tick failed")
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), TICK_S)
