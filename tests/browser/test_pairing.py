@@ -62,6 +62,7 @@ def test_cancel_leaves_the_pool(
     page.click("#play-3-2")
     expect(page.locator("#pairing-status")).to_contain_text("Duel 3+2")
     expect(page.locator("#pairing-cancel")).to_be_focused()
+    expect(page.locator("#play-3-2")).to_have_attribute("aria-pressed", "true")
     client = redis.Redis.from_url(redis_server)
     try:
         queue = "pair:{duel-3+2-casual}:queue"

@@ -83,7 +83,9 @@ export function pairingPanel() {
           "button",
           {
             type: "button",
-            class: ["btn", clock === "5+3" && "btn-primary"],
+            // The pool waited in stands out while waiting; 5+3 (lichess's default) before.
+            class: ["btn", clock === (search ? search.clock : "5+3") && "btn-primary"],
+            "aria-pressed": search && search.clock === clock ? "true" : null,
             id: `play-${clock.replace("+", "-")}`,
             dataset: { clock },
             disabled: search !== null,
