@@ -97,6 +97,7 @@ async def test_over_http_a_resigned_rated_game_shows_on_profiles_me_and_leaderbo
         r = await http.post("/api/accounts", json={"username": name, "password": "long enough pw"})
         assert r.status_code == 201, r.text
         sessions[name] = {"Cookie": f"splendor_session={r.cookies['splendor_session']}"}
+        http.cookies.clear()  # the next sign-up would end this session (it replaces it)
     body = {"variant": "duel", "rated": True, "clock": {"initial": 180, "increment": 2}}
     r = await http.post("/api/games", json=body, headers=sessions["Ana"])
     assert r.status_code == 201, r.text
