@@ -35,6 +35,7 @@ async def test_two_processes_finishing_games_at_once_update_each_rating_once(
             r = await http_a.post("/api/accounts", json={"username": name, "password": PASSWORD})
             assert r.status_code == 201, r.text
             sessions[name] = {"Cookie": f"splendor_session={r.cookies['splendor_session']}"}
+            http_a.cookies.clear()  # the next sign-up would end this session
         games: list[tuple[str, str]] = []  # (game id, the loser's seat token)
         for first, second in PAIRS:
             r = await http_a.post(
