@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
-from typing import Protocol
+from typing import Any, Protocol
 
-__all__ = ["Loop", "Sleeper", "running"]
+__all__ = ["Loop", "Sleeper", "in_task", "running"]
 
 
 class Loop(Protocol):
@@ -39,13 +39,22 @@ class Sleeper:
 
 
 @asynccontextmanager
-async def running(loop: Loop) -> AsyncIterator[None]:
-    """``loop.run()`` in a task for the body; then closed, cancelled and waited for."""
-    task = asyncio.create_task(loop.run())
+async def in_task(work: Coroutine[Any, Any, None], name: str | None = None) -> AsyncIterator[None]:
+    """``work`` in a task for the body (a lifespan's); then cancelled and waited for."""
+    task = asyncio.create_task(work, name=name)
     try:
         yield
     finally:
-        loop.close()
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+
+
+@asynccontextmanager
+async def running(loop: Loop) -> AsyncIterator[None]:
+    """``loop.run()`` in a task for the body; then closed, cancelled and waited for."""
+    async with in_task(loop.run()):
+        try:
+            yield
+        finally:
+            loop.close()

@@ -27,6 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server import wire
 from server.accounts import session_account
+from server.background import in_task
 from server.drain import CLOSE_RESTART, RESTART_REASON, Drain
 from server.errors import ServiceError, bad_request
 from server.matchmaking import CLOCKS, GRACE_MS, Pool, pool_named
@@ -253,13 +254,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     client = app.state.redis
     desk = Desk(PairingStore(client), app.state.service, ratings=ratings_of(client))
     app.state.pairing = desk
-    task = asyncio.create_task(desk.run(), name="pairing desk")
-    try:
+    async with in_task(desk.run(), name="pairing desk"):
         yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
 
 
 routes: list[BaseRoute] = [WebSocketRoute("/ws/pairing", pairing_socket)]

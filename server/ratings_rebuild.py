@@ -24,6 +24,7 @@ from typing import Any, Final
 
 import msgspec
 
+from server.background import in_task
 from server.errors import ServiceError
 from server.profiles import Profiles
 from server.ratings import rated_game
@@ -93,13 +94,8 @@ async def mending(service: GameService, profiles: Profiles) -> AsyncIterator[Non
         except Exception:  # a Redis failure: the next start (or a rebuild) mends
             log.exception("ratings: mending recent games failed")
 
-    task = asyncio.create_task(run(), name="ratings-mend")
-    try:
+    async with in_task(run(), name="ratings-mend"):
         yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
