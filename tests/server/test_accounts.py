@@ -438,3 +438,34 @@ async def test_a_deleted_account_leaves_the_leaderboard_and_its_profile(
         profile = (await reader.get("/api/players/lee_8")).json()
         names = [s["name"] for s in profile["games"][0]["seats"]]
         assert "deleted player" in names and "Lee_8" in names
+
+
+async def test_one_name_signed_up_at_once_on_two_servers_makes_one_account(
+    redis_client: aioredis.Redis, redis_server: str
+) -> None:
+    """Eight sign-ups of one name in different cases, sent at once to two servers on one Redis: exactly one is 201, the others 409, and the account is the winner's (its case, its password)."""
+    names = ["Race_Me", "race_me", "RACE_ME", "rAcE_mE"] * 2
+    async with (
+        live_server(settings_for(redis_server)) as one,
+        live_server(settings_for(redis_server)) as two,
+    ):
+        clients = [contextlib.AsyncExitStack() for _ in names]
+        https = [
+            await stack.enter_async_context(client(one if i % 2 else two))
+            for i, stack in enumerate(clients)
+        ]
+        answers = await asyncio.gather(
+            *(
+                sign_up(http, name, f"{PASSWORD}-{i}")
+                for i, (http, name) in enumerate(zip(https, names, strict=True))
+            )
+        )
+        statuses = sorted(r.status_code for r in answers)
+        assert statuses == [201] + [409] * (len(names) - 1)
+        winner = next(i for i, r in enumerate(answers) if r.status_code == 201)
+        async with client(two) as http:
+            assert (await log_in(http, "race_me", f"{PASSWORD}-{winner}")).json() == {
+                "username": names[winner]
+            }
+        for stack in clients:
+            await stack.aclose()
