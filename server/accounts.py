@@ -167,7 +167,9 @@ class Accounts:
         self._r = client
         self._hasher = password_hasher() if hasher is None else hasher
         self._pool = ThreadPoolExecutor(HASH_THREADS, thread_name_prefix="argon2")
-        self._dummy: str | None = None
+        # Made at once, in the pool: the first unknown name then costs one
+        # verification like any other, not a hash and a verification.
+        self._dummy = self._pool.submit(self._hasher.hash, secrets.token_urlsafe(16))
         self._replace = client.register_script(_REPLACE_LUA)
         self._login_bucket = client.register_script(_LOGIN_BUCKET_LUA)
 
@@ -189,11 +191,13 @@ class Accounts:
         except (VerificationError, InvalidHashError):
             return False
 
+    async def ready(self) -> None:
+        """Wait until the dummy hash (unknown users are verified against it) is made."""
+        await self._dummy_hash()
+
     async def _dummy_hash(self) -> str:
         """A hash of a random password with the hasher's parameters, for unknown users."""
-        if self._dummy is None:
-            self._dummy = await self._hash(secrets.token_urlsafe(16))
-        return self._dummy
+        return await asyncio.wrap_future(self._dummy)
 
     # ------------------------------------------------------------------ accounts
 

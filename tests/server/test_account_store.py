@@ -16,7 +16,7 @@ PASSWORD = "a-long-enough-password"
 
 
 class CountingHasher(PasswordHasher):
-    """The server's hasher, noting each hash it verifies against."""
+    """The server's hasher, noting each hash it verifies against and counting hashes made."""
 
     def __init__(self, base: PasswordHasher) -> None:
         super().__init__(
@@ -25,6 +25,11 @@ class CountingHasher(PasswordHasher):
             parallelism=base.parallelism,
         )
         self.verified: list[str] = []
+        self.hashed = 0
+
+    def hash(self, password: str | bytes, *, salt: bytes | None = None) -> str:
+        self.hashed += 1
+        return super().hash(password, salt=salt)
 
     def verify(self, hash: str | bytes, password: str | bytes) -> bool:
         self.verified.append(hash if isinstance(hash, str) else hash.decode())
@@ -114,3 +119,14 @@ async def test_no_session_is_made_for_a_deleted_account(
     assert await accounts.session_account(before) is None
     assert [k async for k in redis_client.scan_iter(match="session:*")] == []
     assert await redis_client.zcard("{accounts}:del_1:sessions") == 0
+
+
+async def test_the_first_unknown_name_costs_no_more_than_a_wrong_password(
+    counted: tuple[Accounts, CountingHasher],
+) -> None:
+    """The dummy hash is made when the accounts start, so even the process's first unknown username costs one verification and no hash (it cost both: a slower answer, once)."""
+    accounts, hasher = counted
+    await accounts.ready()
+    made = hasher.hashed
+    assert await accounts.verify("Nobody_2", "wrong password") is None
+    assert hasher.hashed == made and len(hasher.verified) == 1
