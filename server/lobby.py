@@ -57,7 +57,10 @@ _STATUS_KEYS: Final = {
 # KEYS: open, live, finished, aborted, games, versions. ARGV: id, status index (1-4),
 # score, version, summary JSON, how many finished (and aborted) games to keep. Returns
 # 1 if written, 0 if the index already had a later one. Past the bound, the games
-# that ended first leave the index (at most TRIM_AT_ONCE a call): maybe this one.
+# that ended first leave the index (at most TRIM_AT_ONCE a call): maybe this one. Their
+# versions go too (the hash must not grow with history), so an update of a game from
+# before its end arriving after 1,000 other games ended would list it again as live:
+# the next start's refresh of the live games puts it right.
 _UPDATE_LUA: Final = Script(
     """
 local old = tonumber(redis.call('HGET', KEYS[6], ARGV[1]) or '-1')
