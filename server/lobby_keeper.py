@@ -39,6 +39,10 @@ HOLD_MS: Final = 30_000  # a rebuild's hold lapses this long after its holder st
 RENEW_S: Final = 5.0  # how often a rebuilding process renews its hold
 WAIT_S: Final = 1.0  # how often a process waiting for another's rebuild looks again
 RETRY_S: Final = 1.0  # after Redis failed under the keeper
+# Games a rebuild reads at once, so that their round trips (load, deadline, archive
+# note, lobby update) overlap: with the app's parts, 540 games/s against 100-400 one
+# at a time (1,500 games, load 4.5).
+AT_ONCE: Final = 16
 
 EntryOf = Callable[[str], Awaitable[LobbyEntry | None]]
 """A game's lobby entry, folded from its keys (None: not listed or not readable)."""
@@ -140,11 +144,12 @@ class LobbyKeeper:
         game_ids = await self._game_ids()
         log.info("lobby rebuild: %d games found", len(game_ids))
         count = 0
-        for done, game_id in enumerate(game_ids, start=1):
-            if await self._index(game_id):
-                count += 1
+        for start in range(0, len(game_ids), AT_ONCE):
+            batch = game_ids[start : start + AT_ONCE]
+            count += sum(await asyncio.gather(*(self._index(g) for g in batch)))
             if time.monotonic() - renewed >= RENEW_S:
                 renewed = time.monotonic()
+                done = start + len(batch)
                 log.info("lobby rebuild: %d of %d games read", done, len(game_ids))
                 if not await self.lobby.renew_rebuild(token, HOLD_MS):
                     # Held past its expiry (a stall): another process may be rebuilding
