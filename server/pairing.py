@@ -56,6 +56,9 @@ __all__ = [
 ]
 
 PAIRED_TTL_S: Final = 600
+WAITS_AS_TTL_S: Final = 86_400
+"""How long ``pair:account:{<id>}`` names an account's latest wait: longer than any
+wait (a shorter life let a wait past it and a second tab's both be paired)."""
 LOCK_MS: Final = 5_000
 LEFT: Final = "left"
 """``PairingStore.touch``'s answer for an entry whose account began waiting elsewhere."""
@@ -300,7 +303,7 @@ class PairingStore:
         it waited as before, if still in its pool, out of it (marked ``LEFT``)."""
         where = f"{pool.name} {entry}"
         key = account_wait_key(account)
-        raw = cast(bytes | None, await self.client.set(key, where, ex=PAIRED_TTL_S, get=True))
+        raw = cast(bytes | None, await self.client.set(key, where, ex=WAITS_AS_TTL_S, get=True))
         before = None if raw is None else raw.decode()
         if before is None or before == where:
             return

@@ -10,7 +10,7 @@ import redis.asyncio as aioredis
 
 from server.lobby import Lobby
 from server.matchmaking import FRESH_MS, GRACE_MS, pair_off, pool_named
-from server.pairing import Paired, PairingStore, entry_id, new_ticket, seat_token
+from server.pairing import LEFT, Paired, PairingStore, Waiting, entry_id, new_ticket, seat_token
 from server.pairing_desk import REQUEUE_MS, Desk, Ratings, Ticket, ratings_of
 from server.ratings import Ratings as RatingsModel
 from server.service import GameService
@@ -224,3 +224,21 @@ async def test_accounts_wait_with_their_rating_from_the_ratings_model(
     assert duel is not None and classic is not None
     assert (await desk.join(duel, new_ticket(), "Ada", "Ada")).waiting.rating == ada.rating
     assert (await desk.join(classic, new_ticket(), "Ada", "Ada")).waiting.rating == 1500
+
+
+async def test_an_accounts_latest_wait_is_named_longer_than_any_wait(
+    redis_client: aioredis.Redis,
+) -> None:
+    """pair:account:{id} lives a day (not the ten minutes of a paired answer): a wait longer than ten minutes still has its older tab's entry taken out by a newer one."""
+    store = PairingStore(redis_client)
+    rated = pool_named("duel-5+3-rated")
+    assert rated is not None
+    older, newer = entry_id(new_ticket()), entry_id(new_ticket())
+    await store.wait_as("Ana", rated, older)
+    assert await redis_client.ttl("pair:account:{ana}") > 3600
+    waiting = Waiting(older, "Ana", "Ana", 1500.0, 0, "digest")
+    await store.enqueue(rated, waiting, 0)
+    await redis_client.expire("pair:account:{ana}", 3000)  # fifty minutes later
+    await store.wait_as("ANA", rated, newer)
+    assert await store.entry(rated, older) is None
+    assert await store.touch(rated, 1, [older]) == [LEFT]
