@@ -22,7 +22,7 @@ from starlette.routing import BaseRoute, Route
 from events.game import VARIANTS
 from events.turns import RATED_NEEDS_ACCOUNT
 from server import wire
-from server.accounts import mask_deleted, session_account
+from server.accounts import Accounts, mask_deleted, session_account
 from server.errors import (
     ServiceError,
     bad_request,
@@ -37,7 +37,7 @@ from server.outage import is_store_down
 from server.profiles import Profiles
 from server.qr import qr_code
 from server.ratelimit import ClientLimits, RateLimiter
-from server.service import GameService
+from server.service import GameService, RematchResult
 
 DEFAULT_LIMIT: Final = 50
 MAX_LIMIT: Final = 200
@@ -238,10 +238,29 @@ async def rematch(request: Request) -> Response:
     if token is None:
         result = await service.rematch(game_id, None)  # 401
     else:  # checked within the address's budget of failed authentications
-        result = await _limits(request).authenticate(
-            client_address(request), lambda: service.rematch(game_id, token)
-        )
+
+        async def rematch_for_token() -> RematchResult:
+            await _refuse_deleted_account(request, game_id, token)
+            return await service.rematch(game_id, token)
+
+        result = await _limits(request).authenticate(client_address(request), rematch_for_token)
     return json({"id": result.id, "seat": result.seat, "token": result.token}, 201)
+
+
+async def _refuse_deleted_account(request: Request, game_id: str, token: str) -> None:
+    """A rated game's seat whose account was deleted plays no rated rematch (its
+    player still holds the seat token, not the account): 403 ``unauthorized``."""
+    service = _service(request)
+    if not await service.rated(game_id):
+        return
+    seat = await service.seat_for_token(game_id, token)
+    seats = {s["seat"]: s for s in (await service.summary(game_id))["seats"]}
+    account = seats[seat]["account"] if seat in seats else None
+    if account is None:
+        return
+    accounts = cast(Accounts, request.app.state.accounts)
+    if await accounts.deleted_among({account}):
+        raise forbidden(f"The account {account} was deleted: it plays no more rated games.")
 
 
 async def catalog(request: Request) -> Response:

@@ -469,3 +469,28 @@ async def test_one_name_signed_up_at_once_on_two_servers_makes_one_account(
             }
         for stack in clients:
             await stack.aclose()
+
+
+async def test_a_deleted_account_plays_no_rated_rematch(server: LiveServer) -> None:
+    """After a rated Duel, the seat of an account deleted since is refused the rematch (403 unauthorized: its player still holds the seat token, not the account); the other account's call is answered as usual."""
+    async with client(server) as mo, client(server) as ned:
+        await sign_up(mo, "Mo_9")
+        await sign_up(ned, "Ned_9")
+        rated = {"variant": "duel", "rated": True, "clock": {"initial": 300, "increment": 3}}
+        game = (await mo.post("/api/games", json=rated)).json()
+        url = f"/api/games/{game['id']}"
+        tokens = [(await c.post(f"{url}/seats", json={})).json()["token"] for c in (mo, ned)]
+        resign = {"command_id": "resign-1", "action": {"kind": "resign"}}
+        r = await mo.post(
+            f"{url}/commands", json=resign, headers={"Authorization": f"Bearer {tokens[0]}"}
+        )
+        assert r.status_code == 200, r.text
+        assert (
+            await mo.request("DELETE", "/api/me", json={"password": PASSWORD})
+        ).status_code == 204
+        refused = await mo.post(f"{url}/rematch", headers={"Authorization": f"Bearer {tokens[0]}"})
+        assert refused.status_code == 403 and refused.json()["code"] == "unauthorized"
+        assert "deleted" in refused.json()["message"]
+        assert (await mo.get(url)).json().get("rematch") is None  # nothing made
+        made = await ned.post(f"{url}/rematch", headers={"Authorization": f"Bearer {tokens[1]}"})
+        assert made.status_code == 201, made.text
