@@ -134,7 +134,6 @@ async def sign_up(request: Request) -> Response:
     username = await accounts.create(body.username, body.password)
     if username is None:
         raise ServiceError("conflict", f"The username {body.username} is taken.")
-    await accounts.end_session(request.cookies.get(COOKIE))  # the one it replaces
     session = await accounts.new_session(username)
     if session is None:  # deleted at once by another request of this new account
         raise ServiceError("unauthorized", WRONG_LOGIN, 401)
@@ -151,7 +150,6 @@ async def log_in(request: Request) -> Response:
     username = await accounts.verify(body.username, body.password)
     if username is None:
         raise ServiceError("unauthorized", WRONG_LOGIN, 401)
-    await accounts.end_session(request.cookies.get(COOKIE))  # the one it replaces
     session = await accounts.new_session(username)
     if session is None:  # the account was deleted while the password was verified
         raise ServiceError("unauthorized", WRONG_LOGIN, 401)
