@@ -160,16 +160,22 @@ redis.call('SET', KEYS[4], 'left', 'EX', ARGV[2])
 return 1
 """
 
-# KEYS entries, seen, then one paired key per id. ARGV now, then the ids. For each
-# id: its Paired JSON if paired, 'w' if still waiting (seen is set to now), else ''.
+# KEYS queue, entries, seen, then one paired key per id. ARGV now, then the ids. For
+# each id: its Paired JSON if paired (and then out of the pool: an entry put back
+# while its game was slow to be made must not be paired again), 'w' if still waiting
+# (seen is set to now), else ''.
 TOUCH_LUA: Final = """
 local out = {}
 for i = 2, #ARGV do
-  local paired = redis.call('GET', KEYS[i + 1])
+  local paired = redis.call('GET', KEYS[i + 2])
   if paired then
+    if redis.call('HDEL', KEYS[2], ARGV[i]) == 1 then
+      redis.call('ZREM', KEYS[1], ARGV[i])
+      redis.call('HDEL', KEYS[3], ARGV[i])
+    end
     out[#out + 1] = paired
-  elseif redis.call('HEXISTS', KEYS[1], ARGV[i]) == 1 then
-    redis.call('HSET', KEYS[2], ARGV[i], ARGV[1])
+  elseif redis.call('HEXISTS', KEYS[2], ARGV[i]) == 1 then
+    redis.call('HSET', KEYS[3], ARGV[i], ARGV[1])
     out[#out + 1] = 'w'
   else
     out[#out + 1] = ''
@@ -250,13 +256,12 @@ class PairingStore:
     async def touch(
         self, pool: Pool, now_ms: int, entries: Sequence[str]
     ) -> list[Paired | bool | str]:
-        """For each entry: what it was paired to, True while it waits (marked seen at
-        ``now_ms``), ``LEFT`` if its account began waiting elsewhere, False if it is
-        in the pool no more and not paired."""
+        """For each entry: what it was paired to (an entry paired is out of the pool),
+        True while it waits (marked seen at ``now_ms``), ``LEFT`` if its account began
+        waiting elsewhere, False if it is in the pool no more and not paired."""
         if not entries:
             return []
-        _, hash_key, seen_key = pool_keys(pool)
-        keys = [hash_key, seen_key, *(paired_key(pool, e) for e in entries)]
+        keys = [*pool_keys(pool), *(paired_key(pool, e) for e in entries)]
         raw: list[bytes] = await self._touch(keys=keys, args=[now_ms, *entries])
         return [_touched(r) for r in raw]
 

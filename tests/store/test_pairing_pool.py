@@ -242,3 +242,25 @@ async def test_an_accounts_latest_wait_is_named_longer_than_any_wait(
     await store.wait_as("ANA", rated, newer)
     assert await store.entry(rated, older) is None
     assert await store.touch(rated, 1, [older]) == [LEFT]
+
+
+async def test_a_game_made_late_takes_its_players_put_back_out_of_the_pool(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A claimed pair whose game comes only after REQUEUE_MS (a slow process, not a dead one): its players, put back in the pool meanwhile, are told the game and leave the pool at once, so no later round pairs them again."""
+    clock = Clock()
+    desk = desk_on(redis_client, clock)
+    ana = await desk.join(CLASSIC_53, new_ticket(), "Ana", None)
+    bo = await desk.join(CLASSIC_53, new_ticket(), "Bo", None)
+    _, entries = await desk.store.entries(CLASSIC_53)
+    claimed = await desk.store.claim(CLASSIC_53, clock.now, pair_off(clock.now, entries))
+    [(first, second)] = claimed  # the slow process holds the pair...
+    await desk._touch(CLASSIC_53, clock.now)
+    clock.now += REQUEUE_MS
+    await desk._touch(CLASSIC_53, clock.now)  # ...long enough for both to go back in
+    assert await desk.store.size(CLASSIC_53) == 2
+    slow = desk_on(redis_client, clock)
+    await slow._start(CLASSIC_53, first, second)  # ...and then makes their game
+    await desk._touch(CLASSIC_53, clock.now)
+    assert result(ana).game == result(bo).game
+    assert await desk.store.size(CLASSIC_53) == 0  # nobody left to pair a second time
