@@ -40,3 +40,25 @@ async def test_a_process_stopped_behind_the_balancer_is_left_for_the_other(
             dict[bytes, bytes], await redis_client.hgetall(f"game:{{{game_id}}}:commands")
         )
         assert {k.decode(): int(v.split(b":")[0]) for k, v in recorded.items()} == outcome.acked
+
+
+@pytest.mark.parametrize("kind", ["haproxy", "nginx"])
+async def test_a_pages_sign_up_passes_the_origin_check_behind_the_balancer(
+    kind: str, tmp_path: Path, redis_client: aioredis.Redis, redis_server: str
+) -> None:
+    """Through the balancer on a port of its own, a page's sign-up (Origin: the balancer's address, port included) is 201: the Host the process sees keeps the port (nginx's $host dropped it, and every account request was 403); another site's is still 403."""
+    reason = missing(kind)
+    if reason is not None:
+        pytest.skip(reason)
+    async with (
+        served(redis_server, ENV) as a,
+        balancer(kind, tmp_path / kind, [a.base, a.base]) as front,  # one process twice
+        httpx.AsyncClient(base_url=front) as http,
+    ):
+        body = {"username": f"Lb_{kind}", "password": "long enough password"}
+        evil = await http.post(
+            "/api/accounts", json=body, headers={"Origin": "http://evil.example"}
+        )
+        assert evil.status_code == 403
+        r = await http.post("/api/accounts", json=body, headers={"Origin": front})
+        assert r.status_code == 201, r.text
