@@ -39,6 +39,8 @@ RatingsOf = Callable[[str], Awaitable[dict[str, Any]]]
 """``app.state.ratings_of(username)``: the account's ratings per variant, for
 ``GET /api/me`` (set by the ratings read model; ``{}`` without one)."""
 
+Handler = Callable[[Request], Awaitable[Response]]
+
 WRONG_LOGIN: Final = "Wrong username or password."
 
 
@@ -199,13 +201,27 @@ async def delete_account(request: Request) -> Response:
     return _without_session(Response(status_code=204), request)
 
 
+def _not_stored(handler: Handler) -> Handler:
+    """``Cache-Control: no-store`` on the handler's answers: they set or clear the
+    session cookie or name the session's account, and no cache (a shared proxy's,
+    the browser's) may keep one for another request."""
+
+    async def answer(request: Request) -> Response:
+        response = await handler(request)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    return answer
+
+
 def account_routes() -> list[BaseRoute]:
     """The routes of docs/accounts.md."""
-    return [
-        Route("/api/accounts", sign_up, methods=["POST"]),
-        Route("/api/session", log_in, methods=["POST"]),
-        Route("/api/session", log_out, methods=["DELETE"]),
-        Route("/api/sessions", log_out_everywhere, methods=["DELETE"]),
-        Route("/api/me", me, methods=["GET"]),
-        Route("/api/me", delete_account, methods=["DELETE"]),
+    routes: list[tuple[str, Handler, str]] = [
+        ("/api/accounts", sign_up, "POST"),
+        ("/api/session", log_in, "POST"),
+        ("/api/session", log_out, "DELETE"),
+        ("/api/sessions", log_out_everywhere, "DELETE"),
+        ("/api/me", me, "GET"),
+        ("/api/me", delete_account, "DELETE"),
     ]
+    return [Route(path, _not_stored(handler), methods=[method]) for path, handler, method in routes]

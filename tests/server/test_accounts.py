@@ -491,3 +491,17 @@ async def test_a_deleted_account_plays_no_rated_rematch(server: LiveServer) -> N
         assert (await mo.get(url)).json().get("rematch") is None  # nothing made
         made = await ned.post(f"{url}/rematch", headers={"Authorization": f"Bearer {tokens[1]}"})
         assert made.status_code == 201, made.text
+
+
+async def test_account_answers_are_never_stored_by_a_cache(server: LiveServer) -> None:
+    """Sign-up, log-in, /api/me, log out everywhere, log out and deletion answer with Cache-Control: no-store (they carry the session cookie or name the account)."""
+    async with client(server) as http:
+        answers = [await sign_up(http, "Nos_1")]
+        answers.append(await http.get("/api/me"))
+        answers.append(await log_in(http, "Nos_1"))
+        answers.append(await http.delete("/api/sessions"))
+        answers.append(await http.delete("/api/session"))
+        await log_in(http, "Nos_1")
+        answers.append(await http.request("DELETE", "/api/me", json={"password": PASSWORD}))
+        assert [r.status_code for r in answers] == [201, 200, 200, 200, 204, 204]
+        assert all(r.headers.get("cache-control") == "no-store" for r in answers)
