@@ -6,6 +6,7 @@ from redis.asyncio.cluster import RedisCluster
 
 from server.matchmaking import POOLS, pair_off
 from server.pairing import (
+    LEFT,
     Paired,
     PairingStore,
     Waiting,
@@ -53,3 +54,19 @@ async def test_a_pool_pairs_and_cancels_on_a_cluster(cluster_client: RedisCluste
         await store.unlock(pool)
         assert await store.lock(pool)
         assert await store.size(pool) == 0
+
+
+async def test_an_accounts_second_wait_takes_its_first_out_on_a_cluster(
+    cluster_client: RedisCluster,
+) -> None:
+    """On a cluster: an account waiting in one pool, then in another, has its first entry taken out of its pool and marked left (the account's key and each pool's keys in slots of their own)."""
+    store = PairingStore(cluster_client)  # type: ignore[arg-type]
+    first_pool, second_pool = POOLS[1], POOLS[-1]
+    first, second = new_ticket(), new_ticket()
+    for pool, ticket in ((first_pool, first), (second_pool, second)):
+        waiting = Waiting.of_ticket(ticket, "Ana", "Ana", 1500.0, NOW)
+        assert await store.enqueue(pool, waiting, NOW)
+        await store.wait_as("Ana", pool, entry_id(ticket))
+    assert await store.touch(first_pool, NOW, [entry_id(first)]) == [LEFT]
+    assert await store.size(first_pool) == 0
+    assert await store.touch(second_pool, NOW, [entry_id(second)]) == [True]
