@@ -175,15 +175,24 @@ async def test_a_dropped_player_leaves_after_the_grace(
     assert not bo.paired.done()
 
 
+async def a_pair_claimed_elsewhere(
+    desk: Desk, clock: Clock
+) -> tuple[Ticket, Ticket, list[tuple[Waiting, Waiting]]]:
+    """Ana and Bo wait at ``desk``; another process claims them as a pair (its game
+    not made yet)."""
+    ana = await desk.join(CLASSIC_53, new_ticket(), "Ana", None)
+    bo = await desk.join(CLASSIC_53, new_ticket(), "Bo", None)
+    _, entries = await desk.store.entries(CLASSIC_53)
+    claimed = await desk.store.claim(CLASSIC_53, clock.now, pair_off(clock.now, entries))
+    return ana, bo, claimed
+
+
 async def test_a_claim_without_its_game_goes_back_in(redis_client: aioredis.Redis) -> None:
     """Entries claimed by a process that died before making their game return to the
     pool after REQUEUE_MS, keeping since when they wait, and are paired then."""
     clock = Clock()
     desk = desk_on(redis_client, clock)
-    ana = await desk.join(CLASSIC_53, new_ticket(), "Ana", None)
-    bo = await desk.join(CLASSIC_53, new_ticket(), "Bo", None)
-    _, entries = await desk.store.entries(CLASSIC_53)
-    claimed = await desk.store.claim(CLASSIC_53, clock.now, pair_off(clock.now, entries))
+    ana, bo, claimed = await a_pair_claimed_elsewhere(desk, clock)
     assert len(claimed) == 1  # ... and that process died here
     await desk._touch(CLASSIC_53, clock.now)
     clock.now += REQUEUE_MS
@@ -250,10 +259,7 @@ async def test_a_game_made_late_takes_its_players_put_back_out_of_the_pool(
     """A claimed pair whose game comes only after REQUEUE_MS (a slow process, not a dead one): its players, put back in the pool meanwhile, are told the game and leave the pool at once, so no later round pairs them again."""
     clock = Clock()
     desk = desk_on(redis_client, clock)
-    ana = await desk.join(CLASSIC_53, new_ticket(), "Ana", None)
-    bo = await desk.join(CLASSIC_53, new_ticket(), "Bo", None)
-    _, entries = await desk.store.entries(CLASSIC_53)
-    claimed = await desk.store.claim(CLASSIC_53, clock.now, pair_off(clock.now, entries))
+    ana, bo, claimed = await a_pair_claimed_elsewhere(desk, clock)
     [(first, second)] = claimed  # the slow process holds the pair...
     await desk._touch(CLASSIC_53, clock.now)
     clock.now += REQUEUE_MS
