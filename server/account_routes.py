@@ -11,7 +11,7 @@ A request that changes something with a session's authority is refused (403
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import msgspec
 from starlette.requests import HTTPConnection, Request
@@ -34,6 +34,9 @@ from server.errors import ServiceError, rate_limited
 from server.ratelimit import RateLimiter
 from server.routes import client_address, json, read_body
 from server.settings import Settings
+
+if TYPE_CHECKING:
+    from server.pairing_desk import Desk
 
 RatingsOf = Callable[[str], Awaitable[dict[str, Any]]]
 """``app.state.ratings_of(username)``: the account's ratings per variant, for
@@ -172,7 +175,16 @@ async def log_out_everywhere(request: Request) -> Response:
     if username is None:
         raise _logged_out()
     ended = await _accounts(request).end_all_sessions(username)
+    await _stop_pairing(request, username)
     return _without_session(json({"ended": ended}), request)
+
+
+async def _stop_pairing(request: Request, username: str) -> None:
+    """An account logged out everywhere (or deleted) stops waiting in quick pairing:
+    its waiting socket is told (``conflict``, docs/pairing.md) rather than paired."""
+    desk = cast("Desk | None", getattr(request.app.state, "pairing", None))
+    if desk is not None:
+        await desk.store.stop_waiting(username)
 
 
 async def me(request: Request) -> Response:
@@ -198,6 +210,7 @@ async def delete_account(request: Request) -> Response:
     if await accounts.verify(username, body.password) is None:
         raise ServiceError("unauthorized", "Wrong password.", 403)
     await accounts.delete(username)
+    await _stop_pairing(request, username)
     return _without_session(Response(status_code=204), request)
 
 

@@ -309,14 +309,22 @@ class PairingStore:
         where = f"{pool.name} {entry}"
         key = account_wait_key(account)
         raw = cast(bytes | None, await self.client.set(key, where, ex=WAITS_AS_TTL_S, get=True))
-        before = None if raw is None else raw.decode()
-        if before is None or before == where:
-            return
-        name, _, old = before.partition(" ")
-        old_pool = pool_named(name)
-        if old_pool is not None:
-            keys = [*pool_keys(old_pool), paired_key(old_pool, old)]
-            await self._leave(keys=keys, args=[old, PAIRED_TTL_S])
+        if raw is not None and raw.decode() != where:
+            await self._leave_where(raw.decode())
+
+    async def stop_waiting(self, account: str) -> None:
+        """Take the account's wait, if it has one, out of its pool (marked ``LEFT``, so
+        its socket is told): it logged out everywhere, or was deleted."""
+        raw = cast(bytes | None, await self.client.getdel(account_wait_key(account)))
+        if raw is not None:
+            await self._leave_where(raw.decode())
+
+    async def _leave_where(self, where: str) -> None:
+        name, _, entry = where.partition(" ")
+        pool = pool_named(name)
+        if pool is not None:
+            keys = [*pool_keys(pool), paired_key(pool, entry)]
+            await self._leave(keys=keys, args=[entry, PAIRED_TTL_S])
 
     async def tell(self, pool: Pool, entry: str, paired: Paired) -> None:
         """Record what an entry was paired to, for its player's server to pick up."""

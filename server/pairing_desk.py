@@ -73,11 +73,12 @@ def ratings_of(client: aioredis.Redis) -> Ratings:
 
 
 def waiting_elsewhere() -> ServiceError:
-    """What a socket is told when its account began waiting in another place."""
+    """What a socket is told when its account began waiting in another place (or
+    logged out everywhere, or was deleted)."""
     return ServiceError(
         "conflict",
-        "You started looking for a game elsewhere (another tab or window): this one"
-        " stopped looking.",
+        "This account stopped looking for a game here: it started looking elsewhere"
+        " (another tab or window), or logged out everywhere.",
     )
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import websockets
 
+from server.matchmaking import pool_named
 from server.settings import Settings
 from tests.server.ws_helpers import LiveServer, connect, live_server
 
@@ -153,3 +154,29 @@ async def test_an_account_waits_in_one_place_at_a_time(settings: Settings) -> No
         assert [g["id"] for g in games if "Ana_W" in {s["account"] for s in g["seats"]}] == [
             told["game"]
         ]
+
+
+async def test_an_account_logged_out_everywhere_or_deleted_stops_waiting(
+    settings: Settings,
+) -> None:
+    """A waiting account that logs out everywhere, and another that deletes itself, are taken out of the rated pool and their sockets told (conflict, 4409) instead of being paired later as an account with no session or a deleted one."""
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        for name, leave in (("Out_E", "everywhere"), ("Gone_E", "delete")):
+            http.cookies.clear()
+            cookie = await signed_up(http, name)
+            conn = await connect(
+                pairing_url(server, "variant=classic&clock=3%2B2"), additional_headers=cookie
+            )
+            assert (await message(conn))["type"] == "waiting"
+            if leave == "everywhere":
+                assert (await http.delete("/api/sessions")).status_code == 200
+            else:
+                gone = await http.request("DELETE", "/api/me", json={"password": PASSWORD})
+                assert gone.status_code == 204
+            told = await asyncio.wait_for(message(conn), 10)  # not a hang without the fix
+            assert told["type"] == "error" and told["code"] == "conflict"
+            await conn.wait_closed()
+            assert conn.close_code == 4409
+        store = server.app.state.pairing.store
+        pool = pool_named("classic-3+2-rated")
+        assert pool is not None and await store.size(pool) == 0
