@@ -1,10 +1,12 @@
 """No seat token in the server's log: ``splendor serve`` at info level, access log on,
-games played with tokens over HTTP (Bearer) and websockets (``?token=``), then every
-token issued (and the wrong ones tried) searched for in everything it wrote."""
+games played with tokens over HTTP (Bearer) and websockets (``?token=``), and two
+guests paired by quick pairing (a ``?ticket=`` in the URL), then every token and
+ticket issued (and the wrong tokens tried) searched for in everything it wrote."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import secrets
 from pathlib import Path
@@ -79,6 +81,24 @@ async def try_wrong_tokens(base: str, http: httpx.AsyncClient, game_id: str) -> 
     return wrong
 
 
+async def pair_over_websockets(base: str) -> list[str]:
+    """Two guests paired by quick pairing, one of them back with its ticket in the URL
+    after a dropped socket (as the page comes back): the tickets and seat tokens seen."""
+    url = base.replace("http://", "ws://") + "/ws/pairing?variant=duel&clock=3%2B2&name="
+    first = await connect(url + "Ana")
+    ticket = json.loads(await first.recv())["ticket"]
+    await first.close()
+    again = await connect(f"{url}Ana&ticket={ticket}")
+    assert json.loads(await again.recv())["type"] == "waiting"
+    other = await connect(url + "Bo")
+    other_ticket = json.loads(await other.recv())["ticket"]
+    paired = [json.loads(await conn.recv()) for conn in (again, other)]
+    assert [p["type"] for p in paired] == ["paired", "paired"]
+    for conn in (again, other):
+        await conn.close()
+    return [ticket, other_ticket, *(p["token"] for p in paired)]
+
+
 async def test_no_seat_token_reaches_the_log(
     redis_client: Any, redis_server: str, tmp_path: Path
 ) -> None:
@@ -94,11 +114,13 @@ async def test_no_seat_token_reaches_the_log(
         await play_over_http(http, tokens)
         game = (await http.post("/api/games", json={"variant": "classic"})).json()["id"]
         tokens += await try_wrong_tokens(base, http, game)
+        tokens += await pair_over_websockets(base)
         # A client that leaves mid-game: the server logs the socket's end too.
         socket = await websockets.connect(ws_url(base, game, tokens[0]), open_timeout=10)
         await socket.close()
     output = log.read_text()
-    assert len(tokens) == 2 + 2 + 3 + 4 and len(set(tokens)) == len(tokens)
+    assert len(tokens) == 2 + 2 + 3 + 4 + 4 and len(set(tokens)) == len(tokens)
+    assert "&ticket=[redacted]" in output  # the resumed pairing socket's line
     assert '"WebSocket /ws/games/' in output and "?token=[redacted]&since=0" in output
     assert '?token=[redacted]" [accepted]' in output
     assert "Bearer" not in output
