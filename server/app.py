@@ -23,7 +23,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import redis.asyncio as aioredis
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount
@@ -42,6 +41,7 @@ from server.outage import REDIS_CONNECT_S, keep_redis_up
 from server.profiles import Profiles
 from server.ratelimit import ClientLimits, RateLimiter
 from server.ratings_rebuild import mending
+from server.redis_cluster import open_client
 from server.routes import EXCEPTION_HANDLERS, api_routes
 from server.service import GameService
 from server.settings import Settings
@@ -112,16 +112,18 @@ def create_app(
             embedded = EmbeddedRedis(settings.data_dir).start()
             url = embedded.url
             log.info("embedded Redis on %s, files in %s", url, embedded.data_dir)
-        # A plain pool: the blocking one's bookkeeping cost a third of the client's
-        # time per move, and a socket that finds the pool full waits and retries
-        # (server/ws.py).
         # A Redis that can't be reached is given up on after REDIS_CONNECT_S when
         # connecting (the system's wait is minutes): requests get 503 unavailable
-        # (server/outage.py). A URL's own socket_connect_timeout wins.
-        pool = aioredis.ConnectionPool.from_url(
-            url, max_connections=REDIS_CONNECTIONS, socket_connect_timeout=REDIS_CONNECT_S
-        )
-        client = aioredis.Redis(connection_pool=pool)
+        # (server/outage.py). A Redis Cluster is told by the node the URL names
+        # (server/redis_cluster.py): the client is then redis-py's cluster client.
+        try:
+            client = await open_client(
+                url, max_connections=REDIS_CONNECTIONS, socket_connect_timeout=REDIS_CONNECT_S
+            )
+        except BaseException:
+            if embedded is not None:
+                embedded.stop()
+            raise
         # Deadlines written as games change, and rebuilt by start (server/timekeeper.py).
         deadlines = Deadlines(client)
         service: GameService | None = None
@@ -161,7 +163,6 @@ def create_app(
             accounts.close()
             await deadlines.aclose()  # what the last moves noted
             await client.aclose()
-            await pool.disconnect()
             if embedded is not None:
                 embedded.stop()
 

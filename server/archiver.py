@@ -27,13 +27,13 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Final
 
-import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 from starlette.applications import Starlette
 
 from server.background import Sleeper, running
 from server.errors import ServiceError
 from server.fast_paths import command_path
+from server.redis_cluster import RedisClient
 from server.redis_public import Script
 from server.service import GameService
 
@@ -63,7 +63,7 @@ def _now_ms() -> int:
 class ArchiveQueue:
     """The games to archive and when (``GameService.archives``)."""
 
-    def __init__(self, client: aioredis.Redis, *, after_s: float) -> None:
+    def __init__(self, client: RedisClient, *, after_s: float) -> None:
         self._r = client
         self._direct = command_path(client)
         self.after_ms = round(after_s * 1000)

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 import msgspec
-import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
 from bots import BOTS, choose
@@ -34,6 +33,7 @@ from events.game import Variant
 from server.errors import ServiceError
 from server.outage import REDIS_CONNECT_S, is_store_down
 from server.projection import decode_event
+from server.redis_cluster import RedisClient, close_client, open_client
 from server.service import BOT_GAMES_KEY, GameService
 from server.settings import Settings
 from server.store import EventStore
@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 
 REFRESH_SECONDS: Final = 0.25
 TAIL_BLOCK_MS: Final = 200
+WORKER_CONNECTIONS: Final = 512  # a splendor bots worker's Redis pool (per node)
 WORKERS_GRACE_S: Final = 2.0  # for a thinking MCTS worker to finish, when stopping
 
 
@@ -63,7 +64,7 @@ class BotRunner:
     def __init__(
         self,
         service: GameService,
-        tail_redis: aioredis.Redis,
+        tail_redis: RedisClient,
         *,
         delay: float,
         seconds: float,
@@ -258,8 +259,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
-        await tail.aclose()
-        await tail.connection_pool.disconnect()
+        await close_client(tail)
 
 
 async def run_worker(settings: Settings) -> None:
@@ -273,8 +273,8 @@ async def run_worker(settings: Settings) -> None:
     from server.lobby import Lobby
     from server.ws import tail_client
 
-    client = aioredis.from_url(
-        redis_url, decode_responses=False, socket_connect_timeout=REDIS_CONNECT_S
+    client = await open_client(
+        redis_url, max_connections=WORKER_CONNECTIONS, socket_connect_timeout=REDIS_CONNECT_S
     )
     tail = tail_client(client)  # as the server's runner has it: no socket timeout
     store = EventStore(client, Durability.of(settings))
@@ -285,8 +285,7 @@ async def run_worker(settings: Settings) -> None:
         await runner.run()
     finally:
         await runner.close()
-        await tail.aclose()
-        await tail.connection_pool.disconnect()
+        await close_client(tail)
         await client.aclose()
 
 

@@ -26,8 +26,9 @@ from collections.abc import Callable, Iterable
 from importlib.metadata import version
 from typing import Any, Final
 
-import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 
+from server.redis_cluster import AnyNodeSubscription, ClusterRedis, RedisClient
 from server.redis_public import (
     CommandPath,
     PublicRedis,
@@ -249,8 +250,17 @@ def forget_choices() -> None:
     _choices.clear()
 
 
-def command_path(client: aioredis.Redis) -> CommandPath:
-    """The command path's calls for ``client`` (one per pool on the fast path)."""
+def command_path(client: RedisClient) -> CommandPath:
+    """The command path's calls for ``client`` (one per pool on the fast path). On a
+    cluster, the public path: the fast path's one connection can't route by slot."""
+    if isinstance(client, RedisCluster):
+        if "redis_direct_cluster" not in _choices:  # said once
+            _choices["redis_direct_cluster"] = False
+            log.warning(
+                "public path: redis_direct not used on a Redis Cluster "
+                "(one connection can't route by slot); redis-py's cluster client instead"
+            )
+        return ClusterRedis(client)
     if direct_redis():
         from server.redis_direct import DirectRedis
 
@@ -261,10 +271,13 @@ def command_path(client: aioredis.Redis) -> CommandPath:
 _LANES_ATTRIBUTE: Final = "_splendor_command_lanes"  # a pool's lanes
 
 
-def command_lanes(client: aioredis.Redis, count: int) -> list[WaitingPath]:
+def command_lanes(client: RedisClient, count: int) -> list[WaitingPath]:
     """Up to ``count`` command paths of ``client``'s pool, each on a connection of its
     own (server.durability: a ``WAIT`` holds its connection). Made once per pool; on
-    the public path one, since each of its calls takes a connection of the pool."""
+    the public path one, since each of its calls takes a connection of the pool; on a
+    cluster one, whose calls take a connection of the pool of their slot's node."""
+    if isinstance(client, RedisCluster):
+        return [ClusterRedis(client)]
     if not direct_redis():
         return [PublicRedis(client)]
     from server.redis_direct import DirectRedis
@@ -278,12 +291,16 @@ def command_lanes(client: aioredis.Redis, count: int) -> list[WaitingPath]:
 
 
 def subscription_path(
-    client: aioredis.Redis,
+    client: RedisClient,
     notify: Callable[[bytes, bytes], None],
     on_lost: Callable[[], None] | None = None,
 ) -> SubscriptionPath:
     """Subscribed connections of ``client``'s pool: ``notify(channel, message)`` for
-    each message, ``on_lost()`` once a connection is lost."""
+    each message, ``on_lost()`` once a connection is lost. On a cluster, connections
+    on any one node (for ``PUBLISH``ed messages; keyspace notifications are per node:
+    the tailer subscribes on each primary itself)."""
+    if isinstance(client, RedisCluster):
+        return AnyNodeSubscription(client, lambda node: subscription_path(node, notify, on_lost))
     if direct_redis():
         from server.redis_direct import Subscriber, TakenConnection
 

@@ -40,7 +40,6 @@ from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from typing import Any, Final
 
 import msgspec
-import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from events.clock import clock_view
@@ -50,6 +49,7 @@ from server.durability import Durability
 from server.errors import unavailable
 from server.presence import PRESENCE_BEAT_S, Presence, SeatsSeen, seat_away_since
 from server.projection import LoggedEvent, decode_event
+from server.redis_cluster import RedisClient, ping
 from server.service import reveal_reserves
 from server.settings import WS_BUFFER_BYTES, TailMode
 from server.signals import ARCHIVED_SIGNAL, PRESENCE_SIGNAL, REMATCH_PREFIX, Signals
@@ -609,8 +609,8 @@ class Hubs:
     def __init__(
         self,
         load: LoadGame,
-        tail_client: aioredis.Redis,
-        wake_client: aioredis.Redis,
+        tail_client: RedisClient,
+        wake_client: RedisClient,
         *,
         outbox_limit: int = DEFAULT_OUTBOX_LIMIT,
         block_ms: int = TAIL_BLOCK_MS,
@@ -662,7 +662,7 @@ class Hubs:
         diffs).
         """
         if self.tailer.down is not None:
-            await self._wake_client.ping()  # raises while Redis is still down
+            await ping(self._wake_client)  # raises while Redis is still down
         while True:
             hub = self._hubs.get(game_id)
             if hub is None:

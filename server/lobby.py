@@ -27,9 +27,9 @@ from collections.abc import Iterable
 from typing import Any, Final, Literal
 
 import msgspec
-import redis.asyncio as aioredis
 
 from server.fast_paths import command_path
+from server.redis_cluster import RedisClient
 from server.redis_public import Script
 from server.settings import Settings
 
@@ -149,7 +149,7 @@ class Lobby:
     ``keep_finished`` finished (and aborted) games that ended last: every process
     writing to one Redis should give the same bound (``Settings.finished_games``)."""
 
-    def __init__(self, client: aioredis.Redis, keep_finished: int = KEEP_FINISHED) -> None:
+    def __init__(self, client: RedisClient, keep_finished: int = KEEP_FINISHED) -> None:
         if keep_finished < 1:
             raise ValueError("keep_finished must be 1 or more")
         self._r = client

@@ -39,10 +39,10 @@ from collections.abc import Sequence
 from typing import Final, cast
 
 import msgspec
-import redis.asyncio as aioredis
 
 from server.matchmaking import GRACE_MS, Entry, Plan, Pool, pool_named
 from server.projection import token_digest
+from server.redis_cluster import RedisClient
 
 __all__ = [
     "LEFT",
@@ -231,7 +231,7 @@ def _touched(raw: bytes) -> Paired | bool | str:
 class PairingStore:
     """The pools' keys and scripts on one Redis (or Cluster) client."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: RedisClient) -> None:
         self.client = client
         self._enqueue = client.register_script(ENQUEUE_LUA)
         self._cancel = client.register_script(CANCEL_LUA)

@@ -28,7 +28,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Final
 
-import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from events.base import TimeControl
@@ -37,6 +36,7 @@ from server.matchmaking import Pool, pair_off
 from server.pairing import LEFT, Paired, PairingStore, Waiting
 from server.ratings import Ratings as RatingsModel
 from server.ratings import player_id
+from server.redis_cluster import RedisClient
 from server.service import GameService
 from server.skill import START
 
@@ -59,7 +59,7 @@ async def starting_rating(account: str, variant: str) -> float:
     return STARTING_RATING
 
 
-def ratings_of(client: aioredis.Redis) -> Ratings:
+def ratings_of(client: RedisClient) -> Ratings:
     """An account's displayed rating in a variant, from the ratings read model
     (``server.ratings``); the starting rating before its first rated game."""
     book = RatingsModel(client)

@@ -37,10 +37,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from server.fast_paths import command_path
+from server.redis_cluster import RedisClient
 from server.redis_public import Script
 from server.signals import signals_channel
 from server.store import events_key, meta_key
@@ -159,7 +159,7 @@ class Presence:
 
     def __init__(
         self,
-        client: aioredis.Redis,
+        client: RedisClient,
         *,
         beat_s: float = PRESENCE_BEAT_S,
         server_id: str | None = None,

@@ -23,10 +23,10 @@ import logging
 from typing import Any, Final, cast
 
 import msgspec
-import redis.asyncio as aioredis
 
 from server.projection import Game
 from server.ratings import Ratings, player_id, rated_game, seated
+from server.redis_cluster import RedisClient
 from server.skill import NEW, VARIANTS
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ def record_key(player: str) -> str:
 class Profiles:
     """Players' finished games and records, and their ratings, over one Redis client."""
 
-    def __init__(self, client: aioredis.Redis, ratings: Ratings | None = None) -> None:
+    def __init__(self, client: RedisClient, ratings: Ratings | None = None) -> None:
         self._r = client
         self.ratings = Ratings(client) if ratings is None else ratings
         self._add = client.register_script(_ADD_LUA)

@@ -28,11 +28,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final, cast
 
 import msgspec
-import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from events.base import GameCreated, PlayerJoined
 from server.projection import Game
+from server.redis_cluster import RedisClient
 from server.skill import (
     VARIANTS,
     Change,
@@ -184,7 +184,7 @@ def rated_game(game: Game) -> RatedGame | None:
 class Ratings:
     """The ratings of every variant over one Redis client."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: RedisClient) -> None:
         self._r = client
         self._count = client.register_script(_COUNT_LUA)
         self.lost_races = 0  # updates read again because a player's skill had changed

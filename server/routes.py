@@ -37,6 +37,7 @@ from server.outage import is_store_down
 from server.profiles import Profiles
 from server.qr import qr_code
 from server.ratelimit import ClientLimits, RateLimiter
+from server.redis_cluster import ping
 from server.service import GameService, RematchResult
 
 DEFAULT_LIMIT: Final = 50
@@ -288,7 +289,7 @@ async def healthz(request: Request) -> Response:
     if drain is not None and drain.draining:
         return json({"status": "draining", "code": "unavailable", "message": DRAINING_MESSAGE}, 503)
     try:
-        await _service(request).store.client.ping()
+        await ping(_service(request).store.client)
     except RedisError as e:
         error = unavailable(e)
         keeper = getattr(request.app.state, "redis_keeper", None)

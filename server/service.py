@@ -31,7 +31,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final, Protocol
 
 import msgspec
-import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from events.base import ClaimAbandon, TimeControl
@@ -65,6 +64,7 @@ from server.projection import (
     unpack_log,
 )
 from server.records import RecordError, Restorable, header_mismatch, record_of
+from server.redis_cluster import RedisClient
 from server.rematch import (
     CLAIM_LUA,
     SET_ABSENT_LUA,
@@ -257,7 +257,7 @@ class GameService:
     ) -> None:
         self.store = store
         self.lobby = lobby
-        self._r: aioredis.Redis = store.client
+        self._r: RedisClient = store.client
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._cache_games = max(1, cache_games)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()

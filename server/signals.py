@@ -27,10 +27,10 @@ import logging
 from collections.abc import Callable
 from typing import Final
 
-import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from server.fast_paths import subscription_path
+from server.redis_cluster import RedisClient
 
 __all__ = [
     "ARCHIVED_SIGNAL",
@@ -68,7 +68,7 @@ class Signals:
 
     def __init__(
         self,
-        client: aioredis.Redis,
+        client: RedisClient,
         on_signal: Callable[[str, bytes], None],
         on_reconnect: Callable[[], None],
     ) -> None:

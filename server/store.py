@@ -25,13 +25,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import msgspec
-import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 
 from server import archive as archives
 from server.durability import LANES, PROBE_LUA, Durability, probe_key
 from server.fast_paths import command_lanes, command_path
+from server.redis_cluster import RedisClient, is_cluster
 from server.redis_public import CommandPath, Script, WaitingPath, WaitingReplies
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
 ]
 
 READ_PAGE: Final = 1000
+CLUSTER_POLL_S: Final = 0.05  # a cluster's blocking tail: how often it reads again
 
 _EVENTS_PREFIX: Final = "game:{"
 _EVENTS_SUFFIX: Final = "}:events"
@@ -307,13 +309,14 @@ class PendingAppend:
 class EventStore:
     """Append-only game logs on Redis streams, with optimistic concurrency.
 
-    The client must be a ``redis.asyncio.Redis`` built with ``decode_responses=False``.
-    ``tail`` blocks a connection for up to ``block_ms``: give tailers their own client
-    (or pool) and no ``socket_timeout`` shorter than the block time.
+    The client must be a ``redis.asyncio.Redis`` or a cluster client
+    (``server.redis_cluster``) built with ``decode_responses=False``. ``tail`` blocks a
+    connection for up to ``block_ms`` on one Redis: give tailers their own client (or
+    pool) and no ``socket_timeout`` shorter than the block time.
     """
 
     def __init__(
-        self, client: aioredis.Redis, durability: Durability | None = None, lanes: int = LANES
+        self, client: RedisClient, durability: Durability | None = None, lanes: int = LANES
     ) -> None:
         self._r = client
         # Appends are the command path: they go through a dedicated connection
@@ -325,7 +328,7 @@ class EventStore:
         self._lanes = command_lanes(client, lanes) if durability is not None else []
 
     @property
-    def client(self) -> aioredis.Redis:
+    def client(self) -> RedisClient:
         """The Redis client this store uses."""
         return self._r
 
@@ -407,10 +410,22 @@ class EventStore:
         if durability is None or not game_ids:
             return
         # One node holds every game here: a probe in any game's slot covers them all.
-        _, acknowledged = await self._lane().run_waiting(
-            PROBE_LUA, (probe_key(game_ids[0]),), (), durability.wait
+        # On a cluster, one probe on each primary holding some of them.
+        probed = [game_ids[0]]
+        if isinstance(self._r, RedisCluster):
+            by_node: dict[str, str] = {}
+            for game_id in game_ids:
+                node = self._r.get_node_from_key(events_key(game_id))
+                by_node.setdefault("" if node is None else node.name, game_id)
+            probed = list(by_node.values())
+        replies = await asyncio.gather(
+            *(
+                self._lane().run_waiting(PROBE_LUA, (probe_key(g),), (), durability.wait)
+                for g in probed
+            )
         )
-        durability.check(acknowledged)
+        for _, acknowledged in replies:
+            durability.check(acknowledged)
 
     async def read(
         self, game_id: str, after: int = 0, until: int | None = None
@@ -521,6 +536,8 @@ class EventStore:
 
         One XREAD BLOCK over all the streams; returns only games with new events (at
         most ``count`` each), or ``{}`` on timeout. With no positions it just sleeps.
+        On a cluster, where one XREAD can't span slots, the streams are read in one
+        pipeline (sent node by node) every ``CLUSTER_POLL_S`` until news or timeout.
         """
         if block_ms < 1:
             raise ValueError("block_ms must be >= 1 (0 would block forever in Redis)")
@@ -529,6 +546,8 @@ class EventStore:
         if not positions:
             await asyncio.sleep(block_ms / 1000)
             return {}
+        if is_cluster(self._r):
+            return await self._tail_cluster(positions, block_ms, count)
         by_key: dict[bytes, str] = {}
         streams: dict[KeyT, StreamIdT] = {}
         for game_id, after in positions.items():
@@ -549,6 +568,28 @@ class EventStore:
             if events:
                 out[by_key[_as_bytes(key)]] = events
         return out
+
+    async def _tail_cluster(
+        self, positions: Mapping[str, int], block_ms: int, count: int
+    ) -> dict[str, list[StoredEvent]]:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + block_ms / 1000
+        games = list(positions)
+        while True:
+            pipe = self._r.pipeline(transaction=False)
+            for game_id in games:
+                start = f"{max(positions[game_id], 0) + 1}-0"
+                pipe.xrange(events_key(game_id), min=start, max="+", count=count)
+            pages = await pipe.execute()
+            out = {
+                game_id: [_to_event(entry) for entry in page]
+                for game_id, page in zip(games, pages, strict=True)
+                if page
+            }
+            left = deadline - loop.time()
+            if out or left <= 0:
+                return out
+            await asyncio.sleep(min(CLUSTER_POLL_S, left))
 
     async def set_meta(self, game_id: str, mapping: Mapping[str, bytes | str | int]) -> None:
         """Set fields of a game's metadata hash (others are kept)."""

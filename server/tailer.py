@@ -30,6 +30,13 @@ With ``SPLENDOR_DURABILITY=replica`` the events read are handed on only once a
 replica has them (``EventStore.durable``, server/durability.py): otherwise they are
 held back, and read again, until one has.
 
+On a Redis Cluster, notifications are per node: the tailer keeps one subscribed
+connection (a *feed*) on each primary that holds a watched game's slot, places each
+game on its primary's feed, and follows the slots when they move (a failover
+promotes a replica: the lost feed's games are read again and subscribed to on their
+new primary, which gets ``notify-keyspace-events`` set when its feed connects). The
+reads of many games go in one pipeline, sent node by node (``EventStore.tail``).
+
 Notified, it also reads every watched game every ``SWEEP_S`` seconds, so a
 notification lost while its connection was being re-established costs a delay, never
 a missing event. Either way the reads start from each hub's own version, so nothing
@@ -42,15 +49,18 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Final
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
 
 from server.durability import Durability, NotDurable
 from server.fast_paths import subscription_path
-from server.redis_public import Subscription
+from server.redis_cluster import RedisClient, node_client
+from server.redis_public import Subscription, SubscriptionPath
 from server.settings import TailMode
 from server.store import EventStore, StoredEvent, events_key
 
@@ -66,8 +76,30 @@ NOTIFY_WAIT_S: Final = 1.0  # notified: longest wait for a notification (it is w
 SWEEP_S: Final = 10.0  # notified: every watched game is read this often anyway
 READ_CHUNK: Final = 200  # games per XREAD
 FEW_GAMES: Final = 3  # games with news read one by one rather than by one XREAD
+CLUSTER_POLL_BLOCK_MS: Final = 250  # polling a cluster: a new game is read within it
 _RETRY_S: Final = (0.05, 0.2, 1.0, 2.0)
 NOT_DURABLE_PAUSE_S: Final = 0.05  # after events held back for want of a replica
+_SINGLE: Final = ""  # the one feed's name on a single Redis
+
+
+@dataclass
+class _Feed:
+    """One subscribed connection for notifications: the single Redis's, or one
+    primary's on a cluster (``client``: a plain client on that node, ours to close)."""
+
+    path: SubscriptionPath
+    client: aioredis.Redis | None = None
+    subscriber: Subscription | None = None
+    subscribed: set[str] = field(default_factory=set)
+
+    @property
+    def up(self) -> bool:
+        return self.subscriber is not None and self.subscriber.lost is None
+
+    async def aclose(self) -> None:
+        await self.path.aclose()
+        if self.client is not None:
+            await self.client.aclose()
 
 
 class Tailer:
@@ -76,13 +108,15 @@ class Tailer:
 
     ``tail_client`` must be a single-connection client of its own (``XREAD BLOCK``
     holds its connection); ``wake_client`` is any other client (its pool lends the
-    notifications' connection for good, or sends ``CLIENT UNBLOCK``).
+    notifications' connection for good, or sends ``CLIENT UNBLOCK``). On a cluster
+    both are cluster clients (``tail_client`` one of its own, nothing blocks there);
+    the feeds are plain clients on the primaries ``wake_client`` knows.
     """
 
     def __init__(
         self,
-        tail_client: aioredis.Redis,
-        wake_client: aioredis.Redis,
+        tail_client: RedisClient,
+        wake_client: RedisClient,
         deliver: Deliver,
         *,
         block_ms: int = TAIL_BLOCK_MS,
@@ -105,6 +139,8 @@ class Tailer:
         self._to_subscribe: set[str] = set()
         self._to_unsubscribe: set[str] = set()
         self._marked: set[str] = set()
+        self._feeds: dict[str, _Feed] = {}  # by node name ("" on a single Redis)
+        self._placed: dict[str, str] = {}  # game -> the feed it is subscribed on
         # Games whose channel has delivered a notification since it was subscribed to
         # (only then will an expected notification surely come), and the
         # notifications of this process's own appends still to come, per game.
@@ -212,7 +248,10 @@ class Tailer:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        await self._tail_client.aclose(close_connection_pool=True)
+        if isinstance(self._tail_client, RedisCluster):
+            await self._tail_client.aclose()
+        else:
+            await self._tail_client.aclose(close_connection_pool=True)
 
     # ------------------------------------------------------------------ running
 
@@ -235,14 +274,15 @@ class Tailer:
             return False
 
     async def _turn_notifications_on(self) -> None:
-        config = await self._wake_client.config_get("notify-keyspace-events")
-        raw = next(iter(config.values()), b"")
-        flags = raw.decode() if isinstance(raw, bytes) else str(raw)
-        streams = "t" in flags or "A" in flags
-        if "K" in flags and streams:
+        if not isinstance(self._wake_client, RedisCluster):
+            await _notify_streams(self._wake_client)
             return
-        wanted = flags + ("" if "K" in flags else "K") + ("" if streams else "t")
-        await self._wake_client.config_set("notify-keyspace-events", wanted)
+        for node in self._wake_client.get_primaries():  # the others when their feed connects
+            client = node_client(self._wake_client, node)
+            try:
+                await _notify_streams(client)
+            finally:
+                await client.aclose()
 
     def _read_failed(self, e: BaseException, failures: int) -> float:
         delay = _RETRY_S[min(failures, len(_RETRY_S) - 1)]
@@ -256,44 +296,108 @@ class Tailer:
     # ------------------------------------------------------------------ notified
 
     def _channel(self, game_id: str) -> bytes:
-        db = self._wake_client.connection_pool.connection_kwargs.get("db", 0)
+        db = 0
+        if not isinstance(self._wake_client, RedisCluster):
+            db = self._wake_client.connection_pool.connection_kwargs.get("db", 0)
         return f"__keyspace@{db}__:{events_key(game_id)}".encode()
+
+    def _node_of(self, game_id: str) -> str:
+        """The name of the feed a game's notifications come on: its primary's."""
+        cluster = self._wake_client
+        if not isinstance(cluster, RedisCluster):
+            return _SINGLE
+        node = cluster.get_node_from_key(events_key(game_id))
+        return "" if node is None else str(node.name)
+
+    def _feed(self, name: str) -> _Feed:
+        feed = self._feeds.get(name)
+        if feed is not None:
+            return feed
+        cluster = self._wake_client
+        if not isinstance(cluster, RedisCluster):
+            feed = _Feed(subscription_path(cluster, self._notified))
+        else:
+            node = cluster.get_node(node_name=name)
+            if node is None:
+                raise RedisConnectionError(f"tailer: no node {name} in the cluster's map")
+            # No socket timeout: a subscribed connection waits for as long as it takes.
+            client = node_client(cluster, node, socket_timeout=None)
+            feed = _Feed(subscription_path(client, self._notified), client)
+        self._feeds[name] = feed
+        return feed
+
+    async def _connect(self, name: str, feed: _Feed, failures: int) -> None:
+        """(Re)connect a feed: its games are subscribed to again and read."""
+        if feed.client is not None:
+            # A primary may be new (a promoted replica): CONFIG SET is per node.
+            await _notify_streams(feed.client)
+        elif failures:
+            # A Redis started afresh has them off (CONFIG SET is not kept): on
+            # again, or this connection waits in vain.
+            await self._turn_notifications_on()
+        feed.subscriber = await feed.path.connected()
+        games = {g for g, placed in self._placed.items() if placed == name} | feed.subscribed
+        feed.subscribed = set()
+        for game_id in games:
+            self._placed.pop(game_id, None)
+            self._live.discard(game_id)
+            self._expected.pop(game_id, None)
+        self._to_subscribe |= games & self._positions.keys()
+
+    def _follow_slots(self) -> None:
+        """Games whose slot has moved to another primary are subscribed to there."""
+        if not isinstance(self._wake_client, RedisCluster):
+            return
+        for game_id, name in list(self._placed.items()):
+            if self._node_of(game_id) != name:
+                self._unplace(game_id)
+                if game_id in self._positions:
+                    self._to_subscribe.add(game_id)
+
+    def _unplace(self, game_id: str) -> None:
+        name = self._placed.pop(game_id, None)
+        feed = None if name is None else self._feeds.get(name)
+        if feed is None:
+            return
+        feed.subscribed.discard(game_id)
+        self._live.discard(game_id)
+        self._expected.pop(game_id, None)
+        if feed.up and feed.subscriber is not None:
+            feed.subscriber.unsubscribe([self._channel(game_id)])
+
+    async def _drop_idle_feeds(self) -> None:
+        for name, feed in list(self._feeds.items()):
+            if name != _SINGLE and not feed.subscribed and name not in self._placed.values():
+                del self._feeds[name]
+                await feed.aclose()
+
+    async def _refresh_slots(self) -> None:
+        """After a failure on a cluster: ask it again which primary holds which slot."""
+        if isinstance(self._wake_client, RedisCluster):
+            with contextlib.suppress(RedisError, OSError):
+                await self._wake_client.nodes_manager.initialize()
 
     async def _run_notified(self) -> None:
         loop = asyncio.get_running_loop()
         failures = 0
-        connection = subscription_path(self._wake_client, self._notified)
-        subscriber: Subscription | None = None
-        subscribed: set[str] = set()
         swept = loop.time()
         self._ticking = loop.call_later(NOTIFY_WAIT_S, self._tick)
+        self._to_subscribe |= set(self._positions)
         try:
             while self._positions:
                 try:
-                    if subscriber is None or subscriber.lost is not None:
-                        if failures:
-                            # A Redis started afresh has them off (CONFIG SET is not
-                            # kept): on again, or this connection waits in vain. A
-                            # failure is retried like any other.
-                            await self._turn_notifications_on()
-                        subscriber = await connection.connected()
-                        subscribed = set()
-                        self._to_subscribe |= set(self._positions)
-                        self._live.clear()
-                        self._expected.clear()
-                    gone = self._to_unsubscribe & subscribed
+                    self._follow_slots()
+                    gone = self._to_unsubscribe & self._placed.keys()
                     self._to_unsubscribe.clear()
-                    if gone:
-                        subscriber.unsubscribe([self._channel(g) for g in gone])
-                        subscribed -= gone
-                        self._live -= gone
-                    new = (self._to_subscribe & self._positions.keys()) - subscribed
+                    for game_id in gone:
+                        self._unplace(game_id)
+                    await self._drop_idle_feeds()  # e.g. a dead primary's, its games moved
+                    for name, feed in list(self._feeds.items()):
+                        if not feed.up:
+                            await self._connect(name, feed, failures)
+                    new = (self._to_subscribe & self._positions.keys()) - self._placed.keys()
                     self._to_subscribe.clear()
-                    if new:
-                        await subscriber.subscribe([self._channel(g) for g in new])
-                        subscribed |= new
-                        # Events appended between a hub's load and its subscription.
-                        self._marked |= new
+                    await self._subscribe(new)
                     if loop.time() - swept >= SWEEP_S:
                         swept = loop.time()
                         self._marked |= self._positions.keys()
@@ -302,21 +406,52 @@ class Tailer:
                     elif not (self._to_subscribe or self._to_unsubscribe):
                         self._news.clear()
                         await self._news.wait()
-                    if subscriber.lost is not None:
-                        raise subscriber.lost
+                    for feed in self._feeds.values():
+                        if feed.subscriber is not None and feed.subscriber.lost is not None:
+                            raise feed.subscriber.lost
                     failures, self.down = 0, None
                 except (RedisError, OSError) as e:
-                    if subscriber is not None:
-                        subscriber.fail(RedisConnectionError(f"tailer: {e!r}"))
-                    subscriber = None
+                    for feed in self._feeds.values():
+                        if feed.subscriber is not None and feed.subscriber.lost is not None:
+                            feed.subscriber = None  # connected again at the next turn
+                    if not isinstance(self._wake_client, RedisCluster):
+                        # One connection: whatever failed, start it afresh.
+                        for feed in self._feeds.values():
+                            if feed.subscriber is not None:
+                                feed.subscriber.fail(RedisConnectionError(f"tailer: {e!r}"))
+                            feed.subscriber = None
                     self._marked |= self._positions.keys()  # notifications may be lost
+                    # Games whose subscription failed before they were placed on a feed.
+                    self._to_subscribe |= self._positions.keys() - self._placed.keys()
                     await asyncio.sleep(self._read_failed(e, failures))
+                    await self._refresh_slots()
                     failures += 1
         finally:
             if self._ticking is not None:
                 self._ticking.cancel()
                 self._ticking = None
-            await connection.aclose()
+            feeds, self._feeds = list(self._feeds.values()), {}
+            self._placed.clear()
+            for feed in feeds:
+                await feed.aclose()
+
+    async def _subscribe(self, games: set[str]) -> None:
+        """Subscribe to new games, each on its primary's feed (read once confirmed)."""
+        by_feed: dict[str, list[str]] = {}
+        for game_id in games:
+            by_feed.setdefault(self._node_of(game_id), []).append(game_id)
+        for name, ids in by_feed.items():
+            feed = self._feed(name)
+            if not feed.up:
+                await self._connect(name, feed, 0)
+            assert feed.subscriber is not None
+            # Placed first: a failure below has them subscribed to again with the feed.
+            for game_id in ids:
+                self._placed[game_id] = name
+            await feed.subscriber.subscribe([self._channel(g) for g in ids])
+            feed.subscribed.update(ids)
+            # Events appended between a hub's load and its subscription.
+            self._marked.update(ids)
 
     def _tick(self) -> None:
         # Every NOTIFY_WAIT_S: a look at the sweep's clock and at the connection.
@@ -400,13 +535,15 @@ class Tailer:
         failures = 0
         while self._positions:
             try:
-                if self._client_id is None:
+                block_ms = self._block_ms
+                if isinstance(self._tail_client, RedisCluster):
+                    # No blocking read to wake on a cluster: a short one instead.
+                    block_ms = min(block_ms, CLUSTER_POLL_BLOCK_MS)
+                elif self._client_id is None:
                     self._client_id = int(await self._tail_client.client_id())
                 self._reading = self._generation
                 try:
-                    batch = await self._store.tail(
-                        dict(self._positions), self._block_ms, self._count
-                    )
+                    batch = await self._store.tail(dict(self._positions), block_ms, self._count)
                 finally:
                     self._reading = None
                 failures, self.down = 0, None
@@ -436,6 +573,18 @@ class Tailer:
             except (RedisError, OSError):
                 return
             await asyncio.sleep(0.001 * (1 + attempt // 10))
+
+
+async def _notify_streams(client: aioredis.Redis) -> None:
+    """Have one Redis publish keyspace notifications of streams (K and t)."""
+    config = await client.config_get("notify-keyspace-events")
+    raw = next(iter(config.values()), b"")
+    flags = raw.decode() if isinstance(raw, bytes) else str(raw)
+    streams = "t" in flags or "A" in flags
+    if "K" in flags and streams:
+        return
+    wanted = flags + ("" if "K" in flags else "K") + ("" if streams else "t")
+    await client.config_set("notify-keyspace-events", wanted)
 
 
 def _game_of(channel: bytes | str) -> str:

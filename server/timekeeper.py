@@ -32,13 +32,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Final
 
-import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 from starlette.applications import Starlette
 
 from server.background import Sleeper, running
 from server.errors import ServiceError
 from server.fast_paths import command_path
+from server.redis_cluster import RedisClient
 from server.redis_public import Script
 from server.service import GameService
 
@@ -97,7 +97,7 @@ def _now_ms() -> int:
 class Deadlines:
     """The deadlines of games in Redis (``GameService.scheduler``)."""
 
-    def __init__(self, client: aioredis.Redis, *, flush_s: float = FLUSH_S) -> None:
+    def __init__(self, client: RedisClient, *, flush_s: float = FLUSH_S) -> None:
         self._r = client
         self._direct = command_path(client)
         self._flush_s = flush_s

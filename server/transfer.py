@@ -29,13 +29,14 @@ from types import ModuleType
 from typing import IO, Literal, NamedTuple, cast
 
 import msgspec
-import redis.asyncio as aioredis
 
 from server.archiver import ArchiveQueue
 from server.embedded_redis import EmbeddedRedis, EmbeddedRedisError, serving_url
 from server.errors import ServiceError
 from server.lobby import KEEP_FINISHED, Lobby
+from server.outage import REDIS_CONNECT_S
 from server.records import RecordError, iso_to_ms, parse_record
+from server.redis_cluster import open_client
 from server.service import GameService
 from server.settings import Settings, SettingsError
 from server.store import EventStore
@@ -148,9 +149,10 @@ async def games_on(
     url: str, keep_finished: int = KEEP_FINISHED, archive_after: float = 600.0
 ) -> AsyncIterator[GameService]:
     """A game service (with its lobby, listing ``keep_finished`` finished games as the
-    servers do: ``Settings.finished_games``) on the Redis at ``url``; the games it
-    writes are archived ``archive_after`` seconds after their end (by the servers)."""
-    client = aioredis.from_url(url)
+    servers do: ``Settings.finished_games``) on the Redis at ``url`` (one, or a
+    cluster); the games it writes are archived ``archive_after`` seconds after their
+    end (by the servers)."""
+    client = await open_client(url, max_connections=64, socket_connect_timeout=REDIS_CONNECT_S)
     try:
         lobby = Lobby(client, keep_finished)
         service = GameService(EventStore(client), lobby, cache_games=CACHED_GAMES)

@@ -26,6 +26,7 @@ from typing import Any, Final, TypeVar
 
 import msgspec
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import MaxConnectionsError, RedisError
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute, WebSocketRoute
@@ -41,6 +42,7 @@ from server.hub import CLOSE_INTERNAL, Hubs, Outbox
 from server.outage import is_store_down
 from server.projection import LoggedEvent
 from server.ratelimit import RateLimiter
+from server.redis_cluster import RedisClient, copy_client
 from server.routes import seat_for_token
 from server.service import GameService
 from server.settings import Settings
@@ -321,9 +323,12 @@ class GameSocketApp:
             wire.close()
 
 
-def tail_client(client: aioredis.Redis) -> aioredis.Redis:
+def tail_client(client: RedisClient) -> RedisClient:
     """A single-connection client like ``client``, without a socket timeout: the
-    tailer's ``XREAD BLOCK`` holds its connection for seconds."""
+    tailer's ``XREAD BLOCK`` holds its connection for seconds. On a cluster, where
+    nothing blocks (``EventStore.tail``), a cluster client of its own."""
+    if isinstance(client, RedisCluster):
+        return copy_client(client)
     pool = client.connection_pool
     kwargs = dict(pool.connection_kwargs)
     kwargs["socket_timeout"] = None
@@ -335,7 +340,7 @@ def tail_client(client: aioredis.Redis) -> aioredis.Redis:
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """The process's hubs, from the service's Redis, for as long as the app runs."""
     service: GameService = app.state.service
-    client: aioredis.Redis = app.state.redis
+    client: RedisClient = app.state.redis
 
     async def load(game_id: str) -> tuple[Variant, Sequence[LoggedEvent]]:
         variant = await service.variant_of(game_id)

@@ -8,6 +8,7 @@ import time
 import pytest
 import redis.asyncio as aioredis
 
+from server.redis_cluster import open_client
 from server.store import (
     READ_PAGE,
     AppendResult,
@@ -171,10 +172,13 @@ async def test_invalid_game_ids_are_refused(store: EventStore) -> None:
             await store.version(bad)
 
 
-async def test_concurrent_appends_exactly_one_wins(redis_server: str, store: EventStore) -> None:
+async def test_concurrent_appends_exactly_one_wins(redis_url: str, store: EventStore) -> None:
     """20 concurrent appends at the same version: one wins, 19 conflict, no gap or duplicate."""
     await store.append("race", ev("start"), expected_version=0, command_id=None, at_ms=T0)
-    clients = [aioredis.from_url(redis_server) for _ in range(20)]
+    clients = [
+        await open_client(redis_url, max_connections=8, socket_connect_timeout=5)
+        for _ in range(20)
+    ]
     try:
         stores = [EventStore(c) for c in clients]
 
