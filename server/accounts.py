@@ -40,12 +40,12 @@ from typing import Any, Final, TypeVar, cast
 from urllib.parse import urlsplit
 
 import msgspec
-import redis.asyncio as aioredis
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from starlette.requests import HTTPConnection
 
 from server.errors import bad_request, forbidden
+from server.redis_cluster import RedisClient
 from server.settings import Settings
 
 T = TypeVar("T")
@@ -163,7 +163,7 @@ def _now_ms() -> int:
 class Accounts:
     """Accounts and sessions over one Redis client; passwords hashed in a thread pool."""
 
-    def __init__(self, client: aioredis.Redis, hasher: PasswordHasher | None = None) -> None:
+    def __init__(self, client: RedisClient, hasher: PasswordHasher | None = None) -> None:
         self._r = client
         self._hasher = password_hasher() if hasher is None else hasher
         self._pool = ThreadPoolExecutor(HASH_THREADS, thread_name_prefix="argon2")
