@@ -23,7 +23,6 @@ What differs on a cluster, and where it is handled:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 from collections.abc import Callable, Sequence
@@ -31,12 +30,9 @@ from typing import Any, Final, TypeAlias, TypeGuard
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
-from redis.exceptions import AskError, ClusterDownError, MovedError, NoScriptError, TryAgainError
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import NoScriptError
 
 from server.redis_public import (
-    PublicRedis,
     Script,
     Subscription,
     SubscriptionPath,
@@ -216,14 +212,15 @@ class ClusterRedis:
     which the callers read as well as Redis's own.
 
     A script followed by ``WAIT`` (server.durability) must run on one connection of
-    the node that holds its keys: it goes through a plain client on that node
-    (``PublicRedis``'s pipeline). A slot that moved meanwhile (``MOVED``, a failover)
-    has the cluster's map read again and is answered as a lost connection (the
-    client sends its command again)."""
+    the node that holds its keys: both go in one cluster pipeline, the ``WAIT``
+    aimed at that node (``target_nodes``), so redis-py sends them together on one
+    connection of that node's pool. A slot that moved meanwhile gets the script
+    retried elsewhere by redis-py and the ``WAIT`` refused or counting nothing: the
+    append then fails as a lost connection would, and its retry finds the new
+    primary."""
 
     def __init__(self, client: RedisCluster) -> None:
         self._client = client
-        self._nodes: dict[str, tuple[aioredis.Redis, PublicRedis]] = {}
 
     async def execute(self, *args: bytes) -> Any:
         return await self._client.execute_command(args[0].decode().upper(), *args[1:])
@@ -257,33 +254,30 @@ class ClusterRedis:
     ) -> tuple[Any, Any]:
         if not keys:
             raise ValueError("a waiting script needs a key: its slot's node waits")
-        node = self._client.nodes_manager.get_node_from_slot(self._client.keyslot(keys[0]))
-        known = self._nodes.get(node.name)
-        if known is None:
-            plain = node_client(self._client, node)
-            known = self._nodes[node.name] = (plain, PublicRedis(plain))
-        try:
-            return await known[1].run_waiting(script, keys, args, wait)
-        except (MovedError, AskError, ClusterDownError, TryAgainError) as e:
-            await self._moved(node.name)
-            raise RedisConnectionError(f"the slot moved ({e}): sent again") from e
-        except (RedisConnectionError, RedisTimeoutError, OSError):
-            await self._moved(node.name)
-            raise
+        count = b"%d" % len(keys)
+        reply, acknowledged = await self._pipeline(
+            (b"EVALSHA", script.sha, count, *keys, *args), wait, keys[0]
+        )
+        if isinstance(reply, NoScriptError):
+            reply, acknowledged = await self._pipeline(
+                (b"EVAL", script.body, count, *keys, *args), wait, keys[0]
+            )
+        if isinstance(reply, Exception):
+            raise reply
+        return reply, acknowledged
 
-    async def _moved(self, name: str) -> None:
-        """The node may be gone or no longer the slot's: read the cluster's map again."""
-        known = self._nodes.pop(name, None)
-        if known is not None:
-            await known[0].aclose()
-        # On failure the next call tries again.
-        with contextlib.suppress(RedisConnectionError, RedisTimeoutError, ClusterDownError, OSError):
-            await self._client.nodes_manager.initialize()
+    async def _pipeline(
+        self, command: Sequence[bytes], wait: Sequence[bytes], key: bytes
+    ) -> list[Any]:
+        node = self._client.nodes_manager.get_node_from_slot(self._client.keyslot(key))
+        pipe = self._client.pipeline(transaction=False)
+        pipe.execute_command(command[0].decode(), *command[1:])
+        pipe.execute_command(wait[0].decode(), *wait[1:], target_nodes=node)
+        replies: list[Any] = await pipe.execute(raise_on_error=False)
+        return replies
 
     def waiting(self) -> int:
         return 0  # each call takes a connection of its node's pool
 
     async def aclose(self) -> None:
-        nodes, self._nodes = list(self._nodes.values()), {}
-        for plain, _ in nodes:
-            await plain.aclose()
+        pass  # the client is the caller's

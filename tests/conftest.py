@@ -9,6 +9,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.embedded_redis import EmbeddedRedis
+from server.redis_cluster import RedisClient, open_client
 from server.store import EventStore
 from tests.cluster_helpers import ClusterUnavailable, LocalCluster
 
@@ -56,6 +57,18 @@ def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalClu
         pytest.skip(f"no Redis Cluster: {e}")
     with cluster:
         yield cluster
+
+
+@pytest.fixture
+async def cluster_client(redis_cluster: LocalCluster) -> AsyncIterator[RedisClient]:
+    """The client ``splendor serve`` makes for the session's cluster (redis-py's
+    cluster client), every primary emptied first."""
+    redis_cluster.flush()
+    client = await open_client(redis_cluster.url, max_connections=64, socket_connect_timeout=5)
+    try:
+        yield client
+    finally:
+        await client.aclose()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

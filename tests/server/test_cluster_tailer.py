@@ -4,29 +4,16 @@ death followed to the replica that takes its slots over."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
-import pytest
 from redis.asyncio.cluster import RedisCluster
 
-from server.redis_cluster import RedisClient, copy_client, open_client
+from server.redis_cluster import RedisClient, copy_client
 from server.store import EventStore, StoredEvent, events_key
 from server.tailer import Tailer
 from tests.cluster_helpers import LocalCluster, ids_on_every_primary
 
 T0 = 1_700_000_000_000
 WAIT_S = 30
-
-
-@pytest.fixture
-async def cluster_client(redis_cluster: LocalCluster) -> AsyncIterator[RedisClient]:
-    """The server's client on the session's cluster, every primary emptied."""
-    redis_cluster.flush()
-    client = await open_client(redis_cluster.url, max_connections=64, socket_connect_timeout=5)
-    try:
-        yield client
-    finally:
-        await client.aclose()
 
 
 class Seen:

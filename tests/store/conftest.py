@@ -13,7 +13,7 @@ from redis.asyncio.cluster import RedisCluster
 from server.redis_cluster import RedisClient, open_client
 from tests.cluster_helpers import LocalCluster
 
-CONTRACT_MODULES: Final = {"test_store", "test_restore", "test_deadlines", "test_cluster_store"}
+CONTRACT_MODULES: Final = {"test_store", "test_restore", "test_deadlines"}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
