@@ -23,6 +23,7 @@ What differs on a cluster, and where it is handled:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import Callable, Sequence
@@ -30,7 +31,10 @@ from typing import Any, Final, TypeAlias, TypeGuard
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
-from redis.exceptions import NoScriptError
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, RedisError
 
 from server.redis_public import (
     Script,
@@ -50,6 +54,7 @@ __all__ = [
     "node_client",
     "open_client",
     "ping",
+    "subscriber_client",
 ]
 
 log = logging.getLogger(__name__)
@@ -138,6 +143,14 @@ def node_client(cluster: RedisCluster, node: ClusterNode, **changes: Any) -> aio
     return aioredis.Redis(host=node.host, port=int(node.port), **_options(cluster, changes))
 
 
+def subscriber_client(cluster: RedisCluster, node: ClusterNode) -> aioredis.Redis:
+    """A plain client on one node for subscriptions: no socket timeout (a subscribed
+    connection waits as long as it takes) and no retries (a lost connection is the
+    owner's to make again, elsewhere if the node died: redis-py's own reconnecting
+    would keep trying the dead node)."""
+    return node_client(cluster, node, socket_timeout=None, retry=Retry(NoBackoff(), 0))
+
+
 async def ping(client: RedisClient) -> None:
     """Raise unless Redis answers: on a cluster, every primary (redis-py's PING goes
     to every node, and a dead replica does not stop the games)."""
@@ -192,8 +205,7 @@ class AnyNodeSubscription:
             await self._cluster.initialize()
             nodes = self._cluster.get_nodes()
         node = random.choice(nodes)
-        # No socket timeout: a subscribed connection waits for as long as it takes.
-        self._client = node_client(self._cluster, node, socket_timeout=None)
+        self._client = subscriber_client(self._cluster, node)
         self._path = self._make(self._client)
         return await self._path.connected()
 
@@ -215,9 +227,9 @@ class ClusterRedis:
     the node that holds its keys: both go in one cluster pipeline, the ``WAIT``
     aimed at that node (``target_nodes``), so redis-py sends them together on one
     connection of that node's pool. A slot that moved meanwhile gets the script
-    retried elsewhere by redis-py and the ``WAIT`` refused or counting nothing: the
-    append then fails as a lost connection would, and its retry finds the new
-    primary."""
+    sent on by redis-py and the ``WAIT`` refused (a replica) or failing: the append
+    then fails as a lost connection would, the map is read again, and its retry
+    (same command id) waits on the new primary."""
 
     def __init__(self, client: RedisCluster) -> None:
         self._client = client
@@ -264,6 +276,14 @@ class ClusterRedis:
             )
         if isinstance(reply, Exception):
             raise reply
+        if isinstance(acknowledged, Exception):
+            # The WAIT's node is no longer the slot's primary (a failover: the script
+            # was sent on by redis-py, the WAIT refused): answered as a lost
+            # connection, and the map read again for the command's retry.
+            await self._read_map()
+            raise RedisConnectionError(
+                f"WAIT on the node of the slot failed: {acknowledged}"
+            ) from acknowledged
         return reply, acknowledged
 
     async def _pipeline(
@@ -273,8 +293,16 @@ class ClusterRedis:
         pipe = self._client.pipeline(transaction=False)
         pipe.execute_command(command[0].decode(), *command[1:])
         pipe.execute_command(wait[0].decode(), *wait[1:], target_nodes=node)
-        replies: list[Any] = await pipe.execute(raise_on_error=False)
+        try:
+            replies: list[Any] = await pipe.execute(raise_on_error=False)
+        except (RedisError, OSError):
+            await self._read_map()  # the node may be gone: for the command's retry
+            raise
         return replies
+
+    async def _read_map(self) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            await self._client.nodes_manager.initialize()
 
     def waiting(self) -> int:
         return 0  # each call takes a connection of its node's pool

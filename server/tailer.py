@@ -59,7 +59,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from server.durability import Durability, NotDurable
 from server.fast_paths import subscription_path
-from server.redis_cluster import RedisClient, node_client
+from server.redis_cluster import RedisClient, node_client, subscriber_client
 from server.redis_public import Subscription, SubscriptionPath
 from server.settings import TailMode
 from server.store import EventStore, StoredEvent, events_key
@@ -320,8 +320,7 @@ class Tailer:
             node = cluster.get_node(node_name=name)
             if node is None:
                 raise RedisConnectionError(f"tailer: no node {name} in the cluster's map")
-            # No socket timeout: a subscribed connection waits for as long as it takes.
-            client = node_client(cluster, node, socket_timeout=None)
+            client = subscriber_client(cluster, node)
             feed = _Feed(subscription_path(client, self._notified), client)
         self._feeds[name] = feed
         return feed
