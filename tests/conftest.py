@@ -64,7 +64,7 @@ async def cluster_client(redis_cluster: LocalCluster) -> AsyncIterator[RedisClie
     """The client ``splendor serve`` makes for the session's cluster (redis-py's
     cluster client), every primary emptied first."""
     redis_cluster.flush()
-    client = await open_client(redis_cluster.url, max_connections=64, socket_connect_timeout=5)
+    client = await open_client(redis_cluster.url, max_connections=512, socket_connect_timeout=5)
     try:
         yield client
     finally:

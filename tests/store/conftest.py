@@ -8,7 +8,6 @@ from typing import Final
 
 import pytest
 import redis.asyncio as aioredis
-from redis.asyncio.cluster import RedisCluster
 
 from server.redis_cluster import RedisClient, open_client
 from tests.cluster_helpers import LocalCluster
@@ -53,13 +52,3 @@ async def redis_client(redis_kind: str, redis_url: str) -> AsyncIterator[RedisCl
     finally:
         await client.aclose()
 
-
-@pytest.fixture
-async def cluster_client(redis_cluster: LocalCluster) -> AsyncIterator[RedisCluster]:
-    """A cluster client on the session's Redis Cluster, emptied first."""
-    redis_cluster.flush()
-    client = RedisCluster.from_url(redis_cluster.url)
-    try:
-        yield client
-    finally:
-        await client.aclose()
