@@ -34,14 +34,9 @@ from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import RedisError
 
-from server.redis_public import (
-    Script,
-    Subscription,
-    SubscriptionPath,
-    WaitingReplies,
-)
+from server.redis_public import ScriptsWhenAwaited, Subscription, SubscriptionPath
 
 __all__ = [
     "AnyNodeSubscription",
@@ -217,7 +212,7 @@ class AnyNodeSubscription:
             await client.aclose()
 
 
-class ClusterRedis:
+class ClusterRedis(ScriptsWhenAwaited):
     """The command path on redis-py's cluster client: each call goes to the primary
     of its keys' slot (a script's keys must share one). Replies come through the
     client's response callbacks (``XRANGE`` entries as ``(id, {field: value})``),
@@ -237,58 +232,11 @@ class ClusterRedis:
     async def execute(self, *args: bytes) -> Any:
         return await self._client.execute_command(args[0].decode().upper(), *args[1:])
 
-    async def run(self, script: Script, keys: Sequence[bytes], args: Sequence[bytes]) -> Any:
-        try:
-            return await self.execute(b"EVALSHA", script.sha, b"%d" % len(keys), *keys, *args)
-        except NoScriptError:  # this node has not seen it yet
-            return await self.execute(b"EVAL", script.body, b"%d" % len(keys), *keys, *args)
-
-    def run_now(
-        self, script: Script, keys: Sequence[bytes], args: Sequence[bytes]
-    ) -> asyncio.Future[Any] | None:
-        return None  # sent by ``run`` when the result is awaited
-
-    async def reply(self, future: asyncio.Future[Any]) -> Any:
-        return await future
-
-    def run_now_waiting(
-        self, script: Script, keys: Sequence[bytes], args: Sequence[bytes], wait: Sequence[bytes]
-    ) -> WaitingReplies | None:
-        return None  # sent by ``run_waiting``
-
-    async def run_waiting(
-        self,
-        script: Script,
-        keys: Sequence[bytes],
-        args: Sequence[bytes],
-        wait: Sequence[bytes],
-        sent: WaitingReplies | None = None,
-    ) -> tuple[Any, Any]:
-        if not keys:
-            raise ValueError("a waiting script needs a key: its slot's node waits")
-        count = b"%d" % len(keys)
-        reply, acknowledged = await self._pipeline(
-            (b"EVALSHA", script.sha, count, *keys, *args), wait, keys[0]
-        )
-        if isinstance(reply, NoScriptError):
-            reply, acknowledged = await self._pipeline(
-                (b"EVAL", script.body, count, *keys, *args), wait, keys[0]
-            )
-        if isinstance(reply, Exception):
-            raise reply
-        if isinstance(acknowledged, Exception):
-            # The WAIT's node is no longer the slot's primary (a failover: the script
-            # was sent on by redis-py, the WAIT refused): answered as a lost
-            # connection, and the map read again for the command's retry.
-            await self._read_map()
-            raise RedisConnectionError(
-                f"WAIT on the node of the slot failed: {acknowledged}"
-            ) from acknowledged
-        return reply, acknowledged
-
     async def _pipeline(
         self, command: Sequence[bytes], wait: Sequence[bytes], key: bytes
     ) -> list[Any]:
+        if not key:
+            raise ValueError("a waiting script needs a key: its slot's node waits")
         node = self._client.nodes_manager.get_node_from_slot(self._client.keyslot(key))
         pipe = self._client.pipeline(transaction=False)
         pipe.execute_command(command[0].decode(), *command[1:])
@@ -300,12 +248,13 @@ class ClusterRedis:
             raise
         return replies
 
+    async def _wait_failed(self, error: Exception) -> Any:
+        # The WAIT's node is no longer the slot's primary (a failover: the script was
+        # sent on by redis-py, the WAIT refused): answered as a lost connection, and
+        # the map read again for the command's retry.
+        await self._read_map()
+        raise RedisConnectionError(f"WAIT on the node of the slot failed: {error}") from error
+
     async def _read_map(self) -> None:
         with contextlib.suppress(RedisError, OSError):
             await self._client.nodes_manager.initialize()
-
-    def waiting(self) -> int:
-        return 0  # each call takes a connection of its node's pool
-
-    async def aclose(self) -> None:
-        pass  # the client is the caller's

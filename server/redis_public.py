@@ -35,6 +35,7 @@ __all__ = [
     "PublicRedis",
     "PublicSubscription",
     "Script",
+    "ScriptsWhenAwaited",
     "Subscription",
     "SubscriptionPath",
     "WaitingPath",
@@ -149,21 +150,24 @@ def _raw(response: Any, **options: Any) -> Any:
     return response
 
 
-class PublicRedis:
-    """The command path on the ``redis.asyncio`` client (its pool, its retries)."""
-
-    def __init__(self, client: aioredis.Redis) -> None:
-        # A client of its own on the same pool, so that its response callbacks can
-        # be set to give Redis's replies as they are without changing the caller's.
-        self._client = aioredis.Redis(connection_pool=client.connection_pool)
-        self._raw: set[str] = set()
+class ScriptsWhenAwaited:
+    """What the public command paths share: a call is sent when awaited, a script by
+    its SHA-1 and whole when Redis does not know it, and a script followed by
+    ``WAIT`` in one pipeline (``_pipeline``: both on one connection)."""
 
     async def execute(self, *args: bytes) -> Any:
-        name = args[0].decode().upper()
-        if name not in self._raw:
-            self._client.set_response_callback(name, _raw)
-            self._raw.add(name)
-        return await self._client.execute_command(*args)  # type: ignore[no-untyped-call]
+        raise NotImplementedError
+
+    async def _pipeline(
+        self, command: Sequence[bytes], wait: Sequence[bytes], key: bytes
+    ) -> list[Any]:
+        """``command`` then ``wait`` on one connection (of ``key``'s node); both replies,
+        an error reply as an exception."""
+        raise NotImplementedError
+
+    async def _wait_failed(self, error: Exception) -> Any:
+        """What ``run_waiting`` gives for a ``WAIT`` answered with an error."""
+        return error  # ``Durability.check`` raises it
 
     async def run(self, script: Script, keys: Sequence[bytes], args: Sequence[bytes]) -> Any:
         try:
@@ -192,35 +196,56 @@ class PublicRedis:
         wait: Sequence[bytes],
         sent: WaitingReplies | None = None,
     ) -> tuple[Any, Any]:
-        # A pipeline: both on one connection of the pool, the WAIT right after the script.
         count = b"%d" % len(keys)
+        key = keys[0] if keys else b""
         reply, acknowledged = await self._pipeline(
-            (b"EVALSHA", script.sha, count, *keys, *args), wait
+            (b"EVALSHA", script.sha, count, *keys, *args), wait, key
         )
         if isinstance(reply, NoScriptError):
             reply, acknowledged = await self._pipeline(
-                (b"EVAL", script.body, count, *keys, *args), wait
+                (b"EVAL", script.body, count, *keys, *args), wait, key
             )
         if isinstance(reply, Exception):
             raise reply
+        if isinstance(acknowledged, Exception):
+            acknowledged = await self._wait_failed(acknowledged)
         return reply, acknowledged
-
-    async def _pipeline(self, *commands: Sequence[bytes]) -> list[Any]:
-        for command in commands:
-            name = command[0].decode().upper()
-            if name not in self._raw:
-                self._client.set_response_callback(name, _raw)
-                self._raw.add(name)
-        async with self._client.pipeline(transaction=False) as pipe:
-            for command in commands:
-                pipe.execute_command(*command)
-            return list(await pipe.execute(raise_on_error=False))
 
     def waiting(self) -> int:
         return 0  # each call takes a connection of the pool
 
     async def aclose(self) -> None:
-        pass  # the pool is the caller's client's
+        pass  # the client is the caller's
+
+
+class PublicRedis(ScriptsWhenAwaited):
+    """The command path on the ``redis.asyncio`` client (its pool, its retries)."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        # A client of its own on the same pool, so that its response callbacks can
+        # be set to give Redis's replies as they are without changing the caller's.
+        self._client = aioredis.Redis(connection_pool=client.connection_pool)
+        self._raw: set[str] = set()
+
+    def _as_sent(self, name: str) -> None:
+        if name not in self._raw:
+            self._client.set_response_callback(name, _raw)
+            self._raw.add(name)
+
+    async def execute(self, *args: bytes) -> Any:
+        self._as_sent(args[0].decode().upper())
+        return await self._client.execute_command(*args)  # type: ignore[no-untyped-call]
+
+    async def _pipeline(
+        self, command: Sequence[bytes], wait: Sequence[bytes], key: bytes
+    ) -> list[Any]:
+        # Both on one connection of the pool, the WAIT right after the script.
+        for sent in (command, wait):
+            self._as_sent(sent[0].decode().upper())
+        async with self._client.pipeline(transaction=False) as pipe:
+            pipe.execute_command(*command)
+            pipe.execute_command(*wait)
+            return list(await pipe.execute(raise_on_error=False))
 
 
 class PublicSubscriber:
