@@ -17,9 +17,15 @@ FRONT = {"haproxy": "bind :80", "nginx": "listen 80;"}
 BACKENDS = ("10.0.0.11:8000", "10.0.0.12:8000")
 
 
+def binary(kind: str) -> str | None:
+    """``kind``'s program: on the PATH, or in /usr/sbin where Debian puts it (a user's
+    PATH often lacks the sbin folders)."""
+    return shutil.which(kind) or shutil.which(kind, path="/usr/local/sbin:/usr/sbin:/sbin")
+
+
 def missing(kind: str) -> str | None:
     """Why ``kind`` can't run here (its binary is missing), or None."""
-    return None if shutil.which(kind) else f"{kind} is not installed (apt-get install {kind})"
+    return None if binary(kind) else f"{kind} is not installed (apt-get install {kind})"
 
 
 def render(kind: str, port: int, backends: list[str]) -> str:
@@ -47,7 +53,7 @@ async def balancer(kind: str, folder: Path, backends: list[str]) -> AsyncIterato
     if kind == "haproxy":
         path = folder / "haproxy.cfg"
         path.write_text(config)
-        command = ["haproxy", "-db", "-f", str(path)]
+        command = [binary(kind) or kind, "-db", "-f", str(path)]
     else:
         # Its files in the test's folder (the documented file is for a root install).
         local = (
@@ -58,7 +64,7 @@ async def balancer(kind: str, folder: Path, backends: list[str]) -> AsyncIterato
         config = config.replace("http {", "http {\n    " + local, 1)
         path = folder / "nginx.conf"
         path.write_text(config)
-        command = ["nginx", "-p", str(folder), "-e", str(folder / "error.log"), "-c", str(path)]
+        command = [binary(kind) or kind, "-p", str(folder), "-e", str(folder / "error.log"), "-c", str(path)]
         command += ["-g", f"daemon off; pid {folder}/nginx.pid;"]
     with (folder / f"{kind}.log").open("wb") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
