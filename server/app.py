@@ -30,6 +30,7 @@ from starlette.staticfiles import StaticFiles
 
 from server.account_routes import account_routes
 from server.accounts import Accounts
+from server.analyser import AnalysisQueue
 from server.archiver import ArchiveQueue
 from server.archiver import lifespan as archiver_lifespan
 from server.drain import Drain
@@ -137,6 +138,7 @@ def create_app(
             service = GameService(store, lobby, cache_games=settings.cache_games)
             service.scheduler = deadlines
             service.archives = ArchiveQueue(client, after_s=settings.archive_after)
+            service.analyses = AnalysisQueue(client)
             # Profiles and ratings follow games as they finish (server/profiles.py).
             profiles = Profiles(client)
             service.on_finished = profiles.game_finished

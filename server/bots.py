@@ -30,6 +30,8 @@ from starlette.applications import Starlette
 
 from bots import BOTS, choose
 from events.game import Variant
+from server.analyser import Analyser, AnalysisQueue
+from server.background import running
 from server.errors import ServiceError
 from server.outage import REDIS_CONNECT_S, is_store_down
 from server.projection import decode_event
@@ -112,6 +114,10 @@ class BotRunner:
                 else:
                     log.exception("bot runner loop failed; retrying")
                 await asyncio.sleep(1.0)
+
+    def busy(self) -> bool:
+        """Whether a bot of this runner thinks: the analyser waits (bots' moves first)."""
+        return any(table.thinking for table in self._tables.values())
 
     async def close(self) -> None:
         self._closed = True
@@ -251,15 +257,36 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.service, tail, delay=settings.bot_delay, seconds=settings.mcts_seconds
     )
     app.state.bot_runner = runner
+    analyser = _analyser(app.state.service, runner, settings)
+    app.state.analyser = analyser
     task = asyncio.create_task(runner.run())
     try:
-        yield
+        async with _analysing(analyser):
+            yield
     finally:
         await runner.close()
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
         await close_client(tail)
+
+
+def _analyser(service: GameService, runner: BotRunner, settings: Settings) -> Analyser | None:
+    """The runner's analyser of finished games (server/analyser.py), unless
+    ``SPLENDOR_ANALYSIS_BUDGET=0``."""
+    if settings.analysis_budget <= 0:
+        return None
+    queue = AnalysisQueue(service.store.client)
+    return Analyser(service, queue, iterations=settings.analysis_budget, busy=runner.busy)
+
+
+@asynccontextmanager
+async def _analysing(analyser: Analyser | None) -> AsyncIterator[None]:
+    if analyser is None:
+        yield
+        return
+    async with running(analyser):
+        yield
 
 
 async def run_worker(settings: Settings) -> None:
@@ -282,7 +309,8 @@ async def run_worker(settings: Settings) -> None:
     runner = BotRunner(service, tail, delay=settings.bot_delay, seconds=settings.mcts_seconds)
     log.info("bot worker on %s", redis_url)
     try:
-        await runner.run()
+        async with _analysing(_analyser(service, runner, settings)):
+            await runner.run()
     finally:
         await runner.close()
         await close_client(tail)

@@ -23,6 +23,7 @@ from events.game import VARIANTS
 from events.turns import RATED_NEEDS_ACCOUNT
 from server import wire
 from server.accounts import Accounts, mask_deleted, session_account
+from server.analyser import AnalysisQueue
 from server.errors import (
     ServiceError,
     bad_request,
@@ -210,6 +211,25 @@ async def game_export(request: Request) -> Response:
     return json(record, headers={"Content-Disposition": f'attachment; filename="{game_id}.json"'})
 
 
+async def game_analysis(request: Request) -> Response:
+    """A finished game's analysis (docs/analysis.md): done, or pending (and noted for
+    the bots' runners, if it was not)."""
+    service = _service(request)
+    game_id = _game_id(request)
+    summary = await service.summary(game_id)
+    if summary["status"] != "finished":
+        raise ServiceError(
+            "conflict",
+            f"Game {game_id} is {summary['status']}: only a finished game is analysed.",
+        )
+    queue = AnalysisQueue(service.store.client)
+    body = await queue.result(game_id)
+    if body is not None:
+        return Response(body, media_type="application/json")
+    await queue.add(game_id)
+    return json({"status": "pending"})
+
+
 async def submit_command(request: Request) -> Response:
     service = _service(request)
     game_id = _game_id(request)
@@ -384,6 +404,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/api/games/{game_id}/view", game_view, methods=["GET"]),
         Route("/api/games/{game_id}/events", game_events, methods=["GET"]),
         Route("/api/games/{game_id}/export", game_export, methods=["GET"]),
+        Route("/api/games/{game_id}/analysis", game_analysis, methods=["GET"]),
         Route("/api/games/{game_id}/commands", submit_command, methods=["POST"]),
         Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
         Route("/api/catalog/{variant}", catalog, methods=["GET"]),

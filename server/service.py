@@ -128,6 +128,13 @@ class Scheduler(Protocol):
         """``schedule`` soon, without waiting (a move's new deadline)."""
 
 
+class AnalysisSchedule(Protocol):
+    """Where the service notes the finished games to analyse (``server.analyser``)."""
+
+    async def add(self, game_id: str) -> None:
+        """Analyse the game (a game noted already stays as it is)."""
+
+
 class ArchiveSchedule(Protocol):
     """Where the service notes the games to archive (``server.archiver``)."""
 
@@ -274,6 +281,8 @@ class GameService:
         self.scheduler: Scheduler | None = None
         # When games over are archived (server.archiver; None: never).
         self.archives: ArchiveSchedule | None = None
+        # Finished games to analyse (server.analyser; None: never).
+        self.analyses: AnalysisSchedule | None = None
         # Called once a game this process appended the last event of is finished (not
         # aborted): the profiles and ratings (server.profiles), set by the app.
         self.on_finished: Callable[[Game, dict[str, Any]], Awaitable[None]] | None = None
@@ -1080,8 +1089,13 @@ class GameService:
             log.exception("archive of %s not scheduled", game.id)
 
     async def _finished(self, game: Game) -> None:
-        """Tell ``on_finished`` the game and its summary (it logs its own failures:
-        the end is appended)."""
+        """Note the game for analysis; tell ``on_finished`` the game and its summary
+        (it logs its own failures: the end is appended)."""
+        if self.analyses is not None:
+            try:
+                await self.analyses.add(game.id)
+            except RedisError:  # noted again when someone asks for its analysis
+                log.exception("analysis of %s not scheduled", game.id)
         if self.on_finished is not None:
             await self.on_finished(game, self._summary(game))
 

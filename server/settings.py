@@ -58,6 +58,9 @@ class Settings:
     bots: BotsMode = "inline"
     bot_delay: float = 0.4
     mcts_seconds: float = 1.0
+    # Search iterations a position of a finished game's analysis (server/analyser.py;
+    # 0: games are not analysed).
+    analysis_budget: int = 300
     # Connections (server/connections.py): seconds a client has to send a whole
     # request; an idle keep-alive connection's life; a websocket's ping period and
     # how long its pong may take before the socket is closed (0: no pings).
@@ -122,6 +125,7 @@ class Settings:
             bots=_choice(env, "SPLENDOR_BOTS", get_args(BotsMode), base.bots),
             bot_delay=max(0.0, _float(env, "SPLENDOR_BOT_DELAY", base.bot_delay)),
             mcts_seconds=max(0.01, _float(env, "SPLENDOR_MCTS_SECONDS", base.mcts_seconds)),
+            analysis_budget=_int(env, "SPLENDOR_ANALYSIS_BUDGET", base.analysis_budget, least=0),
             request_timeout=_seconds(env, "SPLENDOR_REQUEST_TIMEOUT", base.request_timeout),
             keep_alive_timeout=_seconds(
                 env, "SPLENDOR_KEEP_ALIVE_TIMEOUT", base.keep_alive_timeout

@@ -24,8 +24,9 @@ def service(store: EventStore) -> GameService:
 
 @pytest.fixture
 def settings(redis_server: str) -> Settings:
-    """Settings on the session's Redis, with no rate limit (tests send fast)."""
-    return Settings(redis_url=redis_server).without_rate_limits()
+    """Settings on the session's Redis, with no rate limit (tests send fast) and no
+    analysis of finished games (its tests ask for it: server/analyser.py)."""
+    return Settings(redis_url=redis_server, analysis_budget=0).without_rate_limits()
 
 
 @pytest.fixture
