@@ -77,6 +77,8 @@ class ServerProcess:
             "SPLENDOR_LOGIN_RATE": "0",
             "SPLENDOR_ACCOUNT_LOGIN_RATE": "0",
             "SPLENDOR_BOT_DELAY": "0",
+            # Finished games analysed with a tiny budget: the pages' plumbing, not figures.
+            "SPLENDOR_ANALYSIS_BUDGET": "2",
         }
         program = ["server.cli", "serve"] if self.serve else ["uvicorn", "--factory"]
         app = [] if self.serve else ["server.app:create_app"]

@@ -87,6 +87,11 @@ export function gameSummary(id) {
   return request("GET", game(id));
 }
 
+/** A finished game's analysis (docs/analysis.md): {status: "pending"} or the done body. */
+export function gameAnalysis(id) {
+  return request("GET", `${game(id)}/analysis`);
+}
+
 /** A finished game's public record, as a file (docs/export.md). */
 export function exportUrl(id) {
   return `${game(id)}/export`;

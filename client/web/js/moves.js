@@ -15,6 +15,7 @@ export class MoveList {
     this.describe = describerFor(variant);
     this.onPick = onPick;
     this.current = null;
+    this.mistakes = new Map(); // turn n -> {seat, lost}, from the analysis
     this.list = h("ol", { class: "move-list", id: "move-list" });
     this.el = h("section", { class: "moves", "aria-label": "Moves" }, this.list);
   }
@@ -31,21 +32,34 @@ export class MoveList {
     return texts.join(" ") || `${this.names.of(turn.seat)} played.`;
   }
 
+  /** Mark the analysis's mistakes ([{version, seat, lost}]): each on the turn that
+   * starts at its version (the first turn not over by then). */
+  markMistakes(mistakes) {
+    this.mistakes = new Map();
+    for (const m of mistakes) {
+      const turn = this.turns.find((t) => (t.end ?? Infinity) > m.version);
+      if (turn) this.mistakes.set(turn.n, m);
+    }
+    this.render();
+  }
+
   /** Draw the lines (again after names are learnt). */
   render() {
     this.list.replaceChildren(
       ...this.turns.map((turn) => {
         const round = `${turn.round}${turn.extra ? "+" : ""}`;
         const text = this.words(turn);
-        const label = `Turn ${turn.n}, round ${turn.round}${turn.extra ? " (extra turn)" : ""}: ${text}`;
+        const mistake = this.mistakes.get(turn.n);
+        const lost = mistake ? `Mistake: ${this.names.of(mistake.seat)}'s chance to win fell by ${Math.round(mistake.lost * 100)} points.` : "";
+        const label = `Turn ${turn.n}, round ${turn.round}${turn.extra ? " (extra turn)" : ""}: ${text}${lost ? ` ${lost}` : ""}`;
         return h(
           "li",
-          { class: "move", dataset: { turn: String(turn.n), seat: String(turn.seat), version: String(turn.end ?? turn.start) } },
+          { class: ["move", mistake && "mistake"], dataset: { turn: String(turn.n), seat: String(turn.seat), version: String(turn.end ?? turn.start) } },
           h(
             "button",
             { type: "button", class: "move-jump", "aria-label": label, onclick: () => this.onPick(turn) },
             h("span", { class: "move-round", "aria-hidden": "true" }, round),
-            h("span", { class: "move-text" }, text),
+            h("span", { class: "move-text" }, text, !mistake ? null : h("span", { class: "move-mistake", title: lost }, ` ?! −${Math.round(mistake.lost * 100)}%`)),
           ),
         );
       }),

@@ -6,6 +6,7 @@
 // from the events), and by single events on demand; the move list jumps to a turn.
 
 import { exportUrl, fetchCatalog, fetchEvents, fetchView, gameSummary } from "./api.js";
+import { ChanceGraph, actionWords } from "./chancegraph.js";
 import { h, mount, svg } from "./dom.js";
 import { describerFor } from "./duel_words.js";
 import { KITS, turnLine } from "./game.js";
@@ -95,6 +96,30 @@ export async function showReplay(main, gameId, startAt) {
   const moves = new MoveList({ turns, events, names, catalog, variant: summary.variant, onPick: (t) => go(t.end ?? t.start) });
   moves.render();
 
+  // The analysis of a finished game (docs/analysis.md): the chance graph, the mistakes
+  // in the move list and, on demand, the bot's choice at the turn shown.
+  const graph = summary.status === "finished" ? new ChanceGraph({ gameId, names, players: summary.players, onPick: (v) => (pause(), go(v)) }) : null;
+  let showBest = false;
+  const bestLine = h("p", { class: "replay-best", id: "replay-best", "aria-live": "polite", hidden: true });
+  const bestButton = graph && h("button", { type: "button", class: "btn btn-small", id: "replay-best-toggle", "aria-pressed": "false", title: "What the bot would have played here (B)", onclick: () => toggleBest() }, "Bot's move");
+  function toggleBest() {
+    showBest = !showBest;
+    bestButton.setAttribute("aria-pressed", String(showBest));
+    drawBest();
+  }
+  function drawBest() {
+    bestLine.hidden = !showBest;
+    if (!showBest || !graph) return;
+    if (!graph.analysis) {
+      bestLine.textContent = "The analysis is not ready yet.";
+      return;
+    }
+    const best = graph.bestAt(current);
+    const seat = best === null ? null : turns.find((t) => (t.end ?? Infinity) > best.version)?.seat;
+    const who = seat === null || seat === undefined ? "The bot" : `For ${names.of(seat)}, the bot`;
+    bestLine.textContent = best === null ? "No move to suggest here." : `${who} would play: ${actionWords(best.action)}. Chances here: ${graph.chancesWords(current)}.`;
+  }
+
   const tableSlot = h("div", { class: "table-slot" });
   const playersSlot = h("div", { class: "players-slot" });
   const caption = h("p", { class: "replay-caption", id: "replay-caption", "aria-live": "polite" });
@@ -174,6 +199,8 @@ export async function showReplay(main, gameId, startAt) {
     position.textContent = positionWords(target);
     caption.textContent = captionWords(target);
     log.setCurrent(target);
+    if (graph) graph.setCurrent(target);
+    drawBest();
     // The turn shown: the last one over at a stop, else the one being played.
     moves.setCurrent(target < stops[0] ? null : stops[i] === target ? (i > 0 ? i : null) : i + 1);
     window.history.replaceState(null, "", `#/replay/${encodeURIComponent(gameId)}/${target}`);
@@ -246,6 +273,7 @@ export async function showReplay(main, gameId, startAt) {
     ["Shift+← / Shift+→", "one event back / forward"],
     ["Home / End", "the start / the end"],
     ["Space", "play / pause"],
+    ["B", "the bot's move here (finished games)"],
     ["?", "this list"],
   ]);
   const onKey = (e) => {
@@ -263,6 +291,9 @@ export async function showReplay(main, gameId, startAt) {
       e.preventDefault();
       pause();
       go(e.key === "Home" ? stops[0] : last);
+    } else if ((e.key === "b" || e.key === "B") && graph && !typing) {
+      e.preventDefault();
+      toggleBest();
     } else if (e.key === " " && !typing && !(target instanceof HTMLButtonElement) && !(target instanceof HTMLAnchorElement)) {
       e.preventDefault();
       playing ? pause() : play();
@@ -300,9 +331,11 @@ export async function showReplay(main, gameId, startAt) {
           iconButton("last", "End (End)", stepped(() => last)),
         ),
         h("div", { class: "replay-slider" }, slider, position),
-        h("div", { class: "replay-extra" }, h("label", { class: "goto" }, "Turn ", jump), speedSelect),
+        h("div", { class: "replay-extra" }, h("label", { class: "goto" }, "Turn ", jump), speedSelect, bestButton),
         caption,
+        bestLine,
       ),
+      graph && graph.el,
       h(
         "div",
         { class: ["game-grid", summary.players >= 3 && "many-players", summary.variant === "duel" && "duel-grid"] },
@@ -317,9 +350,16 @@ export async function showReplay(main, gameId, startAt) {
     ),
   );
   showList("moves");
+  if (graph)
+    graph.load((analysis) => {
+      moves.markMistakes(analysis.mistakes);
+      graph.setCurrent(current);
+      drawBest();
+    });
   await go(current);
   return () => {
     stopped = true;
+    if (graph) graph.destroy();
     pause();
     lastMove.destroy();
     help.destroy();

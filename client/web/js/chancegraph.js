@@ -1,0 +1,165 @@
+// The replay's chance-to-win graph (GET /api/games/{id}/analysis, docs/analysis.md):
+// one SVG line per seat over the game's versions, each seat with a colour of the
+// Okabe-Ito palette (safe for colour-blind eyes) and a dash of its own, so the lines
+// are told apart without colour too; the biggest mistakes are dots on the mover's line;
+// a vertical line marks the version on screen. Clicking (or tapping) the graph jumps
+// the replay to the version under the pointer. While the analysis is pending the
+// panel says so and asks again every few seconds.
+
+import { gameAnalysis } from "./api.js";
+import { h, mount } from "./dom.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const W = 600;
+const H = 150;
+const PAD = { left: 34, right: 8, top: 8, bottom: 18 };
+export const SEAT_COLOURS = ["#56B4E9", "#E69F00", "#CC79A7", "#F0E442"];
+export const SEAT_DASHES = ["", "8 4", "2 3", "10 3 2 3"];
+const POLL_MS = 3000;
+
+function el(tag, attrs = {}, text) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const percent = (p) => `${Math.round(p * 100)}%`;
+
+/** An action as the analysis gives it, in plain words (its kind and its fields). */
+export function actionWords(action) {
+  if (!action) return "nothing";
+  const { kind, ...rest } = action;
+  const fields = Object.entries(rest).map(([k, v]) => `${k.replace(/_/g, " ")} ${JSON.stringify(v).replace(/[[\]"]/g, "").replace(/,/g, " ")}`);
+  return [String(kind).replace(/_/g, " "), ...fields].join(" · ");
+}
+
+export class ChanceGraph {
+  /** names: Names (seat -> name); onPick(version) jumps the replay. */
+  constructor({ gameId, names, players, onPick }) {
+    this.gameId = gameId;
+    this.names = names;
+    this.players = players;
+    this.onPick = onPick;
+    this.analysis = null;
+    this.current = null;
+    this.timer = null;
+    this.stopped = false;
+    this.listeners = [];
+    this.status = h("p", { class: "chance-status", id: "chance-status", "aria-live": "polite" }, "Analysis: loading…");
+    this.body = h("div", { class: "chance-body" });
+    this.el = h("section", { class: "chance-panel", id: "chance-panel", "aria-label": "Chance to win" }, h("h2", { class: "chance-title" }, "Chance to win"), this.status, this.body);
+  }
+
+  /** Ask the server (again while pending); calls `ready(analysis)` once done. */
+  async load(ready) {
+    if (ready) this.listeners.push(ready);
+    let body;
+    try {
+      body = await gameAnalysis(this.gameId);
+    } catch (err) {
+      this.status.textContent = `No analysis: ${err.message}`;
+      return;
+    }
+    if (this.stopped) return;
+    if (body.status !== "done") {
+      this.status.textContent = "Analysis: the bots are still studying this game…";
+      this.timer = window.setTimeout(() => this.load(), POLL_MS);
+      return;
+    }
+    this.analysis = body;
+    this.status.textContent = "";
+    this.draw();
+    for (const listener of this.listeners) listener(body);
+  }
+
+  destroy() {
+    this.stopped = true;
+    window.clearTimeout(this.timer);
+  }
+
+  get versions() {
+    return this.analysis ? this.analysis.seats[0].length - 1 : 0;
+  }
+
+  x(version) {
+    return PAD.left + (version * (W - PAD.left - PAD.right)) / Math.max(1, this.versions);
+  }
+
+  y(p) {
+    return PAD.top + (1 - p) * (H - PAD.top - PAD.bottom);
+  }
+
+  /** The version under a click at `clientX` on the graph. */
+  versionAt(graph, clientX) {
+    const box = graph.getBoundingClientRect();
+    const inside = ((clientX - box.left) / box.width) * W;
+    const share = (inside - PAD.left) / (W - PAD.left - PAD.right);
+    return Math.max(0, Math.min(this.versions, Math.round(share * this.versions)));
+  }
+
+  draw() {
+    const { seats, mistakes } = this.analysis;
+    const sentence = `Each player's chance to win, move by move: ${seats.map((line, s) => `${this.names.of(s)} ends at ${percent(line[line.length - 1])}`).join(", ")}. Click the graph to go to that move.`;
+    const graph = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "chance-graph", id: "chance-graph", role: "img", "aria-label": sentence, preserveAspectRatio: "none" });
+    for (const p of [0, 0.5, 1]) {
+      graph.append(el("line", { x1: PAD.left, x2: W - PAD.right, y1: this.y(p), y2: this.y(p), class: "chance-grid" }));
+      graph.append(el("text", { x: PAD.left - 4, y: this.y(p) + 4, "text-anchor": "end", class: "chance-axis" }, percent(p)));
+    }
+    seats.forEach((line, s) => {
+      const points = line.map((p, v) => `${this.x(v).toFixed(1)},${this.y(p).toFixed(1)}`).join(" ");
+      const attrs = { points, class: "chance-line", "data-seat": s, stroke: SEAT_COLOURS[s % SEAT_COLOURS.length] };
+      if (SEAT_DASHES[s]) attrs["stroke-dasharray"] = SEAT_DASHES[s];
+      graph.append(el("polyline", attrs));
+    });
+    for (const m of mistakes) {
+      const dot = el("circle", { cx: this.x(m.version), cy: this.y(seats[m.seat][m.version]), r: 4, class: "chance-mistake", stroke: SEAT_COLOURS[m.seat % SEAT_COLOURS.length] });
+      dot.append(el("title", {}, `${this.names.of(m.seat)} lost ${percent(m.lost)} here`));
+      graph.append(dot);
+    }
+    this.cursor = el("line", { y1: PAD.top, y2: H - PAD.bottom, class: "chance-cursor", id: "chance-cursor" });
+    graph.append(this.cursor);
+    graph.addEventListener("click", (e) => this.onPick(this.versionAt(graph, e.clientX)));
+    const legend = h(
+      "ul",
+      { class: "chance-legend" },
+      seats.map((_, s) => {
+        const key = el("svg", { viewBox: "0 0 30 8", class: "chance-key", "aria-hidden": "true" });
+        const sample = el("line", { x1: 0, x2: 30, y1: 4, y2: 4, stroke: SEAT_COLOURS[s % SEAT_COLOURS.length], "stroke-width": 3 });
+        if (SEAT_DASHES[s]) sample.setAttribute("stroke-dasharray", SEAT_DASHES[s]);
+        key.append(sample);
+        return h("li", { dataset: { seat: String(s) } }, key, this.names.of(s));
+      }),
+    );
+    mount(this.body, graph, legend);
+    this.setCurrent(this.current);
+  }
+
+  /** Mark `version` (the one on screen). */
+  setCurrent(version) {
+    this.current = version;
+    if (!this.analysis || version === null || !this.cursor) return;
+    const v = Math.min(version, this.versions);
+    this.cursor.setAttribute("x1", this.x(v).toFixed(1));
+    this.cursor.setAttribute("x2", this.x(v).toFixed(1));
+    this.cursor.dataset.version = String(version);
+  }
+
+  /** The chance of every seat at `version`, in words. */
+  chancesWords(version) {
+    if (!this.analysis) return "";
+    const v = Math.min(version, this.versions);
+    return this.analysis.seats.map((line, s) => `${this.names.of(s)} ${percent(line[v])}`).join(", ");
+  }
+
+  /** What the bot would have played in the turn being played (or about to be) at
+   * `version`: the analysis's `best` of the last turn start at or before it. */
+  bestAt(version) {
+    if (!this.analysis) return null;
+    let found = null;
+    for (const [v, action] of Object.entries(this.analysis.best)) {
+      if (Number(v) <= version && (found === null || Number(v) > found.version)) found = { version: Number(v), action };
+    }
+    return found;
+  }
+}

@@ -1,0 +1,73 @@
+"""The replay page's analysis: the chance-to-win graph, the mistakes in the move list
+and the bot's move (client/web/js/chancegraph.js)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, expect
+
+from tests.browser.conftest import Console, ServerProcess, open_page
+from tests.browser.pages import Api
+from tests.browser.test_replay import play_to_the_end
+
+# The graph's geometry (chancegraph.js): viewBox width and its plot's side margins.
+WIDTH, LEFT, RIGHT = 600, 34, 8
+
+
+def analysis_done(api: Api, game_id: str) -> dict[str, Any]:
+    """The game's analysis once the server's bots runner has done it."""
+    for _ in range(1200):
+        body: dict[str, Any] = api.http.get(f"/api/games/{game_id}/analysis").json()
+        if body["status"] == "done":
+            return body
+        time.sleep(0.1)
+    raise AssertionError(f"{game_id} was not analysed")
+
+
+def test_a_finished_games_replay_draws_the_chance_graph_and_a_click_moves_the_replay(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    server: ServerProcess,
+    api: Api,
+    console: Console,
+    screenshots: Path,
+) -> None:
+    """A finished game's replay draws one dashed, coloured line per seat, marks the
+    analysis's mistakes in the move list, jumps to the version under a click on the
+    graph, shows the bot's move on B, and fits a phone's width."""
+    game_id = play_to_the_end(api, seed=31)
+    analysis = analysis_done(api, game_id)
+    versions = len(analysis["seats"][0]) - 1
+    page = open_page(browser, contexts, console, "replay-analysis")
+    page.goto(f"{server.base}/#/replay/{game_id}")
+    graph = page.locator("#chance-graph")
+    expect(graph).to_be_visible()
+    lines = page.locator("#chance-graph .chance-line")
+    expect(lines).to_have_count(2)
+    dashes = {lines.nth(s).get_attribute("stroke-dasharray") for s in range(2)}
+    colours = {lines.nth(s).get_attribute("stroke") for s in range(2)}
+    assert len(dashes) == 2 and len(colours) == 2
+    expect(page.locator(".chance-legend li")).to_have_count(2)
+    expect(page.locator(".move.mistake")).to_have_count(len(analysis["mistakes"]))
+
+    box = graph.bounding_box()
+    assert box is not None
+    share = 0.7
+    page.mouse.click(box["x"] + box["width"] * share, box["y"] + box["height"] / 2)
+    expected = round((share * WIDTH - LEFT) / (WIDTH - LEFT - RIGHT) * versions)
+    expect(page.locator("#table")).to_have_attribute("data-version", str(expected))
+    expect(page.locator("#chance-cursor")).to_have_attribute("data-version", str(expected))
+    page.screenshot(path=str(screenshots / "replay-analysis.png"))
+
+    page.locator("body").press("b")
+    expect(page.locator("#replay-best")).to_be_visible()
+    expect(page.locator("#replay-best")).to_contain_text("would play")
+    expect(page.locator("#replay-best-toggle")).to_have_attribute("aria-pressed", "true")
+
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: the graph fits
+    box = graph.bounding_box()
+    assert box is not None and 0 < box["width"] <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
