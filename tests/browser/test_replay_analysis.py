@@ -13,8 +13,8 @@ from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.pages import Api
 from tests.browser.test_replay import play_to_the_end
 
-# The graph's geometry (chancegraph.js): viewBox width and its plot's side margins.
-WIDTH, LEFT, RIGHT = 600, 34, 8
+# The graph's geometry (chancegraph.js): its viewBox's width, the lines from edge to edge.
+WIDTH, LEFT, RIGHT = 600, 0, 0
 
 
 def analysis_done(api: Api, game_id: str) -> dict[str, Any]:

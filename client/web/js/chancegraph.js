@@ -1,28 +1,23 @@
 // The replay's chance-to-win graph (GET /api/games/{id}/analysis, docs/analysis.md):
 // one SVG line per seat over the game's versions, each seat with a colour of the
 // Okabe-Ito palette (safe for colour-blind eyes) and a dash of its own, so the lines
-// are told apart without colour too; the biggest mistakes are dots on the mover's line;
+// are told apart without colour too; the biggest mistakes are rings on the mover's line;
 // a vertical line marks the version on screen. Clicking (or tapping) the graph jumps
 // the replay to the version under the pointer. While the analysis is pending the
 // panel says so and asks again every few seconds.
 
 import { gameAnalysis } from "./api.js";
-import { h, mount } from "./dom.js";
+import { h, mount, svgElement as el } from "./dom.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const W = 600;
 const H = 150;
-const PAD = { left: 34, right: 8, top: 8, bottom: 18 };
+// The SVG stretches to the panel's width at a fixed height of H pixels (so one unit
+// down is one pixel): its percentages are HTML beside it, and its marks zero-length
+// round-capped strokes of a width in pixels, so nothing is drawn stretched.
+const PAD = { left: 0, right: 0, top: 8, bottom: 8 };
 export const SEAT_COLOURS = ["#56B4E9", "#E69F00", "#CC79A7", "#F0E442"];
 export const SEAT_DASHES = ["", "8 4", "2 3", "10 3 2 3"];
 const POLL_MS = 3000;
-
-function el(tag, attrs = {}, text) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 const percent = (p) => `${Math.round(p * 100)}%`;
 
@@ -102,9 +97,10 @@ export class ChanceGraph {
     const { seats, mistakes } = this.analysis;
     const sentence = `Each player's chance to win, move by move: ${seats.map((line, s) => `${this.names.of(s)} ends at ${percent(line[line.length - 1])}`).join(", ")}. Click the graph to go to that move.`;
     const graph = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "chance-graph", id: "chance-graph", role: "img", "aria-label": sentence, preserveAspectRatio: "none" });
-    for (const p of [0, 0.5, 1]) {
-      graph.append(el("line", { x1: PAD.left, x2: W - PAD.right, y1: this.y(p), y2: this.y(p), class: "chance-grid" }));
-      graph.append(el("text", { x: PAD.left - 4, y: this.y(p) + 4, "text-anchor": "end", class: "chance-axis" }, percent(p)));
+    const axis = h("div", { class: "chance-axis", "aria-hidden": "true" });
+    for (const p of [1, 0.5, 0]) {
+      graph.append(el("line", { x1: 0, x2: W, y1: this.y(p), y2: this.y(p), class: "chance-grid" }));
+      axis.append(h("span", { style: { top: `${this.y(p)}px` } }, percent(p)));
     }
     seats.forEach((line, s) => {
       const points = line.map((p, v) => `${this.x(v).toFixed(1)},${this.y(p).toFixed(1)}`).join(" ");
@@ -113,9 +109,11 @@ export class ChanceGraph {
       graph.append(el("polyline", attrs));
     });
     for (const m of mistakes) {
-      const dot = el("circle", { cx: this.x(m.version), cy: this.y(seats[m.seat][m.version]), r: 4, class: "chance-mistake", stroke: SEAT_COLOURS[m.seat % SEAT_COLOURS.length] });
-      dot.append(el("title", {}, `${this.names.of(m.seat)} lost ${percent(m.lost)} here`));
-      graph.append(dot);
+      const at = { x1: this.x(m.version), x2: this.x(m.version), y1: this.y(seats[m.seat][m.version]), y2: this.y(seats[m.seat][m.version]) };
+      const mark = el("g", { class: "chance-mistake", "data-version": m.version });
+      mark.append(el("line", { ...at, class: "chance-mistake-ring", stroke: SEAT_COLOURS[m.seat % SEAT_COLOURS.length] }), el("line", { ...at, class: "chance-mistake-hole" }));
+      mark.append(el("title", {}, `${this.names.of(m.seat)} lost ${percent(m.lost)} here`));
+      graph.append(mark);
     }
     this.cursor = el("line", { y1: PAD.top, y2: H - PAD.bottom, class: "chance-cursor", id: "chance-cursor" });
     graph.append(this.cursor);
@@ -131,7 +129,7 @@ export class ChanceGraph {
         return h("li", { dataset: { seat: String(s) } }, key, this.names.of(s));
       }),
     );
-    mount(this.body, graph, legend);
+    mount(this.body, h("div", { class: "chance-plot" }, axis, graph), legend);
     this.setCurrent(this.current);
   }
 

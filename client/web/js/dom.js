@@ -51,6 +51,14 @@ export function svg(viewBox, inner, attrs = {}) {
   return el;
 }
 
+/** An SVG element built from attributes (and text), for graphs drawn from data. */
+export function svgElement(tag, attrs = {}, text) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
 /** Replace the children of `el`. */
 export function mount(el, ...children) {
   el.replaceChildren();

@@ -3,18 +3,12 @@
 // says its rating in a <title> (a tooltip); the whole graph is one image with a
 // sentence for screen readers (the games list below it has the replay links).
 
-const NS = "http://www.w3.org/2000/svg";
+import { svgElement as el } from "./dom.js";
+
 const W = 600;
 const H = 180;
 const PAD = { left: 44, right: 10, top: 12, bottom: 22 };
 const START = 1500;
-
-function el(tag, attrs = {}, text) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /** `history`: [{game, at, rating, delta, rank, of}], oldest first; `label` names it. */
 export function ratingGraph(history, label) {
