@@ -1,0 +1,82 @@
+"""A ``splendor bots`` worker killed in the middle of a game's analysis: another
+worker takes the game over when the lease ends and finishes the same analysis."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import redis.asyncio as aioredis
+
+from bots.analysis import analyse
+from server.analyser import DUE_KEY, AnalysisQueue, analysis_key
+from server.lobby import Lobby
+from server.service import GameService
+from server.store import EventStore
+from tests.server.archive_helpers import Clock, play
+
+BUDGET = 40  # iterations a position: enough for the analysis to last a few seconds
+
+
+def bots_worker(redis_url: str) -> subprocess.Popen[bytes]:
+    """``splendor bots`` in a session of its own (its analysis process with it)."""
+    env = {**os.environ, "REDIS_URL": redis_url, "SPLENDOR_ANALYSIS_BUDGET": str(BUDGET)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "bots"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def kill(worker: subprocess.Popen[bytes], sig: int) -> None:
+    """``sig`` to the worker and its analysis process (its session's group)."""
+    os.killpg(worker.pid, sig)
+    worker.wait(15)
+
+
+async def test_a_killed_workers_analysis_is_resumed_by_another_worker(
+    redis_client: aioredis.Redis, redis_server: str
+) -> None:
+    """SIGKILL to a bots worker (and its analysis process) part-way through a game's
+    analysis leaves the positions it wrote and the game leased; once the lease is over
+    (its time set to now, as the clock would) a new worker searches the rest and writes
+    the analysis the pure function gives."""
+    clock = Clock()
+    service = GameService(EventStore(redis_client), Lobby(redis_client), clock_ms=clock)
+    queue = AnalysisQueue(redis_client)
+    service.analyses = queue
+    game = await play(service, clock, "duel", 2, seed=11, timed=False)
+    first = bots_worker(redis_server)
+    try:
+        for _ in range(1200):
+            if len(await queue.positions(game.id)) >= 3:
+                break
+            await asyncio.sleep(0.05)
+        kill(first, signal.SIGKILL)
+    finally:
+        if first.poll() is None:
+            kill(first, signal.SIGKILL)
+    written = len(await queue.positions(game.id))
+    assert written >= 3 and await queue.result(game.id) is None
+    assert (await queue.due())[game.id] > 0  # leased by the dead worker
+    await redis_client.zadd(DUE_KEY, {game.id: 0})  # the lease is over
+    second = bots_worker(redis_server)
+    try:
+        for _ in range(2400):
+            if await queue.result(game.id) is not None:
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        kill(second, signal.SIGTERM)
+    body = await queue.result(game.id)
+    assert body is not None
+    assert await redis_client.hkeys(analysis_key(game.id)) == [b"done"]
+    events = [entry.event for entry in await service.log(game.id)]
+    pure = json.loads(json.dumps(analyse("duel", events, game.id, BUDGET).wire()))
+    assert json.loads(body) == pure
+    assert await queue.due() == {}
