@@ -54,6 +54,8 @@ async def served(
         "SPLENDOR_COMMAND_RATE": "0",
         "SPLENDOR_CREATE_RATE": "0",
         "SPLENDOR_JOIN_RATE": "0",
+        # Finished games analysed with a tiny budget: these tests are not about it.
+        "SPLENDOR_ANALYSIS_BUDGET": "2",
         **(env or {}),
     }
     command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1"]

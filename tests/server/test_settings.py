@@ -8,7 +8,7 @@ from server.settings import Settings, SettingsError
 
 
 def test_the_live_and_bot_settings_come_from_the_environment() -> None:
-    """The websocket buffer, the tailer's way, the bots' mode, pause and MCTS time are read from their variables."""
+    """The websocket buffer, the tailer's way, the bots' mode, pause, MCTS time and analysis budget are read from their variables."""
     settings = Settings.from_env(
         {
             "SPLENDOR_WS_BUFFER": "8192",
@@ -16,13 +16,16 @@ def test_the_live_and_bot_settings_come_from_the_environment() -> None:
             "SPLENDOR_BOTS": "off",
             "SPLENDOR_BOT_DELAY": "0",
             "SPLENDOR_MCTS_SECONDS": "2.5",
+            "SPLENDOR_ANALYSIS_BUDGET": "0",
         }
     )
+    assert settings.analysis_budget == 0
     assert (settings.ws_buffer, settings.tail, settings.bots) == (8192, "poll", "off")
     assert (settings.bot_delay, settings.mcts_seconds) == (0.0, 2.5)
     default = Settings.from_env({})
     assert (default.ws_buffer, default.tail, default.bots) == (256 * 1024, "auto", "inline")
     assert (default.bot_delay, default.mcts_seconds) == (0.4, 1.0)
+    assert default.analysis_budget == 300
 
 
 @pytest.mark.parametrize(
@@ -33,6 +36,7 @@ def test_the_live_and_bot_settings_come_from_the_environment() -> None:
         ("SPLENDOR_TAIL", "sometimes"),
         ("SPLENDOR_BOTS", "maybe"),
         ("SPLENDOR_BOT_DELAY", "soon"),
+        ("SPLENDOR_ANALYSIS_BUDGET", "-1"),
         ("SPLENDOR_REQUEST_TIMEOUT", "0"),
         ("SPLENDOR_KEEP_ALIVE_TIMEOUT", "-1"),
         ("SPLENDOR_CREATE_BURST", "0"),
