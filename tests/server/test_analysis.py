@@ -110,6 +110,30 @@ async def test_a_runner_dying_mid_analysis_is_taken_over_when_its_lease_ends(
         second.close()
 
 
+async def test_no_position_is_searched_while_a_bot_of_the_runner_thinks(
+    redis_client: aioredis.Redis,
+) -> None:
+    """Bots' moves first: while the runner says a bot thinks, the analyser holds the
+    game it took and searches nothing; once no bot thinks, it goes on to the end."""
+    clock = Clock()
+    service = _service(redis_client, clock)
+    queue = AnalysisQueue(redis_client)
+    game = await play(service, clock, "duel", 2, seed=9, timed=False)
+    thinking = True
+    analyser = Analyser(service, queue, iterations=BUDGET, clock_ms=clock, busy=lambda: thinking)
+    try:
+        task = asyncio.create_task(analyser.tick())
+        for _ in range(20):
+            await asyncio.sleep(0.02)
+        assert not task.done() and analyser.positions == 0
+        assert await queue.positions(game.id) == {}
+        thinking = False
+        assert await task
+        assert await queue.result(game.id) is not None
+    finally:
+        analyser.close()
+
+
 async def _finished(http: httpx.AsyncClient, game_id: str) -> None:
     for _ in range(1800):
         if (await http.get(f"/api/games/{game_id}")).json()["status"] == "finished":
