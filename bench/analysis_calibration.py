@@ -62,7 +62,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=analysis.ITERATIONS)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    buckets = [[0, 0.0] for _ in range(10)]  # positions, wins
+    buckets = [[0.0, 0.0] for _ in range(10)]  # positions, wins
     brier = 0.0
     count = 0
     cpu = 0.0
@@ -81,16 +81,23 @@ def main() -> None:
                 brier += (p - won[seat]) ** 2
                 count += 1
         print(f"game {g}: {len(events)} events, {cpu / (g + 1):.1f} s of CPU a game", flush=True)
+        if (g + 1) % 5 == 0 or g + 1 == args.games:
+            report(args.variant, g + 1, args.iterations, buckets, brier, count)
+
+
+def report(
+    variant: str, games: int, iterations: int, buckets: list[list[float]], brier: float, count: int
+) -> None:
     print(
-        f"{args.variant}: {args.games} games, {args.iterations} iterations a position, "
+        f"{variant}: {games} games, {iterations} iterations a position, "
         f"{count} (position, seat) pairs; Brier score {brier / max(count, 1):.3f}"
     )
     print("| given | positions | share won |")
     print("|---|---|---|")
     for tenth, (positions, wins) in enumerate(buckets):
         if positions:
-            share = wins / positions
-            print(f"| {10 * tenth}-{10 * tenth + 10}% | {positions} | {share:.1%} |")
+            print(f"| {10 * tenth}-{10 * tenth + 10}% | {positions:.0f} | {wins / positions:.1%} |")
+    print(flush=True)
 
 
 if __name__ == "__main__":
