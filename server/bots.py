@@ -129,7 +129,9 @@ class BotRunner:
         if self._pool is not None:
             pool, self._pool = self._pool, None
             pool.shutdown(wait=False, cancel_futures=True)
-            await asyncio.to_thread(_end_workers, WORKERS_GRACE_S)
+        # Whether or not this runner made its own pool: the analyser's process (closed
+        # just before the runner, its pool shut down without waiting) would outlive us.
+        await asyncio.to_thread(_end_workers, WORKERS_GRACE_S)
 
     async def _refresh(self) -> None:
         """Pick up games that got a bot seat; let go of those that ended."""
@@ -227,10 +229,10 @@ class BotRunner:
 
 
 def _end_workers(grace: float) -> None:
-    """Wait up to ``grace`` seconds for the MCTS worker processes to finish the move
-    they think about, then end them: a stopped server leaves no process behind (left
-    to themselves they outlive it). They are this process's only ``multiprocessing``
-    children."""
+    """Wait up to ``grace`` seconds for this process's ``multiprocessing`` children
+    (the MCTS workers, the analyser's search process) to finish what they compute,
+    then end them: a stopped server leaves no process behind (left to themselves they
+    outlive it)."""
     deadline = time.monotonic() + grace
     for worker in multiprocessing.active_children():
         worker.join(max(0.0, deadline - time.monotonic()))

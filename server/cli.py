@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -127,8 +128,18 @@ def bots(args: argparse.Namespace) -> int:
         )
         return 2
     logging.config.dictConfig(log_config())  # no password of REDIS_URL in any line
+
+    async def until_stopped() -> None:
+        # SIGTERM (a deployment's stop) ends the worker as Ctrl-C does: through its
+        # clean-up, which ends the search processes (left to themselves they outlive it).
+        this = asyncio.current_task()
+        assert this is not None
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, this.cancel)
+        with contextlib.suppress(asyncio.CancelledError):
+            await run_worker(settings)
+
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_worker(settings))
+        asyncio.run(until_stopped())
     return 0
 
 

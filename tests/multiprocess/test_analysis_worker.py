@@ -4,11 +4,13 @@ worker takes the game over when the lease ends and finishes the same analysis.""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import redis.asyncio as aioredis
 
@@ -80,3 +82,58 @@ async def test_a_killed_workers_analysis_is_resumed_by_another_worker(
     pure = json.loads(json.dumps(analyse("duel", events, game.id, BUDGET).wire()))
     assert json.loads(body) == pure
     assert await queue.due() == {}
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for its reaper counts as ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+async def test_a_worker_stopped_mid_analysis_leaves_no_process_behind(
+    redis_client: aioredis.Redis, redis_server: str
+) -> None:
+    """SIGTERM to a bots worker while its analysis process searches: the worker ends
+    that process (and multiprocessing's helpers) before it exits; none outlives it."""
+    clock = Clock()
+    service = GameService(EventStore(redis_client), Lobby(redis_client), clock_ms=clock)
+    queue = AnalysisQueue(redis_client)
+    service.analyses = queue
+    game = await play(service, clock, "duel", 2, seed=12, timed=False)
+    worker = bots_worker(redis_server)
+    try:
+        for _ in range(1200):
+            if len(await queue.positions(game.id)) >= 1:
+                break
+            await asyncio.sleep(0.05)
+        children = children_of(worker.pid)
+        assert children, "the analysis process never started"
+        worker.send_signal(signal.SIGTERM)  # the worker alone, not its group
+        worker.wait(30)
+        for _ in range(100):
+            if not any(alive(pid) for pid in children):
+                break
+            await asyncio.sleep(0.05)
+        assert [pid for pid in children if alive(pid)] == []
+    finally:
+        if worker.poll() is None:
+            kill(worker, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(worker.pid, signal.SIGKILL)
