@@ -146,10 +146,16 @@ async def play_across_a_stop(
     rng = random.Random(seed)
 
     async def move() -> None:
-        view = await http_view(http, table.id, None)
-        mover = players[view["turn"]["seat"]]
-        await mover.until(lambda: mover.version == view["version"])
-        assert mover.view is not None
+        for _ in range(100):
+            view = await http_view(http, table.id, None)
+            mover = players[view["turn"]["seat"]]
+            await mover.until(lambda m=mover, v=view["version"]: m.version >= v)
+            if mover.version == view["version"]:
+                break
+            # Through a balancer the view may come from a process still behind the
+            # mover's: ask again rather than wait for a version already passed.
+            await asyncio.sleep(0.05)
+        assert mover.view is not None and mover.version == view["version"]
         command_id = await mover.send(choose(game_moves(mover.view), rng))
         await mover.until(lambda: command_id not in mover.pending)
 
