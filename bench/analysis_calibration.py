@@ -90,13 +90,15 @@ def report(
 ) -> None:
     print(
         f"{variant}: {games} games, {iterations} iterations a position, "
-        f"{count} (position, seat) pairs; Brier score {brier / max(count, 1):.3f}"
+        f"{count} (position, seat) pairs; Brier score {brier / max(count, 1):.3f} "
+        f"(sum {brier:.2f})"
     )
-    print("| given | positions | share won |")
-    print("|---|---|---|")
+    print("| given | positions | won | share won |")
+    print("|---|---|---|---|")
     for tenth, (positions, wins) in enumerate(buckets):
         if positions:
-            print(f"| {10 * tenth}-{10 * tenth + 10}% | {positions:.0f} | {wins / positions:.1%} |")
+            share = f"{wins / positions:.1%}"
+            print(f"| {10 * tenth}-{10 * tenth + 10}% | {positions:.0f} | {wins:.0f} | {share} |")
     print(flush=True)
 
 
