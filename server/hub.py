@@ -47,7 +47,13 @@ from events.game import Variant
 from server.audiences import AudienceViews
 from server.durability import Durability
 from server.errors import unavailable
-from server.presence import PRESENCE_BEAT_S, Presence, SeatsSeen, seat_away_since
+from server.presence import (
+    DEAD_AFTER_BEATS,
+    PRESENCE_BEAT_S,
+    Presence,
+    SeatsSeen,
+    seat_away_since,
+)
 from server.projection import LoggedEvent, decode_event
 from server.redis_cluster import RedisClient, ping
 from server.service import reveal_reserves
@@ -79,6 +85,11 @@ DEFAULT_OUTBOX_LIMIT: Final = WS_BUFFER_BYTES  # bytes behind before a socket is
 CLOSE_INTERNAL: Final = 1011
 CLOSE_UNAVAILABLE: Final = 4503  # 4000 + HTTP 503: Redis can't be reached for now
 REREAD_CHUNK: Final = 200  # games whose presence is read at once
+# Every hub's presence and rematch are read again at least once in this many beats,
+# signal or not: a PUBLISH is delivered at most once (a Redis Cluster drops those
+# sent while a bus link is being made again), so what a lost one hid is shown
+# within this bound, the same as a killed process's sockets (server.presence).
+RECONCILE_BEATS: Final = DEAD_AFTER_BEATS + 1
 
 _encoder = msgspec.json.Encoder()
 
@@ -283,6 +294,7 @@ class Hub:
         self._presence_message = b""
         self._players = -1
         self.rematch: str | None = None  # the finished game's rematch, once made
+        self.reconcile_share = 0  # the beats (modulo RECONCILE_BEATS) it is read again
 
     @property
     def version(self) -> int:
@@ -640,6 +652,8 @@ class Hubs:
         self._seat_sockets: Counter[tuple[str, int]] = Counter()
         self._stale: set[str] = set()  # games whose presence is to be read again
         self._rereading: asyncio.Task[None] | None = None
+        self._beats = 0
+        self._made = 0  # hubs made: shares them out among the beats
 
     def __len__(self) -> int:
         return len(self._hubs)
@@ -707,6 +721,8 @@ class Hubs:
             hub = self._hubs.get(game_id)
             if hub is None:
                 hub = Hub(game_id, variant, logged)
+                hub.reconcile_share = self._made % RECONCILE_BEATS
+                self._made += 1
                 hub.seen = seen
                 hub.remote = self.presence.remote(seen, hub.state.players_count)
                 if rematch is not None:
@@ -787,13 +803,21 @@ class Hubs:
                     hub.rematch_made(rematch)
 
     def _beaten(self) -> None:
-        """After each beat: servers may have died (or come back), as the hubs see them."""
+        """After each beat: servers may have died (or come back), as the hubs see them;
+        and one share of the hubs is read again (``RECONCILE_BEATS``)."""
         presence = self.presence
-        for hub in self._hubs.values():
+        self._beats += 1
+        share = self._beats % RECONCILE_BEATS
+        again = []
+        for game_id, hub in self._hubs.items():
             seen = hub.seen
             if seen is not None and seen.on:
                 hub.remote = presence.remote(seen, hub.state.players_count)
                 hub.update_presence()
+            if hub.reconcile_share == share:
+                again.append(game_id)
+        if again:
+            self._reread(again)
 
     # -- this process's own appends (``server.service.AppendObserver``)
 

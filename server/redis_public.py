@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final, Protocol
 
 import redis.asyncio as aioredis
@@ -265,6 +265,7 @@ class PublicSubscriber:
         self._unconfirmed = 0
         self._confirmed = asyncio.Event()
         self._pending: set[asyncio.Task[Any]] = set()
+        self._last_sent: asyncio.Task[None] | None = None
 
     @property
     def lost(self) -> Exception | None:
@@ -276,7 +277,7 @@ class PublicSubscriber:
         self._unconfirmed += len(channels)
         self._confirmed.clear()
         try:
-            await self._pubsub.subscribe(*channels)
+            await self._in_order(self._pubsub.subscribe, channels)
         except (RedisError, OSError) as e:
             self.fail(RedisConnectionError(f"subscribing failed: {e!r}"))
             raise
@@ -297,15 +298,32 @@ class PublicSubscriber:
     def unsubscribe(self, channels: Sequence[bytes]) -> None:
         if self._lost is not None or not channels:
             return
-        task = asyncio.get_running_loop().create_task(self._unsubscribe(channels))
+        task = self._in_order(self._pubsub.unsubscribe, channels)
         self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
+        task.add_done_callback(self._unsubscribed)
 
-    async def _unsubscribe(self, channels: Sequence[bytes]) -> None:
-        try:
-            await self._pubsub.unsubscribe(*channels)
-        except (RedisError, OSError) as e:
+    def _unsubscribed(self, task: asyncio.Task[None]) -> None:
+        self._pending.discard(task)
+        e = None if task.cancelled() else task.exception()
+        if isinstance(e, (RedisError, OSError)):
             self.fail(RedisConnectionError(f"unsubscribing failed: {e!r}"))
+
+    def _in_order(
+        self, send: Callable[..., Awaitable[Any]], channels: Sequence[bytes]
+    ) -> asyncio.Task[None]:
+        """Send a (un)subscription after those asked before it, one at a time: redis-py's
+        ``PubSub`` is not safe for calls at once (two calls connecting at once each
+        take a connection, and one's subscription is read by nobody), and an
+        unsubscription sent after a later subscription would undo it."""
+        previous = self._last_sent
+
+        async def sending() -> None:
+            if previous is not None and not previous.done():
+                await asyncio.wait([previous])
+            await send(*channels)
+
+        task = self._last_sent = asyncio.get_running_loop().create_task(sending())
+        return task
 
     async def _connected_again(self, connection: Any) -> None:
         self.fail(RedisConnectionError("the subscription's connection was made again"))

@@ -3,11 +3,16 @@ place after the snapshot, and when they are sent."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+import time
 
 import httpx
+import redis.asyncio as aioredis
 
+from server.presence import SERVERS_KEY, presence_key
 from server.settings import Settings
+from server.store import meta_key
 from tests.server import helpers
 from tests.server.ws_helpers import Watcher, connect, live_server, new_table
 
@@ -120,3 +125,43 @@ async def test_a_rematch_is_told_to_the_watchers_of_the_finished_game(
         assert opening[0]["view"]["rematch"] == rematch_id
         for watcher in (spectator, late):
             await watcher.conn.close()
+
+
+async def test_what_a_lost_signal_hid_is_told_within_the_reconcile_bound(
+    settings: Settings, redis_client: aioredis.Redis
+) -> None:
+    """A rematch and another process's socket of seat 1, written to Redis with no signal published (as a Redis Cluster drops one while a bus link is made again), reach a spectator all the same: every hub is read again on its share of the beats, within RECONCILE_BEATS beats."""
+    beat = 0.1
+    elsewhere = "another-process"
+    async with (
+        live_server(settings.with_(presence_beat=beat)) as server,
+        httpx.AsyncClient(base_url=server.http_url) as http,
+    ):
+        table = await helpers.new_table(http, players=2, seed=14)
+        await table.play(random.Random(14), 2000)
+        spectator = Watcher("s", await connect(server.ws_url(table.id)))
+        await spectator.next()
+
+        async def beating() -> None:  # the other process, alive
+            while True:
+                await redis_client.zadd(SERVERS_KEY, {elsewhere: time.time_ns() // 1_000_000})
+                await asyncio.sleep(beat / 2)
+
+        other = asyncio.create_task(beating())
+        try:
+            await asyncio.sleep(2 * beat)  # known alive before its socket is read
+            await redis_client.hset(presence_key(table.id), f"on:1:{elsewhere}", "1")
+            await redis_client.hset(meta_key(table.id), "rematch", "made-elsewhere")
+
+            async def told() -> None:
+                while not (
+                    spectator.presence == [False, True]
+                    and {"type": "rematch", "id": "made-elsewhere"}
+                    in [m for _, m in spectator.signals]
+                ):
+                    await spectator.next_any()
+
+            await asyncio.wait_for(told(), 10)
+        finally:
+            other.cancel()
+            await spectator.conn.close()

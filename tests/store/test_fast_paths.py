@@ -94,7 +94,9 @@ def test_the_installed_libraries_are_checked_by_what_they_offer() -> None:
     assert missing_writer is not None and "ConnectionWithoutWriter._writer" in missing_writer
     old = redis_shortfall(ConnectionWithOldDisconnect)
     assert old == "ConnectionWithOldDisconnect.disconnect() takes no nowait"
-    assert redis_shortfall(pool_class=PoolOfRedis5) == "PoolOfRedis5.get_connection() needs arguments"
+    assert (
+        redis_shortfall(pool_class=PoolOfRedis5) == "PoolOfRedis5.get_connection() needs arguments"
+    )
     no_frames = uvicorn_shortfall(WebSocketsWithoutFrames)
     assert no_frames is not None
     assert "WebSocketsWithoutFrames.send_receive_event_to_app()" in no_frames
@@ -190,3 +192,34 @@ async def test_a_public_subscription_confirms_notifies_and_reports_its_loss(
     assert messages[-1] == (b"chan:a", b"three")
     await path.aclose()
     await aioredis.Redis(connection_pool=redis_client.connection_pool).aclose()
+
+
+@pytest.mark.parametrize("public", [True, False], ids=["public", "direct"])
+async def test_subscriptions_made_at_once_share_one_connection_and_all_arrive(
+    monkeypatch: pytest.MonkeyPatch, redis_client: Any, redis_server: str, public: bool
+) -> None:
+    """Twenty games subscribed at once on a fresh client (twenty sockets opening together), then each unsubscribed and at once subscribed again (a hub dropped and made again): each is confirmed, on one connection, and every channel's message arrives (redis-py's PubSub is not safe for calls at once: two would each take a connection, and one's subscription be read by nobody)."""
+    if public:
+        monkeypatch.setenv(PUBLIC_PATHS_ENV, "1")
+    client = aioredis.Redis.from_url(redis_server)
+    messages: list[tuple[bytes, bytes]] = []
+    path = subscription_path(client, lambda c, m: messages.append((c, m)))
+    channels = [b"chan:%d" % n for n in range(20)]
+    try:
+        subscriber = await path.connected()
+        await asyncio.wait_for(asyncio.gather(*(subscriber.subscribe([c]) for c in channels)), 15)
+        for channel in channels[:10]:
+            subscriber.unsubscribe([channel])
+            await asyncio.wait_for(subscriber.subscribe([channel]), 15)
+        clients = await redis_client.client_list(_type="pubsub")
+        assert len(clients) == 1, clients
+        for channel in channels:
+            await redis_client.publish(channel, b"m")
+        for _ in range(300):
+            if len(messages) == len(channels):
+                break
+            await asyncio.sleep(0.01)
+        assert sorted(c for c, _ in messages) == sorted(channels)
+    finally:
+        await path.aclose()
+        await client.aclose()
