@@ -58,10 +58,13 @@ __all__ = [
     "Accounts",
     "account_id",
     "account_of_session",
+    "accounts_named",
     "check_origin",
     "check_password",
     "check_username",
+    "deleted_among",
     "mask_deleted",
+    "mask_entries",
     "session_account",
 ]
 
@@ -262,15 +265,7 @@ class Accounts:
 
     async def deleted_among(self, usernames: set[str]) -> set[str]:
         """Of these usernames, the ids (lowercase) of the deleted accounts."""
-        ids = sorted({account_id(u) for u in usernames})
-        if not ids:
-            return set()
-        raws = await self._r.mget([f"{{accounts}}:{i}" for i in ids])
-        return {
-            i
-            for i, raw in zip(ids, raws, strict=True)
-            if raw is not None and _decode_account(raw).deleted_ms is not None
-        }
+        return await deleted_among(self._r, usernames)
 
     # ------------------------------------------------------------------ sessions
 
@@ -364,14 +359,36 @@ async def session_account(conn: HTTPConnection) -> str | None:
     return await account_of_session(conn)
 
 
+async def deleted_among(client: RedisClient, usernames: set[str]) -> set[str]:
+    """Of these usernames, the ids (lowercase) of the deleted accounts (one ``MGET``)."""
+    ids = sorted({account_id(u) for u in usernames})
+    if not ids:
+        return set()
+    raws = await client.mget([f"{{accounts}}:{i}" for i in ids])
+    return {
+        i
+        for i, raw in zip(ids, raws, strict=True)
+        if raw is not None and _decode_account(raw).deleted_ms is not None
+    }
+
+
 async def mask_deleted(conn: HTTPConnection, entries: list[dict[str, Any]]) -> None:
+    """``mask_entries`` by the app's accounts."""
+    usernames = accounts_named(entries)
+    if usernames:
+        accounts = cast(Accounts, conn.app.state.accounts)
+        mask_entries(entries, await accounts.deleted_among(usernames))
+
+
+def accounts_named(entries: list[dict[str, Any]]) -> set[str]:
+    """The accounts the entries (dicts with ``name`` and ``account``) name."""
+    return {e["account"] for e in entries if e.get("account")}
+
+
+def mask_entries(entries: list[dict[str, Any]], deleted: set[str]) -> None:
     """Name the entries (seats of summaries, players of views, ``PlayerJoined``
-    events: dicts with ``name`` and ``account``) of deleted accounts
+    events: dicts with ``name`` and ``account``) of the ``deleted`` accounts (ids)
     ``DELETED_NAME``, their account None: in place, at read time, the log untouched."""
-    usernames = {e["account"] for e in entries if e.get("account")}
-    if not usernames:
-        return
-    deleted = await cast(Accounts, conn.app.state.accounts).deleted_among(usernames)
     for entry in entries:
         account = entry.get("account")
         if account and account_id(account) in deleted:

@@ -34,6 +34,7 @@ __all__ = [
     "iso_to_ms",
     "parse_record",
     "record_of",
+    "record_players",
 ]
 
 FORMAT: Final = 1
@@ -86,6 +87,13 @@ def record_of(game: Game, summary: dict[str, Any]) -> dict[str, Any]:
             event_to_wire(redact(e.event, None, True), e.version, e.at_ms) for e in game.log
         ],
     }
+
+
+def record_players(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The entries of a record that name a player (its seats, its ``PlayerJoined``
+    events): what a deleted account's name is masked in (``server.accounts``)."""
+    joined = [e for e in record["events"] if e["type"] == "PlayerJoined"]
+    return [*(record["seats"] or []), *joined]
 
 
 def iso_to_ms(text: str) -> int:

@@ -38,6 +38,7 @@ from server.outage import is_store_down
 from server.profiles import Profiles
 from server.qr import qr_code
 from server.ratelimit import ClientLimits, RateLimiter
+from server.records import record_players
 from server.redis_cluster import ping
 from server.service import GameService, RematchResult
 
@@ -207,6 +208,7 @@ async def game_export(request: Request) -> Response:
     """A finished game's public record (docs/export.md), as a file to save."""
     game_id = _game_id(request)
     record = await _service(request).record(game_id)
+    await mask_deleted(request, record_players(record))
     # An id is ASCII letters, digits, - and _ (is_game_id): safe in the header as is.
     return json(record, headers={"Content-Disposition": f'attachment; filename="{game_id}.json"'})
 

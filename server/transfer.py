@@ -30,12 +30,13 @@ from typing import IO, Literal, NamedTuple, cast
 
 import msgspec
 
+from server.accounts import accounts_named, deleted_among, mask_entries
 from server.archiver import ArchiveQueue
 from server.embedded_redis import EmbeddedRedis, EmbeddedRedisError, serving_url
 from server.errors import ServiceError
 from server.lobby import KEEP_FINISHED, Lobby
 from server.outage import REDIS_CONNECT_S
-from server.records import RecordError, iso_to_ms, parse_record
+from server.records import RecordError, iso_to_ms, parse_record, record_players
 from server.redis_cluster import open_client
 from server.service import GameService
 from server.settings import Settings, SettingsError
@@ -184,6 +185,9 @@ async def export_games(
         if since_ms is not None and iso_to_ms(record["ended_at"]) < since_ms:
             left_out += 1
             continue
+        players = record_players(record)
+        if usernames := accounts_named(players):
+            mask_entries(players, await deleted_among(service.store.client, usernames))
         out.write(_encode(record) + b"\n")
         written += 1
     return written, left_out

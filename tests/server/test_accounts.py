@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -17,10 +18,12 @@ import pytest
 import redis.asyncio as aioredis
 import uvicorn
 
+from server import cli
 from server.app import create_app
 from server.connections import server_options
 from server.logs import RedactSecrets
 from server.settings import Settings
+from tests.server import helpers
 from tests.server.ws_helpers import LiveServer, listening_socket, live_server
 
 PASSWORD = "Tr0ub4dor&3-quite-long"
@@ -309,6 +312,37 @@ async def test_a_deleted_account_is_listed_as_deleted_player(server: LiveServer)
         assert events[1]["name"] == "deleted player" and events[1]["account"] is None
     stored = [e async for e in _stream_names(server, game["id"])]
     assert b"Ivy_7" in stored[0]  # the log itself is not rewritten
+
+
+async def test_a_deleted_accounts_finished_game_is_exported_as_deleted_player(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    """A finished game of a deleted account: its download (GET /export) and `splendor export` name its seat "deleted player", account null, in the header's seats and its PlayerJoined event; the other seat keeps its name."""
+    async with client(server) as ivy, client(server) as reader:
+        await sign_up(ivy, "Ivy_8")
+        game_id = (await ivy.post("/api/games", json={"variant": "classic"})).json()["id"]
+        token = (await ivy.post(f"/api/games/{game_id}/seats", json={})).json()["token"]
+        await reader.post(f"/api/games/{game_id}/seats", json={"name": "Bo"})
+        resign = {"command_id": "c1", "action": {"kind": "resign"}}
+        r = await ivy.post(
+            f"/api/games/{game_id}/commands", json=resign, headers=helpers.auth(token)
+        )
+        assert r.status_code == 200, r.text
+        before = (await reader.get(f"/api/games/{game_id}/export")).json()
+        assert before["seats"][0]["name"] == "Ivy_8"
+        r = await ivy.request("DELETE", "/api/me", json={"password": PASSWORD})
+        assert r.status_code == 204
+        downloaded = (await reader.get(f"/api/games/{game_id}/export")).json()
+    out = tmp_path / "games.jsonl"
+    url = server.app.state.settings.redis_url
+    assert await asyncio.to_thread(cli.main, ["export", "--redis-url", url, "--out", str(out)]) == 0
+    (exported,) = [json.loads(line) for line in out.read_text().splitlines()]
+    for record in (downloaded, exported):
+        seats = [(s["name"], s["account"]) for s in record["seats"]]
+        assert seats == [("deleted player", None), ("Bo", None)]
+        joined = [e for e in record["events"] if e["type"] == "PlayerJoined"]
+        assert [(e["name"], e["account"]) for e in joined] == seats
+        assert "Ivy_8" not in json.dumps(record)
 
 
 async def _stream_names(server: LiveServer, game_id: str) -> AsyncIterator[bytes]:
