@@ -320,7 +320,10 @@ class PublicSubscriber:
         async def sending() -> None:
             if previous is not None and not previous.done():
                 await asyncio.wait([previous])
-            await send(*channels)
+            try:  # never forever: those asked after it wait for it
+                await asyncio.wait_for(send(*channels), SUBSCRIBE_TIMEOUT_S)
+            except TimeoutError:
+                raise RedisTimeoutError("Redis did not take a subscription in time") from None
 
         task = self._last_sent = asyncio.get_running_loop().create_task(sending())
         return task
