@@ -132,6 +132,7 @@ class SeatsSeen:
     read_ms: int = 0
     on: dict[int, set[str]] = field(default_factory=dict)
     left: dict[int, int] = field(default_factory=dict)
+    written: dict[str, int] = field(default_factory=dict)  # server -> its last "on" (ms)
 
     @classmethod
     def parse(cls, flat: list[Any], read_ms: int) -> SeatsSeen:
@@ -143,6 +144,8 @@ class SeatsSeen:
                 if kind == "on":
                     seat, _, server = rest.partition(":")
                     seen.on.setdefault(int(seat), set()).add(server)
+                    at = int(value)
+                    seen.written[server] = max(at, seen.written.get(server, at))
                 elif kind == "left":
                     seen.left[int(rest)] = int(value)
             except ValueError:
@@ -276,15 +279,18 @@ class Presence:
         self._beats = {_text(flat[i]): int(float(flat[i + 1])) for i in range(0, len(flat), 2)}
         self._beats_read_ms = now
 
-    def alive(self, server: str, seen_ms: int) -> bool:
-        """Whether ``server``'s sockets count, named in a hash read at ``seen_ms``. A
-        server missing from the last beat's read counts only if the hash was read
-        after it (a process beats before its first write, so it was just born)."""
+    def alive(self, server: str, seen: SeatsSeen) -> bool:
+        """Whether ``server``'s sockets count, named in the hash ``seen``. A server
+        missing from the last beat's read counts only if it was just born: the hash
+        was read after that beat, and the server wrote to it since (a process beats
+        before its first write). One long dead (forgotten from the set after
+        ``FORGET_MS``) wrote long before: it never counts, whenever the hash is read."""
         if server == self.server_id:
             return True
         beat = self._beats.get(server)
         if beat is None:
-            return seen_ms > self._beats_read_ms
+            born_after = self._beats_read_ms - self.dead_after_ms  # its clock may lag ours
+            return seen.read_ms > self._beats_read_ms and seen.written.get(server, 0) > born_after
         return beat >= self._clock_ms() - self.dead_after_ms
 
     def remote(self, seen: SeatsSeen, seats: int) -> list[int | None]:
@@ -299,7 +305,7 @@ class Presence:
         servers = seen.on.get(seat, set())
         if others:
             servers = servers - {self.server_id}
-        if any(self.alive(s, seen.read_ms) for s in servers):
+        if any(self.alive(s, seen) for s in servers):
             return None
         dead = [self._beats.get(s, 0) for s in servers]
         return max([seen.left.get(seat, 0), *dead])

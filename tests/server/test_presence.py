@@ -150,7 +150,9 @@ async def test_what_a_lost_signal_hid_is_told_within_the_reconcile_bound(
         other = asyncio.create_task(beating())
         try:
             await asyncio.sleep(2 * beat)  # known alive before its socket is read
-            await redis_client.hset(presence_key(table.id), f"on:1:{elsewhere}", "1")
+            await redis_client.hset(
+                presence_key(table.id), f"on:1:{elsewhere}", time.time_ns() // 1_000_000
+            )
             await redis_client.hset(meta_key(table.id), "rematch", "made-elsewhere")
 
             async def told() -> None:

@@ -100,13 +100,31 @@ async def test_a_server_newer_than_the_last_beat_read_counts_until_the_next_one(
     clock = Clock(3_000_000)
     b = await started_presence(redis_client, "b", clock)
     try:
-        flat = [b"on:0:newborn", b"1"]
-        clock.now += 10
+        clock.now += 5
+        flat = [b"on:0:newborn", b"%d" % clock.now]
+        clock.now += 5
         seen = SeatsSeen.parse(flat, clock.now)
         assert held_elsewhere(b, seen, 1) == [True]
         await b._beat()  # the set read again: still no "newborn"
         assert held_elsewhere(b, seen, 1) == [False]
         assert await redis_client.hgetall(presence_key("nothing")) == {}
+    finally:
+        await b.close()
+
+
+async def test_a_server_forgotten_from_the_set_never_counts_again(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A hash still naming a server killed two hours ago (its entry never deleted, the server forgotten from the set after an hour) is read after b's last beat, as every hub's periodic read is: the server does not count, and the seat is away since the entry's last left time."""
+    clock = Clock(10_000_000)
+    b = await started_presence(redis_client, "b", clock)
+    try:
+        long_ago = clock.now - 7_200_000
+        flat = [b"on:0:killed", b"%d" % long_ago, b"left:0", b"%d" % (long_ago - 5)]
+        clock.now += 10
+        seen = SeatsSeen.parse(flat, clock.now)
+        assert held_elsewhere(b, seen, 1) == [False]
+        assert b.away_since(seen, 0) == long_ago - 5
     finally:
         await b.close()
 
