@@ -653,6 +653,7 @@ class Hubs:
         self._stale: set[str] = set()  # games whose presence is to be read again
         self._rereading: asyncio.Task[None] | None = None
         self._beats = 0
+        self._signalled_loading: set[str] = set()  # signalled while their hub was made
         self._made = 0  # hubs made: shares them out among the beats
 
     def __len__(self) -> int:
@@ -729,6 +730,9 @@ class Hubs:
                     hub.rematch = rematch
                 self._hubs[game_id] = hub
                 self.tailer.watch(game_id, hub.version)
+            if game_id in self._signalled_loading:
+                self._signalled_loading.discard(game_id)
+                self._reread([game_id])
             future.set_result(hub)
             return hub
         except asyncio.CancelledError:
@@ -744,6 +748,7 @@ class Hubs:
             raise
         finally:
             del self._loading[game_id]
+            self._signalled_loading.discard(game_id)
 
     # -- presence and rematches
 
@@ -764,6 +769,10 @@ class Hubs:
     def _signalled(self, game_id: str, message: bytes) -> None:
         hub = self._hubs.get(game_id)
         if hub is None:
+            if game_id in self._loading:
+                # Its first read may have been answered before this signal's change,
+                # the reply handled after: read again once the hub is made.
+                self._signalled_loading.add(game_id)
             return
         if message == PRESENCE_SIGNAL:
             self._reread([game_id])

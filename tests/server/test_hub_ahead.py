@@ -10,15 +10,18 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
 import redis.asyncio as aioredis
 
 from events.game import CLASSIC
 from server.hub import Hub, Hubs, Outbox
 from server.lobby import Lobby
+from server.presence import SeatsSeen
 from server.projection import LoggedEvent, encode_event
 from server.service import GameService
+from server.signals import rematch_signal
 from server.sockets import Batch, SendWire
-from server.store import StoredEvent
+from server.store import StoredEvent, meta_key
 from server.ws import tail_client
 from tests.server.test_service import action, mover_and_legal, seated
 from tests.server.test_ws_outbox import GatedSocket, rebuild, seeded_log, settle
@@ -230,3 +233,29 @@ async def test_a_hub_that_fails_ahead_is_dropped_settled_and_a_new_socket_gets_a
         fresh = ListWire()
         outbox = await hubs.watch(game_id, None, None, fresh)
         assert outbox.hub is not hub and fresh.sent[0]["version"] == len(log)
+
+
+async def test_a_signal_handled_while_a_hub_is_made_has_its_game_read_again(
+    redis_client: aioredis.Redis, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rematch made while a hub is being made, its signal handled after the hub's first read was answered without it (replies and signals come on two connections), still reaches the hub at once: a game signalled while loading is read again once its hub is made."""
+    game_id, _ = await seated(service)
+    async with hubs_of(service, redis_client) as hubs:
+        first_read = hubs.presence.read
+
+        async def read_then_signalled(game: str) -> tuple[SeatsSeen, str | None]:
+            answer = await first_read(game)
+            await redis_client.hset(meta_key(game), "rematch", "next")
+            hubs._signalled(game, rematch_signal("next"))
+            return answer
+
+        monkeypatch.setattr(hubs.presence, "read", read_then_signalled)
+        await hubs.watch(game_id, None, None, ListWire())
+        monkeypatch.setattr(hubs.presence, "read", first_read)
+        hub = hubs.get(game_id)
+        assert hub is not None
+        for _ in range(100):  # well within a beat: no periodic read has come yet
+            if hub.rematch == "next":
+                break
+            await asyncio.sleep(0.02)
+        assert hub.rematch == "next"
