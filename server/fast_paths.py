@@ -19,6 +19,7 @@ forces the public paths (CI runs the store, socket and live tests both ways).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import os
@@ -106,15 +107,22 @@ def public_forced() -> bool:
     return os.environ.get(PUBLIC_PATHS_ENV, "").strip() not in ("", "0")
 
 
+@functools.cache
+def _source(klass: type) -> str:
+    """A class's source ("" if it has none): found by parsing its whole module, so
+    read once per class, not once per attribute looked for."""
+    try:
+        return inspect.getsource(klass)
+    except (OSError, TypeError):
+        return ""
+
+
 def _assigned_in(cls: type, name: str) -> bool:
     """Whether the code of ``cls`` or of a class it extends assigns ``self.<name>``."""
     for klass in cls.__mro__:
         if klass is object:
             continue
-        try:
-            source = inspect.getsource(klass)
-        except (OSError, TypeError):
-            continue
+        source = _source(klass)
         if f"self.{name} =" in source or f"self.{name}:" in source:
             return True
     return False
