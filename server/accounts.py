@@ -34,7 +34,7 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final, TypeVar, cast
 from urllib.parse import urlsplit
@@ -44,7 +44,9 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from starlette.requests import HTTPConnection
 
+from events.base import PlayerJoined
 from server.errors import bad_request, forbidden
+from server.projection import LoggedEvent
 from server.redis_cluster import RedisClient
 from server.settings import Settings
 
@@ -65,6 +67,7 @@ __all__ = [
     "deleted_among",
     "mask_deleted",
     "mask_entries",
+    "masked_log",
     "session_account",
 ]
 
@@ -378,6 +381,29 @@ async def mask_deleted(conn: HTTPConnection, entries: list[dict[str, Any]]) -> N
     if usernames:
         accounts = cast(Accounts, conn.app.state.accounts)
         mask_entries(entries, await accounts.deleted_among(usernames))
+
+
+async def masked_log(client: RedisClient, logged: Sequence[LoggedEvent]) -> Sequence[LoggedEvent]:
+    """A game's log as its hub shows it: the ``PlayerJoined`` events of deleted
+    accounts named ``DELETED_NAME``, account None (a new list if any is; the log
+    itself untouched), so that every view, snapshot and diff of the websocket says so
+    too. A hub made before the deletion keeps the name until made again."""
+    named = {
+        e.event.account for e in logged if isinstance(e.event, PlayerJoined) and e.event.account
+    }
+    if not named:
+        return logged
+    deleted = await deleted_among(client, named)
+    if not deleted:
+        return logged
+    return [
+        e._replace(event=msgspec.structs.replace(e.event, name=DELETED_NAME, account=None))
+        if isinstance(e.event, PlayerJoined)
+        and e.event.account
+        and account_id(e.event.account) in deleted
+        else e
+        for e in logged
+    ]
 
 
 def accounts_named(entries: list[dict[str, Any]]) -> set[str]:

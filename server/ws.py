@@ -36,6 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from events.game import Variant
 from server import wire
+from server.accounts import masked_log
 from server.drain import CLOSE_RESTART, RESTART_REASON, Drain
 from server.errors import ServiceError, bad_request, missing_token, rate_limited, unavailable
 from server.hub import CLOSE_INTERNAL, Hubs, Outbox
@@ -344,7 +345,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
 
     async def load(game_id: str) -> tuple[Variant, Sequence[LoggedEvent]]:
         variant = await service.variant_of(game_id)
-        return variant, await service.log(game_id)
+        return variant, await masked_log(client, await service.log(game_id))
 
     settings: Settings = app.state.settings
     hubs = Hubs(

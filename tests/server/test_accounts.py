@@ -24,7 +24,7 @@ from server.connections import server_options
 from server.logs import RedactSecrets
 from server.settings import Settings
 from tests.server import helpers
-from tests.server.ws_helpers import LiveServer, listening_socket, live_server
+from tests.server.ws_helpers import LiveServer, Watcher, connect, listening_socket, live_server
 
 PASSWORD = "Tr0ub4dor&3-quite-long"
 
@@ -314,10 +314,10 @@ async def test_a_deleted_account_is_listed_as_deleted_player(server: LiveServer)
     assert b"Ivy_7" in stored[0]  # the log itself is not rewritten
 
 
-async def test_a_deleted_accounts_finished_game_is_exported_as_deleted_player(
+async def test_a_deleted_accounts_finished_game_is_exported_and_watched_as_deleted_player(
     server: LiveServer, tmp_path: Path
 ) -> None:
-    """A finished game of a deleted account: its download (GET /export) and `splendor export` name its seat "deleted player", account null, in the header's seats and its PlayerJoined event; the other seat keeps its name."""
+    """A finished game of a deleted account: its download (GET /export) and `splendor export` name its seat "deleted player", account null, in the header's seats and its PlayerJoined event, and so does a websocket's snapshot; the other seat keeps its name."""
     async with client(server) as ivy, client(server) as reader:
         await sign_up(ivy, "Ivy_8")
         game_id = (await ivy.post("/api/games", json={"variant": "classic"})).json()["id"]
@@ -333,6 +333,13 @@ async def test_a_deleted_accounts_finished_game_is_exported_as_deleted_player(
         r = await ivy.request("DELETE", "/api/me", json={"password": PASSWORD})
         assert r.status_code == 204
         downloaded = (await reader.get(f"/api/games/{game_id}/export")).json()
+    spectator = Watcher("s", await connect(server.ws_url(game_id)))
+    players = (await spectator.next())["view"]["players"]
+    await spectator.conn.close()
+    assert [(p["name"], p.get("account")) for p in players] == [
+        ("deleted player", None),
+        ("Bo", None),
+    ]
     out = tmp_path / "games.jsonl"
     url = server.app.state.settings.redis_url
     assert await asyncio.to_thread(cli.main, ["export", "--redis-url", url, "--out", str(out)]) == 0
