@@ -31,7 +31,6 @@ from server.accounts import (
     check_username,
 )
 from server.errors import ServiceError, rate_limited
-from server.ratelimit import RateLimiter
 from server.routes import client_address, json, read_body
 from server.settings import Settings
 
@@ -61,25 +60,27 @@ class Confirmation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class LoginLimits:
-    """Attempts (log-ins and sign-ups) per client address, per process like the other
-    limits (server/ratelimit.py); and log-ins per account, in Redis, so that they
-    count across every process (an account is one target wherever it is tried)."""
+    """Attempts (log-ins, sign-ups, deletions) per client address, and log-ins per
+    account: both in Redis, so that they count across every process (unlike the
+    game limits of server/ratelimit.py, a password guessed is worth guarding the same
+    whichever process is asked)."""
 
     def __init__(self, settings: Settings) -> None:
-        self.by_address = RateLimiter(settings.login_rate, settings.login_burst)
+        self.address_rate = settings.login_rate
+        self.address_burst = settings.login_burst
         self.account_rate = settings.account_login_rate
         self.account_burst = settings.account_login_burst
 
     async def spend(self, accounts: Accounts, address: str, username: str | None = None) -> None:
-        """Count an attempt, or raise ``rate_limited`` (nothing else is done then)."""
-        wait = self.by_address.waiting(address)
+        """Count an attempt, or raise ``rate_limited`` (nothing else is done then; one
+        refused for its account has counted for its address)."""
+        wait = await accounts.spend_address(address, self.address_rate, self.address_burst)
         if wait is not None:
             raise rate_limited(wait, "log-in attempts from your address")
         if username is not None and USERNAME.fullmatch(username):
             wait = await accounts.spend_login(username, self.account_rate, self.account_burst)
             if wait is not None:
                 raise rate_limited(wait, "log-in attempts for this account")
-        self.by_address.allow(address)
 
 
 def _accounts(conn: HTTPConnection) -> Accounts:

@@ -250,9 +250,18 @@ class Accounts:
         """Count a log-in attempt on the account, in Redis so that every process counts
         it (a token bucket: ``rate`` a second, ``burst`` at once; rate <= 0: no limit).
         None if allowed, else the seconds until the next attempt may be made."""
+        return await self._spend(f"{account_key(username)}:logins", rate, burst)
+
+    async def spend_address(self, address: str, rate: float, burst: int) -> float | None:
+        """``spend_login`` for an attempt (log-in, sign-up, deletion) from a client
+        address: in Redis too, so that N processes behind a balancer don't give an
+        address N times the attempts. Its key has its own hash tag: addresses spread
+        over a cluster's slots."""
+        return await self._spend(f"logins:{{{address}}}", rate, burst)
+
+    async def _spend(self, key: str, rate: float, burst: int) -> float | None:
         if rate <= 0:
             return None
-        key = f"{account_key(username)}:logins"
         wait_ms = await self._login_bucket(keys=[key], args=[_now_ms(), rate / 1000, burst])
         return None if not wait_ms else int(wait_ms) / 1000
 

@@ -63,3 +63,22 @@ async def test_an_accounts_login_limit_counts_across_processes(
             r = await http.post("/api/session", json={"username": "ned_9", "password": PASSWORD})
             assert r.status_code == 429 and r.json()["code"] == "rate_limited"
             assert "this account" in r.json()["message"]
+
+
+async def test_an_addresss_attempts_count_across_processes(
+    redis_client: Any, redis_server: str
+) -> None:
+    """With a burst of 4 attempts per address, log-ins from one address to four different accounts, spread over two processes, are counted together: the fifth is refused 429 on either process, while another address still gets its answer."""
+    env = {"SPLENDOR_LOGIN_RATE": "0.001", "SPLENDOR_LOGIN_BURST": "4"}
+    async with served(redis_server, env) as a, served(redis_server, env) as b:
+        answers = []
+        for n, base in enumerate([a.base, b.base, a.base, b.base, a.base]):
+            transport = httpx.AsyncHTTPTransport(local_address="127.0.0.61")
+            async with httpx.AsyncClient(base_url=base, transport=transport) as http:
+                wrong = {"username": f"Nobody_{n}", "password": "wrong guess"}
+                answers.append((await http.post("/api/session", json=wrong)).status_code)
+        assert answers == [401, 401, 401, 401, 429]
+        transport = httpx.AsyncHTTPTransport(local_address="127.0.0.62")
+        async with httpx.AsyncClient(base_url=b.base, transport=transport) as http:
+            wrong = {"username": "Nobody_9", "password": "wrong guess"}
+            assert (await http.post("/api/session", json=wrong)).status_code == 401
