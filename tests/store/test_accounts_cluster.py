@@ -20,7 +20,7 @@ def test_an_accounts_keys_share_one_slot() -> None:
 
 
 async def test_accounts_and_sessions_on_a_cluster(cluster_client: RedisCluster) -> None:
-    """On a cluster: sign up (with old parameters), log in (rehashed), sessions made and ended everywhere, the log-in bucket spent, the account deleted and found deleted."""
+    """On a cluster: sign up (with old parameters), log in (rehashed), sessions made and ended everywhere, the log-in buckets of the account and of addresses spent, the account deleted and found deleted."""
     old = Accounts(cluster_client, PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1))
     accounts = Accounts(cluster_client)
     try:
@@ -34,6 +34,9 @@ async def test_accounts_and_sessions_on_a_cluster(cluster_client: RedisCluster) 
         assert {await accounts.session_account(s) for s in sessions} == {None}
         waits = [await accounts.spend_login("Ana_C", 0.001, 2) for _ in range(3)]
         assert waits[:2] == [None, None] and waits[2] is not None and waits[2] > 0
+        for address in ("127.0.0.1", "::1", "10.1.2.3"):  # each bucket in its own slot
+            waits = [await accounts.spend_address(address, 0.001, 2) for _ in range(3)]
+            assert waits[:2] == [None, None] and waits[2] is not None and waits[2] > 0
         await accounts.create("Bo_C", PASSWORD)
         await accounts.delete("Ana_C")
         assert await accounts.deleted_among({"Ana_C", "Bo_C", "Nobody"}) == {"ana_c"}
