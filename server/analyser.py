@@ -104,6 +104,10 @@ class AnalysisQueue:
     async def renew(self, game_id: str, until_ms: int) -> None:
         await self._r.zadd(DUE_KEY, {game_id: until_ms}, xx=True)
 
+    async def length(self) -> int:
+        """How many games are noted (metrics)."""
+        return int(await self._r.zcard(DUE_KEY))
+
     async def due(self) -> dict[str, int]:
         """Every game noted and its time (tests and tools)."""
         pairs: list[Any] = await self._r.zrange(DUE_KEY, 0, -1, withscores=True)

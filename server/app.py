@@ -38,6 +38,7 @@ from server.durability import Durability
 from server.embedded_redis import EmbeddedRedis
 from server.last_resort import LastResort
 from server.lobby import Lobby
+from server.metrics import Metrics, metrics_routes
 from server.outage import REDIS_CONNECT_S, keep_redis_up
 from server.profiles import Profiles
 from server.ratelimit import ClientLimits, RateLimiter
@@ -142,6 +143,7 @@ def create_app(
             # Profiles and ratings follow games as they finish (server/profiles.py).
             profiles = Profiles(client)
             service.on_finished = profiles.game_finished
+            service.on_command = app.state.metrics.command_handled
             await service.start()
             app.state.profiles = profiles
             app.state.ratings_of = profiles.ratings_of  # GET /api/me (server/account_routes.py)
@@ -173,6 +175,7 @@ def create_app(
         routes=[
             *account_routes(),  # before api_routes' catch-all of /api/
             *api_routes(),
+            *metrics_routes(),
             *extra_routes,
             # Last: the web page (hash routing, so "/" and its files are all it needs).
             Mount("/", StaticFiles(directory=web, html=True, check_dir=False), name="web"),
@@ -188,4 +191,5 @@ def create_app(
     app.state.rate_limiter = RateLimiter(settings.command_rate, settings.command_burst)
     app.state.client_limits = ClientLimits(settings)
     app.state.catalogs = {}
+    app.state.metrics = Metrics()
     return app

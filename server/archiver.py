@@ -81,6 +81,10 @@ class ArchiveQueue:
     async def done(self, game_id: str) -> None:
         await self._r.zrem(DUE_KEY, game_id)
 
+    async def length(self) -> int:
+        """How many games are noted (metrics)."""
+        return int(await self._r.zcard(DUE_KEY))
+
     async def all(self) -> dict[str, int]:
         """Every game noted and its time (tests and tools)."""
         pairs: list[Any] = await self._r.zrange(DUE_KEY, 0, -1, withscores=True)

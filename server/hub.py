@@ -659,6 +659,11 @@ class Hubs:
     def __len__(self) -> int:
         return len(self._hubs)
 
+    def socket_counts(self) -> tuple[int, int]:
+        """The sockets open on this process's hubs: seats' and spectators' (metrics)."""
+        players = sum(self._seat_sockets.values())
+        return players, sum(hub.watchers for hub in self._hubs.values()) - players
+
     def get(self, game_id: str) -> Hub | None:
         return self._hubs.get(game_id)
 

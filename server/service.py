@@ -286,6 +286,9 @@ class GameService:
         # Called once a game this process appended the last event of is finished (not
         # aborted): the profiles and ratings (server.profiles), set by the app.
         self.on_finished: Callable[[Game, dict[str, Any]], Awaitable[None]] | None = None
+        # Told each command's outcome (ok, duplicate or the error code) and handling
+        # time in seconds: the metrics (server.metrics), set by the app.
+        self.on_command: Callable[[str, float], None] | None = None
         # The lobby's start-up and rebuilds (server/lobby_keeper.py).
         self.keeper = (
             None
@@ -499,10 +502,20 @@ class GameService:
         stale), or the rules' ``not_your_turn`` / ``illegal_action`` / ``game_over``.
         A command id seen before gets the recorded answer, whatever the game's state.
         """
-        lock = self._lock_for(game_id)
-        async with lock:
-            game = await self._game_locked(game_id, lock, fresh=False)
-            result = await self._submit_locked(game, seat, command_id, action, expected_version)
+        started = time.perf_counter()
+        outcome = "failed"  # what no ServiceError says: Redis down, a bug
+        try:
+            lock = self._lock_for(game_id)
+            async with lock:
+                game = await self._game_locked(game_id, lock, fresh=False)
+                result = await self._submit_locked(game, seat, command_id, action, expected_version)
+            outcome = "duplicate" if result.duplicate else "ok"
+        except ServiceError as e:
+            outcome = e.code
+            raise
+        finally:
+            if self.on_command is not None:
+                self.on_command(outcome, time.perf_counter() - started)
         if not result.duplicate:
             await self._notify(game_id, result.version)
         return result

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Literal, get_args
 
@@ -103,6 +103,9 @@ class Settings:
     # Seconds after a game's end before it is archived: its log made one compact
     # value, its stream, commands and seats dropped (server/archiver.py).
     archive_after: float = 600.0
+    # The bearer token a Prometheus scraper gives for GET /metrics (server/metrics.py);
+    # empty: no metrics are served. A secret: never shown (not in the repr).
+    metrics_token: str = field(default="", repr=False)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -157,6 +160,7 @@ class Settings:
                 env, "SPLENDOR_DURABILITY_TIMEOUT_MS", base.durability_timeout_ms, least=1
             ),
             archive_after=_at_least_zero(env, "SPLENDOR_ARCHIVE_AFTER", base.archive_after),
+            metrics_token=env.get("SPLENDOR_METRICS_TOKEN", base.metrics_token).strip(),
         )
 
     def without_rate_limits(self) -> Settings:
