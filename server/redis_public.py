@@ -277,7 +277,9 @@ class PublicSubscriber:
         self._unconfirmed += len(channels)
         self._confirmed.clear()
         try:
-            await self._in_order(self._pubsub.subscribe, channels)
+            # Shielded: a caller cancelled meanwhile must not stop a send half-way (its
+            # confirmation, counted above, would never come).
+            await asyncio.shield(self._in_order(self._pubsub.subscribe, channels))
         except (RedisError, OSError) as e:
             self.fail(RedisConnectionError(f"subscribing failed: {e!r}"))
             raise

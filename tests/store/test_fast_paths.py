@@ -5,6 +5,7 @@ variable, and the public Redis paths working on a real Redis."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Iterator
 from typing import Any
@@ -220,6 +221,36 @@ async def test_subscriptions_made_at_once_share_one_connection_and_all_arrive(
                 break
             await asyncio.sleep(0.01)
         assert sorted(c for c, _ in messages) == sorted(channels)
+    finally:
+        await path.aclose()
+        await client.aclose()
+
+
+async def test_a_cancelled_subscription_leaves_the_next_ones_confirmed(
+    monkeypatch: pytest.MonkeyPatch, redis_server: str, redis_client: Any
+) -> None:
+    """On the public path, a subscription whose caller is cancelled while it waits its turn (a socket gone while its hub was made) is still sent and confirmed: the next one is confirmed at once, not after the confirmation timeout, and messages of both arrive."""
+    monkeypatch.setenv(PUBLIC_PATHS_ENV, "1")
+    client = aioredis.Redis.from_url(redis_server)
+    messages: list[tuple[bytes, bytes]] = []
+    path = subscription_path(client, lambda c, m: messages.append((c, m)))
+    try:
+        subscriber = await path.connected()
+        first = asyncio.create_task(subscriber.subscribe([b"chan:x"]))
+        second = asyncio.create_task(subscriber.subscribe([b"chan:y"]))
+        await asyncio.sleep(0)  # both asked, the second queued behind the first
+        second.cancel()
+        await first
+        with contextlib.suppress(asyncio.CancelledError):
+            await second
+        await asyncio.wait_for(subscriber.subscribe([b"chan:z"]), 3)
+        for channel in (b"chan:y", b"chan:z"):
+            await redis_client.publish(channel, b"m")
+        for _ in range(300):
+            if len(messages) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert sorted(c for c, _ in messages) == [b"chan:y", b"chan:z"]
     finally:
         await path.aclose()
         await client.aclose()
