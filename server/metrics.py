@@ -68,6 +68,7 @@ class Metrics:
             buckets=COMMAND_BUCKETS,
             registry=self.registry,
         )
+        self._by_outcome: dict[str, Counter] = {}
         ProcessCollector(registry=self.registry)
         PlatformCollector(registry=self.registry)
         GCCollector(registry=self.registry)
@@ -76,7 +77,10 @@ class Metrics:
 
     def command_handled(self, outcome: str, seconds: float) -> None:
         """``GameService.on_command``: one command's outcome and handling time."""
-        self.commands.labels(outcome).inc()
+        counter = self._by_outcome.get(outcome)
+        if counter is None:  # ``labels`` takes a lock and builds a key: once an outcome
+            counter = self._by_outcome[outcome] = self.commands.labels(outcome)
+        counter.inc()
         self.command_seconds.observe(seconds)
 
     async def render(self, state: Any) -> bytes:
