@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import hashlib
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -44,7 +44,10 @@ __all__ = [
 ]
 
 _CRLF: Final = b"\r\n"
+T = TypeVar("T")
+
 SUBSCRIBE_TIMEOUT_S: Final = 10.0
+CLOSE_TIMEOUT_S: Final = 2.0
 
 
 def pack(args: Sequence[bytes], head: bytes = b"", head_count: int = 0) -> bytes:
@@ -248,6 +251,25 @@ class PublicRedis(ScriptsWhenAwaited):
             return list(await pipe.execute(raise_on_error=False))
 
 
+async def _within(call: Awaitable[T], seconds: float, what: str) -> T:
+    """``call``'s result, or ``RedisTimeoutError`` after ``seconds``. Then the call is
+    cancelled but not waited for: a redis-py call cancelled on a connection whose
+    node died may wait for ever for the transport to close (its ``disconnect``
+    awaits ``wait_closed`` while another task still reads from it)."""
+    task = asyncio.ensure_future(call)
+    done, _ = await asyncio.wait([task], timeout=seconds)
+    if not done:
+        task.cancel()
+        task.add_done_callback(_retrieved)
+        raise RedisTimeoutError(f"Redis did not {what} in {seconds:g} s")
+    return task.result()
+
+
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()  # retrieved: nobody waits for it any more
+
+
 class PublicSubscriber:
     """A ``PubSub`` read by a task of its own; ``lost`` once its connection was lost."""
 
@@ -321,11 +343,9 @@ class PublicSubscriber:
 
         async def sending() -> None:
             if previous is not None and not previous.done():
-                await asyncio.wait([previous])
-            try:  # never forever: those asked after it wait for it
-                await asyncio.wait_for(send(*channels), SUBSCRIBE_TIMEOUT_S)
-            except TimeoutError:
-                raise RedisTimeoutError("Redis did not take a subscription in time") from None
+                # Bounded: one stuck can't hold those asked after it for ever.
+                await asyncio.wait([previous], timeout=SUBSCRIBE_TIMEOUT_S)
+            await _within(send(*channels), SUBSCRIBE_TIMEOUT_S, "take a subscription")
 
         task = self._last_sent = asyncio.get_running_loop().create_task(sending())
         return task
@@ -367,10 +387,10 @@ class PublicSubscriber:
         reader, self._reader = self._reader, None
         if reader is not None and reader is not asyncio.current_task():
             reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await reader
+            await asyncio.wait([reader], timeout=CLOSE_TIMEOUT_S)
         with contextlib.suppress(RedisError, OSError):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            closing = self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            await _within(closing, CLOSE_TIMEOUT_S, "close a subscription")
 
 
 class PublicSubscription:
