@@ -251,7 +251,7 @@ class PublicRedis(ScriptsWhenAwaited):
             return list(await pipe.execute(raise_on_error=False))
 
 
-async def _within(call: Awaitable[T], seconds: float, what: str) -> T:
+async def within(call: Awaitable[T], seconds: float, what: str) -> T:
     """``call``'s result, or ``RedisTimeoutError`` after ``seconds``. Then the call is
     cancelled but not waited for: a redis-py call cancelled on a connection whose
     node died may wait for ever for the transport to close (its ``disconnect``
@@ -345,7 +345,7 @@ class PublicSubscriber:
             if previous is not None and not previous.done():
                 # Bounded: one stuck can't hold those asked after it for ever.
                 await asyncio.wait([previous], timeout=SUBSCRIBE_TIMEOUT_S)
-            await _within(send(*channels), SUBSCRIBE_TIMEOUT_S, "take a subscription")
+            await within(send(*channels), SUBSCRIBE_TIMEOUT_S, "take a subscription")
 
         task = self._last_sent = asyncio.get_running_loop().create_task(sending())
         return task
@@ -390,7 +390,7 @@ class PublicSubscriber:
             await asyncio.wait([reader], timeout=CLOSE_TIMEOUT_S)
         with contextlib.suppress(RedisError, OSError):
             closing = self._pubsub.aclose()  # type: ignore[no-untyped-call]
-            await _within(closing, CLOSE_TIMEOUT_S, "close a subscription")
+            await within(closing, CLOSE_TIMEOUT_S, "close a subscription")
 
 
 class PublicSubscription:

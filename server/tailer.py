@@ -60,7 +60,7 @@ from redis.exceptions import RedisError, ResponseError
 from server.durability import Durability, NotDurable
 from server.fast_paths import subscription_path
 from server.redis_cluster import RedisClient, node_client, subscriber_client
-from server.redis_public import Subscription, SubscriptionPath
+from server.redis_public import CLOSE_TIMEOUT_S, Subscription, SubscriptionPath, within
 from server.settings import TailMode
 from server.store import EventStore, StoredEvent, events_key
 
@@ -97,9 +97,13 @@ class _Feed:
         return self.subscriber is not None and self.subscriber.lost is None
 
     async def aclose(self) -> None:
-        await self.path.aclose()
+        # Bounded (server.redis_public.within): closing what a dead node held can wait
+        # for ever in redis-py (a disconnect awaits a transport that never closes).
+        with contextlib.suppress(RedisError, OSError):
+            await within(self.path.aclose(), CLOSE_TIMEOUT_S, "close a subscription")
         if self.client is not None:
-            await self.client.aclose()
+            with contextlib.suppress(RedisError, OSError):
+                await within(self.client.aclose(), CLOSE_TIMEOUT_S, "close a node's client")
 
 
 class Tailer:
@@ -246,12 +250,19 @@ class Tailer:
         for task in (self._waking, self._task, *self._alone):
             if task is not None and not task.done():
                 task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-        if isinstance(self._tail_client, RedisCluster):
-            await self._tail_client.aclose()
-        else:
-            await self._tail_client.aclose(close_connection_pool=True)
+                # Not awaited beyond a bound: its feeds' closing is bounded, but a
+                # stopping server must stop whatever a dead Redis node does.
+                await asyncio.wait([task], timeout=3 * CLOSE_TIMEOUT_S)
+                if task.done() and not task.cancelled():
+                    task.exception()  # retrieved: what it failed with was logged
+        client = self._tail_client
+        closing = (
+            client.aclose()
+            if isinstance(client, RedisCluster)
+            else client.aclose(close_connection_pool=True)
+        )
+        with contextlib.suppress(RedisError, OSError):
+            await within(closing, CLOSE_TIMEOUT_S, "close the tailer's client")
 
     # ------------------------------------------------------------------ running
 
