@@ -177,7 +177,11 @@ async def test_a_primary_killed_mid_game_loses_no_acknowledged_move(
         assert found == acknowledged
         for played in games:  # every game played on after the failover
             assert len(played.acked) >= MOVES_BEFORE + 1, played.game_id
-        assert victim.unavailable > 0  # it did meet the failover
+        # The victim's later moves went to the promoted node. Whether one was answered
+        # 503 on the way depends on timing: redis-py's cluster client retries a command
+        # while the map is read again, and a failover done within its retries costs
+        # the player nothing but the wait.
+        assert cluster.primary_of(key).port == promoted.port
 
 
 async def test_a_process_sent_sigterm_on_a_cluster_hands_every_client_to_the_other(
