@@ -7,33 +7,12 @@ import asyncio
 
 from redis.asyncio.cluster import RedisCluster
 
-from server.redis_cluster import RedisClient, copy_client
-from server.store import EventStore, StoredEvent, events_key
-from server.tailer import Tailer
+from server.redis_cluster import RedisClient
+from server.store import EventStore, events_key
 from tests.cluster_helpers import LocalCluster, ids_on_every_primary
+from tests.server.test_ws_tailer import Delivered
 
 T0 = 1_700_000_000_000
-WAIT_S = 30
-
-
-class Seen:
-    """What a tailer delivered, game by game, advancing it as a hub would."""
-
-    def __init__(self) -> None:
-        self.tailer: Tailer | None = None
-        self.versions: dict[str, list[int]] = {}
-        self.news = asyncio.Event()
-
-    def deliver(self, game_id: str, events: list[StoredEvent]) -> None:
-        self.versions.setdefault(game_id, []).extend(e.version for e in events)
-        assert self.tailer is not None
-        self.tailer.advance(game_id, events[-1].version)
-        self.news.set()
-
-    async def until(self, wanted: dict[str, int]) -> None:
-        while any(self.versions.get(g, [0])[-1:] != [v] for g, v in wanted.items()):
-            self.news.clear()
-            await asyncio.wait_for(self.news.wait(), WAIT_S)
 
 
 async def _append(store: EventStore, game_id: str, version: int) -> int:
@@ -50,9 +29,8 @@ async def test_tailer_follows_every_primary_and_a_failover(
     assert isinstance(cluster_client, RedisCluster)
     games = ids_on_every_primary(redis_cluster, "tail", per_primary=1)
     store = EventStore(cluster_client)
-    seen = Seen()
-    tailer = Tailer(copy_client(cluster_client), cluster_client, seen.deliver, mode="notify")
-    seen.tailer = tailer
+    seen = Delivered()
+    tailer = seen.tailer_on(cluster_client, mode="notify")  # a copy of it tails (server.ws)
     versions = dict.fromkeys(games, 0)
     killed = None
     try:
@@ -70,7 +48,7 @@ async def test_tailer_follows_every_primary_and_a_failover(
             for game_id in games:
                 versions[game_id] = await _append(store, game_id, versions[game_id])
         await seen.until(versions)
-        assert seen.versions == {g: list(range(1, 7)) for g in games}
+        assert seen.by_game == {g: list(range(1, 7)) for g in games}
     finally:
         await tailer.close()
         if killed is not None:

@@ -40,6 +40,13 @@ class Delivered:
         await asyncio.wait_for(self._arrived.wait(), 10)
         self._arrived.clear()
 
+    async def until(self, wanted: dict[str, int], timeout: float = 30) -> None:
+        """Wait until each game's last delivery ends at the version wanted (``timeout``
+        seconds at most between two deliveries)."""
+        while any(self.of(g)[-1:] != [v] for g, v in wanted.items()):
+            await asyncio.wait_for(self._arrived.wait(), timeout)
+            self._arrived.clear()
+
     def tailer_on(self, redis_client: aioredis.Redis, **options: Any) -> Tailer:
         self.tailer = Tailer(tail_client(redis_client), redis_client, self, **options)
         return self.tailer
