@@ -46,7 +46,7 @@ from server.redis_cluster import RedisClient
 from server.redis_public import Script
 from server.service import GameService
 
-__all__ = ["DUE_KEY", "LEASE_MS", "Analyser", "AnalysisQueue", "analysis_key"]
+__all__ = ["DUE_KEY", "LEASE_MS", "Analyser", "AnalysisQueue", "analysis_key", "done_value"]
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +74,11 @@ return 1
 def analysis_key(game_id: str) -> str:
     """A game's analysis hash (its own hash tag: beside its stream or archive)."""
     return f"game:{{{game_id}}}:analysis"
+
+
+def done_value(body: dict[str, Any]) -> bytes:
+    """A done analysis as field ``done`` of its hash keeps it: its JSON body, deflated."""
+    return zlib.compress(json.dumps(body, separators=(",", ":")).encode(), 9)
 
 
 def _now_ms() -> int:
@@ -131,7 +136,7 @@ class AnalysisQueue:
     async def save_done(self, game_id: str, body: dict[str, Any]) -> None:
         """The whole analysis deflated, in place of the positions; then the game out
         of the set."""
-        value = zlib.compress(json.dumps(body, separators=(",", ":")).encode(), 9)
+        value = done_value(body)
         await self._direct.run(_DONE_LUA, (analysis_key(game_id).encode(),), (value,))
         await self._r.zrem(DUE_KEY, game_id)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,9 +35,19 @@ class Tables:
     rounds: int  # the round the live seat is in
 
 
-def bots_finish(api: Api, variant: str, players: int, seed: int, levels: list[str]) -> str:
-    """A seeded game between server bots, played to its end; returns its id."""
+def bots_finish(
+    api: Api,
+    variant: str,
+    players: int,
+    seed: int,
+    levels: list[str],
+    before_bots: Callable[[str], object] | None = None,
+) -> str:
+    """A seeded game between server bots, played to its end (``before_bots`` given its
+    id once it is created, before any bot sits); returns its id."""
     game_id = api.new_game(players=players, seed=seed, variant=variant)
+    if before_bots is not None:
+        before_bots(game_id)
     for level in levels:
         api.add_bot(game_id, level)
     deadline = time.monotonic() + 90
