@@ -552,10 +552,14 @@ class Hub:
             shown = variant.redact(logged.event, viewer, finished)
             if shown is logged.event:
                 if plain is None:
-                    plain = _encoder.encode(event_to_wire(shown, logged.version, logged.at_ms))
+                    plain = _encoder.encode(
+                        event_to_wire(shown, logged.version, logged.at_ms, variant.name)
+                    )
                 event = plain
             else:
-                event = _encoder.encode(event_to_wire(shown, logged.version, logged.at_ms))
+                event = _encoder.encode(
+                    event_to_wire(shown, logged.version, logged.at_ms, variant.name)
+                )
             audience.pending.append(_diff_message(logged.version, event, patches[viewer]))
 
     def _flush(self) -> None:
@@ -588,7 +592,9 @@ class Hub:
                 shown = variant.redact(logged.event, viewer, False)
                 yield _diff_message(
                     logged.version,
-                    _encoder.encode(event_to_wire(shown, logged.version, logged.at_ms)),
+                    _encoder.encode(
+                        event_to_wire(shown, logged.version, logged.at_ms, variant.name)
+                    ),
                     views.advance(logged.event)[viewer],
                 )
             return
@@ -599,7 +605,7 @@ class Hub:
             shown = variant.redact(logged.event, viewer, public)
             yield _diff_message(
                 logged.version,
-                _encoder.encode(event_to_wire(shown, logged.version, logged.at_ms)),
+                _encoder.encode(event_to_wire(shown, logged.version, logged.at_ms, variant.name)),
                 _encoder.encode(view_patch(before, now)),
             )
             before = now

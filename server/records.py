@@ -84,7 +84,8 @@ def record_of(game: Game, summary: dict[str, Any]) -> dict[str, Any]:
         "id": game.id,
         **{name: summary[name] for name in HEADER_FIELDS},
         "events": [
-            event_to_wire(redact(e.event, None, True), e.version, e.at_ms) for e in game.log
+            event_to_wire(redact(e.event, None, True), e.version, e.at_ms, game.variant.name)
+            for e in game.log
         ],
     }
 

@@ -894,7 +894,9 @@ class GameService:
             finished = game.status == "finished"
             redact = game.variant.redact
             events = [
-                event_to_wire(redact(e.event, viewer, finished), e.version, e.at_ms)
+                event_to_wire(
+                    redact(e.event, viewer, finished), e.version, e.at_ms, game.variant.name
+                )
                 for e in game.log[after:]
             ]
         await self.store.durable((game_id,))  # shown only once it survives a failover

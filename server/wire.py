@@ -163,14 +163,24 @@ iso_time = iso_ms
 """Milliseconds since the epoch as ISO-8601 UTC: ``2025-01-31T12:00:00.123Z``."""
 
 
-def event_to_wire(event: Any, version: int, at_ms: int) -> dict[str, Any]:
-    """PROTOCOL.md's event: ``{"version", "type", "at", ...fields}``, every field named
-    (defaults included, so clients never guess a missing one)."""
+# The variants whose wire events name every field, defaults included (docs/http-api.md):
+# classic's clients never guess a missing one. Every other variant's events leave out
+# each field at its default, as their Structs' ``omit_defaults`` encodes them
+# (docs/duel.md: the fields marked ``?``).
+_EVERY_FIELD: Final = frozenset({"classic"})
+
+
+def event_to_wire(event: Any, version: int, at_ms: int, variant: str) -> dict[str, Any]:
+    """PROTOCOL.md's event of a ``variant`` game: ``{"version", "type", "at",
+    ...fields}``, a Duel game's without the fields at their default."""
     wire: dict[str, Any] = {
         "version": version,
         "type": type(event).__struct_config__.tag,
         "at": iso_time(at_ms),
     }
-    for name in event.__struct_fields__:
-        wire[name] = msgspec.to_builtins(getattr(event, name))
+    if variant in _EVERY_FIELD:
+        for name in event.__struct_fields__:
+            wire[name] = msgspec.to_builtins(getattr(event, name))
+    else:
+        wire.update(msgspec.to_builtins(event))  # its "type" is the one already there
     return wire

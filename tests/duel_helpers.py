@@ -11,9 +11,12 @@ is then in the bag). Random legal play (for properties, golden games) lives here
 from __future__ import annotations
 
 import random
+import typing
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from typing import Any
 
+import msgspec
 import pytest
 
 from events.base import GameCreated, PlayerJoined
@@ -302,3 +305,24 @@ def cost_of(card_id: str) -> dict[str, int]:
     """A card's cost as keyword arguments for ``Table.give`` (only the non-zero colours)."""
     names = ("white", "blue", "green", "red", "black", "pearl")
     return {name: n for name, n in zip(names, CARDS[card_id].cost, strict=True) if n}
+
+
+DUEL_EVENTS: tuple[type[Any], ...] = typing.get_args(DuelEvent)
+"""Every member of Duel's tagged union of events: tests over it cover a new type too."""
+
+
+def optional_fields(kind: type[Any]) -> set[str]:
+    """The wire names of an event type's fields that have a default (docs/duel.md's ``?``)."""
+    return {f.encode_name for f in msgspec.structs.fields(kind) if not f.required}
+
+
+def every_field_named(event: Any) -> dict[str, Any]:
+    """``event`` as JSON with every field named, its defaults too (``"from_seat": null``)."""
+    named = {
+        "type": type(event).__struct_config__.tag,
+        **{
+            f.encode_name: msgspec.to_builtins(getattr(event, f.name))
+            for f in msgspec.structs.fields(type(event))
+        },
+    }
+    return typing.cast(dict[str, Any], msgspec.json.decode(msgspec.json.encode(named)))

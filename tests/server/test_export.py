@@ -35,6 +35,7 @@ from server.settings import Settings
 from server.store import EventStore, commands_key, events_key, meta_key
 from server.transfer import export_games, import_lines
 from server.wire import iso_time
+from tests.duel_helpers import every_field_named
 from tests.server.helpers import auth, refused
 
 COMMAND_PREFIX = "export-test-command-"
@@ -333,6 +334,22 @@ def test_parse_record_gives_the_stored_events(source: Source) -> None:
         assert [(f"{e.version}-0".encode(), e.at_ms, e.data) for e in restorable.stored] == [
             (entry_id, int(fields[b"t"]), fields[b"e"]) for entry_id, fields in played.stream
         ]
+
+
+def test_a_duel_record_naming_its_defaults_reads_back_the_same(source: Source) -> None:
+    """A Duel record leaves out its events' fields at their default (no "from_seat" in the setup's PrivilegeTaken); the same record naming them ("from_seat": null, "forced": false, ...) reads back to the same stored events."""
+    (line,) = [line for line in lines(source.exported) if json.loads(line)["variant"] == "duel"]
+    record = json.loads(line)
+    setup = next(e for e in record["events"] if e["type"] == "PrivilegeTaken")
+    assert setup["reason"] == "setup" and "from_seat" not in setup
+    restorable = parse_record(line)
+    record["events"] = [
+        {**wire, **every_field_named(logged.event)}
+        for wire, logged in zip(record["events"], restorable.events, strict=True)
+    ]
+    named = json.dumps(record).encode()
+    assert b'"from_seat": null' in named and named != line
+    assert parse_record(named).stored == restorable.stored
 
 
 # ---------------------------------------------------------------------- the command line
