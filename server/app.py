@@ -45,6 +45,7 @@ from server.ratelimit import ClientLimits, RateLimiter
 from server.ratings_rebuild import mending
 from server.redis_cluster import open_client
 from server.routes import EXCEPTION_HANDLERS, api_routes
+from server.security_headers import SecurityHeaders
 from server.service import GameService
 from server.settings import Settings
 from server.store import EventStore
@@ -181,8 +182,12 @@ def create_app(
             Mount("/", StaticFiles(directory=web, html=True, check_dir=False), name="web"),
         ],
         exception_handlers=EXCEPTION_HANDLERS,
-        # What no handler caught: one log line and the protocol's shape, no traceback.
-        middleware=[Middleware(LastResort)],
+        middleware=[
+            # Outermost: every answer, the last resort's 500 too (server/security_headers.py).
+            Middleware(SecurityHeaders),
+            # What no handler caught: one log line and the protocol's shape, no traceback.
+            Middleware(LastResort),
+        ],
         lifespan=lifespan,
     )
     app.state.settings = settings

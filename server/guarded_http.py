@@ -20,6 +20,7 @@ from server.connections import (
     MAX_HEADERS,
     MAX_REQUEST_TARGET,
 )
+from server.security_headers import RAW_HEADERS
 
 __all__ = ["GuardedHttpProtocol", "error_response"]
 
@@ -29,13 +30,15 @@ class _Refused(Exception):
 
 
 def error_response(status: int, message: str) -> bytes:
-    """A whole HTTP response in the API's error shape, closing the connection."""
+    """A whole HTTP response in the API's error shape, closing the connection, with
+    the security headers every answer carries (server/security_headers.py)."""
     body = msgspec.json.encode({"code": "bad_request", "message": message})
     return b"".join(
         [
             STATUS_LINE[status],
             b"content-type: application/json\r\n",
             b"content-length: %d\r\n" % len(body),
+            RAW_HEADERS,
             b"connection: close\r\n\r\n",
             body,
         ]
