@@ -3,10 +3,16 @@
 The server runs as a subprocess (uvicorn with ``server.app:create_app``) on the
 session's Redis, so a test can kill it and start it again on the same port. The
 browser is Debian's Chromium driven by Playwright's sync API.
+
+The page runs under the server's Content-Security-Policy (server/security_headers.py):
+every browser context is watched (``PolicyWatch``), and a test any of whose pages
+breaks the policy fails, unless it names the refusals it expects with
+``@pytest.mark.csp_refusals("frame-ancestors", ...)``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -14,6 +20,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -21,6 +28,7 @@ from playwright.sync_api import (
     Browser,
     BrowserContext,
     ConsoleMessage,
+    Error,
     Page,
     ViewportSize,
     WebSocket,
@@ -155,11 +163,96 @@ def api(server: ServerProcess) -> Iterator[Api]:
         client.close()
 
 
+VIOLATION = "[csp violation]"
+# Every document of a watched context reports the policy's refusals on its console
+# (Chromium also logs its own "Refused to..." line; this one does not depend on its words).
+REPORT_VIOLATIONS = (
+    'document.addEventListener("securitypolicyviolation", (e) => console.debug('
+    f"`{VIOLATION} "
+    '${e.effectiveDirective}: ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`));'
+)
+
+
+class PolicyWatch:
+    """The Content-Security-Policy violations of every page of every browser context
+    made by the ``browser`` fixture, during the test that runs."""
+
+    def __init__(self) -> None:
+        self.violations: list[str] = []
+        self.contexts: list[BrowserContext] = []
+
+    def watch(self, context: BrowserContext) -> BrowserContext:
+        context.add_init_script(REPORT_VIOLATIONS)
+        context.on("console", self._on_console)
+        context.on("close", self._forget)
+        self.contexts.append(context)
+        return context
+
+    def _forget(self, context: BrowserContext) -> None:
+        self.contexts.remove(context)
+
+    def _on_console(self, message: ConsoleMessage) -> None:
+        text = message.text
+        if text.startswith(VIOLATION) or (
+            message.type == "error" and "Content Security Policy" in text
+        ):
+            where = message.page.url if message.page is not None else "?"
+            self.violations.append(f"{where}: {text}")
+
+    def start(self) -> None:
+        self.violations.clear()
+
+    def settle(self) -> None:
+        """Take in the console messages the pages sent before now: a round trip to
+        each page delivers those queued ahead of its answer."""
+        for context in list(self.contexts):
+            for page in context.pages:
+                # A page closed or navigating has nothing more to deliver.
+                with contextlib.suppress(Error):
+                    page.evaluate("0")
+
+
+POLICY = PolicyWatch()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "csp_refusals(*words): Content-Security-Policy refusals the test expects "
+        "(a violation whose message holds one of the words does not fail it)",
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    POLICY.start()  # fixtures open pages too: watched from their setup on
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """The test fails if a page broke the Content-Security-Policy."""
+    result = yield
+    POLICY.settle()
+    marker = item.get_closest_marker("csp_refusals")
+    expected: tuple[str, ...] = marker.args if marker is not None else ()
+    unexpected = [v for v in POLICY.violations if not any(w in v for w in expected)]
+    if unexpected:
+        pytest.fail("the page broke its Content-Security-Policy:\n" + "\n".join(unexpected))
+    return result
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless."""
+    """Debian's Chromium, headless; every context it makes is watched by ``POLICY``."""
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        new_context = chromium.new_context
+
+        def watched_context(*args: Any, **kwargs: Any) -> BrowserContext:
+            return POLICY.watch(new_context(*args, **kwargs))
+
+        chromium.new_context = watched_context  # type: ignore[method-assign]
         try:
             yield chromium
         finally:
