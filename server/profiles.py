@@ -1,7 +1,8 @@
 """Players' profiles, read models of the log: each player's finished games (rated or
 not) and won/played counts, beside the ratings (``server.ratings``); and
 ``Profiles.game_finished``, what the service calls once when it appends a game's last
-event.
+event. Finished rated games are listed with whether they moved ratings
+(``with_decisions``), read from the ratings when they are listed.
 
 A player is an account (its lowercase username) or a bot level (``bot:<level>``);
 guests have no profile. Per player, under its own hash tag (one player's keys share a
@@ -113,17 +114,44 @@ class Profiles:
         for seat, raw in zip(seats, summaries, strict=True):
             if raw is not None:
                 games.append({**_DECODER.decode(raw), "seat": int(seat or 0)})
-        return games
+        return await self.with_decisions(games)
 
-    async def ratings_of(self, player: str) -> dict[str, dict[str, int]]:
-        """``{variant: {"rating", "games"}}`` of a player id (an account's username in
-        any case), every variant; one without games shows the start (1500, 0). What
-        ``GET /api/players/{name}`` and ``GET /api/me`` give."""
+    async def with_decisions(self, summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Finished rated game summaries with whether the game moved ratings:
+        ``counted`` (a bool) and, when false, ``not_counted``: ``early_end`` (it ended
+        before every human seat completed two turns), ``daily_limit`` (two of its
+        accounts had had their 3 counted games that UTC day), or ``pending`` (not
+        decided yet). Other summaries are left as they are. One read per variant."""
+        wanted: dict[str, list[str]] = {}
+        for summary in summaries:
+            if _decided_by_ratings(summary):
+                wanted.setdefault(summary["variant"], []).append(summary["id"])
+        for variant, ids in wanted.items():
+            decided = await self.ratings.decisions(variant, ids)
+            for summary in summaries:
+                if summary["variant"] == variant and _decided_by_ratings(summary):
+                    decision = decided[summary["id"]]
+                    summary["counted"] = decision == "counted"
+                    if decision != "counted":
+                        summary["not_counted"] = decision
+        return summaries
+
+    async def ratings_of(self, player: str) -> dict[str, dict[str, Any]]:
+        """``{variant: {"rating", "games", "opponents", "provisional"}}`` of a player id
+        (an account's username in any case), every variant; one without games shows
+        the start (1500, 0, provisional). ``opponents``: the different players met in
+        counted games; ``provisional``: not listed on the leaderboard yet (never a
+        bot). What ``GET /api/players/{name}`` and ``GET /api/me`` give."""
         ratings = {}
         for variant in VARIANTS:
-            skill = await self.ratings.skill(variant, player.lower())
-            skill = NEW if skill is None else skill
-            ratings[variant] = {"rating": skill.rating, "games": skill.games}
+            standing = await self.ratings.standing(variant, player.lower())
+            skill = NEW if standing.skill is None else standing.skill
+            ratings[variant] = {
+                "rating": skill.rating,
+                "games": skill.games,
+                "opponents": standing.opponents,
+                "provisional": not standing.listed,
+            }
         return ratings
 
     async def with_ratings(self, summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -145,12 +173,22 @@ class Profiles:
                     player = player_id(seat.get("account"), seat.get("bot"))
                     if player is not None:
                         seat["rating"] = skills.get(player, NEW).rating
-        return summaries
+        return await self.with_decisions(summaries)
 
     async def record(self, player: str) -> tuple[int, int]:
         """How many finished games the player played, and won."""
         raw = await self._r.hmget(record_key(player), ["games", "wins"])
         return int(raw[0] or 0), int(raw[1] or 0)
+
+
+def _decided_by_ratings(summary: dict[str, Any]) -> bool:
+    """A finished rated game: one the ratings counted or say why they did not."""
+    return bool(
+        summary.get("status") == "finished"
+        and summary.get("rated")
+        and not summary.get("seeded")
+        and summary.get("variant") in VARIANTS
+    )
 
 
 def _text(value: bytes | str) -> str:

@@ -1,11 +1,12 @@
 """``splendor ratings rebuild``: the ratings folded again from every finished game of
-the log, in end order (principle 5: the log is the truth, the ratings a read model);
-and ``mend_recent``, what every server process does once at start: count the recent
+the log, in end order, with the live rules (principle 5: the log is the truth, the
+ratings a read model); and ``mend_recent``, what every server process does once at start: count the recent
 finished rated games that a process stopped (or a Redis failure) kept from counting.
 
 Every game stream is read; each finished game is listed again on its players'
-profiles (idempotent) and each finished rated game is counted, in the order of its
-last event's time (then its id), in memory (``server.skill.RatingBook``); each
+profiles (idempotent) and each finished rated game is decided, in the order of its
+last event's time (then its id), in memory (``server.skill.RatingBook``: the same
+early-end, daily-pair and leaderboard rules as the live script); each
 variant's ratings are then written whole in place of the old ones. Run it with no
 game ending meanwhile (a game counted live while it runs may be lost from the
 ratings until the next rebuild): after a restore from backup, an import, or a change
@@ -60,7 +61,7 @@ async def rebuild(service: GameService, profiles: Profiles) -> dict[str, int]:
 
 async def mend_recent(service: GameService, profiles: Profiles, limit: int = MEND_GAMES) -> int:
     """Count, in end order, the rated games among the lobby's ``limit`` newest finished
-    ones that the ratings have not counted (a process that appended a game's end and
+    ones that the ratings have not decided (a process that appended a game's end and
     died, or lost Redis, before counting it); returns how many. Idempotent, and safe
     beside live counting: a game counted meanwhile is counted once."""
     if service.lobby is None:
@@ -73,7 +74,7 @@ async def mend_recent(service: GameService, profiles: Profiles, limit: int = MEN
     missing: list[dict[str, Any]] = []
     for variant in VARIANTS:
         ids = [s["id"] for s in rated if s["variant"] == variant]
-        left = set(await profiles.ratings.uncounted(variant, ids))
+        left = set(await profiles.ratings.undecided(variant, ids))
         missing += [s for s in rated if s["id"] in left]
     for summary in sorted(missing, key=lambda s: (s.get("ended_at") or "", s["id"])):
         finished = await service.finished_game(summary["id"])

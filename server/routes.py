@@ -180,6 +180,10 @@ async def list_games(request: Request) -> Response:
 async def game_summary(request: Request) -> Response:
     summary = await _service(request).summary(_game_id(request))
     await mask_deleted(request, summary["seats"])
+    # A finished rated game says whether it moved ratings (server/profiles.py).
+    profiles: Profiles | None = getattr(request.app.state, "profiles", None)
+    if profiles is not None:
+        [summary] = await profiles.with_decisions([summary])
     return json(summary)
 
 

@@ -17,6 +17,7 @@ from client.http import ProtocolError, Seat, SplendorHTTP
 from client.live import LiveGame
 from server.embedded_redis import EmbeddedRedis
 from server.settings import Settings
+from tests.ratings.helpers import counted_game, opening_move
 from tests.server.ws_helpers import live_server
 
 
@@ -289,9 +290,10 @@ async def test_the_client_logs_in_and_plays_a_rated_game_as_its_account(
 async def test_a_rated_game_shows_in_the_clients_profiles_and_leaderboard(
     settings: Settings,
 ) -> None:
-    """Two clients logged in to two accounts play a rated Duel that one resigns:
-    `player` and `leaderboard` give the winner above 1500 and the loser below, and
-    `player` of a bot level or an unknown name answers as the API does."""
+    """Two clients logged in to two accounts play a rated Duel, two turns each, that
+    one resigns: `player` gives the winner above 1500 and the loser below (both
+    provisional); once each has 9 more counted games against 4 others, `leaderboard`
+    lists both; `player` of a bot level or an unknown name answers as the API does."""
     async with (
         live_server(settings) as server,
         SplendorHTTP(server.http_url) as ada,
@@ -300,13 +302,21 @@ async def test_a_rated_game_shows_in_the_clients_profiles_and_leaderboard(
         await ada.sign_up("Ada", "long enough pw")
         await bob.sign_up("Bob", "long enough pw")
         game = await ada.create_game("duel", clock={"initial": 180, "increment": 2}, rated=True)
-        await ada.join(game["id"])
-        bobs = await bob.join(game["id"])
-        await bob.command(bobs, {"kind": "resign"})
+        seats = [await ada.join(game["id"]), await bob.join(game["id"])]
+        while (view := await ada.view(game["id"]))["turn"]["number"] <= 4:  # two turns each
+            mover = seats[view["turn"]["seat"]]
+            legal = (await ada.view(game["id"], token=mover.token))["legal"]
+            await (ada, bob)[mover.seat].command(mover, opening_move(legal))
+        await bob.command(seats[1], {"kind": "resign"})
         won, lost = await ada.player("ada"), await ada.player("Bob")
         assert won["ratings"]["duel"]["rating"] > 1500 > lost["ratings"]["duel"]["rating"]
+        assert won["ratings"]["duel"]["provisional"] is lost["ratings"]["duel"]["provisional"] is True
+        assert await bob.leaderboard("duel") == []
+        for player in ("Ada", "Bob"):
+            for rival in ["Cy", "Di", "Ed", "Flo"] * 2 + ["Cy"]:
+                await counted_game(server.app.state.service, "duel", [player, rival])
         board = await bob.leaderboard("duel")
-        assert [(p["username"], p["games"]) for p in board] == [("Ada", 1), ("Bob", 1)]
+        assert [(p["username"], p["games"]) for p in board] == [("Ada", 10), ("Bob", 10)]
         assert (await ada.player("bot:greedy"))["bot"] is True
         with pytest.raises(ProtocolError) as missing:
             await ada.player("nobody")

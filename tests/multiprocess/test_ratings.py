@@ -1,5 +1,5 @@
 """Two ``splendor serve`` processes finishing rated games at once: each rating is
-updated once per game."""
+updated once per game, and each pair of accounts has at most 3 counted games a day."""
 
 from __future__ import annotations
 
@@ -11,19 +11,21 @@ import httpx
 import redis.asyncio as aioredis
 
 from tests.multiprocess.servers import splendor_serve
+from tests.ratings.helpers import play_turns_http
 
 PASSWORD = "a long enough pass phrase"
 CLOCK = {"initial": 300, "increment": 3}
-PAIRS = list(itertools.combinations(["Ada", "Bob", "Cyd", "Dee"], 2)) * 3  # 18 games
+PAIRS = list(itertools.combinations(["Ada", "Bob", "Cyd", "Dee"], 2)) * 4  # 24 games
 
 
 async def test_two_processes_finishing_games_at_once_update_each_rating_once(
     redis_client: aioredis.Redis, redis_server: str
 ) -> None:
-    """18 rated Duels among four accounts (each in 9), all live at once; every loser's
-    resignation is sent to both processes at the same moment: every game is counted
-    once, each player's rating comes from exactly its 9 games (one history point
-    each)."""
+    """24 rated Duels among four accounts (each in 12, four with each other), all live
+    at once, two turns each played; every loser's resignation is sent to both
+    processes at the same moment: every game is decided once, three of each pair's
+    four counted and the fourth not (daily_limit), each player's rating comes from
+    exactly its 9 counted games (one history point each)."""
     async with (
         splendor_serve(redis_server) as a,
         splendor_serve(redis_server) as b,
@@ -50,6 +52,7 @@ async def test_two_processes_finishing_games_at_once_update_each_rating_once(
                 r = await http_b.post(f"/api/games/{game_id}/seats", json={}, headers=sessions[who])
                 assert r.status_code == 201, r.text
                 tokens.append(r.json()["token"])
+            await play_turns_http(http_a, game_id, tokens)
             games.append((game_id, tokens[1]))
 
         async def resign(http: httpx.AsyncClient, game_id: str, token: str) -> int:
@@ -74,12 +77,20 @@ async def test_two_processes_finishing_games_at_once_update_each_rating_once(
             r = await http_b.get(f"/api/players/{name.lower()}")
             assert r.status_code == 200, r.text
             profiles[name] = r.json()
-    counted = await redis_client.hgetall("{ratings:duel}:counted")
-    assert sorted(k.decode() for k in counted) == sorted(g for g, _ in games)
+    counted = {k.decode() for k in await redis_client.hgetall("{ratings:duel}:counted")}
+    refused = await redis_client.hgetall("{ratings:duel}:uncounted")
+    assert set(refused.values()) == {b"daily_limit"} and len(refused) == 6
+    assert counted | {k.decode() for k in refused} == {g for g, _ in games}
+    assert len(counted) == 18
+    for pair in set(PAIRS):
+        of_pair = {g for (g, _), p in zip(games, PAIRS, strict=True) if p == pair}
+        assert len(of_pair & counted) == 3
     for name, profile in profiles.items():
-        mine = {g for (g, _), pair in zip(games, PAIRS, strict=True) if name in pair}
+        mine = {g for (g, _), pair in zip(games, PAIRS, strict=True) if name in pair} & counted
         history = profile["history"]["duel"]
         assert profile["ratings"]["duel"]["games"] == len(history) == len(mine) == 9
         assert {p["game"] for p in history} == mine
         assert profile["ratings"]["duel"]["rating"] == history[-1]["rating"]
-        assert profile["record"]["games"] == 9
+        assert profile["record"]["games"] == 12
+        listed = {g["id"]: g["counted"] for g in profile["games"]}
+        assert sorted(listed.values()) == [False] * 3 + [True] * 9

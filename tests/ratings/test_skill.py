@@ -1,10 +1,24 @@
-"""The rating model, pure: openskill's amounts, the display scale, the book's fold."""
+"""The rating model, pure: openskill's amounts, the display scale, the book's fold, the
+daily limit of a pair and the leaderboard's threshold."""
 
 from __future__ import annotations
 
 from openskill.models import PlackettLuce
 
-from server.skill import NEW, RatedGame, RatingBook, Skill, competition_ranks, end_order, rate
+from server.skill import (
+    NEW,
+    RatedGame,
+    RatingBook,
+    Skill,
+    competition_ranks,
+    end_order,
+    listed,
+    pair_fields,
+    rate,
+    utc_day,
+)
+
+DAY_MS = 86_400_000
 
 
 def game(gid: str, players: tuple[str, ...], ranks: tuple[int, ...], at: int = 0) -> RatedGame:
@@ -49,3 +63,38 @@ def test_end_order_is_time_then_id() -> None:
     games = [game("b", ("x", "y"), (1, 2), 2), game("c", ("x", "y"), (1, 2), 1)]
     games.append(game("a", ("x", "y"), (1, 2), 2))
     assert [g.id for g in end_order(games)] == ["c", "a", "b"]
+
+
+def test_a_day_is_the_utc_day_of_the_end() -> None:
+    """The last millisecond of a UTC day and the first of the next are two days."""
+    assert utc_day(DAY_MS - 1) == "1970-01-01" and utc_day(DAY_MS) == "1970-01-02"
+    assert utc_day(1_740_873_599_999) == "2025-03-01"
+
+
+def test_pairs_are_of_accounts_in_order() -> None:
+    """A game's daily counters: every pair of its accounts, sorted, bots left out."""
+    played = game("g", ("cy", "bot:greedy", "ada", "bo"), (1, 2, 3, 4), at=DAY_MS)
+    assert pair_fields(played) == ["1970-01-02 ada bo", "1970-01-02 ada cy", "1970-01-02 bo cy"]
+    assert pair_fields(game("h", ("ada", "bot:mcts"), (1, 2))) == []
+
+
+def test_the_book_refuses_early_games_and_a_pairs_fourth_of_a_day() -> None:
+    """An early game and the fourth game of a day between Ada and Bob (a 3-player one
+    with Cy too) move nothing and are recorded with why; a game of Ada and Cy that day
+    counts, and so does Ada and Bob's next day."""
+    book = RatingBook("classic")
+    assert not book.count(RatedGame("e", "classic", 0, ("ada", "bo"), ("A", "B"), (1, 2), True))
+    for n in range(3):
+        assert book.count(game(f"d{n}", ("ada", "bo"), (1, 2), at=n))
+    assert not book.count(game("d3", ("ada", "cy", "bo"), (1, 2, 3), at=10))
+    assert book.count(game("c", ("ada", "cy"), (1, 2), at=11))
+    assert book.count(game("next", ("bo", "ada"), (1, 2), at=DAY_MS))
+    assert book.uncounted == {"e": "early_end", "d3": "daily_limit"}
+    assert book.skills["ada"].games == 5 and "e" not in book.counted
+    assert book.pairs == {"1970-01-01 ada bo": 3, "1970-01-01 ada cy": 1, "1970-01-02 ada bo": 1}
+
+
+def test_listed_after_10_games_against_5_opponents() -> None:
+    """An account is listed with 10 games against 5 opponents, not 9 or 4; a bot always."""
+    assert listed("ada", 10, 5) and listed("bot:random", 0, 0)
+    assert not listed("ada", 9, 5) and not listed("ada", 40, 4)

@@ -23,6 +23,7 @@ from server.app import create_app
 from server.connections import server_options
 from server.logs import RedactSecrets
 from server.settings import Settings
+from tests.ratings.helpers import counted_game, play_turns_http
 from tests.server import helpers
 from tests.server.ws_helpers import LiveServer, Watcher, connect, listening_socket, live_server
 
@@ -450,14 +451,18 @@ async def test_no_password_is_stored_or_logged_in_clear(
 async def test_a_deleted_account_leaves_the_leaderboard_and_its_profile(
     server: LiveServer,
 ) -> None:
-    """After a rated game between two accounts, deleting one takes it off the leaderboard (the other stays), its profile answers 404, and the other's profile lists it as "deleted player"."""
+    """After a rated game between two accounts, each listed on the leaderboard by it (its 10th counted game, its 5th opponent), deleting one takes it off the leaderboard (the other stays), its profile answers 404, and the other's profile lists it as "deleted player"."""
     async with client(server) as kay, client(server) as lee, client(server) as reader:
         await sign_up(kay, "Kay_8")
         await sign_up(lee, "Lee_8")
+        for player in ("Kay_8", "Lee_8"):  # 9 counted games against 4 others each
+            for rival in ["Ru_1", "Ru_2", "Ru_3", "Ru_4"] * 2 + ["Ru_1"]:
+                await counted_game(server.app.state.service, "duel", [player, rival])
         rated = {"variant": "duel", "rated": True, "clock": {"initial": 300, "increment": 3}}
         game = (await kay.post("/api/games", json=rated)).json()
         token = (await kay.post(f"/api/games/{game['id']}/seats", json={})).json()["token"]
-        await lee.post(f"/api/games/{game['id']}/seats", json={})
+        lees = (await lee.post(f"/api/games/{game['id']}/seats", json={})).json()["token"]
+        await play_turns_http(reader, game["id"], [token, lees])
         resign = {"command_id": "resign-1", "action": {"kind": "resign"}}
         r = await kay.post(
             f"/api/games/{game['id']}/commands",

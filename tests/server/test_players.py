@@ -24,8 +24,9 @@ async def test_unknown_players_are_404(http: httpx.AsyncClient) -> None:
 
 
 async def test_a_bot_profile_lists_its_games(http: httpx.AsyncClient) -> None:
-    """A bot's profile: starting ratings with no rated game, its finished (casual) game
-    with its seat, and its record, after a guest resigned against it."""
+    """A bot's profile: starting ratings with no rated game (never provisional), its
+    finished (casual) game with its seat, and its record, after a guest resigned
+    against it."""
     r = await http.post("/api/games", json={"variant": "duel", "players": 2})
     game = r.json()["id"]
     assert (await http.post(f"/api/games/{game}/seats", json={"bot": "greedy"})).status_code == 201
@@ -38,10 +39,8 @@ async def test_a_bot_profile_lists_its_games(http: httpx.AsyncClient) -> None:
     assert r.status_code == 200, r.text
     profile = r.json()
     assert profile["username"] == "bot:greedy" and profile["bot"] is True
-    assert profile["ratings"] == {
-        "classic": {"rating": 1500, "games": 0},
-        "duel": {"rating": 1500, "games": 0},
-    }
+    start = {"rating": 1500, "games": 0, "opponents": 0, "provisional": False}
+    assert profile["ratings"] == {"classic": start, "duel": start}
     assert profile["record"] == {"games": 1, "wins": 1}
     [summary] = profile["games"]
     assert (summary["id"], summary["seat"], summary["status"]) == (game, 0, "finished")
@@ -53,13 +52,14 @@ async def test_a_bot_profile_lists_its_games(http: httpx.AsyncClient) -> None:
 
 async def test_a_new_account_has_a_profile_at_the_start(http: httpx.AsyncClient) -> None:
     """An account that has played nothing: 200, its name as typed at sign-up (asked in
-    any case), 1500 and no games in each variant, an empty history."""
+    any case), 1500, no games and provisional in each variant, an empty history."""
     r = await http.post("/api/accounts", json={"username": "NewKid", "password": "long enough pw"})
     assert r.status_code == 201, r.text
     r = await http.get("/api/players/newkid")
     assert r.status_code == 200, r.text
     profile = r.json()
     assert (profile["username"], profile["bot"], profile["games"]) == ("NewKid", False, [])
-    assert profile["ratings"]["duel"] == {"rating": 1500, "games": 0}
+    start = {"rating": 1500, "games": 0, "opponents": 0, "provisional": True}
+    assert profile["ratings"] == {"classic": start, "duel": start}
     assert profile["history"] == {"classic": [], "duel": []}
     assert profile["record"] == {"games": 0, "wins": 0}

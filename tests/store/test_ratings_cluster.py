@@ -15,11 +15,14 @@ from server.ratings import (
     counted_key,
     history_key,
     names_key,
+    opponents_key,
+    pairs_key,
     skills_key,
+    uncounted_key,
 )
 from server.skill import RatedGame
 from tests.cluster_helpers import key_slot
-from tests.store.test_ratings import random_games
+from tests.store.test_ratings import DAY_MS, random_games
 
 
 def test_a_variants_keys_share_a_slot_and_a_players_too() -> None:
@@ -29,6 +32,7 @@ def test_a_variants_keys_share_a_slot_and_a_players_too() -> None:
     for variant in ("classic", "duel"):
         keys = [counted_key(variant), skills_key(variant), board_key(variant)]
         keys += [names_key(variant), history_key(variant, "ada"), history_key(variant, "bot:mcts")]
+        keys += [uncounted_key(variant), pairs_key(variant), opponents_key(variant, "ada")]
         assert len({key_slot(k) for k in keys}) == 1
         slots[variant] = key_slot(keys[0])
     assert slots["classic"] != slots["duel"]
@@ -37,15 +41,18 @@ def test_a_variants_keys_share_a_slot_and_a_players_too() -> None:
 
 
 async def test_counting_racing_and_rebuild_on_a_cluster(cluster_client: RedisCluster) -> None:
-    """On a cluster: 40 games sharing players counted at once, each twice,
-    count once each; the leaderboard and histories agree; a rebuild from the same
-    games (in end order, as they were counted one by one here) writes the same skills."""
-    games = random_games(40, seed=11)
+    """On a cluster: 40 games sharing players, about ten a day, some ended early,
+    counted at once, each twice, are decided once each (counted, or not: early, or a
+    pair's fourth of a day); the leaderboard and histories agree; a rebuild from the
+    same games (in end order, as they were counted one by one here) writes the same
+    skills and decisions."""
+    games = random_games(40, seed=11, apart_ms=DAY_MS // 10, early=0.1)
     ratings = Ratings(cluster_client)  # type: ignore[arg-type]
     await ratings.skills("classic", ["ada"])  # the client's first connection, alone
     results = await asyncio.gather(*(ratings.count(g) for g in games + games))
-    assert sum(results) == len(games)
-    assert len(await ratings.counted("classic")) == len(games)
+    counted, refused = await ratings.counted("classic"), await ratings.uncounted("classic")
+    assert sum(results) == len(counted) and len(counted) + len(refused) == len(games)
+    assert sorted(set(refused.values())) == ["daily_limit", "early_end"]
     board = await ratings.leaderboard("classic", 100)
     assert [s.ordinal for _, _, s in board] == sorted(
         (s.ordinal for _, _, s in board), reverse=True
@@ -59,8 +66,10 @@ async def test_counting_racing_and_rebuild_on_a_cluster(cluster_client: RedisClu
     for game in games:  # one by one, in end order: what the rebuild folds
         await ratings.count(game)
     live = {p: s for p, _, s in await ratings.leaderboard("classic", 100)}
+    decided = await ratings.counted("classic"), await ratings.uncounted("classic")
     await ratings.rebuild(
-        [*reversed(games), RatedGame("d1", "duel", 1, ("a", "b"), ("A", "B"), (1, 2))]
+        [*reversed(games), RatedGame("d1", "duel", 1, ("a", "bot:mcts"), ("A", "B"), (1, 2))]
     )
     assert {p: s for p, _, s in await ratings.leaderboard("classic", 100)} == live
-    assert len(await ratings.leaderboard("duel", 10)) == 2
+    assert (await ratings.counted("classic"), await ratings.uncounted("classic")) == decided
+    assert [p for p, _, _ in await ratings.leaderboard("duel", 10)] == ["bot:mcts"]
