@@ -3,14 +3,46 @@ and both ratings change on the profile pages, on the leaderboard and in the lobb
 
 from __future__ import annotations
 
+import asyncio
 import re
+from concurrent.futures import ThreadPoolExecutor
 
+import redis.asyncio as aioredis
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from events.base import Resign
+from server.lobby import Lobby
+from server.profiles import Profiles
+from server.service import GameService
+from server.store import EventStore
 from tests.browser.conftest import PHONE, Console, ServerProcess, open_page
 from tests.browser.pages import Api, click_action, seat_record
 from tests.browser.test_accessibility import serious_violations
 from tests.browser.test_accounts import new_username, sign_up
+from tests.ratings.helpers import act, counted_game, new_game
+
+LISTED_WORDS = "A player is listed after 10 rated games against 5 different opponents."
+
+
+def play_elsewhere(redis_url: str, counted: list[tuple[str, str]], early: tuple[str, str]) -> None:
+    """Rated classic games played by a second server process on the same Redis (this
+    test's own game service): each of ``counted`` played two turns a seat and won by
+    its first player; ``early`` resigned by its first player before any move."""
+
+    async def run() -> None:
+        client = aioredis.from_url(redis_url)
+        try:
+            service = GameService(EventStore(client), Lobby(client))
+            service.on_finished = Profiles(client).game_finished
+            for winner, loser in counted:
+                await counted_game(service, "classic", [winner, loser])
+            game_id = await new_game(service, "classic", list(early))
+            await act(service, game_id, 0, Resign())
+        finally:
+            await client.aclose()
+
+    with ThreadPoolExecutor(1) as pool:  # the page's own event loop runs in this thread
+        pool.submit(asyncio.run, run()).result()
 
 
 def rating_on_profile(page: Page, base: str, username: str, games: int) -> int:
@@ -28,16 +60,39 @@ def test_a_rated_game_between_two_pages_moves_both_ratings(
     api: Api,
     console: Console,
 ) -> None:
-    """Two accounts sign up on two pages, play a rated 5+3 game (a first move each by
-    clicking), and the host resigns: the winner's profile shows a higher rating than
-    1500 and the loser's a lower one, each with a one-point graph and the game with its
-    result and replay link; the leaderboard lists the winner above the loser with those
-    ratings; the lobby shows them beside the names; the profile fits a phone; axe finds
-    no serious violation on the profile and the leaderboard."""
+    """Two accounts sign up on two pages and each wins 9 counted rated games against
+    the same 4 others (played by another process); the host also resigns one before
+    any move: the host's profile shows 9 rated games, provisional, the resigned game
+    as not counted, and the leaderboard does not list the host. They play a rated 5+3
+    game (two moves each by clicking), and the host resigns: the winner's profile
+    shows a higher rating than before and the loser's a lower one, each with a
+    ten-point graph, the game with its result and replay link, no longer provisional;
+    the leaderboard lists the winner above the loser with those ratings; the lobby
+    shows them beside the names; the profile fits a phone; axe finds no serious
+    violation on the profile and the leaderboard."""
     host_name, guest_name = new_username("Host"), new_username("Gus")
     host = open_page(browser, contexts, console, "host")
     host.goto(f"{server.base}/#/")
     sign_up(host, host_name)
+    rivals = [new_username("Riv") for _ in range(4)]
+    opponents = [*rivals, *rivals, rivals[0]]
+    counted = [(player, rival) for player in (host_name, guest_name) for rival in opponents]
+    play_elsewhere(server.redis_url, counted, (host_name, rivals[1]))
+    host_before = rating_on_profile(host, server.base, host_name, 9)
+    panel = host.locator('.rating-panel[data-variant="classic"]')
+    expect(panel).to_have_attribute("data-provisional", "true")
+    expect(panel.locator(".provisional-note")).to_contain_text("so far 9 games against 4 opponents")
+    expect(host.locator("#record")).to_have_text("10 games finished, 9 wins: 90% won")
+    early = host.locator('#player-games .not-counted[data-reason="early_end"]')
+    expect(early).to_have_count(1)
+    expect(early).to_have_text(
+        "Did not count for ratings: it ended before every player had made two moves."
+    )
+    found = serious_violations(host, "provisional profile")
+    host.goto(f"{server.base}/#/leaderboard/classic")
+    expect(host.locator(".leaderboard-body")).to_contain_text(LISTED_WORDS)
+    expect(host.locator(f'tr[data-player="{host_name}"]')).to_have_count(0)
+    host.goto(f"{server.base}/#/")
     host.select_option("#seat-1", "open")
     host.select_option("#time-control", "5+3")
     host.check("#rated")
@@ -48,6 +103,7 @@ def test_a_rated_game_between_two_pages_moves_both_ratings(
     guest = open_page(browser, contexts, console, "guest")
     guest.goto(f"{server.base}/#/")
     sign_up(guest, guest_name)
+    guest_before = rating_on_profile(guest, server.base, guest_name, 9)
     guest.goto(f"{server.base}/#/join/{game_id}")
     expect(guest.locator("#joining-as")).to_have_text(f"You join as {guest_name}.")
     guest.click("#join-game")
@@ -56,9 +112,10 @@ def test_a_rated_game_between_two_pages_moves_both_ratings(
     for page in pages:
         expect(page.locator("#table")).to_have_attribute("data-status", "live")
 
-    # A first move each, clicked on the page whose turn it is (a take of three).
+    # Two moves each, clicked on the page whose turn it is (a take of three): a rated
+    # game moves ratings only once every seat has completed two turns.
     tokens = [seat_record(page, game_id)["token"] for page in pages]
-    for _ in pages:
+    for _ in range(2 * len(pages)):
         seat = api.view(game_id)["turn"]["seat"]
         view = api.view(game_id, tokens[seat])
         move = next(a for a in view["legal"] if a["kind"] == "take_three")
@@ -70,17 +127,20 @@ def test_a_rated_game_between_two_pages_moves_both_ratings(
     for page in pages:
         expect(page.locator("#result-banner h2")).to_contain_text("resign")
 
-    winner = rating_on_profile(guest, server.base, guest_name, 1)
-    loser = rating_on_profile(host, server.base, host_name, 1)
-    assert winner > 1500 > loser
+    winner = rating_on_profile(guest, server.base, guest_name, 10)
+    loser = rating_on_profile(host, server.base, host_name, 10)
+    assert winner > guest_before and loser < host_before
     expect(host.locator(".profile-name")).to_have_text(host_name)
-    expect(host.locator("#record")).to_have_text("1 game finished, 0 wins: 0% won")
-    expect(host.locator('.rating-panel[data-variant="classic"] .rating-dot')).to_have_count(1)
+    expect(host.locator("#record")).to_have_text("11 games finished, 9 wins: 82% won")
+    expect(host.locator('.rating-panel[data-variant="classic"] .rating-dot')).to_have_count(10)
+    expect(panel).to_have_attribute("data-provisional", "false")
+    expect(panel.locator(".provisional-note")).to_have_count(0)
     row = host.locator(f'#player-games [data-game="{game_id}"]')
     expect(row.locator(".outcome")).to_have_text("Lost")
     expect(row).to_contain_text(f"against {guest_name}")
+    expect(row.locator(".not-counted")).to_have_count(0)
     expect(row.locator('[data-key="replay"]')).to_have_attribute("href", f"#/replay/{game_id}")
-    found = serious_violations(host, "profile")
+    found += serious_violations(host, "profile")
 
     host.goto(f"{server.base}/#/leaderboard/classic")
     expect(host.locator(f'#leaderboard tr[data-player="{host_name}"]')).to_be_visible()
@@ -101,7 +161,7 @@ def test_a_rated_game_between_two_pages_moves_both_ratings(
     expect(listed).to_contain_text(f"{host_name} ({loser})")
 
     phone = open_page(browser, contexts, console, "phone", PHONE)
-    rating_on_profile(phone, server.base, guest_name, 1)
+    rating_on_profile(phone, server.base, guest_name, 10)
     graph = phone.locator('.rating-panel[data-variant="classic"] svg.rating-graph')
     expect(graph).to_be_visible()
     box = graph.bounding_box()

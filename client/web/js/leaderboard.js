@@ -1,11 +1,17 @@
 // The leaderboard of a variant (`#/leaderboard/{variant}`): the best 100 by displayed
-// rating (docs/ratings.md), bots marked, each name a link to its profile.
+// rating (docs/ratings.md), bots marked, each name a link to its profile. An account is
+// listed once it is no longer provisional (LISTED).
 
 import { ApiError, leaderboard } from "./api.js";
 import { h, mount } from "./dom.js";
 import { variantName } from "./words.js";
 
 export const RATED_VARIANTS = ["classic", "duel"];
+
+/** An account is listed after this many counted rated games against this many
+ * different opponents (server/skill.py's LISTED_GAMES and LISTED_OPPONENTS). */
+export const LISTED = { games: 10, opponents: 5 };
+const LISTED_WORDS = `A player is listed after ${LISTED.games} rated games against ${LISTED.opponents} different opponents.`;
 
 export function playerHref(username) {
   return `#/player/${encodeURIComponent(username)}`;
@@ -36,11 +42,12 @@ export async function showLeaderboard(main, variant) {
     return;
   }
   if (!players.length) {
-    mount(box, h("p", { class: "empty" }, "No rated game has ended yet."));
+    mount(box, h("p", { class: "empty" }, `Nobody is listed yet. ${LISTED_WORDS}`));
     return;
   }
   mount(
     box,
+    h("p", { class: "muted board-note" }, LISTED_WORDS),
     h(
       "table",
       { class: "board-table", id: "leaderboard" },

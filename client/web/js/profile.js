@@ -1,9 +1,10 @@
 // A player's profile (`#/player/{username}`): its rating in each variant with a graph
-// over time, its record and win rate, and its newest games with replay links.
+// over time (provisional until the account is on the leaderboard), its record and win
+// rate, and its newest games with replay links, a rated game that did not count said so.
 
 import { ApiError, playerProfile } from "./api.js";
 import { h, listWords, mount, plural } from "./dom.js";
-import { botMark, playerWords, RATED_VARIANTS } from "./leaderboard.js";
+import { botMark, LISTED, playerWords, RATED_VARIANTS } from "./leaderboard.js";
 import { ratingGraph } from "./ratinggraph.js";
 import { seatLabel, variantName } from "./words.js";
 
@@ -37,13 +38,39 @@ export async function showProfile(main, username) {
 }
 
 function ratingPanel(variant, rating, history) {
+  const provisional = !!rating.provisional;
   return h(
     "div",
-    { class: "rating-panel", dataset: { variant } },
+    { class: "rating-panel", dataset: { variant, provisional: String(provisional) } },
     h("h2", { class: "rating-head" }, variantName(variant), " ", h("b", { class: "rating", "aria-label": `rating ${rating.rating}` }, String(rating.rating))),
-    h("p", { class: "muted" }, rating.games ? `${plural(rating.games, "rated game")}` : "No rated game yet: a newcomer starts at 1500."),
+    h(
+      "p",
+      { class: "muted" },
+      rating.games ? `${plural(rating.games, "rated game")}` : "No rated game yet: a newcomer starts at 1500.",
+      provisional ? [" ", h("span", { class: "tag tag-provisional" }, "provisional")] : null,
+    ),
+    provisional
+      ? h(
+          "p",
+          { class: "muted provisional-note" },
+          `Provisional: on the leaderboard after ${LISTED.games} rated games against ${LISTED.opponents} different opponents (so far ${plural(rating.games, "game")} against ${plural(rating.opponents || 0, "opponent")}).`,
+        )
+      : null,
     history.length ? ratingGraph(history, `Rating in ${variantName(variant)}`) : null,
   );
+}
+
+/** Why a rated game moved no rating (docs/ratings.md), in plain words. */
+const NOT_COUNTED = {
+  early_end: "it ended before every player had made two moves",
+  daily_limit: "these players had already played 3 rated games that day (UTC)",
+  pending: "not counted yet",
+};
+
+function countedNote(g) {
+  if (!g.rated || g.counted !== false) return null;
+  const why = NOT_COUNTED[g.not_counted] || "";
+  return h("span", { class: "not-counted", dataset: { reason: g.not_counted || "" } }, `Did not count for ratings${why ? `: ${why}` : ""}.`);
 }
 
 /** What the game was for this player: "Won", "Lost", "2nd of 4", "Tied for 1st". */
@@ -71,6 +98,7 @@ function gameRow(g) {
       h("strong", { class: ["outcome", result === "Won" && "outcome-won"] }, result),
       h("span", {}, others.length ? `against ${listWords(others)}` : ""),
       h("span", { class: "muted" }, `${variantName(g.variant)}${g.rated ? " · rated" : ""}${ended ? ` · ${ended}` : ""}`),
+      countedNote(g),
     ),
     h("div", { class: "game-row-actions" }, h("a", { class: "btn btn-small", href: `#/replay/${encodeURIComponent(g.id)}`, dataset: { key: "replay" } }, "Replay")),
   );
