@@ -1,4 +1,4 @@
-"""Benchmark of the archive of finished games (server/archive.py); prints its figures.
+"""Benchmark of the archive of finished games (server/store/archive_format.py); prints its figures.
 
     .venv/bin/python bench/archive_bench.py [--games 10] [--rounds 5]
 
@@ -12,7 +12,7 @@ On a private embedded redis-server, ``--games`` finished games of each kind (cla
 - cold replay: a service with nothing cached reads the game and folds it
   (``GameService.log``: one script, then decode and fold), stream-stored and then
   archived (read + inflate + fold), each game's best of ``--rounds``; and the
-  inflate alone (``server.archive.decode``).
+  inflate alone (``server.store.archive_format.decode``).
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from collections import defaultdict
 import redis.asyncio as aioredis
 from archive_games import PlayedGame, corpus
 
-from server import archive
-from server.embedded_redis import EmbeddedRedis
-from server.service import GameService, seats_key
-from server.store import EventStore, archive_key
+from server.games.service import GameService, seats_key
+from server.store import archive_format as archive
+from server.store.embedded_redis import EmbeddedRedis
+from server.store.event_store import EventStore, archive_key
 
 
 async def write_live(store: EventStore, game: PlayedGame) -> None:

@@ -1,5 +1,5 @@
-"""Writes the archive's preset dictionaries (``server/archive_dictionaries``) for
-the archive format ``server.archive.FORMAT``: for each variant, the events of a few
+"""Writes the archive's preset dictionaries (``server/store/archive_dictionaries``) for
+the archive format ``server.store.archive_format.FORMAT``: for each variant, the events of a few
 of its games played by bots, as the store keeps them, one a line, the last ``SIZE``
 bytes (DEFLATE reaches 32 KiB back).
 
@@ -7,7 +7,7 @@ bytes (DEFLATE reaches 32 KiB back).
 
 A dictionary once shipped is never changed (archives are read with it for ever): this
 writes only the files that are not there. For a better one, raise ``FORMAT`` in
-server/archive.py, run this, and give tests/store/test_archive.py its digest.
+server/store/archive_format.py, run this, and give tests/store/test_archive.py its digest.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from pathlib import Path
 
 from archive_games import corpus
 
-from server.archive import FORMAT
+from server.store.archive_format import FORMAT
 
 SIZE = 32_000
 GAMES = 4  # of each kind
 SEED = 20_261_124
-OUT = Path(__file__).resolve().parent.parent / "server" / "archive_dictionaries"
+OUT = Path(__file__).resolve().parent.parent / "server" / "store" / "archive_dictionaries"
 
 
 def dictionaries() -> dict[str, bytes]:

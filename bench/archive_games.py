@@ -3,7 +3,7 @@ of people at a table: the corpus ``archive_bench.py`` measures and
 ``archive_dictionary.py`` builds the archive's dictionary from.
 
 A game is its stored log: ``(at_ms, event bytes)`` per version, the bytes
-``server.projection.encode_event`` writes, each command's events at one time, the
+``server.games.projection.encode_event`` writes, each command's events at one time, the
 time between commands drawn like a person's thinking (a few seconds, sometimes a
 minute), and the seat tokens' digests.
 """
@@ -19,7 +19,7 @@ from bots import choose
 from events.base import TimeControl
 from events.game import VARIANTS
 from events.leaving import Facts, TimeIsUp
-from server.projection import encode_event
+from server.games.projection import encode_event
 
 START_MS = 1_767_225_600_000  # 2026-01-01
 KINDS = (("classic", 2), ("classic", 4), ("duel", 2))

@@ -6,11 +6,11 @@
 What a websocket command costs the server process between the decoded action and the
 ack, the hubs' fan-out excepted: ``GameService.submit`` (lock, cached projection,
 ``decide``, encode, ``EventStore.append``'s Lua script on the command path's own
-connection (server/redis_direct.py), fold, lobby index, subscribers), with
+connection (server/store/direct_path.py), fold, lobby index, subscribers), with
 ``service.observer`` None as in a process with no sockets.
 
 Method: a private embedded redis-server (append-only, fsync every second, as
-``splendor serve`` runs it) and the service built as ``server.app`` builds it (a plain
+``splendor serve`` runs it) and the service built as ``server.web.app`` builds it (a plain
 ``ConnectionPool`` of 512, hiredis parser). ``--games`` four-player classic games are
 created, seated and started (untimed); then commands are sent game after game,
 round robin, each a random legal action of the player to move with its
@@ -25,7 +25,7 @@ replaced by a new one (untimed). Choosing the action is outside the timed part.
 - **concurrent**: ``--concurrent`` games driven at once on the event loop, each by
   its own task, one command at a time per game (the load of many sockets):
   process CPU per command (as above), wall p50/p99 per submit;
-- ``--tailer``: the same runs with a ``server.tailer.Tailer`` watching every game
+- ``--tailer``: the same runs with a ``server.live.tailer.Tailer`` watching every game
   (keyspace notifications, as a server with sockets on every game has), told of
   each append as the hubs tell it (``expect`` / ``expected_failed`` / ``advance``):
   the cost of an append's notifications in the server process, apart;
@@ -55,14 +55,14 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from events.game import VARIANTS
-from server.app import REDIS_CONNECTIONS
-from server.embedded_redis import EmbeddedRedis
-from server.errors import ServiceError
-from server.lobby import Lobby
-from server.projection import LoggedEvent
-from server.service import GameService
-from server.store import EventStore
-from server.tailer import Tailer
+from server.common.errors import ServiceError
+from server.games.lobby import Lobby
+from server.games.projection import LoggedEvent
+from server.games.service import GameService
+from server.live.tailer import Tailer
+from server.store.embedded_redis import EmbeddedRedis
+from server.store.event_store import EventStore
+from server.web.app import REDIS_CONNECTIONS
 
 PLAYERS = 4
 NAMES = ("Ana", "Bo", "Cy", "Di")
@@ -113,7 +113,7 @@ class Figures:
 
 
 class TailerObserver:
-    """Tells a tailer of the service's appends as the hubs do (``server.hub.Hubs``)."""
+    """Tells a tailer of the service's appends as the hubs do (``server.live.hubs.Hubs``)."""
 
     def __init__(self, tailer: Tailer) -> None:
         self.tailer = tailer

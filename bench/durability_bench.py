@@ -11,7 +11,7 @@ command id, as a move is, timed from the call to its answer:
 - **sequential**: one append at a time;
 - **concurrent**: ``--concurrent`` games appended to at once, one append at a time
   per game (many players moving at once; the waiting appends share
-  ``server.durability.LANES`` connections).
+  ``server.store.durability.LANES`` connections).
 
 Each is run without durability (the primary's answer) and with it (``WAIT 1`` after
 the append on its connection), in alternating rounds so that drift hits both alike.
@@ -36,8 +36,8 @@ import redis.asyncio as aioredis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from server.durability import Durability
-from server.store import EventStore
+from server.store.durability import Durability
+from server.store.event_store import EventStore
 from tests.cluster_helpers import LocalCluster
 from tests.replica_helpers import replicated_redis
 
@@ -78,7 +78,7 @@ def _line(name: str, times: list[float], rates: list[float]) -> str:
 async def main(appends: int, concurrent: int, rounds: int, url: str, cluster: bool) -> None:
     client: Any
     if cluster:
-        from server.redis_cluster import open_client
+        from server.store.clients import open_client
 
         client = await open_client(url, max_connections=512, socket_connect_timeout=5.0)
     else:

@@ -9,7 +9,7 @@ asyncio Protocols only: a hand-written RFC 6455 handshake and frame parser, no g
 logic, nothing parsed in a command. For each text frame a socket sends (a command) it
 
 1. writes one ``EVALSHA`` (a Lua script: version check, then an ``XADD`` of ~300 bytes
-   to the game's stream ``game:{<n>}:events``, as server/store.py's append does) to a
+   to the game's stream ``game:{<n>}:events``, as server/store/event_store.py's append does) to a
    real redis-server (the embedded one) over a raw Protocol connection, pipelined (no
    wait for earlier replies), its replies read by ``hiredis.Reader``;
 2. when the reply comes, writes one precomputed ~1.2 KiB text frame (a typical diff
@@ -61,7 +61,7 @@ from ws_bench import cpu_split, free_port, percentile
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a plain script
 
-from server.embedded_redis import EmbeddedRedis
+from server.store.embedded_redis import EmbeddedRedis
 
 WARM_UP_S: Final = 3.0
 GUID: Final = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"

@@ -46,9 +46,9 @@ from typing import Any
 import httpx
 import redis.asyncio as aioredis
 
-from server.app import create_app
-from server.embedded_redis import EmbeddedRedis
-from server.lobby import (
+from server.common.settings import Settings
+from server.common.wire import iso_time
+from server.games.lobby import (
     BUILT_KEY,
     FINISHED_KEY,
     GAMES_KEY,
@@ -57,10 +57,10 @@ from server.lobby import (
     Lobby,
     LobbyEntry,
 )
-from server.service import GameService, seats_key
-from server.settings import Settings
-from server.store import EventStore, events_key, meta_key
-from server.wire import iso_time
+from server.games.service import GameService, seats_key
+from server.store.embedded_redis import EmbeddedRedis
+from server.store.event_store import EventStore, events_key, meta_key
+from server.web.app import create_app
 
 START_MS = 1_600_000_000_000
 MINUTE_MS = 60_000
@@ -366,7 +366,11 @@ def import_seconds() -> float:
     """What a new process spends importing the server (the same with any data)."""
     started = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-c", "import splendor.cli, server.app, server.ws, uvicorn"],
+        [
+            sys.executable,
+            "-c",
+            "import splendor.cli, server.web.app, server.web.game_socket, uvicorn",
+        ],
         cwd=ROOT,
         check=True,
     )
@@ -447,8 +451,8 @@ def before(tree: Path, url: str) -> str:
     """The lifespan's start of the tree at ``tree`` on this Redis, in a process of its own."""
     code = (
         "import asyncio, time\n"
-        "from server.app import create_app\n"
-        "from server.settings import Settings\n"
+        "from server.web.app import create_app\n"
+        "from server.common.settings import Settings\n"
         "async def main():\n"
         f"    app = create_app(Settings(redis_url={url!r}))\n"
         "    t = time.perf_counter()\n"

@@ -1,4 +1,4 @@
-"""Benchmark of logging in (server/accounts.py); prints its figures.
+"""Benchmark of logging in (server/players/accounts.py); prints its figures.
 
     .venv/bin/python bench/login_bench.py [--tries 30]
 
@@ -22,8 +22,8 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from server.accounts import Accounts
-from server.embedded_redis import EmbeddedRedis
+from server.players.accounts import Accounts
+from server.store.embedded_redis import EmbeddedRedis
 
 PASSWORD = "a-long-enough-password"
 

@@ -32,7 +32,7 @@ import httpx
 import websockets
 from ws_bench import rss_mib, splendor_serve
 
-from server.embedded_redis import EmbeddedRedis
+from server.store.embedded_redis import EmbeddedRedis
 
 GAMES = 20
 CONNECTING = 200  # handshakes in flight at once
@@ -85,10 +85,10 @@ async def collection_pause(sockets: int, players: float) -> None:
 
     import uvicorn
 
-    from server.app import create_app
     from server.cli import tune_gc
-    from server.connections import server_options
-    from server.settings import Settings
+    from server.common.settings import Settings
+    from server.web.app import create_app
+    from server.web.connections import server_options
 
     with tempfile.TemporaryDirectory() as tmp:
         redis = EmbeddedRedis(Path(tmp)).start()

@@ -29,13 +29,13 @@ import time
 
 import redis.asyncio as aioredis
 
-from server.embedded_redis import EmbeddedRedis
-from server.lobby import Lobby
-from server.matchmaking import pair_off, pool_named
-from server.pairing import PairingStore, new_ticket
-from server.pairing_desk import Desk, Ticket
-from server.service import GameService
-from server.store import EventStore
+from server.games.lobby import Lobby
+from server.games.service import GameService
+from server.players.pairing_desk import Desk, Ticket
+from server.players.pairing_pools import PairingStore, new_ticket
+from server.players.pairing_rules import pair_off, pool_named
+from server.store.embedded_redis import EmbeddedRedis
+from server.store.event_store import EventStore
 
 NOW = 1_800_000_000_000
 RATED = pool_named("classic-5+3-rated")

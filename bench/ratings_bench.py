@@ -1,11 +1,11 @@
-"""Benchmark of the ratings' update per finished game (server/skill.py,
-server/ratings.py); prints its figures.
+"""Benchmark of the ratings' update per finished game (server/players/rating_model.py,
+server/players/ratings.py); prints its figures.
 
     .venv/bin/python bench/ratings_bench.py [--games 2000] [--writers 8]
 
 On one private redis-server (as ``splendor serve`` runs it):
 
-- the model alone: ``server.skill.rate`` (openskill Plackett-Luce) for a game of 2,
+- the model alone: ``server.players.rating_model.rate`` (openskill Plackett-Luce) for a game of 2,
   3 and 4 players, per game;
 - one process counting games one after the other (``Ratings.count``: read the
   players' skills, rate, one script that checks and writes), per game, by players;
@@ -26,9 +26,9 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from server.embedded_redis import EmbeddedRedis
-from server.ratings import Ratings
-from server.skill import RatedGame, rate
+from server.players.rating_model import RatedGame, rate
+from server.players.ratings import Ratings
+from server.store.embedded_redis import EmbeddedRedis
 
 PLAYERS = [f"p{n:02d}" for n in range(46)] + ["bot:random", "bot:greedy", "bot:mcts", "ada"]
 
@@ -98,7 +98,7 @@ async def main() -> None:
     parser.add_argument("--writers", type=int, default=8)
     args = parser.parse_args()
     model = model_cost(args.games)
-    print("model alone (server.skill.rate), per game:")
+    print("model alone (server.players.rating_model.rate), per game:")
     for seats, us in model.items():
         print(f"  {seats} players: {us:7.1f} us")
     with tempfile.TemporaryDirectory() as folder:

@@ -32,10 +32,10 @@ from typing import Any
 import msgspec
 import redis.asyncio as aioredis
 
-from server.embedded_redis import EmbeddedRedis
-from server.lobby import Lobby
-from server.service import GameService
-from server.store import EventStore
+from server.games.lobby import Lobby
+from server.games.service import GameService
+from server.store.embedded_redis import EmbeddedRedis
+from server.store.event_store import EventStore
 
 RAW_XADDS = 2000
 

@@ -18,7 +18,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from server.embedded_redis import EmbeddedRedis
+from server.store.embedded_redis import EmbeddedRedis
 
 HERE = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""Benchmark of the timekeeper (server/timekeeper.py) with 10,000 live timed games;
+"""Benchmark of the timekeeper (server/games/timekeeper.py) with 10,000 live timed games;
 prints its figures.
 
     .venv/bin/python bench/timekeeper_bench.py [--games 10000] [--real 300] [--idle 20]
@@ -33,11 +33,11 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from events.base import TimeControl
-from server.embedded_redis import EmbeddedRedis
-from server.lobby import Lobby
-from server.service import GameService
-from server.store import EventStore
-from server.timekeeper import DEADLINES_KEY, Deadlines, Timekeeper
+from server.games.lobby import Lobby
+from server.games.service import GameService
+from server.games.timekeeper import DEADLINES_KEY, Deadlines, Timekeeper
+from server.store.embedded_redis import EmbeddedRedis
+from server.store.event_store import EventStore
 
 
 async def redis_cpu(client: aioredis.Redis) -> float:

@@ -6,10 +6,10 @@ Random games (seeded, random legal play to the end) of 4-player classic and of D
 are replayed event by event, with every audience watching from the game's creation
 (classic: the 4 seats and the spectators = 5 audiences; Duel: 3), two ways:
 
-- **old**: what ``server.hub`` did per event and audience: ``variant.view``, then
-  ``members_patch`` (below; it was ``server.viewdiff``'s) from the audience's previous view (members'
+- **old**: what ``server.live.hubs`` did per event and audience: ``variant.view``, then
+  ``members_patch`` (below; it was ``server.live.view_patch``'s) from the audience's previous view (members'
   patches shared between audiences), then the patch encoded with msgspec;
-- **new**: ``server.audiences.AudienceViews.advance`` (the encoded patches of every
+- **new**: ``server.live.audience_views.AudienceViews.advance`` (the encoded patches of every
   audience).
 
 CPU time (``time.process_time``) of each replay minus that of a replay that only
@@ -33,8 +33,8 @@ import msgspec
 from engine_bench import playout
 
 from events.game import VARIANTS, Variant
-from server.audiences import AudienceViews
-from server.viewdiff import escape, patch_at
+from server.live.audience_views import AudienceViews
+from server.live.view_patch import escape, patch_at
 
 _encode = msgspec.json.Encoder().encode
 _MISSING: Any = object()
@@ -46,7 +46,7 @@ Shared = dict[str, tuple[Any, Any, list[dict[str, Any]]]]
 def members_patch(
     before: dict[str, Any], after: dict[str, Any], shared: Shared
 ) -> list[dict[str, Any]]:
-    """The old way's patch (what the hubs made before ``server.audiences``): two whole
+    """The old way's patch (what the hubs made before ``server.live.audience_views``): two whole
     views diffed member by member, reusing ``shared``, the first patch of each member
     made for the same event in another audience's views."""
     ops: list[dict[str, Any]] = []

@@ -53,7 +53,7 @@ from websockets.protocol import State
 from websockets.uri import parse_uri
 
 from bots.moves import moves as game_moves
-from server.embedded_redis import EmbeddedRedis
+from server.store.embedded_redis import EmbeddedRedis
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PLAYERS = 4
@@ -703,10 +703,10 @@ def hub_breakdown(games: int = 20) -> dict[str, float]:
     player classic games replayed through a hub with 4 seat and 4 spectator outboxes,
     and, apart, the views alone (the rules' ``view`` for the 5 audiences of each event)."""
     from events.game import CLASSIC
-    from server.hub import Hub, Outbox
-    from server.projection import LoggedEvent, encode_event
-    from server.sockets import Batch
-    from server.store import StoredEvent
+    from server.games.projection import LoggedEvent, encode_event
+    from server.live.hubs import Hub, Outbox
+    from server.live.socket_writers import Batch
+    from server.store.event_store import StoredEvent
 
     class FramingWire:
         """A socket's wire that frames what it is given (as the server's does) and

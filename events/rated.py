@@ -11,7 +11,7 @@ Bots play no part in the rule: only human seats must have played.
 
 The other two rules of rated play (at most three counted games a day between two
 accounts, the leaderboard's threshold) are about many games, not one: they are in
-``server.skill``.
+``server.players.rating_model``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ A game's ``view`` adds its own table and fields; the order of the keys is the fr
 the game's table between ``you`` and ``players``.
 
 Also the parts of ``Views``: every viewer's view of one game kept up to date as it
-evolves, for the hubs (``server.audiences``), which need each audience's view after
+evolves, for the hubs (``server.live.audience_views``), which need each audience's view after
 every event and patch it from the last one.
 """
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.settings import Settings, SettingsError
+from server.common.settings import Settings, SettingsError
 
 STARTUP_FAILURE = 3  # uvicorn's exit status when the server could not start
 
@@ -69,17 +69,17 @@ def serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from server.app import create_app
-    from server.connections import server_options
-    from server.drain import DrainingServer
-    from server.logs import log_config
+    from server.web.app import create_app
+    from server.web.connections import server_options
+    from server.web.drain import DrainingServer
+    from server.web.logs import log_config
 
     try:
         settings = Settings.from_env().with_(host=args.host, port=args.port, data_dir=args.data_dir)
     except SettingsError as e:
         print(f"splendor serve: {e}", file=sys.stderr)
         return 2
-    # Before server_options, which logs which protocols it chose (server/fast_paths.py).
+    # Before server_options, which logs which protocols it chose (server/store/fast_paths.py).
     logging.config.dictConfig(log_config(args.log_level))
     app = create_app(settings)
     tune_gc()
@@ -94,12 +94,12 @@ def serve(args: argparse.Namespace) -> int:
         host=settings.host,
         port=settings.port,
         log_level=args.log_level,
-        log_config=log_config(args.log_level),  # no seat token in any line (server/logs.py)
+        log_config=log_config(args.log_level),  # no seat token in any line (server/web/logs.py)
         # What is left after the drain (HTTP requests) has the same bound.
         timeout_graceful_shutdown=max(1, round(settings.drain_seconds)),
         **server_options(settings),
     )
-    # A SIGTERM drains first: health says so, sockets closed with 1012 (server/drain.py).
+    # A SIGTERM drains first: health says so, sockets closed with 1012 (server/web/drain.py).
     server = DrainingServer(config, app.state.drain, settings.drain_seconds)
     server.run()
     return 0 if server.started else STARTUP_FAILURE
@@ -113,8 +113,8 @@ def bots(args: argparse.Namespace) -> int:
     import asyncio
     import logging.config
 
-    from server.bots import run_worker
-    from server.logs import log_config
+    from server.web.logs import log_config
+    from server.workers.bot_runner import run_worker
 
     try:
         settings = Settings.from_env()
@@ -144,49 +144,49 @@ def bots(args: argparse.Namespace) -> int:
 
 
 def _export_arguments(parser: argparse.ArgumentParser) -> None:
-    from server.transfer import export_arguments
+    from server.tools.export_import import export_arguments
 
     export_arguments(parser)
 
 
 def export(args: argparse.Namespace) -> int:
-    from server.transfer import export_command
+    from server.tools.export_import import export_command
 
     return export_command(args)
 
 
 def _import_arguments(parser: argparse.ArgumentParser) -> None:
-    from server.transfer import import_arguments
+    from server.tools.export_import import import_arguments
 
     import_arguments(parser)
 
 
 def import_(args: argparse.Namespace) -> int:
-    from server.transfer import import_command
+    from server.tools.export_import import import_command
 
     return import_command(args)
 
 
 def _ratings_arguments(parser: argparse.ArgumentParser) -> None:
-    from server.ratings_rebuild import arguments
+    from server.tools.ratings_rebuild import arguments
 
     arguments(parser)
 
 
 def ratings(args: argparse.Namespace) -> int:
-    from server.ratings_rebuild import command
+    from server.tools.ratings_rebuild import command
 
     return command(args)
 
 
 def _lobby_arguments(parser: argparse.ArgumentParser) -> None:
-    from server.lobby_command import lobby_arguments
+    from server.tools.lobby_rebuild import lobby_arguments
 
     lobby_arguments(parser)
 
 
 def lobby(args: argparse.Namespace) -> int:
-    from server.lobby_command import lobby_command
+    from server.tools.lobby_rebuild import lobby_command
 
     return lobby_command(args)
 

@@ -130,7 +130,7 @@ def kinds(events: Sequence[ClassicEvent]) -> list[str]:
 
 def decision_rng(seed: int, version: int) -> random.Random:
     """The generator for the decision taken at ``version`` of a game seeded ``seed``: the
-    derivation the server uses (server/service.py), so a recorded game replays as it would."""
+    derivation the server uses (server/games/service.py), so a recorded game replays as it would."""
     return random.Random(f"{seed}:{version}")
 
 

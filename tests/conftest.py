@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import redis.asyncio as aioredis
 
-from server.embedded_redis import EmbeddedRedis
-from server.redis_cluster import RedisClient, open_client
-from server.store import EventStore
+from server.store.clients import RedisClient, open_client
+from server.store.embedded_redis import EmbeddedRedis
+from server.store.event_store import EventStore
 from tests.cluster_helpers import ClusterUnavailable, LocalCluster
 
 

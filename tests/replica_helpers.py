@@ -14,7 +14,7 @@ from pathlib import Path
 
 import redis
 
-from server.embedded_redis import redis_executable
+from server.store.embedded_redis import redis_executable
 from tests.multiprocess.servers import free_port
 
 START_S = 10.0

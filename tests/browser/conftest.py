@@ -1,10 +1,10 @@
 """Browser test fixtures: real server processes on loopback, a real Chromium.
 
-The server runs as a subprocess (uvicorn with ``server.app:create_app``) on the
+The server runs as a subprocess (uvicorn with ``server.web.app:create_app``) on the
 session's Redis, so a test can kill it and start it again on the same port. The
 browser is Debian's Chromium driven by Playwright's sync API.
 
-The page runs under the server's Content-Security-Policy (server/security_headers.py):
+The page runs under the server's Content-Security-Policy (server/web/security_headers.py):
 every browser context is watched (``PolicyWatch``), and a test any of whose pages
 breaks the policy fails, unless it names the refusals it expects with
 ``@pytest.mark.csp_refusals("frame-ancestors", ...)``.
@@ -89,7 +89,7 @@ class ServerProcess:
             "SPLENDOR_ANALYSIS_BUDGET": "2",
         }
         program = ["server.cli", "serve"] if self.serve else ["uvicorn", "--factory"]
-        app = [] if self.serve else ["server.app:create_app"]
+        app = [] if self.serve else ["server.web.app:create_app"]
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
                 [

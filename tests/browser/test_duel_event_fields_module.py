@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 
 from events.base import GameAborted, Resigned
 from events.game import DUEL
-from server.wire import event_to_wire
+from server.common.wire import event_to_wire
 from tests.duel_helpers import DUEL_EVENTS, every_field_named, optional_fields
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"

@@ -9,8 +9,8 @@ from pathlib import Path
 import redis
 from playwright.sync_api import Browser, BrowserContext, expect
 
-from server.embedded_redis import EmbeddedRedis
-from server.lobby import REBUILDING_KEY
+from server.games.lobby import REBUILDING_KEY
+from server.store.embedded_redis import EmbeddedRedis
 from tests.browser.conftest import PHONE, Console, ServerProcess, open_page
 from tests.browser.pages import Api, play_moves, seat_record
 

@@ -11,10 +11,10 @@ import redis.asyncio as aioredis
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from events.base import Resign
-from server.lobby import Lobby
-from server.profiles import Profiles
-from server.service import GameService
-from server.store import EventStore
+from server.games.lobby import Lobby
+from server.games.service import GameService
+from server.players.profiles import Profiles
+from server.store.event_store import EventStore
 from tests.browser.conftest import PHONE, Console, ServerProcess, open_page
 from tests.browser.pages import Api, click_action, seat_record
 from tests.browser.test_accessibility import serious_violations

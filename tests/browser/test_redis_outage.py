@@ -10,7 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, BrowserContext, Request, WebSocket, expect
 
-from server.embedded_redis import EmbeddedRedis
+from server.store.embedded_redis import EmbeddedRedis
 from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.pages import Api, give_seat, public_part, read_table, wait_version
 

@@ -1,4 +1,4 @@
-"""The page under its Content-Security-Policy in Chromium (server/security_headers.py):
+"""The page under its Content-Security-Policy in Chromium (server/web/security_headers.py):
 another site's page can't frame a player's table, and what the policy forbids (inline
 script, inline style) is refused and seen by the suite's watch (tests/browser/conftest.py)."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import redis.asyncio as aioredis
 
-from server.settings import Settings
+from server.common.settings import Settings
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from bots.moves import moves as game_moves
 from client.commands import play_bot, split_game_url, watch
 from client.http import ProtocolError, Seat, SplendorHTTP
 from client.live import LiveGame
-from server.embedded_redis import EmbeddedRedis
-from server.settings import Settings
+from server.common.settings import Settings
+from server.store.embedded_redis import EmbeddedRedis
 from tests.ratings.helpers import counted_game, opening_move
 from tests.server.ws_helpers import live_server
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from client.http import SplendorHTTP
 from client.live import LiveGame
-from server.settings import Settings
+from server.common.settings import Settings
 from tests.server.ws_helpers import live_server
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from client.patch import PatchError, apply_patch
 from events.game import VARIANTS
-from server.viewdiff import view_patch
+from server.live.view_patch import view_patch
 from tests.patch_cases import RFC_CASES
 
 

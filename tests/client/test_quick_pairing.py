@@ -7,7 +7,7 @@ import asyncio
 from client.http import SplendorHTTP
 from client.live import LiveGame
 from client.pairing import QuickPairing
-from server.settings import Settings
+from server.common.settings import Settings
 from tests.server.ws_helpers import live_server
 
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from server.errors import STATUS
+from server.common.errors import STATUS
 from tests.fuzz.strategies import bodies, query_values
 from tests.server.helpers import Table, auth, new_table, snapshot
 

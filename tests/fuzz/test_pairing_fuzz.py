@@ -16,9 +16,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from websockets.asyncio.client import ClientConnection
 
-from server.matchmaking import pool_named
-from server.pairing import PairingStore, entry_id
-from server.settings import Settings
+from server.common.settings import Settings
+from server.players.pairing_pools import PairingStore, entry_id
+from server.players.pairing_rules import pool_named
 from tests.fuzz.strategies import bodies, query_values
 from tests.fuzz.test_ws_fuzz import FUZZ, START_CLOSES, ServerLog, an_error, server_log
 from tests.server.ws_helpers import LiveServer, connect, live_server, receive

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from server.errors import STATUS
-from server.settings import Settings
+from server.common.errors import STATUS
+from server.common.settings import Settings
 from tests.server.test_connection_timeouts import send_raw, status_and_body
 from tests.server.ws_helpers import LiveServer, live_server
 

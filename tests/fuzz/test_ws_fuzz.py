@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from websockets.asyncio.client import ClientConnection
 
-from server.errors import STATUS
-from server.service import GameService
-from server.settings import Settings
+from server.common.errors import STATUS
+from server.common.settings import Settings
+from server.games.service import GameService
 from tests.fuzz.strategies import bodies, query_values
 from tests.server.helpers import Table, new_table, snapshot
 from tests.server.ws_helpers import LiveServer, connect, live_server, receive

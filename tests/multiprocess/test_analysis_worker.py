@@ -15,10 +15,10 @@ from pathlib import Path
 import redis.asyncio as aioredis
 
 from bots.analysis import analyse
-from server.analyser import DUE_KEY, AnalysisQueue, analysis_key
-from server.lobby import Lobby
-from server.service import GameService
-from server.store import EventStore
+from server.games.lobby import Lobby
+from server.games.service import GameService
+from server.store.event_store import EventStore
+from server.workers.analyser import DUE_KEY, AnalysisQueue, analysis_key
 from tests.server.archive_helpers import Clock, play
 
 BUDGET = 40  # iterations a position: enough for the analysis to last a few seconds

@@ -18,10 +18,10 @@ import httpx
 import redis.asyncio as aioredis
 
 from events.game import VARIANTS
-from server.archiver import LEASE_MS, ArchiveQueue, Archiver
-from server.lobby import Lobby
-from server.service import GameService, seats_key
-from server.store import EventStore, archive_key, commands_key, events_key
+from server.games.archiver import LEASE_MS, ArchiveQueue, Archiver
+from server.games.lobby import Lobby
+from server.games.service import GameService, seats_key
+from server.store.event_store import EventStore, archive_key, commands_key, events_key
 from tests.multiprocess.servers import served, ws_url
 from tests.server.archive_helpers import Clock, play
 from tests.server.test_ws_resume import http_move
@@ -85,10 +85,10 @@ async def test_a_game_archived_by_one_server_reads_the_same_on_another(
 _ARCHIVING = textwrap.dedent("""
     import asyncio, sys
     import redis.asyncio as aioredis
-    from server.archiver import ArchiveQueue, Archiver
-    from server.lobby import Lobby
-    from server.service import GameService
-    from server.store import EventStore
+    from server.games.archiver import ArchiveQueue, Archiver
+    from server.games.lobby import Lobby
+    from server.games.service import GameService
+    from server.store.event_store import EventStore
 
     async def main() -> None:
         client = aioredis.from_url(sys.argv[1])
@@ -104,10 +104,10 @@ _ARCHIVING = textwrap.dedent("""
 _ARCHIVING_ALL = textwrap.dedent("""
     import asyncio, sys
     import redis.asyncio as aioredis
-    from server.archiver import ArchiveQueue
-    from server.lobby import Lobby
-    from server.service import GameService
-    from server.store import EventStore
+    from server.games.archiver import ArchiveQueue
+    from server.games.lobby import Lobby
+    from server.games.service import GameService
+    from server.store.event_store import EventStore
 
     async def main() -> None:
         client = aioredis.from_url(sys.argv[1])

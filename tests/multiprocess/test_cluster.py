@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 
 from server import cli
-from server.hub import RECONCILE_BEATS
-from server.presence import PRESENCE_BEAT_S
+from server.live.hubs import RECONCILE_BEATS
+from server.live.presence import PRESENCE_BEAT_S
 from tests.cluster_helpers import LocalCluster
 from tests.multiprocess.servers import served, splendor_serve, ws_url
 from tests.multiprocess.test_timekeeper import check_lost_on_time, ended, timed_game

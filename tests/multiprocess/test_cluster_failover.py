@@ -26,7 +26,7 @@ from tests.multiprocess.servers import served
 from tests.server.helpers import auth, choose
 
 # The server's cluster mode (issue 13 item 1): until it is there, nothing to run.
-pytest.importorskip("server.redis_cluster", reason="this server has no Redis Cluster mode")
+pytest.importorskip("server.store.clients", reason="this server has no Redis Cluster mode")
 
 ENV = {
     "SPLENDOR_DURABILITY": "replica",

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from server.presence import DEAD_AFTER_BEATS
+from server.live.presence import DEAD_AFTER_BEATS
 from tests.multiprocess.servers import served, ws_url
 from tests.server import helpers
 from tests.server.ws_helpers import StalledSocket, Watcher, connect, new_table

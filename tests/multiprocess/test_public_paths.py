@@ -1,4 +1,4 @@
-"""``splendor serve`` with ``SPLENDOR_PUBLIC_PATHS=1`` (server/fast_paths.py): a game
+"""``splendor serve`` with ``SPLENDOR_PUBLIC_PATHS=1`` (server/store/fast_paths.py): a game
 served end to end on redis-py's public client and uvicorn's own protocols, beside a
 server on the fast paths."""
 

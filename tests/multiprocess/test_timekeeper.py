@@ -1,4 +1,4 @@
-"""The timekeeper across processes (server/timekeeper.py): a seat that stops moving
+"""The timekeeper across processes (server/games/timekeeper.py): a seat that stops moving
 loses on time within 1 s of its deadline, recorded once with two servers on one
 Redis, and recorded too when the only server was restarted mid-clock (its deadlines
 rebuilt from the streams)."""
@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import redis.asyncio as aioredis
 
-from server.timekeeper import DEADLINES_KEY, VERSIONS_KEY
+from server.games.timekeeper import DEADLINES_KEY, VERSIONS_KEY
 from tests.multiprocess.servers import served, splendor_serve
 
 LATE_MS = 1000  # a deadline is met within 1 s

@@ -1,4 +1,4 @@
-"""Properties of ``server.audiences.AudienceViews`` over random games of both variants.
+"""Properties of ``server.live.audience_views.AudienceViews`` over random games of both variants.
 
 Each example is a whole game of random legal play (classic for 2-4 players, Duel),
 watched by a random set of audiences that changes as it goes (audiences come and go,
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from events.base import TimeControl
 from events.game import VARIANTS, Variant
-from server.audiences import AudienceViews
+from server.live.audience_views import AudienceViews
 from tests.properties.test_live_properties import play as live_game
 
 MAX_COMMANDS = 3000  # random games end in a few hundred commands; this only stops a runaway

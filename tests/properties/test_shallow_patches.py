@@ -1,4 +1,4 @@
-"""``server.viewdiff.shallow_patch_at``: the hubs' patch of one member of a view, which
+"""``server.live.view_patch.shallow_patch_at``: the hubs' patch of one member of a view, which
 looks only a few levels down, applies like the full one (jsonpatch checks it)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import jsonpatch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.viewdiff import shallow_patch_at
+from server.live.view_patch import shallow_patch_at
 
 keys = st.text(alphabet="ab/~01", min_size=1, max_size=3)
 leaves = st.none() | st.booleans() | st.integers(-3, 3) | st.text(alphabet="xyz", max_size=2)

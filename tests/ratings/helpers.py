@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 
 from events.base import LEAVE_KINDS, Resign, TimeControl
 from events.rated import TURNS_TO_COUNT, completed_turns, human_seats
-from server.service import GameService
+from server.games.service import GameService
 
 CLOCK: Final = TimeControl(initial=300, increment=3)
 TAKES: Final = ("take_three", "take_two", "take_tokens")

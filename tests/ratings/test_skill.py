@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from openskill.models import PlackettLuce
 
-from server.skill import (
+from server.players.rating_model import (
     NEW,
     RatedGame,
     RatingBook,

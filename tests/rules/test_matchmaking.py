@@ -1,10 +1,10 @@
-"""Quick pairing's pure rules (server/matchmaking.py): the gap curve and who is paired, at explicit times."""
+"""Quick pairing's pure rules (server/players/pairing_rules.py): the gap curve and who is paired, at explicit times."""
 
 from __future__ import annotations
 
 import math
 
-from server.matchmaking import (
+from server.players.pairing_rules import (
     ANYONE_AFTER_S,
     FRESH_MS,
     GRACE_MS,

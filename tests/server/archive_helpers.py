@@ -13,8 +13,8 @@ import redis.asyncio as aioredis
 
 from bots import choose
 from events.base import TimeControl
-from server.errors import ServiceError
-from server.service import GameService
+from server.common.errors import ServiceError
+from server.games.service import GameService
 
 KINDS = [("classic", 2), ("classic", 4), ("duel", 2)]
 

@@ -9,11 +9,11 @@ import pytest
 import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
-from server.app import create_app
-from server.lobby import Lobby
-from server.service import GameService
-from server.settings import Settings
-from server.store import EventStore
+from server.common.settings import Settings
+from server.games.lobby import Lobby
+from server.games.service import GameService
+from server.store.event_store import EventStore
+from server.web.app import create_app
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def service(store: EventStore) -> GameService:
 @pytest.fixture
 def settings(redis_server: str) -> Settings:
     """Settings on the session's Redis, with no rate limit (tests send fast) and no
-    analysis of finished games (its tests ask for it: server/analyser.py)."""
+    analysis of finished games (its tests ask for it: server/workers/analyser.py)."""
     return Settings(redis_url=redis_server, analysis_budget=0).without_rate_limits()
 
 

@@ -1,4 +1,4 @@
-"""claim_abandon through the service, with presence as its facts (server.presence on
+"""claim_abandon through the service, with presence as its facts (server.live.presence on
 the real Redis) and explicit clocks: the mover's time away is counted from when its
 last socket closed, never from before the game started."""
 
@@ -10,11 +10,11 @@ import pytest
 import redis.asyncio as aioredis
 
 from events.base import ClaimAbandon
-from server.errors import ServiceError
-from server.lobby import Lobby
-from server.presence import Presence
-from server.service import GameService
-from server.store import EventStore
+from server.common.errors import ServiceError
+from server.games.lobby import Lobby
+from server.games.service import GameService
+from server.live.presence import Presence
+from server.store.event_store import EventStore
 from tests.server.test_presence_book import Clock, written
 
 START_MS = 1_700_000_000_000
@@ -25,7 +25,7 @@ async def clocked(
     redis_client: aioredis.Redis, store: EventStore
 ) -> AsyncIterator[tuple[GameService, Presence, Clock]]:
     """A service and a presence on one hand-moved clock, the service asking the
-    presence who is away (as server/ws.py sets it up)."""
+    presence who is away (as server/web/game_socket.py sets it up)."""
     clock = Clock(START_MS)
     service = GameService(store, Lobby(store.client), clock_ms=clock)
     presence = Presence(redis_client, beat_s=1.0, server_id="here", clock_ms=clock)

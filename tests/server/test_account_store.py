@@ -1,4 +1,4 @@
-"""``server.accounts.Accounts`` on the session's Redis: an unknown username costs one
+"""``server.players.accounts.Accounts`` on the session's Redis: an unknown username costs one
 argon2id verification like a wrong password, a hash of older parameters is made
 again at the next log-in, and sessions end one by one or all at once."""
 
@@ -10,7 +10,7 @@ import pytest
 import redis.asyncio as aioredis
 from argon2 import PasswordHasher, extract_parameters
 
-from server.accounts import Accounts, account_key, password_hasher
+from server.players.accounts import Accounts, account_key, password_hasher
 
 PASSWORD = "a-long-enough-password"
 

@@ -19,10 +19,10 @@ import redis.asyncio as aioredis
 import uvicorn
 
 from server import cli
-from server.app import create_app
-from server.connections import server_options
-from server.logs import RedactSecrets
-from server.settings import Settings
+from server.common.settings import Settings
+from server.web.app import create_app
+from server.web.connections import server_options
+from server.web.logs import RedactSecrets
 from tests.ratings.helpers import counted_game, play_turns_http
 from tests.server import helpers
 from tests.server.ws_helpers import LiveServer, Watcher, connect, listening_socket, live_server
@@ -362,7 +362,7 @@ async def _stream_names(server: LiveServer, game_id: str) -> AsyncIterator[bytes
 
 class _Captured(logging.Handler):
     """The server's lines (not the test's HTTP client's), through the filter every
-    handler of the server's log configuration has (server.logs.log_config)."""
+    handler of the server's log configuration has (server.web.logs.log_config)."""
 
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)

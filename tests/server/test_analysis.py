@@ -1,4 +1,4 @@
-"""Finished games analysed by the bots' runners (server/analyser.py) and served at
+"""Finished games analysed by the bots' runners (server/workers/analyser.py) and served at
 ``GET /api/games/{id}/analysis``."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import pytest
 import redis.asyncio as aioredis
 
 from bots.analysis import analyse, turn_starts
-from server.analyser import LEASE_MS, Analyser, AnalysisQueue, analysis_key
-from server.lobby import Lobby
-from server.service import GameService
-from server.settings import Settings
-from server.store import EventStore
+from server.common.settings import Settings
+from server.games.lobby import Lobby
+from server.games.service import GameService
+from server.store.event_store import EventStore
+from server.workers.analyser import LEASE_MS, Analyser, AnalysisQueue, analysis_key
 from tests.server.archive_helpers import Clock, play
 from tests.server.ws_helpers import live_server
 

@@ -1,4 +1,4 @@
-"""Finished games archived (server/archive.py, server/archiver.py) against real Redis:
+"""Finished games archived (server/store/archive_format.py, server/games/archiver.py) against real Redis:
 every read the same before and after, by the process that archived, by one that had
 the game cached from before its end and by one reading it cold; archived once
 whoever asks; a late command gets game_over; the bytes a game keeps at rest."""
@@ -15,13 +15,13 @@ import pytest
 import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
-from server.archiver import ArchiveQueue, Archiver
-from server.errors import ServiceError
-from server.lobby import Lobby
-from server.records import parse_record
-from server.service import GameService, seats_key
-from server.store import EventStore, archive_key, commands_key, events_key, meta_key
-from server.transfer import export_games
+from server.common.errors import ServiceError
+from server.games.archiver import ArchiveQueue, Archiver
+from server.games.lobby import Lobby
+from server.games.public_records import parse_record
+from server.games.service import GameService, seats_key
+from server.store.event_store import EventStore, archive_key, commands_key, events_key, meta_key
+from server.tools.export_import import export_games
 from tests.server.archive_helpers import KINDS, Clock, everything_read, game_keys, play
 from tests.server.helpers import auth, command_id, refused
 

@@ -15,11 +15,11 @@ import httpx
 import redis.asyncio as aioredis
 
 from events.game import VARIANTS
-from server import archive
-from server.service import GameService
-from server.settings import Settings
-from server.signals import ARCHIVED_SIGNAL, signals_channel
-from server.store import EventStore, archive_key
+from server.common.settings import Settings
+from server.games.service import GameService
+from server.live.game_signals import ARCHIVED_SIGNAL, signals_channel
+from server.store import archive_format as archive
+from server.store.event_store import EventStore, archive_key
 from tests.server.archive_helpers import Clock, play
 from tests.server.test_ws_resume import http_move, read_to
 from tests.server.test_ws_tailer import Delivered
@@ -121,7 +121,7 @@ async def test_a_tailer_reads_what_a_game_archived_behind_its_back_holds(
 
 
 async def test_archiving_tells_every_process_s_hubs(redis_client: aioredis.Redis) -> None:
-    """The archive's script publishes the game's archived signal (server/signals.py), which the hubs turn into a read from the store."""
+    """The archive's script publishes the game's archived signal (server/live/game_signals.py), which the hubs turn into a read from the store."""
     clock = Clock()
     service = GameService(EventStore(redis_client), clock_ms=clock)
     game = await play(service, clock, "classic", 2, seed=30, timed=False)

@@ -13,8 +13,8 @@ import pytest
 
 from bots import choose
 from events.base import LEAVE_KINDS
-from server.settings import Settings
-from server.timekeeper import Deadlines
+from server.common.settings import Settings
+from server.games.timekeeper import Deadlines
 from tests.server.ws_helpers import live_server
 
 BOT_THINKS_S = 1.5  # longer than a correspondence move of 1 s: a bot clock would run out

@@ -10,10 +10,10 @@ import pytest
 
 from bots.moves import moves as game_moves
 from events.game import VARIANTS
-from server.bots import BOT_GAMES_KEY, BotRunner, run_worker
-from server.service import GameService
-from server.settings import Settings
-from server.ws import tail_client
+from server.common.settings import Settings
+from server.games.service import GameService
+from server.web.game_socket import tail_client
+from server.workers.bot_runner import BOT_GAMES_KEY, BotRunner, run_worker
 from tests.server.helpers import command_id
 from tests.server.test_service import action
 from tests.server.ws_helpers import live_server

@@ -7,8 +7,8 @@ import asyncio
 
 from redis.asyncio.cluster import RedisCluster
 
-from server.redis_cluster import RedisClient
-from server.store import EventStore, events_key
+from server.store.clients import RedisClient
+from server.store.event_store import EventStore, events_key
 from tests.cluster_helpers import LocalCluster, ids_on_every_primary
 from tests.server.test_ws_tailer import Delivered
 
@@ -30,7 +30,9 @@ async def test_tailer_follows_every_primary_and_a_failover(
     games = ids_on_every_primary(redis_cluster, "tail", per_primary=1)
     store = EventStore(cluster_client)
     seen = Delivered()
-    tailer = seen.tailer_on(cluster_client, mode="notify")  # a copy of it tails (server.ws)
+    tailer = seen.tailer_on(
+        cluster_client, mode="notify"
+    )  # a copy of it tails (server.web.game_socket)
     versions = dict.fromkeys(games, 0)
     killed = None
     try:

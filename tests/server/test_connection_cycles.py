@@ -15,8 +15,8 @@ import websockets
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from websockets.server import ServerProtocol
 
-from server.frame_protocol import FrameWritingProtocol
-from server.settings import Settings
+from server.common.settings import Settings
+from server.live.websocket_protocol import FrameWritingProtocol
 from tests.fast_paths_marks import needs_our_protocols
 from tests.server.ws_helpers import live_server, new_table
 

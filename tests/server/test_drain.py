@@ -1,4 +1,4 @@
-"""Draining a process for a restart (server/drain.py), in one process: what a socket and
+"""Draining a process for a restart (server/web/drain.py), in one process: what a socket and
 /healthz see from the moment the drain begins to the 1012."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import httpx
 import websockets
 
 from bots.moves import moves as game_moves
-from server.settings import Settings
+from server.common.settings import Settings
 from tests.server.ws_helpers import connect, http_view, live_server, new_table, receive
 
 

@@ -27,14 +27,14 @@ from starlette.applications import Starlette
 
 from bots.moves import moves as game_moves
 from server import cli
-from server.app import create_app
-from server.embedded_redis import EmbeddedRedis
-from server.records import iso_to_ms, parse_record
-from server.service import GameService, seats_key
-from server.settings import Settings
-from server.store import EventStore, commands_key, events_key, meta_key
-from server.transfer import export_games, import_lines
-from server.wire import iso_time
+from server.common.settings import Settings
+from server.common.wire import iso_time
+from server.games.public_records import iso_to_ms, parse_record
+from server.games.service import GameService, seats_key
+from server.store.embedded_redis import EmbeddedRedis
+from server.store.event_store import EventStore, commands_key, events_key, meta_key
+from server.tools.export_import import export_games, import_lines
+from server.web.app import create_app
 from tests.duel_helpers import every_field_named
 from tests.server.helpers import auth, refused
 

@@ -10,8 +10,8 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from server.app import create_app
-from server.settings import Settings
+from server.common.settings import Settings
+from server.web.app import create_app
 from tests.server.helpers import Table, auth, command_id, new_table, refused, snapshot
 from tests.server.test_service import play
 

@@ -14,15 +14,15 @@ import pytest
 import redis.asyncio as aioredis
 
 from events.game import CLASSIC
-from server.hub import Hub, Hubs, Outbox
-from server.lobby import Lobby
-from server.presence import SeatsSeen
-from server.projection import LoggedEvent, encode_event
-from server.service import GameService
-from server.signals import rematch_signal
-from server.sockets import Batch, SendWire
-from server.store import StoredEvent, meta_key
-from server.ws import tail_client
+from server.games.lobby import Lobby
+from server.games.projection import LoggedEvent, encode_event
+from server.games.service import GameService
+from server.live.game_signals import rematch_signal
+from server.live.hubs import Hub, Hubs, Outbox
+from server.live.presence import SeatsSeen
+from server.live.socket_writers import Batch, SendWire
+from server.store.event_store import StoredEvent, meta_key
+from server.web.game_socket import tail_client
 from tests.server.test_service import action, mover_and_legal, seated
 from tests.server.test_ws_outbox import GatedSocket, rebuild, seeded_log, settle
 

@@ -1,4 +1,4 @@
-"""``server.last_resort``: what no handler caught is one log line (no traceback, no
+"""``server.web.unhandled_errors``: what no handler caught is one log line (no traceback, no
 query string) and the protocol's shape: a JSON 500 over HTTP, close 1011 on a socket."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Message
 
-from server.app import create_app
-from server.last_resort import LastResort
-from server.settings import Settings
+from server.common.settings import Settings
+from server.web.app import create_app
+from server.web.unhandled_errors import LastResort
 
 
 async def broken(request: Request) -> Response:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import redis.asyncio as aioredis
 
-from server.lobby import GAMES_KEY, Lobby, LobbyEntry
-from server.service import GameService
-from server.store import EventStore
+from server.games.lobby import GAMES_KEY, Lobby, LobbyEntry
+from server.games.service import GameService
+from server.store.event_store import EventStore
 from tests.server.test_service import play, seated
 
 

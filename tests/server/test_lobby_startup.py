@@ -17,11 +17,11 @@ import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
 from server import cli
-from server.app import create_app
-from server.lobby import GAMES_KEY, REBUILDING_KEY, STATUSES, Lobby, LobbyEntry
-from server.service import GameService
-from server.settings import Settings
-from server.store import EventStore, events_key
+from server.common.settings import Settings
+from server.games.lobby import GAMES_KEY, REBUILDING_KEY, STATUSES, Lobby, LobbyEntry
+from server.games.service import GameService
+from server.store.event_store import EventStore, events_key
+from server.web.app import create_app
 from tests.server.helpers import command_id
 from tests.server.test_service import action, seated
 

@@ -1,4 +1,4 @@
-"""``server.logs``: the filter on every handler of the server's log takes out seat
+"""``server.web.logs``: the filter on every handler of the server's log takes out seat
 tokens, pairing tickets, session cookies, password fields, Bearer credentials and URL passwords, from messages, arguments and tracebacks."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from server.logs import RedactSecrets, log_config, redact
+from server.web.logs import RedactSecrets, log_config, redact
 
 TOKEN = "o16TACa-gadSS50UhTsNUfgq_FzPqtF-A70EAre8dFk"
 
@@ -85,7 +85,7 @@ def test_every_handler_of_the_server_log_redacts(configured: io.StringIO) -> Non
     try:
         raise ValueError(f"could not open ws://host/ws/games/g1?token={TOKEN}")
     except ValueError:
-        logging.getLogger("server.ws").exception("failed on Bearer %s", TOKEN)
+        logging.getLogger("server.web.game_socket").exception("failed on Bearer %s", TOKEN)
     written = configured.getvalue()
     assert '"GET /ws/games/g1?token=[redacted] HTTP/1.1" 200' in written
     assert "Authorization: Bearer [redacted]" in written

@@ -1,4 +1,4 @@
-"""``GET /metrics`` (server/metrics.py): served only with the operator's token, in
+"""``GET /metrics`` (server/web/metrics.py): served only with the operator's token, in
 Prometheus's text format, counting commands by outcome and showing the live sockets."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import random
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
-from server.settings import Settings
+from server.common.settings import Settings
 from tests.server import helpers
 from tests.server.ws_helpers import Watcher, connect, live_server
 

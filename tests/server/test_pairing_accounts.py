@@ -1,4 +1,4 @@
-"""Quick pairing with accounts (server/pairing_ws.py, docs/accounts.md): two logged-in
+"""Quick pairing with accounts (server/web/pairing_socket.py, docs/accounts.md): two logged-in
 players are paired into a rated game where each seat is its account; a socket from
 another site's page can't use the session."""
 
@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 import websockets
 
-from server.matchmaking import pool_named
-from server.settings import Settings
+from server.common.settings import Settings
+from server.players.pairing_rules import pool_named
 from tests.server.ws_helpers import LiveServer, connect, live_server
 
 PASSWORD = "a-long-enough-password"

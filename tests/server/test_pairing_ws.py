@@ -1,4 +1,4 @@
-"""Quick pairing's websocket against a real server: waiting, paired, cancel, resume, refusals (server/pairing_ws.py)."""
+"""Quick pairing's websocket against a real server: waiting, paired, cancel, resume, refusals (server/web/pairing_socket.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection
 
-from server.settings import Settings
+from server.common.settings import Settings
 from tests.server.ws_helpers import LiveServer, connect, live_server
 
 

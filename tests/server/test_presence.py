@@ -10,9 +10,9 @@ import time
 import httpx
 import redis.asyncio as aioredis
 
-from server.presence import SERVERS_KEY, presence_key
-from server.settings import Settings
-from server.store import meta_key
+from server.common.settings import Settings
+from server.live.presence import SERVERS_KEY, presence_key
+from server.store.event_store import meta_key
 from tests.server import helpers
 from tests.server.ws_helpers import Watcher, connect, live_server, new_table
 

@@ -1,4 +1,4 @@
-"""``server.presence.Presence`` against the real Redis, with explicit clocks: what it
+"""``server.live.presence.Presence`` against the real Redis, with explicit clocks: what it
 writes, which servers count, and since when a seat is away (claim_abandon's input)."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import asyncio
 
 import redis.asyncio as aioredis
 
-from server.presence import DEAD_AFTER_BEATS, SERVERS_KEY, Presence, SeatsSeen, presence_key
-from server.service import GameService
+from server.games.service import GameService
+from server.live.presence import DEAD_AFTER_BEATS, SERVERS_KEY, Presence, SeatsSeen, presence_key
 
 BEAT_S = 1.0
 DEAD_MS = int(BEAT_S * 1000 * DEAD_AFTER_BEATS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import segno
 
-from server.qr import MAX_QR_TEXT, qr_svg
+from server.web.qr_route import MAX_QR_TEXT, qr_svg
 
 LINK = "http://127.0.0.1:8000/#/seat/abcdefghjk?token=" + "t" * 43
 

@@ -13,8 +13,8 @@ import httpx
 import pytest
 import websockets
 
-from server.ratelimit import RateLimiter
-from server.settings import Settings
+from server.common.settings import Settings
+from server.web.rate_limits import RateLimiter
 from tests.server.ws_helpers import LiveServer, Table, live_server, new_table
 
 BURST = 3

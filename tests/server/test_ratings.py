@@ -22,12 +22,12 @@ from starlette.applications import Starlette
 from events.base import Abort, Resign
 from events.rated import completed_turns
 from server import cli
-from server.lobby import Lobby
-from server.profiles import Profiles
-from server.ratings_rebuild import mend_recent, rebuild
-from server.service import GameService
-from server.skill import SCALE, START
-from server.store import EventStore
+from server.games.lobby import Lobby
+from server.games.service import GameService
+from server.players.profiles import Profiles
+from server.players.rating_model import SCALE, START
+from server.store.event_store import EventStore
+from server.tools.ratings_rebuild import mend_recent, rebuild
 from tests.ratings.helpers import (
     CLOCK,
     act,

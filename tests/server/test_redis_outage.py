@@ -24,10 +24,10 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from bots.moves import moves as game_moves
-from server.app import create_app
-from server.embedded_redis import EmbeddedRedis
-from server.outage import REDIS_CONNECT_S
-from server.settings import Settings
+from server.common.settings import Settings
+from server.store.availability import REDIS_CONNECT_S
+from server.store.embedded_redis import EmbeddedRedis
+from server.web.app import create_app
 from tests.server.helpers import auth, choose, command_id
 from tests.server.test_durability import Server, alive, free_port, play, seated_game
 

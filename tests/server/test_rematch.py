@@ -16,11 +16,11 @@ import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
 from bots.moves import moves as game_moves
-from server.app import create_app
-from server.service import GameService
-from server.settings import Settings
-from server.store import meta_key
-from server.timekeeper import Deadlines
+from server.common.settings import Settings
+from server.games.service import GameService
+from server.games.timekeeper import Deadlines
+from server.store.event_store import meta_key
+from server.web.app import create_app
 from tests.server.helpers import Table, auth, choose, new_table
 
 

@@ -1,4 +1,4 @@
-"""The security headers (server/security_headers.py) against a real server (uvicorn on
+"""The security headers (server/web/security_headers.py) against a real server (uvicorn on
 127.0.0.1, with the protocols ``splendor serve`` uses) and the session's Redis: every
 kind of answer carries them, ``no-store`` marks the answers a token or a session
 authorized, and ``Strict-Transport-Security`` comes only over https."""
@@ -16,10 +16,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from server.app import create_app
-from server.connections import MAX_REQUEST_TARGET
-from server.security_headers import private_request
-from server.settings import Settings
+from server.common.settings import Settings
+from server.web.app import create_app
+from server.web.connections import MAX_REQUEST_TARGET
+from server.web.security_headers import private_request
 from tests.fast_paths_marks import needs_our_protocols
 from tests.server.ws_helpers import LiveServer, live_server, new_table
 

@@ -12,11 +12,11 @@ import pytest
 import redis.asyncio as aioredis
 
 from bots.moves import moves as game_moves
-from server.errors import ServiceError
-from server.lobby import Lobby
-from server.projection import token_digest
-from server.service import GameService, _SeededOnDraw, seats_key
-from server.store import EventStore, events_key, meta_key
+from server.common.errors import ServiceError
+from server.games.lobby import Lobby
+from server.games.projection import token_digest
+from server.games.service import GameService, _SeededOnDraw, seats_key
+from server.store.event_store import EventStore, events_key, meta_key
 from tests.server.helpers import choose, command_id
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.settings import Settings, SettingsError
+from server.common.settings import Settings, SettingsError
 
 
 def test_the_live_and_bot_settings_come_from_the_environment() -> None:

@@ -1,4 +1,4 @@
-"""``server.signals.Signals`` on the real Redis: a game's messages reach the process
+"""``server.live.game_signals.Signals`` on the real Redis: a game's messages reach the process
 that watches it, and a lost connection is made again, with every game read again."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 
 import redis.asyncio as aioredis
 
-from server.signals import Signals, rematch_signal, signals_channel
+from server.live.game_signals import Signals, rematch_signal, signals_channel
 
 
 async def test_signals_arrive_and_survive_a_killed_connection(

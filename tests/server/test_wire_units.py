@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from events.base import PlayerJoined
 from events.classic.events import CardReserved
 from events.game import DUEL
-from server.projection import LOAD_LUA, pairs, unpack_log
-from server.ratelimit import RateLimiter
-from server.store import EventStore, archive_key, events_key, meta_key
-from server.wire import event_to_wire, iso_time
+from server.common.wire import event_to_wire, iso_time
+from server.games.projection import LOAD_LUA, pairs, unpack_log
+from server.store.event_store import EventStore, archive_key, events_key, meta_key
+from server.web.rate_limits import RateLimiter
 from tests.duel_helpers import DUEL_EVENTS, every_field_named, optional_fields
 
 

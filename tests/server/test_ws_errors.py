@@ -11,7 +11,7 @@ import httpx
 import pytest
 import websockets
 
-from server.settings import Settings
+from server.common.settings import Settings
 from tests.server.ws_helpers import Watcher, connect, http_view, live_server, new_table
 
 

@@ -15,9 +15,9 @@ from websockets.asyncio.client import ClientConnection
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
-from server.hub import Hubs
-from server.settings import Settings
-from server.sockets import INBOX_PAUSE, Batch, Inbox, TransportWire, text_frame
+from server.common.settings import Settings
+from server.live.hubs import Hubs
+from server.live.socket_writers import INBOX_PAUSE, Batch, Inbox, TransportWire, text_frame
 from tests.fast_paths_marks import needs_our_protocols
 from tests.server.ws_helpers import connect, live_server, new_table, receive
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from server.settings import Settings
+from server.common.settings import Settings
 from tests.server.ws_helpers import (
     Watcher,
     connect,

@@ -10,10 +10,10 @@ from typing import Any
 import jsonpatch
 
 from events.game import CLASSIC
-from server.hub import Hub, Outbox
-from server.projection import LoggedEvent, encode_event
-from server.sockets import SendWire
-from server.store import StoredEvent
+from server.games.projection import LoggedEvent, encode_event
+from server.live.hubs import Hub, Outbox
+from server.live.socket_writers import SendWire
+from server.store.event_store import StoredEvent
 
 
 def seeded_log(seed: int = 9) -> list[LoggedEvent]:

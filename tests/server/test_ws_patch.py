@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from events.game import VARIANTS
-from server.hub import Hub, Outbox
-from server.projection import LoggedEvent, encode_event
-from server.sockets import SendWire
-from server.store import StoredEvent
-from server.viewdiff import view_patch
+from server.games.projection import LoggedEvent, encode_event
+from server.live.hubs import Hub, Outbox
+from server.live.socket_writers import SendWire
+from server.live.view_patch import view_patch
+from server.store.event_store import StoredEvent
 
 keys = st.text(alphabet="ab/~01", min_size=1, max_size=3)
 leaves = st.none() | st.integers(-3, 3) | st.text(alphabet="xyz", max_size=2)

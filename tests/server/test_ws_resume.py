@@ -11,7 +11,7 @@ import httpx
 
 from bots.moves import moves as game_moves
 from events.game import VARIANTS
-from server.settings import Settings
+from server.common.settings import Settings
 from tests.server.ws_helpers import (
     Table,
     Watcher,

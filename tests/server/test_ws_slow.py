@@ -7,8 +7,8 @@ from typing import Any, cast
 
 import httpx
 
-from server.hub import Hubs
-from server.settings import Settings
+from server.common.settings import Settings
+from server.live.hubs import Hubs
 from tests.server.ws_helpers import (
     LiveServer,
     StalledSocket,

@@ -10,10 +10,10 @@ import pytest
 import redis.asyncio as aioredis
 import websockets
 
-from server.settings import Settings
-from server.store import EventStore, StoredEvent
-from server.tailer import Tailer, TailMode
-from server.ws import tail_client
+from server.common.settings import Settings
+from server.live.tailer import Tailer, TailMode
+from server.store.event_store import EventStore, StoredEvent
+from server.web.game_socket import tail_client
 from tests.server.ws_helpers import Watcher, connect, live_server, new_table
 
 
@@ -60,7 +60,7 @@ async def test_a_game_added_while_waiting_is_tailed_at_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A tailer in a one-minute wait on one game (polling: an XREAD, woken by CLIENT UNBLOCK; notified: a wait for notifications, woken in process) picks up a second game at once and delivers both games' new events."""
-    monkeypatch.setattr("server.tailer.NOTIFY_WAIT_S", 60.0)
+    monkeypatch.setattr("server.live.tailer.NOTIFY_WAIT_S", 60.0)
     got = Delivered()
     tailer = got.tailer_on(redis_client, block_ms=60_000, mode=mode)
     try:
@@ -168,7 +168,7 @@ async def test_a_lost_notification_connection_is_made_again_and_nothing_is_misse
     redis_client: aioredis.Redis, store: EventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Notified, when Redis drops the notifications' connection the tailer connects and subscribes again, and reads what was appended meanwhile: no event is missed, none is read twice."""
-    monkeypatch.setattr("server.tailer.SWEEP_S", 3600.0)  # only the reconnection may read
+    monkeypatch.setattr("server.live.tailer.SWEEP_S", 3600.0)  # only the reconnection may read
     got = Delivered()
 
     async def append(version: int) -> None:

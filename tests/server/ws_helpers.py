@@ -26,9 +26,9 @@ from websockets.uri import parse_uri
 
 from bots.moves import moves as game_moves
 from events.game import VARIANTS
-from server.app import create_app
-from server.connections import server_options
-from server.settings import Settings
+from server.common.settings import Settings
+from server.web.app import create_app
+from server.web.connections import server_options
 
 RECV_TIMEOUT = 20.0
 

@@ -9,7 +9,7 @@ from typing import Final
 import pytest
 import redis.asyncio as aioredis
 
-from server.redis_cluster import RedisClient, open_client
+from server.store.clients import RedisClient, open_client
 from tests.cluster_helpers import LocalCluster
 
 CONTRACT_MODULES: Final = {"test_store", "test_restore", "test_deadlines"}

@@ -1,4 +1,4 @@
-"""Accounts on a real Redis Cluster (server/accounts.py): an account's keys share one
+"""Accounts on a real Redis Cluster (server/players/accounts.py): an account's keys share one
 slot, so sign-up, log-in (its bucket and a rehash), sessions, log out everywhere,
 deletion and the deleted-name look-up all run there."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from argon2 import PasswordHasher
 from redis.asyncio.cluster import RedisCluster
 
-from server.accounts import Accounts, account_key, sessions_key
+from server.players.accounts import Accounts, account_key, sessions_key
 from tests.cluster_helpers import key_slot
 
 PASSWORD = "a-long-enough-password"

@@ -1,4 +1,4 @@
-"""The archive of a finished game (server/archive.py) and its swap in the store
+"""The archive of a finished game (server/store/archive_format.py) and its swap in the store
 (EventStore.archive) against real Redis: the format round trip, and every read of the
 store giving an archived game's log as its stream gave it."""
 
@@ -10,8 +10,8 @@ import hashlib
 import pytest
 import redis.asyncio as aioredis
 
-from server import archive
-from server.store import (
+from server.store import archive_format as archive
+from server.store.event_store import (
     EventStore,
     StoredEvent,
     VersionConflict,

@@ -7,7 +7,7 @@ import asyncio
 
 import redis.asyncio as aioredis
 
-from server.timekeeper import Deadlines
+from server.games.timekeeper import Deadlines
 
 
 async def test_noted_deadlines_are_written_together_after_a_short_wait(

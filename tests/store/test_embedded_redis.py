@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from server.embedded_redis import EmbeddedRedis, EmbeddedRedisError, redis_executable
+from server.store.embedded_redis import EmbeddedRedis, EmbeddedRedisError, redis_executable
 
 
 def _client(server: EmbeddedRedis) -> redis.Redis:

@@ -1,4 +1,4 @@
-"""The start-up choice between each fast path and the public API (server/fast_paths.py):
+"""The start-up choice between each fast path and the public API (server/store/fast_paths.py):
 the capability checks against stand-in classes, the one log line, the environment
 variable, and the public Redis paths working on a real Redis."""
 
@@ -16,8 +16,9 @@ from redis.asyncio.connection import AbstractConnection, ConnectionPool
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from server import fast_paths
-from server.fast_paths import (
+from server.store import fast_paths
+from server.store.event_store import EventStore
+from server.store.fast_paths import (
     PUBLIC_PATHS_ENV,
     choose,
     command_path,
@@ -26,8 +27,7 @@ from server.fast_paths import (
     uvicorn_protocols,
     uvicorn_shortfall,
 )
-from server.redis_public import PublicRedis, PublicSubscription, Script
-from server.store import EventStore
+from server.store.public_path import PublicRedis, PublicSubscription, Script
 
 
 @pytest.fixture(autouse=True)
@@ -114,11 +114,11 @@ def test_a_failed_check_falls_back_with_one_log_line(
         calls.append(1)
         return redis_shortfall(ConnectionWithoutWriter)
 
-    with caplog.at_level(logging.INFO, logger="server.fast_paths"):
+    with caplog.at_level(logging.INFO, logger="server.store.fast_paths"):
         assert choose("redis_direct", "redis", check) is False
         assert choose("redis_direct", "redis", check) is False
     assert len(calls) == 1
-    lines = [r.getMessage() for r in caplog.records if r.name == "server.fast_paths"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "server.store.fast_paths"]
     assert len(lines) == 1, lines
     assert lines[0].startswith("public path: redis_direct not used on redis ")
     assert "ConnectionWithoutWriter._writer" in lines[0]
@@ -130,13 +130,13 @@ def test_the_environment_variable_forces_the_public_paths(
 ) -> None:
     """With SPLENDOR_PUBLIC_PATHS=1 the command path is the redis.asyncio client, subscriptions are its PubSub, and uvicorn runs its own h11 and websockets-sansio protocols: one line for each."""
     monkeypatch.setenv(PUBLIC_PATHS_ENV, "1")
-    with caplog.at_level(logging.INFO, logger="server.fast_paths"):
+    with caplog.at_level(logging.INFO, logger="server.store.fast_paths"):
         assert isinstance(command_path(redis_client), PublicRedis)
         assert isinstance(subscription_path(redis_client, lambda c, m: None), PublicSubscription)
         options = uvicorn_protocols(10.0)
         command_path(redis_client)
     assert options["ws"] == "websockets-sansio" and options["http"] == "h11"
-    lines = [r.getMessage() for r in caplog.records if r.name == "server.fast_paths"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "server.store.fast_paths"]
     assert lines == [
         f"public path: redis_direct not used on redis {fast_paths.version('redis')} ({PUBLIC_PATHS_ENV} is set)",
         f"public path: uvicorn_protocols not used on uvicorn {fast_paths.version('uvicorn')} ({PUBLIC_PATHS_ENV} is set)",

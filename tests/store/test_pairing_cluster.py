@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from redis.asyncio.cluster import RedisCluster
 
-from server.matchmaking import POOLS, pair_off
-from server.pairing import (
+from server.players.pairing_pools import (
     LEFT,
     Paired,
     PairingStore,
@@ -16,6 +15,7 @@ from server.pairing import (
     paired_key,
     pool_keys,
 )
+from server.players.pairing_rules import POOLS, pair_off
 from tests.cluster_helpers import key_slot
 
 NOW = 1_900_000_000_000

@@ -8,14 +8,22 @@ from collections.abc import AsyncIterator
 import pytest
 import redis.asyncio as aioredis
 
-from server.lobby import Lobby
-from server.matchmaking import FRESH_MS, GRACE_MS, pair_off, pool_named
-from server.pairing import LEFT, Paired, PairingStore, Waiting, entry_id, new_ticket, seat_token
-from server.pairing_desk import REQUEUE_MS, Desk, Ratings, Ticket, ratings_of
-from server.ratings import Ratings as RatingsModel
-from server.service import GameService
-from server.skill import RatedGame
-from server.store import EventStore
+from server.games.lobby import Lobby
+from server.games.service import GameService
+from server.players.pairing_desk import REQUEUE_MS, Desk, Ratings, Ticket, ratings_of
+from server.players.pairing_pools import (
+    LEFT,
+    Paired,
+    PairingStore,
+    Waiting,
+    entry_id,
+    new_ticket,
+    seat_token,
+)
+from server.players.pairing_rules import FRESH_MS, GRACE_MS, pair_off, pool_named
+from server.players.rating_model import RatedGame
+from server.players.ratings import Ratings as RatingsModel
+from server.store.event_store import EventStore
 
 CLASSIC_53 = pool_named("classic-5+3-casual")
 DUEL_32 = pool_named("duel-3+2-casual")
@@ -217,7 +225,7 @@ async def test_a_dropped_player_is_not_paired_within_the_grace(
 async def test_accounts_wait_with_their_rating_from_the_ratings_model(
     redis_client: aioredis.Redis,
 ) -> None:
-    """An account waits with its displayed rating in the pool's variant (server.ratings), 1500 before its first rated game."""
+    """An account waits with its displayed rating in the pool's variant (server.players.ratings), 1500 before its first rated game."""
     await RatingsModel(redis_client).count(
         RatedGame("g1", "duel", 5, ("ada", "bob"), ("Ada", "Bob"), (1, 2))
     )

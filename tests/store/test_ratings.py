@@ -8,8 +8,8 @@ import random
 
 import redis.asyncio as aioredis
 
-from server.ratings import Ratings, counted_key, pairs_key
-from server.skill import RatedGame, RatingBook
+from server.players.rating_model import RatedGame, RatingBook
+from server.players.ratings import Ratings, counted_key, pairs_key
 from tests.ratings.helpers import ratings_state
 
 DAY_MS = 86_400_000

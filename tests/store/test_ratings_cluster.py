@@ -8,8 +8,9 @@ import asyncio
 
 from redis.asyncio.cluster import RedisCluster
 
-from server.profiles import games_key, record_key, seats_key, summaries_key
-from server.ratings import (
+from server.players.profiles import games_key, record_key, seats_key, summaries_key
+from server.players.rating_model import RatedGame
+from server.players.ratings import (
     Ratings,
     board_key,
     counted_key,
@@ -20,7 +21,6 @@ from server.ratings import (
     skills_key,
     uncounted_key,
 )
-from server.skill import RatedGame
 from tests.cluster_helpers import key_slot
 from tests.store.test_ratings import DAY_MS, random_games
 

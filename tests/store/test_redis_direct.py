@@ -1,4 +1,4 @@
-"""The command path's dedicated Redis connection (server/redis_direct.py) on a real Redis:
+"""The command path's dedicated Redis connection (server/store/direct_path.py) on a real Redis:
 pipelined replies in order, errors, scripts, lost connections, a Redis killed and restarted."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from server.embedded_redis import EmbeddedRedis
-from server.redis_direct import DirectRedis, Script, pack
-from server.store import EventStore, VersionConflict
+from server.store.direct_path import DirectRedis, Script, pack
+from server.store.embedded_redis import EmbeddedRedis
+from server.store.event_store import EventStore, VersionConflict
 from tests.fast_paths_marks import direct_redis_works, needs_direct_redis
 
 pytestmark = direct_redis_works

@@ -8,8 +8,8 @@ import time
 import pytest
 import redis.asyncio as aioredis
 
-from server.redis_cluster import open_client
-from server.store import (
+from server.store.clients import open_client
+from server.store.event_store import (
     READ_PAGE,
     AppendResult,
     EventStore,

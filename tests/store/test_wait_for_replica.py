@@ -10,10 +10,10 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import redis.asyncio as aioredis
 
-from server.durability import Durability, NotDurable
-from server.outage import is_store_down
-from server.settings import Settings, SettingsError
-from server.store import EventStore, VersionConflict, events_key
+from server.common.settings import Settings, SettingsError
+from server.store.availability import is_store_down
+from server.store.durability import Durability, NotDurable
+from server.store.event_store import EventStore, VersionConflict, events_key
 from tests.replica_helpers import Replicated, replicated_redis
 
 DURABLE = Durability(replicas=1, timeout_ms=200)

@@ -1,0 +1,233 @@
+"""Server settings: defaults, overridden by the environment, then by the command line.
+
+Every setting has an environment variable (``SPLENDOR_*``, plus the conventional
+``REDIS_URL``, ``HOST`` and ``PORT``), so a Procfile or a container needs no flags.
+docs/operations.md lists them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final, Literal, get_args
+
+MAX_BODY_BYTES: Final = 64 * 1024
+WS_BUFFER_BYTES: Final = 256 * 1024
+
+TailMode = Literal["auto", "notify", "poll"]
+BotsMode = Literal["inline", "off"]
+DurabilityMode = Literal["off", "replica"]
+
+
+class SettingsError(ValueError):
+    """An environment variable holds a value the server cannot use."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a server process needs to know; immutable once built."""
+
+    # Redis: a URL (Redis 6.2+, Valkey, Cluster) or, when None, an embedded one.
+    redis_url: str | None = None
+    # Where the embedded Redis keeps its files (append-only log, snapshot, logs).
+    data_dir: Path = Path("data")
+    host: str = "127.0.0.1"
+    port: int = 8000
+    # Commands per second a client may send on average, and the burst it may send at once.
+    command_rate: float = 10.0
+    command_burst: int = 30
+    # Games whose projection stays in memory (least recently used ones are dropped).
+    cache_games: int = 2000
+    # Finished (and aborted) games the lobby lists, those that ended last; older ones
+    # open by id and are exported as any (server/games/lobby.py).
+    finished_games: int = 1000
+    max_body_bytes: int = MAX_BODY_BYTES
+    # Live websockets: bytes one socket may be behind before its diffs are dropped for
+    # a snapshot; how the tailer waits for other processes' events (auto: keyspace
+    # notifications when Redis allows them, else poll).
+    ws_buffer: int = WS_BUFFER_BYTES
+    tail: TailMode = "auto"
+    # Presence: how often a process tells the others it is alive (seconds); its
+    # sockets stop counting DEAD_AFTER_BEATS beats after it dies (server/live/presence.py).
+    presence_beat: float = 3.0
+    # Bot seats: played by this process (inline) or by a `splendor bots` worker (off);
+    # a bot's pause before it answers, so a person can follow (0 in tests); MCTS's
+    # thinking time a move.
+    bots: BotsMode = "inline"
+    bot_delay: float = 0.4
+    mcts_seconds: float = 1.0
+    # Search iterations a position of a finished game's analysis (server/workers/analyser.py;
+    # 0: games are not analysed).
+    analysis_budget: int = 300
+    # Connections (server/web/connections.py): seconds a client has to send a whole
+    # request; an idle keep-alive connection's life; a websocket's ping period and
+    # how long its pong may take before the socket is closed (0: no pings).
+    request_timeout: float = 10.0
+    keep_alive_timeout: float = 5.0
+    ws_ping_interval: float = 20.0
+    ws_ping_timeout: float = 20.0
+    # Per client address (server/web/rate_limits.py): games created, seats joined and
+    # failed authentications, each a rate a second and a burst (rate 0: no limit).
+    create_rate: float = 0.5
+    create_burst: int = 30
+    join_rate: float = 1.0
+    join_burst: int = 60
+    auth_failure_rate: float = 0.1
+    auth_failure_burst: int = 20
+    # Accounts (server/web/account_routes.py): log-ins and sign-ups per client address,
+    # and log-ins per account, each a rate a second and a burst (rate 0: no limit).
+    login_rate: float = 0.2
+    login_burst: int = 20
+    account_login_rate: float = 1 / 60
+    account_login_burst: int = 10
+    # The session cookie is Secure when the request came over https (as uvicorn
+    # sees it: X-Forwarded-Proto from a trusted proxy), or always with this set.
+    secure_cookies: bool = False
+    # Origins, besides the server's own (its Host), whose pages may send requests
+    # that use a session (``https://play.example.org``).
+    allowed_origins: tuple[str, ...] = ()
+    # Addresses of proxies whose X-Forwarded-For names the client ("*": any); none
+    # by default, so a client is the address that connects.
+    trusted_proxies: tuple[str, ...] = ()
+    # Rolling restarts (server/web/drain.py): seconds a stopping process may take to let
+    # its commands in flight finish and close its sockets with 1012.
+    drain_seconds: float = 10.0
+    # Durability (server/store/durability.py): "replica" makes every append wait until a
+    # replica has it (WAIT 1) before the command is answered or the move shown; a
+    # replica that has not acknowledged it within the timeout (ms) gets the command
+    # answered as if the connection was lost (the client sends it again).
+    durability: DurabilityMode = "off"
+    durability_timeout_ms: int = 1000
+    # Seconds after a game's end before it is archived: its log made one compact
+    # value, its stream, commands and seats dropped (server/games/archiver.py).
+    archive_after: float = 600.0
+    # The bearer token a Prometheus scraper gives for GET /metrics (server/web/metrics.py);
+    # empty: no metrics are served. A secret: never shown (not in the repr).
+    metrics_token: str = field(default="", repr=False)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Defaults overridden by the environment (``os.environ`` unless given)."""
+        env = os.environ if environ is None else environ
+        base = cls()
+        return replace(
+            base,
+            redis_url=env.get("REDIS_URL") or None,
+            data_dir=Path(env.get("SPLENDOR_DATA_DIR") or base.data_dir),
+            host=env.get("HOST") or base.host,
+            port=_int(env, "PORT", base.port),
+            command_rate=_float(env, "SPLENDOR_COMMAND_RATE", base.command_rate),
+            command_burst=_int(env, "SPLENDOR_COMMAND_BURST", base.command_burst),
+            cache_games=_int(env, "SPLENDOR_CACHE_GAMES", base.cache_games),
+            finished_games=_int(env, "SPLENDOR_FINISHED_GAMES", base.finished_games, least=1),
+            ws_buffer=_int(env, "SPLENDOR_WS_BUFFER", base.ws_buffer, least=1),
+            tail=_choice(env, "SPLENDOR_TAIL", get_args(TailMode), base.tail),
+            presence_beat=max(0.05, _float(env, "SPLENDOR_PRESENCE_BEAT", base.presence_beat)),
+            bots=_choice(env, "SPLENDOR_BOTS", get_args(BotsMode), base.bots),
+            bot_delay=max(0.0, _float(env, "SPLENDOR_BOT_DELAY", base.bot_delay)),
+            mcts_seconds=max(0.01, _float(env, "SPLENDOR_MCTS_SECONDS", base.mcts_seconds)),
+            analysis_budget=_int(env, "SPLENDOR_ANALYSIS_BUDGET", base.analysis_budget, least=0),
+            request_timeout=_seconds(env, "SPLENDOR_REQUEST_TIMEOUT", base.request_timeout),
+            keep_alive_timeout=_seconds(
+                env, "SPLENDOR_KEEP_ALIVE_TIMEOUT", base.keep_alive_timeout
+            ),
+            ws_ping_interval=_float(env, "SPLENDOR_WS_PING_INTERVAL", base.ws_ping_interval),
+            ws_ping_timeout=_seconds(env, "SPLENDOR_WS_PING_TIMEOUT", base.ws_ping_timeout),
+            create_rate=_float(env, "SPLENDOR_CREATE_RATE", base.create_rate),
+            create_burst=_int(env, "SPLENDOR_CREATE_BURST", base.create_burst, least=1),
+            join_rate=_float(env, "SPLENDOR_JOIN_RATE", base.join_rate),
+            join_burst=_int(env, "SPLENDOR_JOIN_BURST", base.join_burst, least=1),
+            auth_failure_rate=_float(env, "SPLENDOR_AUTH_FAILURE_RATE", base.auth_failure_rate),
+            auth_failure_burst=_int(
+                env, "SPLENDOR_AUTH_FAILURE_BURST", base.auth_failure_burst, least=1
+            ),
+            login_rate=_float(env, "SPLENDOR_LOGIN_RATE", base.login_rate),
+            login_burst=_int(env, "SPLENDOR_LOGIN_BURST", base.login_burst, least=1),
+            account_login_rate=_float(env, "SPLENDOR_ACCOUNT_LOGIN_RATE", base.account_login_rate),
+            account_login_burst=_int(
+                env, "SPLENDOR_ACCOUNT_LOGIN_BURST", base.account_login_burst, least=1
+            ),
+            secure_cookies=_choice(env, "SPLENDOR_SECURE_COOKIES", ("0", "1"), "0") == "1",
+            allowed_origins=_addresses(env, "SPLENDOR_ALLOWED_ORIGINS", base.allowed_origins),
+            trusted_proxies=_addresses(env, "SPLENDOR_TRUSTED_PROXIES", base.trusted_proxies),
+            drain_seconds=_at_least_zero(env, "SPLENDOR_DRAIN_SECONDS", base.drain_seconds),
+            durability=_choice(
+                env, "SPLENDOR_DURABILITY", get_args(DurabilityMode), base.durability
+            ),
+            durability_timeout_ms=_int(
+                env, "SPLENDOR_DURABILITY_TIMEOUT_MS", base.durability_timeout_ms, least=1
+            ),
+            archive_after=_at_least_zero(env, "SPLENDOR_ARCHIVE_AFTER", base.archive_after),
+            metrics_token=env.get("SPLENDOR_METRICS_TOKEN", base.metrics_token).strip(),
+        )
+
+    def without_rate_limits(self) -> Settings:
+        """A copy with no rate limit at all (tests and benchmarks send fast)."""
+        return replace(
+            self,
+            command_rate=0.0,
+            create_rate=0.0,
+            join_rate=0.0,
+            auth_failure_rate=0.0,
+            login_rate=0.0,
+            account_login_rate=0.0,
+        )
+
+    def with_(self, **changes: object) -> Settings:
+        """A copy with some settings changed (``None`` values are ignored)."""
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})  # type: ignore[arg-type]
+
+
+def _int(env: Mapping[str, str], name: str, default: int, least: int | None = None) -> int:
+    raw = env.get(name)
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be an integer, not {raw!r}") from None
+    if least is not None and value < least:
+        raise SettingsError(f"{name} must be {least} or more, not {value}")
+    return value
+
+
+def _choice(env: Mapping[str, str], name: str, options: tuple[str, ...], default: Any) -> Any:
+    raw = env.get(name)
+    if not raw:
+        return default
+    if raw not in options:
+        raise SettingsError(f"{name} must be {' or '.join(options)}, not {raw!r}")
+    return raw
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number, not {raw!r}") from None
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    value = _float(env, name, default)
+    if value <= 0:
+        raise SettingsError(f"{name} must be a number of seconds above 0, not {value:g}")
+    return value
+
+
+def _at_least_zero(env: Mapping[str, str], name: str, default: float) -> float:
+    value = _float(env, name, default)
+    if value < 0:
+        raise SettingsError(f"{name} must be a number of seconds, 0 or more, not {value:g}")
+    return value
+
+
+def _addresses(env: Mapping[str, str], name: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    raw = env.get(name)
+    if raw is None:
+        return default
+    return tuple(a.strip() for a in raw.split(",") if a.strip())

@@ -1,0 +1,173 @@
+"""A game as the server holds it in memory: its variant, its secret seed, its event
+log decoded, and the state folded from that log. Thrown away freely (principle 5):
+it is loaded from the store and caught up by reading the events after its version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+from typing import Any, Final, NamedTuple
+
+import msgspec
+
+from events.base import GameCreated
+from events.game import VARIANTS, Variant
+from server.store.event_store import StoredEvent
+
+# One round trip for a cold load: a game's whole log, meta and seats. The log comes
+# back as one packed string ("<version> <at_ms> <size>\n<data>" per event) because
+# parsing a reply of a thousand small RESP elements in pure Python (redis-py without
+# hiredis) costs more than the fold. It reads the stream as store.py writes it:
+# entry id "<version>-0", fields "e" (the event) and "t" (ms).
+# KEYS: events, meta, seats, archive. Returns {packed log, meta as a flat list, seats
+# as one}, and the archive (server/store/archive_format.py) when there is no stream.
+LOAD_LUA: Final = r"""
+local entries = redis.call('XRANGE', KEYS[1], '-', '+')
+if #entries == 0 then
+  local archive = redis.call('GET', KEYS[4])
+  if archive then return {'', redis.call('HGETALL', KEYS[2]), {}, archive} end
+end
+local parts = {}
+for i = 1, #entries do
+  local fields = entries[i][2]
+  local data, at = '', '0'
+  for j = 1, #fields, 2 do
+    if fields[j] == 'e' then data = fields[j + 1] elseif fields[j] == 't' then at = fields[j + 1] end
+  end
+  parts[i] = string.match(entries[i][1], '^(%d+)-') .. ' ' .. at .. ' ' .. #data .. '\n' .. data
+end
+return {table.concat(parts), redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3])}
+"""
+
+_ENCODER = msgspec.json.Encoder()
+_CREATED = msgspec.json.Decoder(GameCreated)
+_EVENT_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
+
+
+class LoggedEvent(NamedTuple):
+    """One event of a game's log, decoded, with its version and time."""
+
+    version: int
+    at_ms: int
+    event: Any
+
+
+def unpack_log(packed: bytes) -> list[StoredEvent]:
+    """The events of ``LOAD_LUA``'s packed log."""
+    events = []
+    pos, end = 0, len(packed)
+    while pos < end:
+        line_end = packed.index(b"\n", pos)
+        version, at_ms, size = packed[pos:line_end].split(b" ")
+        start = line_end + 1
+        pos = start + int(size)
+        events.append(StoredEvent(int(version), int(at_ms), packed[start:pos]))
+    return events
+
+
+def pairs(flat: list[Any]) -> dict[str, bytes]:
+    """A flat HGETALL reply from Lua as a dict."""
+    return {_text(flat[i]): _bytes(flat[i + 1]) for i in range(0, len(flat), 2)}
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _bytes(value: bytes | str) -> bytes:
+    return value.encode() if isinstance(value, str) else value
+
+
+def encode_event(event: Any) -> bytes:
+    """An event as the store keeps it: msgspec JSON with its ``type`` tag."""
+    return _ENCODER.encode(event)
+
+
+def decode_event(variant: Variant, data: bytes) -> Any:
+    decoder = _EVENT_DECODERS.get(variant.name)
+    if decoder is None:
+        decoder = _EVENT_DECODERS[variant.name] = variant.event_decoder()
+    return decoder.decode(data)
+
+
+def decode_created(data: bytes) -> GameCreated:
+    """The first event of every game, whatever its variant."""
+    return _CREATED.decode(data)
+
+
+def token_digest(token: str) -> str:
+    """What the server keeps of a seat token: its SHA-256, hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(eq=False)
+class Game:
+    """The in-memory projection of one game. Change it only while holding ``lock``."""
+
+    id: str
+    variant: Variant
+    seed: int
+    created_ms: int
+    lock: asyncio.Lock
+    state: Any = None
+    log: list[LoggedEvent] = field(default_factory=list)
+    seat_digests: dict[int, str] = field(default_factory=dict)
+    listed: tuple[Any, ...] | None = None  # what the lobby last listed of it (service)
+    rematch: str | None = (
+        None  # the id of its rematch, once one is made (server.games.rematch_plan)
+    )
+    rematch_of: str | None = None  # the game it is the rematch of
+    scheduled: int | None = -1  # the deadline last written for it (service; -1: none yet)
+    archived: bool = (
+        False  # read from its archive (server/store/archive_format.py): its seats are final
+    )
+
+    def __post_init__(self) -> None:
+        if self.state is None:
+            self.state = self.variant.new_state()
+
+    @property
+    def version(self) -> int:
+        return len(self.log)
+
+    @property
+    def status(self) -> str:
+        status: str = self.state.status
+        return status
+
+    def apply(self, stored: StoredEvent) -> None:
+        """Fold one stored event, which must be the next one."""
+        if stored.version != self.version + 1:
+            raise GapError(self.id, self.version, stored.version)
+        self.apply_event(decode_event(self.variant, stored.data), stored.at_ms)
+
+    def apply_event(self, event: Any, at_ms: int) -> None:
+        self.variant.evolve(self.state, event, at_ms)
+        self.log.append(LoggedEvent(len(self.log) + 1, at_ms, event))
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat this token belongs to, compared in constant time, or None."""
+        digest = token_digest(token)
+        found = None
+        for seat, known in self.seat_digests.items():
+            if hmac.compare_digest(digest, known):
+                found = seat
+        return found
+
+    def state_at(self, version: int) -> Any:
+        """A new state folded from the first ``version`` events."""
+        return self.variant.fold_timed((e.at_ms, e.event) for e in self.log[:version])
+
+
+class GapError(RuntimeError):
+    """A stored event is not the next one of a cached log: the cache must be reloaded."""
+
+    def __init__(self, game_id: str, have: int, got: int) -> None:
+        super().__init__(f"game {game_id}: cached at version {have}, next stored is {got}")
+
+
+def variant_named(name: str) -> Variant | None:
+    return VARIANTS.get(name)

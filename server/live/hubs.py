@@ -1,0 +1,928 @@
+"""Hubs: what a server process pushes to the sockets watching its games.
+
+One ``Hub`` per watched game per process holds the game's log and the state folded
+from it. One ``Tailer`` per process (``server.live.tailer``) reads the new events of every
+watched game from Redis, whichever process appended them, and hands each hub its
+events. For each event the hub evolves its state once, then gets each *audience*'s
+patch (a seat, or all spectators together) from its ``server.live.audience_views.AudienceViews``
+(which shares the work between audiences), redacts the event for it, and makes its
+``diff`` message once for all the audience's sockets.
+
+Each socket has an ``Outbox``. The events of one append go out together: for each
+audience the hub makes one ``server.live.socket_writers.Batch`` of their ``diff`` messages, and
+every outbox of the audience writes that batch to its socket at once, framed once for
+all of them (``server.live.socket_writers``). A socket more than ``limit`` bytes behind is a slow
+or dead one: it gets no more diffs and, once its buffer has drained, a fresh snapshot
+instead. A socket sees every version in order, or a snapshot that starts it over,
+never a gap; and no socket ever waits for another.
+
+Everything that touches a hub's state, audiences and outboxes runs without awaiting
+in between (the event loop is the lock): a snapshot taken at version V is always
+followed by the diffs from V + 1.
+
+This process's own moves are shown *ahead* of their append: the service tells the hubs
+of the events it is about to append (``Hubs.appending``), and the hub folds them and
+makes every audience's messages while the append's round trip to Redis is in flight;
+they are written when the append is confirmed (``appended``), or thrown away and the
+hub set back (``append_failed``). Meanwhile the hub is *ahead*: its ``version`` is still
+the confirmed one, and whatever would see the state ahead (a new socket's snapshot or
+catch-up, a snapshot after a reset, events read from the stream) waits for it to settle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
+from typing import Any, Final
+
+import msgspec
+from redis.exceptions import RedisError
+
+from events.clock import clock_view
+from events.game import Variant
+from server.common.errors import unavailable
+from server.common.settings import WS_BUFFER_BYTES, TailMode
+from server.common.wire import event_to_wire, iso_time
+from server.games.projection import LoggedEvent, decode_event
+from server.games.service import reveal_reserves
+from server.live.audience_views import AudienceViews
+from server.live.game_signals import ARCHIVED_SIGNAL, PRESENCE_SIGNAL, REMATCH_PREFIX, Signals
+from server.live.presence import (
+    DEAD_AFTER_BEATS,
+    PRESENCE_BEAT_S,
+    Presence,
+    SeatsSeen,
+    seat_away_since,
+)
+from server.live.socket_writers import Batch, Wire
+from server.live.tailer import TAIL_BLOCK_MS, Tailer
+from server.live.view_patch import view_patch
+from server.store.clients import RedisClient, ping
+from server.store.durability import Durability
+from server.store.event_store import StoredEvent
+
+__all__ = [
+    "CLOSE_INTERNAL",
+    "CLOSE_UNAVAILABLE",
+    "DEFAULT_OUTBOX_LIMIT",
+    "Hub",
+    "Hubs",
+    "Outbox",
+    "Viewer",
+]
+
+log = logging.getLogger(__name__)
+
+Viewer = int | None  # a seat, or None for a spectator
+Close = Callable[[int, str], Coroutine[Any, Any, None]]  # a websocket close: code, reason
+LoadGame = Callable[[str], Awaitable[tuple[Variant, Sequence[LoggedEvent]]]]
+
+DEFAULT_OUTBOX_LIMIT: Final = WS_BUFFER_BYTES  # bytes behind before a socket is reset
+CLOSE_INTERNAL: Final = 1011
+CLOSE_UNAVAILABLE: Final = 4503  # 4000 + HTTP 503: Redis can't be reached for now
+REREAD_CHUNK: Final = 200  # games whose presence is read at once
+# Every hub's presence and rematch are read again at least once in this many beats,
+# signal or not: a PUBLISH is delivered at most once (a Redis Cluster drops those
+# sent while a bus link is being made again), so what a lost one hid is shown
+# within this bound, the same as a killed process's sockets (server.live.presence).
+RECONCILE_BEATS: Final = DEAD_AFTER_BEATS + 1
+
+_encoder = msgspec.json.Encoder()
+
+
+def _diff_message(version: int, event: bytes, patch: bytes) -> bytes:
+    return b'{"type":"diff","version":%d,"event":%b,"patch":%b}' % (version, event, patch)
+
+
+def _rematch_message(rematch_id: str) -> bytes:
+    return _encoder.encode({"type": "rematch", "id": rematch_id})
+
+
+# ---------------------------------------------------------------------- outboxes
+
+
+class Outbox:
+    """What one socket is sent, in version order, never waiting on the socket.
+
+    Live, each batch of the socket's audience is written to its ``Wire`` at once.
+    More than ``limit`` bytes behind, the socket gets no more batches; once its wire
+    has drained it gets a snapshot of the hub's version then, and the batches after
+    it. Resuming from ``since``, it first gets the diffs it missed, made one by one as
+    it takes them, while live batches wait (those count towards ``limit`` too).
+    Replies (ack, error, pong) are written at once, after waiting for the wire to
+    drain when it is full, which stops reading from a client that never reads.
+    """
+
+    def __init__(
+        self,
+        hub: Hub,
+        viewer: Viewer,
+        wire: Wire,
+        limit: int = DEFAULT_OUTBOX_LIMIT,
+        close: Close | None = None,
+    ) -> None:
+        self.hub = hub
+        self.viewer = viewer
+        self.wire = wire
+        self._close = close
+        self._limit = max(1, limit)
+        self._held: deque[Batch] | None = None  # live batches waiting for a catch-up
+        self._held_bytes = 0
+        self.needs_snapshot = False
+        self.resets = 0  # times this socket's diffs were dropped for a snapshot
+        self.closed = False
+        self._task: asyncio.Task[None] | None = None  # a catch-up or a snapshot to come
+        self._closing: asyncio.Task[None] | None = None
+
+    async def stop(self) -> None:
+        self.closed = True
+        self.wire.close()
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def abandon(self, code: int, reason: str, last: bytes | None = None) -> None:
+        """Send nothing more (but ``last``, if given) and close the socket (its client
+        reconnects)."""
+        self.wire.close(Batch((last,)) if last is not None and not self.closed else None)
+        self.closed = True
+        if self._close is not None and self._closing is None:
+            self._closing = asyncio.get_running_loop().create_task(self._close_after(code, reason))
+
+    async def _close_after(self, code: int, reason: str) -> None:
+        """Close the socket once ``last`` is on its way (after it, on ASGI's ``send``)."""
+        assert self._close is not None
+        await self.wire.flushed()
+        await self._close(code, reason)
+
+    # -- from the hub (synchronously)
+
+    def feed(self, batch: Batch) -> None:
+        """Write a batch of the audience's diffs, or drop it for a snapshot to come."""
+        if self.needs_snapshot or self.closed:
+            return  # the snapshot to come will cover it
+        held = self._held
+        if held is not None:
+            held.append(batch)
+            self._held_bytes += batch.size
+            if self._held_bytes > self._limit:
+                self.reset(overflow=True)
+        elif self.wire.buffered() > self._limit:
+            self.reset(overflow=True)
+        else:
+            self.wire.write(batch)
+
+    def catch_up(self, after: int, until: int, public: bool) -> None:
+        """Send the diffs ``after < version <= until`` before any live batch.
+        ``public``: the game was over at ``until``, so its past is shown to all."""
+        self._held = deque()
+        self._start(self._catch_up(after, until, public))
+
+    def reset(self, *, overflow: bool = False) -> None:
+        """Drop what waits; a snapshot of the version of the moment the socket has
+        room follows (``resync``, or an overflow)."""
+        if self.needs_snapshot or self.closed:
+            return
+        if overflow:
+            self.resets += 1
+        self.needs_snapshot = True
+        self._held, self._held_bytes = None, 0
+        self._start(self._snapshot_when_drained())
+
+    # -- from the socket's reader
+
+    async def reply(self, message: bytes) -> None:
+        """Write an ack, error or pong (after the wire drains, if it is full)."""
+        if self.wire.buffered() > self._limit:
+            await self.wire.drained(self._limit // 2)
+        if not self.closed:
+            self.wire.write(Batch((message,)))
+
+    # -- tasks
+
+    def _start(self, work: Coroutine[Any, Any, None]) -> None:
+        task = self._task
+        if task is not None and not task.done():
+            task.cancel()  # a catch-up overtaken by a snapshot
+        self._task = asyncio.get_running_loop().create_task(self._guard(work))
+
+    async def _guard(self, work: Coroutine[Any, Any, None]) -> None:
+        try:
+            await work
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # the socket is gone: its reader sees it and leaves
+            log.debug("socket writer for %s stopped: %r", self.hub.game_id, e)
+            self.closed = True
+
+    async def _snapshot_when_drained(self) -> None:
+        await self.wire.drained(self._limit // 2)
+        await self.hub.settled()
+        if self.closed:
+            return
+        # Taken and flagged done in one step: the hub's next batches follow it.
+        self.needs_snapshot = False
+        self.wire.write(self.hub.opening(self.viewer))
+
+    async def _catch_up(self, after: int, until: int, public: bool) -> None:
+        for message in self.hub.diffs(self.viewer, after, until, public):
+            if self.wire.buffered() > self._limit:
+                await self.wire.drained(self._limit // 2)
+            if self.needs_snapshot or self.closed:
+                return  # overflowed meanwhile: the snapshot to come starts it over
+            self.wire.write(Batch((message,)))
+        held, self._held, self._held_bytes = self._held, None, 0
+        for batch in held or ():
+            self.feed(batch)
+
+
+# ---------------------------------------------------------------------- hubs
+
+
+class _Audience:
+    """The sockets that see a game the same way (one seat, or every spectator), and
+    the messages of the events being applied, for all of them."""
+
+    __slots__ = ("outboxes", "pending", "snapshot", "viewer")
+
+    def __init__(self, viewer: Viewer) -> None:
+        self.viewer = viewer
+        self.outboxes: set[Outbox] = set()
+        self.pending: list[bytes] = []
+        self.snapshot: tuple[int, bytes] | None = None  # (version, message), made once
+
+
+class _Ahead:
+    """Events a hub folded ahead of their append."""
+
+    __slots__ = ("logged", "missed", "settled", "version")
+
+    def __init__(self, version: int, logged: Sequence[LoggedEvent]) -> None:
+        self.version = version  # the hub's confirmed version
+        self.logged = logged
+        self.missed = False  # events read from the stream meanwhile, not applied
+        self.settled: asyncio.Future[None] | None = None  # made when someone waits
+
+
+class Hub:
+    """One game watched by this process: its log, its state, its audiences."""
+
+    def __init__(self, game_id: str, variant: Variant, log: Sequence[LoggedEvent]) -> None:
+        self.game_id = game_id
+        self.variant = variant
+        self.log: list[LoggedEvent] = list(log)
+        self.state: Any = variant.fold_timed((e.at_ms, e.event) for e in self.log)
+        self._views = AudienceViews(variant, self.state)
+        self._audiences: dict[Viewer, _Audience] = {}
+        self._ahead: _Ahead | None = None  # events folded ahead of their append
+        # Events read from the stream while ahead were left: to be read again.
+        self.missed = False
+        # Presence (server.live.presence): per seat, since when no other process has had
+        # one of its sockets (ms, 0: never; None while one has: set by Hubs); when
+        # its last socket here closed; what was sent last; the players it counted.
+        self.remote: list[int | None] = []
+        self.seen: SeatsSeen | None = None
+        self._left_here: dict[int, int] = {}
+        self._started_ms: int | None = None
+        self._presence: tuple[tuple[bool, ...], tuple[int | None, ...]] = ((), ())
+        self._presence_message = b""
+        self._players = -1
+        self.rematch: str | None = None  # the finished game's rematch, once made
+        self.reconcile_share = 0  # the beats (modulo RECONCILE_BEATS) it is read again
+
+    @property
+    def version(self) -> int:
+        """The version of the last event confirmed (the log may hold more, ahead)."""
+        ahead = self._ahead
+        return len(self.log) if ahead is None else ahead.version
+
+    @property
+    def ahead(self) -> bool:
+        """Whether events are folded ahead of their append (see ``settled``)."""
+        return self._ahead is not None
+
+    async def settled(self) -> None:
+        """Return once no event is folded ahead of its append (at once if none is)."""
+        while (ahead := self._ahead) is not None:
+            if ahead.settled is None:
+                ahead.settled = asyncio.get_running_loop().create_future()
+            await asyncio.shield(ahead.settled)
+
+    @property
+    def watchers(self) -> int:
+        return sum(len(a.outboxes) for a in self._audiences.values())
+
+    def outboxes(self) -> list[Outbox]:
+        """The outboxes of every socket watching this game here."""
+        return [o for a in self._audiences.values() for o in a.outboxes]
+
+    def attach(self, outbox: Outbox, since: int | None) -> None:
+        """Start a socket: a snapshot now, or the diffs after ``since`` if it has seen
+        that version, then every diff of its audience; the seats' presence after the
+        snapshot (and the rematch, if one is made), then whenever it changes."""
+        audience = self._audience(outbox.viewer)
+        self.update_presence()  # its seat is present now: the others are told
+        if since is None or since > self.version:
+            outbox.feed(self.opening(outbox.viewer))
+        else:
+            if since < self.version:
+                outbox.catch_up(since, self.version, self.state.status == "finished")
+            outbox.feed(Batch(self._extras()))
+        audience.outboxes.add(outbox)
+
+    def detach(self, outbox: Outbox) -> None:
+        audience = self._audiences.get(outbox.viewer)
+        if audience is None:
+            return
+        audience.outboxes.discard(outbox)
+        if not audience.outboxes:
+            del self._audiences[outbox.viewer]
+            self._views.drop(outbox.viewer)
+            if outbox.viewer is not None:
+                self._left_here[outbox.viewer] = time.time_ns() // 1_000_000
+            self.update_presence()
+
+    def has_sockets(self, viewer: Viewer) -> bool:
+        return viewer in self._audiences
+
+    # -- presence and rematch (not events: no version of their own)
+
+    def presence(self) -> tuple[tuple[bool, ...], tuple[int | None, ...]]:
+        """Per seat: whether it is present (a bot, or a socket of it open here or
+        elsewhere), and if not, since when (ms) it has been away, as the rules take it
+        (``server.live.presence.seat_away_since``), or None for a seat not taken."""
+        players = self.state.players
+        remote = self.remote
+        started = self._started()
+        seats: list[bool] = []
+        away: list[int | None] = []
+        for seat in range(self.state.players_count):
+            elsewhere = remote[seat] if seat < len(remote) else 0
+            taken = seat < len(players)
+            if (
+                (taken and players[seat].bot is not None)
+                or seat in self._audiences
+                or (elsewhere is None)
+            ):
+                seats.append(True)  # (a rematch's seat may have sockets before it is taken)
+                away.append(None)
+            elif not taken:
+                seats.append(False)
+                away.append(None)
+            else:
+                seats.append(False)
+                raw = max(elsewhere, self._left_here.get(seat, 0))
+                away.append(seat_away_since(raw, started) or 0)
+        return tuple(seats), tuple(away)
+
+    def _started(self) -> int | None:
+        """When the game started (its ``GameStarted`` event's time), once it has."""
+        if self._started_ms is None and self.state.status != "open":
+            for logged in self.log:
+                if type(logged.event).__name__ == "GameStarted":
+                    self._started_ms = logged.at_ms
+                    break
+        return self._started_ms
+
+    def update_presence(self) -> None:
+        """Tell every socket the seats' presence if it changed."""
+        self._players = len(self.state.players)
+        presence = self.presence()
+        if presence == self._presence and self._presence_message:
+            return
+        self._presence = presence
+        seats, away = presence
+        self._presence_message = _encoder.encode(
+            {
+                "type": "presence",
+                "seats": list(seats),
+                "away_since": [iso_time(ms) if ms else None for ms in away],
+            }
+        )
+        self._broadcast(self._presence_message)
+
+    def rematch_made(self, rematch_id: str) -> None:
+        """The game's rematch is made: tell every socket (once), show it in snapshots."""
+        if rematch_id == self.rematch:
+            return
+        self.rematch = rematch_id
+        for audience in self._audiences.values():
+            audience.snapshot = None
+        self._broadcast(_rematch_message(rematch_id))
+
+    def opening(self, viewer: Viewer) -> Batch:
+        """A socket's start over: its snapshot, the presence, the rematch if any."""
+        return Batch((self.snapshot(viewer), *self._extras()))
+
+    def _extras(self) -> tuple[bytes, ...]:
+        if not self._presence_message:
+            self.update_presence()
+        if self.rematch is None:
+            return (self._presence_message,)
+        return (self._presence_message, _rematch_message(self.rematch))
+
+    def _broadcast(self, message: bytes) -> None:
+        batch = Batch((message,))
+        for audience in self._audiences.values():
+            for outbox in audience.outboxes:
+                outbox.feed(batch)
+
+    def _audience(self, viewer: Viewer) -> _Audience:
+        audience = self._audiences.get(viewer)
+        if audience is None:
+            audience = self._audiences[viewer] = _Audience(viewer)
+            self._views.view(viewer)
+        return audience
+
+    def snapshot(self, viewer: Viewer) -> bytes:
+        """The ``snapshot`` message of ``viewer`` at the hub's version (made once per
+        audience and version; a live timed game's afresh, its clock read now)."""
+        audience = self._audience(viewer)
+        clock = self.state.clock
+        if clock.control is not None and self.state.status == "live":
+            # Read now, not at the turn's start (docs/rules.md L10): a client ticks from
+            # when it got the clock, whatever its own clock says.
+            view = {
+                **self._views.view(viewer),
+                "clock": clock_view(clock, time.time_ns() // 1_000_000),
+            }
+            if self.rematch is not None:
+                view["rematch"] = self.rematch
+            return _encoder.encode({"type": "snapshot", "version": self.version, "view": view})
+        if audience.snapshot is None or audience.snapshot[0] != self.version:
+            view = self._views.view(viewer)
+            if self.rematch is not None:
+                view = {**view, "rematch": self.rematch}  # the kept view stays as it is
+            message = _encoder.encode({"type": "snapshot", "version": self.version, "view": view})
+            audience.snapshot = (self.version, message)
+        return audience.snapshot[1]
+
+    def apply(self, stored: Sequence[StoredEvent]) -> None:
+        """Fold new events read from the stream and send every audience its diffs."""
+        logged = [
+            LoggedEvent(e.version, e.at_ms, decode_event(self.variant, e.data))
+            for e in stored
+            if e.version > self.version  # else read twice (a tail begun before the load)
+        ]
+        if not self.apply_logged(logged):
+            # Not the next one: left; the tailer reads on from our version.
+            log.warning("%s: hub at %d got %d", self.game_id, self.version, logged[0].version)
+
+    def apply_logged(self, logged: Sequence[LoggedEvent]) -> bool:
+        """Fold events (decoded already: read, or just appended by this process) and
+        send every audience its diffs; False when they do not follow the hub's
+        version (events before them are still to read)."""
+        ahead = self._ahead
+        if ahead is not None:
+            ahead.missed = True  # read again once settled
+            return True
+        try:
+            for entry in logged:
+                if entry.version <= self.version:
+                    continue  # the tailer was quicker
+                if entry.version != self.version + 1:
+                    return False
+                self._apply_one(entry)
+            return True
+        finally:
+            self._flush()
+
+    def fold_ahead(self, logged: Sequence[LoggedEvent]) -> bool:
+        """Fold events about to be appended and make their messages, written by
+        ``confirm``, or undone by ``undo``. False (nothing done) unless they follow
+        the hub's version and nothing else is ahead."""
+        if self._ahead is not None or not logged or logged[0].version != self.version + 1:
+            return False
+        self._ahead = _Ahead(self.version, logged)
+        for entry in logged:
+            self._apply_one(entry)
+        return True
+
+    def confirm(self, logged: Sequence[LoggedEvent]) -> bool:
+        """The events folded ahead were appended: write their messages. False when
+        ``logged`` is not what was folded ahead (then nothing is done)."""
+        ahead = self._ahead
+        if ahead is None or ahead.logged is not logged:
+            return False
+        self._settle(ahead)
+        self._flush()
+        return True
+
+    def undo(self) -> None:
+        """The append of the events folded ahead failed: forget them and their
+        messages, and fold the state and views of the confirmed log again."""
+        ahead = self._ahead
+        if ahead is None:
+            return
+        del self.log[ahead.version :]
+        self._settle(ahead)
+        self.state = self.variant.fold_timed((e.at_ms, e.event) for e in self.log)
+        self._views = AudienceViews(self.variant, self.state)
+        for viewer, audience in self._audiences.items():
+            audience.pending = []
+            self._views.view(viewer)
+
+    def drop(self) -> None:
+        """The hub is thrown away: wake whatever waits for it to settle (and finds
+        it gone)."""
+        ahead = self._ahead
+        if ahead is not None:
+            self._settle(ahead)
+
+    def _settle(self, ahead: _Ahead) -> None:
+        self._ahead = None
+        self.missed |= ahead.missed
+        if ahead.settled is not None and not ahead.settled.done():
+            ahead.settled.set_result(None)
+
+    def _apply_one(self, logged: LoggedEvent) -> None:
+        variant = self.variant
+        variant.evolve(self.state, logged.event, logged.at_ms)
+        self.log.append(logged)
+        finished = self.state.status == "finished"
+        patches = self._views.advance(logged.event)
+        plain: bytes | None = None  # the event as JSON, when not redacted
+        for viewer, audience in self._audiences.items():
+            shown = variant.redact(logged.event, viewer, finished)
+            if shown is logged.event:
+                if plain is None:
+                    plain = _encoder.encode(
+                        event_to_wire(shown, logged.version, logged.at_ms, variant.name)
+                    )
+                event = plain
+            else:
+                event = _encoder.encode(
+                    event_to_wire(shown, logged.version, logged.at_ms, variant.name)
+                )
+            audience.pending.append(_diff_message(logged.version, event, patches[viewer]))
+
+    def _flush(self) -> None:
+        """Send each audience the messages of the events just applied, as one batch."""
+        for audience in self._audiences.values():
+            if audience.pending:
+                batch = Batch(audience.pending)
+                audience.pending = []
+                for outbox in audience.outboxes:
+                    outbox.feed(batch)
+        if len(self.state.players) != self._players:
+            self.update_presence()  # a seat taken (a bot is present at once)
+
+    def diffs(self, viewer: Viewer, after: int, until: int, public: bool) -> Iterator[bytes]:
+        """The ``diff`` messages of ``viewer`` for versions ``after + 1 .. until``,
+        one at a time, from the view at ``after`` (version 0: the empty table).
+
+        ``public`` (the game is over): every reserved card and every event is shown,
+        as ``GET /view?version=`` and ``GET /events`` show a finished game's past.
+        """
+        variant = self.variant
+        state = variant.fold_timed((e.at_ms, e.event) for e in self.log[:after])
+        if not public:
+            # Made as the live ones are, so a socket resuming gets the very diffs
+            # the others got.
+            views = AudienceViews(variant, state)
+            views.view(viewer)
+            for logged in self.log[after:until]:
+                variant.evolve(state, logged.event, logged.at_ms)
+                shown = variant.redact(logged.event, viewer, False)
+                yield _diff_message(
+                    logged.version,
+                    _encoder.encode(
+                        event_to_wire(shown, logged.version, logged.at_ms, variant.name)
+                    ),
+                    views.advance(logged.event)[viewer],
+                )
+            return
+        before = self._past_view(state, viewer, public)
+        for logged in self.log[after:until]:
+            variant.evolve(state, logged.event, logged.at_ms)
+            now = self._past_view(state, viewer, public)
+            shown = variant.redact(logged.event, viewer, public)
+            yield _diff_message(
+                logged.version,
+                _encoder.encode(event_to_wire(shown, logged.version, logged.at_ms, variant.name)),
+                _encoder.encode(view_patch(before, now)),
+            )
+            before = now
+
+    def _past_view(self, state: Any, viewer: Viewer, public: bool) -> dict[str, Any]:
+        view = self.variant.view(state, viewer)
+        if public:
+            reveal_reserves(self.variant, state, view)
+        return view
+
+
+# ---------------------------------------------------------------------- registry
+
+
+class Hubs:
+    """The hubs of one process: made when a game gets its first watcher, dropped
+    with its last."""
+
+    def __init__(
+        self,
+        load: LoadGame,
+        tail_client: RedisClient,
+        wake_client: RedisClient,
+        *,
+        outbox_limit: int = DEFAULT_OUTBOX_LIMIT,
+        block_ms: int = TAIL_BLOCK_MS,
+        tail_mode: TailMode = "auto",
+        presence_beat_s: float = PRESENCE_BEAT_S,
+        durability: Durability | None = None,
+    ) -> None:
+        self._load = load
+        self._hubs: dict[str, Hub] = {}
+        self._loading: dict[str, asyncio.Future[Hub]] = {}
+        self.outbox_limit = outbox_limit
+        self.tailer = Tailer(
+            tail_client,
+            wake_client,
+            self._deliver,
+            block_ms=block_ms,
+            mode=tail_mode,
+            durability=durability,
+        )
+        self._appending: dict[str, int] = {}  # game -> events counted off in the tailer
+        self._wake_client = wake_client
+        self.tailer.on_down = self._store_down
+        # Presence and rematches (server.live.presence, server.live.game_signals).
+        self.presence = Presence(wake_client, beat_s=presence_beat_s, on_beat=self._beaten)
+        self.signals = Signals(wake_client, self._signalled, self._reread_all)
+        self._presence_started: asyncio.Task[None] | None = None
+        self._seat_sockets: Counter[tuple[str, int]] = Counter()
+        self._stale: set[str] = set()  # games whose presence is to be read again
+        self._rereading: asyncio.Task[None] | None = None
+        self._beats = 0
+        self._signalled_loading: set[str] = set()  # signalled while their hub was made
+        self._made = 0  # hubs made: shares them out among the beats
+
+    def __len__(self) -> int:
+        return len(self._hubs)
+
+    def socket_counts(self) -> tuple[int, int]:
+        """The sockets open on this process's hubs: seats' and spectators' (metrics)."""
+        players = sum(self._seat_sockets.values())
+        return players, sum(hub.watchers for hub in self._hubs.values()) - players
+
+    def get(self, game_id: str) -> Hub | None:
+        return self._hubs.get(game_id)
+
+    async def watch(
+        self,
+        game_id: str,
+        viewer: Viewer,
+        since: int | None,
+        wire: Wire,
+        close: Close | None = None,
+    ) -> Outbox:
+        """A started outbox for a new socket on ``game_id`` (loading its hub if needed).
+
+        Raises what ``load`` raises (an unknown game) before anything is started,
+        and Redis's error while the tailer finds Redis down (the socket would get no
+        diffs).
+        """
+        if self.tailer.down is not None:
+            await ping(self._wake_client)  # raises while Redis is still down
+        while True:
+            hub = self._hubs.get(game_id)
+            if hub is None:
+                hub = await self._hub(game_id)
+            if not hub.ahead:
+                break
+            await hub.settled()  # a snapshot or a catch-up is of confirmed versions
+        outbox = Outbox(hub, viewer, wire, self.outbox_limit, close)
+        hub.attach(outbox, since)
+        if viewer is not None:
+            key = (game_id, viewer)
+            self._seat_sockets[key] += 1
+            if self._seat_sockets[key] == 1:
+                self.presence.want(game_id, viewer, True)
+        return outbox
+
+    async def leave(self, outbox: Outbox) -> None:
+        """Stop a socket's outbox; the hub stops with its last watcher."""
+        await outbox.stop()
+        hub = outbox.hub
+        hub.detach(outbox)
+        if outbox.viewer is not None:
+            key = (hub.game_id, outbox.viewer)
+            self._seat_sockets[key] -= 1
+            if self._seat_sockets[key] <= 0:
+                del self._seat_sockets[key]
+                self.presence.want(hub.game_id, outbox.viewer, False)
+        if hub.watchers == 0 and self._hubs.get(hub.game_id) is hub:
+            del self._hubs[hub.game_id]
+            self.tailer.unwatch(hub.game_id)
+            self.signals.unwatch(hub.game_id)
+
+    async def _hub(self, game_id: str) -> Hub:
+        pending = self._loading.get(game_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Hub] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
+        try:
+            variant, logged = await self._load(game_id)  # refuses an unknown game first
+            seen, rematch = await self._watch_signals(game_id)
+            hub = self._hubs.get(game_id)
+            if hub is None:
+                hub = Hub(game_id, variant, logged)
+                hub.reconcile_share = self._made % RECONCILE_BEATS
+                self._made += 1
+                hub.seen = seen
+                hub.remote = self.presence.remote(seen, hub.state.players_count)
+                if rematch is not None:
+                    hub.rematch = rematch
+                self._hubs[game_id] = hub
+                self.tailer.watch(game_id, hub.version)
+            if game_id in self._signalled_loading:
+                self._signalled_loading.discard(game_id)
+                self._reread([game_id])
+            future.set_result(hub)
+            return hub
+        except asyncio.CancelledError:
+            if game_id not in self._hubs:
+                self.signals.unwatch(game_id)
+            future.cancel()
+            raise
+        except Exception as e:
+            if game_id not in self._hubs:
+                self.signals.unwatch(game_id)
+            future.set_exception(e)
+            future.exception()  # retrieved: other waiters re-raise it themselves
+            raise
+        finally:
+            del self._loading[game_id]
+            self._signalled_loading.discard(game_id)
+
+    # -- presence and rematches
+
+    async def start(self) -> None:
+        """Start beating (``server.live.presence``): done by the first hub if not before,
+        but a process must know the others' beats to answer who is away."""
+        if self._presence_started is None:
+            self._presence_started = asyncio.get_running_loop().create_task(self.presence.start())
+        await asyncio.shield(self._presence_started)  # its first beat before any write
+
+    async def _watch_signals(self, game_id: str) -> tuple[SeatsSeen, str | None]:
+        """Subscribe to the game's signals, then read its presence (and rematch): a
+        change after the read is signalled."""
+        await self.start()
+        await self.signals.watch(game_id)
+        return await self.presence.read(game_id)
+
+    def _signalled(self, game_id: str, message: bytes) -> None:
+        hub = self._hubs.get(game_id)
+        if hub is None:
+            if game_id in self._loading:
+                # Its first read may have been answered before this signal's change,
+                # the reply handled after: read again once the hub is made.
+                self._signalled_loading.add(game_id)
+            return
+        if message == PRESENCE_SIGNAL:
+            self._reread([game_id])
+        elif message.startswith(REMATCH_PREFIX):
+            hub.rematch_made(message[len(REMATCH_PREFIX) :].decode())
+        elif message == ARCHIVED_SIGNAL:
+            self.tailer.read_alone(game_id)
+
+    def _reread_all(self) -> None:
+        """Signals may have been lost (a reconnection): read every game again."""
+        self._reread(list(self._hubs))
+
+    def _reread(self, games: list[str]) -> None:
+        self._stale.update(games)
+        if self._rereading is None or self._rereading.done():
+            self._rereading = asyncio.get_running_loop().create_task(self._rereader())
+
+    async def _rereader(self) -> None:
+        while self._stale:
+            games = list(self._stale)[:REREAD_CHUNK]
+            self._stale.difference_update(games)
+            try:
+                read = await asyncio.gather(*(self.presence.read(g) for g in games))
+            except (RedisError, OSError) as e:
+                log.warning("presence: reading %d games failed (%r)", len(games), e)
+                self._stale.update(games)
+                await asyncio.sleep(self.presence.beat_s)
+                continue
+            for game_id, (seen, rematch) in zip(games, read, strict=True):
+                hub = self._hubs.get(game_id)
+                if hub is None:
+                    continue
+                hub.seen = seen
+                hub.remote = self.presence.remote(seen, hub.state.players_count)
+                hub.update_presence()
+                if rematch is not None:
+                    hub.rematch_made(rematch)
+
+    def _beaten(self) -> None:
+        """After each beat: servers may have died (or come back), as the hubs see them;
+        and one share of the hubs is read again (``RECONCILE_BEATS``)."""
+        presence = self.presence
+        self._beats += 1
+        share = self._beats % RECONCILE_BEATS
+        again = []
+        for game_id, hub in self._hubs.items():
+            seen = hub.seen
+            if seen is not None and seen.on:
+                hub.remote = presence.remote(seen, hub.state.players_count)
+                hub.update_presence()
+            if hub.reconcile_share == share:
+                again.append(game_id)
+        if again:
+            self._reread(again)
+
+    # -- this process's own appends (``server.games.service.AppendObserver``)
+
+    def appending(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
+        """Fold the events ahead, while their append is in flight."""
+        hub = self._hubs.get(game_id)
+        if hub is None:
+            return
+        if self.tailer.expect(game_id, len(logged)):
+            self._appending[game_id] = len(logged)
+        self._fold(hub, lambda: hub.fold_ahead(logged))
+
+    def appended(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
+        """Show the events at once, without reading them back from Redis."""
+        self._appending.pop(game_id, None)
+        hub = self._hubs.get(game_id)
+        if hub is None:
+            return
+        if hub.ahead:
+            confirmed = self._fold(hub, lambda: hub.confirm(logged))
+            if not confirmed:  # not what was folded ahead (never expected)
+                self._fold(hub, hub.undo)
+            self._read_missed(hub)
+            if confirmed:
+                return
+        if not self._fold(hub, lambda: hub.apply_logged(logged)):
+            self.tailer.mark(game_id)  # events before these are still to be read
+
+    def append_failed(self, game_id: str) -> None:
+        counted = self._appending.pop(game_id, 0)
+        hub = self._hubs.get(game_id)
+        if hub is None:
+            return
+        if hub.ahead:
+            self._fold(hub, hub.undo)
+            hub.missed = False  # read again just below
+        self.tailer.expected_failed(game_id, counted)  # reads the game again
+
+    def _read_missed(self, hub: Hub) -> None:
+        if hub.missed:
+            hub.missed = False
+            self.tailer.mark(hub.game_id)
+
+    def _deliver(self, game_id: str, events: list[StoredEvent]) -> None:
+        hub = self._hubs.get(game_id)
+        if hub is not None:
+            self._fold(hub, lambda: hub.apply(events))
+
+    def _fold(self, hub: Hub, apply: Callable[[], bool | None]) -> bool:
+        """``apply()`` to ``hub``, or drop the hub if it fails; False when ``apply``
+        says the events did not follow the hub's version."""
+        game_id = hub.game_id
+        try:
+            in_order = apply() is not False
+        except Exception:
+            # Its state may be half-changed: drop the hub; its sockets are closed, and
+            # their clients reconnect (with ``since``) to a hub loaded afresh.
+            log.exception("%s: hub failed to apply events; closing its sockets", game_id)
+            hub.drop()
+            del self._hubs[game_id]
+            self.tailer.unwatch(game_id)
+            self.signals.unwatch(game_id)
+            for outbox in hub.outboxes():
+                outbox.abandon(CLOSE_INTERNAL, "The server lost track of this game; reconnect.")
+            return True
+        self.tailer.advance(game_id, hub.version)
+        return in_order
+
+    def _store_down(self, error: BaseException) -> None:
+        """Redis can't be read: every socket is told (``unavailable``) and closed with
+        4503, so that its client shows the problem and reconnects, backing off, with
+        ``since`` (it is refused until Redis is back). The hubs stay as they are."""
+        log.warning("Redis can't be read (%r): closing %d games' sockets", error, len(self))
+        message = _encoder.encode({"type": "error", **unavailable(error).to_wire()})
+        for hub in list(self._hubs.values()):
+            for outbox in hub.outboxes():
+                outbox.abandon(CLOSE_UNAVAILABLE, "unavailable", message)
+
+    async def close(self) -> None:
+        for task in (self._rereading, self._presence_started):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        await self.signals.close()
+        if self._presence_started is not None:
+            await self.presence.close()
+        await self.tailer.close()

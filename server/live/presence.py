@@ -1,0 +1,337 @@
+"""Presence: whether each seat of a game has a socket open on any server process.
+
+A seat is *present* while one of its sockets is open on some process; bots always
+are. What is kept in Redis, and by whom:
+
+- ``presence:servers``, a sorted set: each server process's id, scored with the time
+  (ms) of its last *beat*. A process beats every ``beat_s`` seconds (one script:
+  add itself, forget processes silent for an hour, read the set). A process silent
+  for ``DEAD_AFTER_BEATS`` beats is dead: its sockets stop counting.
+- ``game:{<id>}:presence``, a hash beside the game's keys: ``on:<seat>:<server>``
+  while that server has a socket of that seat (written when its first opens and
+  deleted when its last closes, not per move), and ``left:<seat>``, the last time
+  (ms) a server's last socket of the seat closed.
+
+Each change of a game's hash is published on the game's channel (``server.live.game_signals``);
+every process watching the game reads the hash again and tells its sockets if the
+presence it shows changed. After each beat every process also looks again at the
+servers named in the hashes it holds, so the sockets of a process that died stop
+counting within ``DEAD_AFTER_BEATS + 1`` beats (12 s with the default 3 s beat),
+with nobody to publish anything. A process's own sockets count at once, from its
+hubs, before Redis hears of them.
+
+A seat's ``away_since`` (what ``claim_abandon`` needs) follows from the same facts:
+absent, it has been away since the last of its ``left`` time and the last beat of
+each dead server that held one of its sockets; never before its game started
+(``seat_away_since``: a seat that never connected has been away since the start).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from redis.exceptions import RedisError
+
+from server.live.game_signals import signals_channel
+from server.store.clients import RedisClient
+from server.store.event_store import events_key, meta_key
+from server.store.fast_paths import command_path
+from server.store.public_path import Script
+
+__all__ = [
+    "DEAD_AFTER_BEATS",
+    "PRESENCE_BEAT_S",
+    "SERVERS_KEY",
+    "Presence",
+    "SeatsSeen",
+    "presence_key",
+    "seat_away_since",
+]
+
+log = logging.getLogger(__name__)
+
+SERVERS_KEY: Final = "presence:servers"
+PRESENCE_BEAT_S: Final = 3.0
+DEAD_AFTER_BEATS: Final = 3
+FORGET_MS: Final = 3_600_000  # a server silent this long leaves the set
+
+# KEYS[1] the game's presence hash. ARGV: seat, server, now ms, '1' (a socket is
+# open) or '0' (the last closed), the game's signals channel.
+_WRITE_LUA: Final = Script("""
+local on = 'on:' .. ARGV[1] .. ':' .. ARGV[2]
+if ARGV[4] == '1' then
+  redis.call('HSET', KEYS[1], on, ARGV[3])
+else
+  redis.call('HDEL', KEYS[1], on)
+  local left = 'left:' .. ARGV[1]
+  if tonumber(ARGV[3]) > tonumber(redis.call('HGET', KEYS[1], left) or '0') then
+    redis.call('HSET', KEYS[1], left, ARGV[3])
+  end
+end
+redis.call('PUBLISH', ARGV[5], 'p')
+return 1
+""")
+
+# KEYS[1] the servers' set. ARGV: server, now ms, forget before ms. The set after.
+_BEAT_LUA: Final = Script("""
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])
+return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+""")
+
+# KEYS[1] the game's presence hash, KEYS[2] its meta. {the hash, its rematch or false}.
+# KEYS[1] the game's presence hash, KEYS[2] its meta, KEYS[3] its events. ARGV[1] a
+# version (0: none). {the hash, its rematch or false, that event's time or false}.
+_READ_LUA: Final = Script("""
+local at = false
+if ARGV[1] ~= '0' then
+  local entry = redis.call('XRANGE', KEYS[3], ARGV[1] .. '-0', ARGV[1] .. '-0')
+  if #entry > 0 then
+    local fields = entry[1][2]
+    for j = 1, #fields, 2 do if fields[j] == 't' then at = fields[j + 1] end end
+  end
+end
+return {redis.call('HGETALL', KEYS[1]), redis.call('HGET', KEYS[2], 'rematch'), at}
+""")
+
+
+def seat_away_since(raw: int | None, started_ms: int | None) -> int | None:
+    """A seat's away time as the rules take it: None while present; else since it
+    left, or since the game started if it left before (or never came)."""
+    if raw is None:
+        return None
+    if started_ms is not None:
+        return max(raw, started_ms)
+    return raw or None
+
+
+def presence_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}:presence"
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+@dataclass
+class SeatsSeen:
+    """A game's presence hash as read at ``read_ms``: the servers holding each
+    seat's sockets, and each seat's last ``left`` time."""
+
+    read_ms: int = 0
+    on: dict[int, set[str]] = field(default_factory=dict)
+    left: dict[int, int] = field(default_factory=dict)
+    written: dict[str, int] = field(default_factory=dict)  # server -> its last "on" (ms)
+
+    @classmethod
+    def parse(cls, flat: list[Any], read_ms: int) -> SeatsSeen:
+        seen = cls(read_ms)
+        for i in range(0, len(flat) - 1, 2):
+            name, value = _text(flat[i]), flat[i + 1]
+            kind, _, rest = name.partition(":")
+            try:
+                if kind == "on":
+                    seat, _, server = rest.partition(":")
+                    seen.on.setdefault(int(seat), set()).add(server)
+                    at = int(value)
+                    seen.written[server] = max(at, seen.written.get(server, at))
+                elif kind == "left":
+                    seen.left[int(rest)] = int(value)
+            except ValueError:
+                continue  # not ours
+        return seen
+
+    def servers(self) -> set[str]:
+        return {s for servers in self.on.values() for s in servers}
+
+
+class Presence:
+    """One process's part in presence: its beat, its writes, and what it knows of
+    the other processes (``alive``)."""
+
+    def __init__(
+        self,
+        client: RedisClient,
+        *,
+        beat_s: float = PRESENCE_BEAT_S,
+        server_id: str | None = None,
+        clock_ms: Callable[[], int] = _now_ms,
+        on_beat: Callable[[], None] | None = None,
+    ) -> None:
+        self.server_id = server_id or uuid.uuid4().hex[:16]
+        self.beat_s = beat_s
+        self.dead_after_ms = int(beat_s * 1000 * DEAD_AFTER_BEATS)
+        self.on_beat = on_beat
+        self._r = client
+        self._direct = command_path(client)
+        self._clock_ms = clock_ms
+        self._beats: dict[str, int] = {}  # server -> its last beat (ms), as last read
+        self._beats_read_ms = 0  # when that read was sent
+        self._wanted: dict[tuple[str, int], bool] = {}  # (game, seat) -> a socket here
+        self._written: set[tuple[str, int]] = set()  # written "on" in Redis
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Beat once (so others know this process before any of its writes), then
+        beat and write in tasks of their own."""
+        with contextlib.suppress(RedisError, OSError):
+            await self._beat()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._beating()), loop.create_task(self._writing())]
+
+    async def close(self, timeout: float = 2.0) -> None:
+        """Write what is left (the end of every socket still counted) and leave the
+        set, so the others count this process's sockets out at their next beat."""
+        for game_id, seat in list(self._written):  # sockets left open: their end
+            self.want(game_id, seat, False)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        for task in self._tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        with contextlib.suppress(RedisError, OSError):
+            await self._r.zrem(SERVERS_KEY, self.server_id)
+
+    # ------------------------------------------------------------ this process
+
+    def want(self, game_id: str, seat: int, on: bool) -> None:
+        """This process has a socket of ``seat`` open (``on``) or none any more: told
+        to Redis soon, in order, by the writing task."""
+        self._wanted[(game_id, seat)] = on
+        self._idle.clear()
+        self._wake.set()
+
+    async def _writing(self) -> None:
+        failures = 0
+        while True:
+            if not self._wanted:
+                self._idle.set()
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            batch, self._wanted = self._wanted, {}
+            todo = [(k, on) for k, on in batch.items() if on != (k in self._written)]
+            try:
+                await asyncio.gather(*(self._write(game, seat, on) for (game, seat), on in todo))
+                failures = 0
+            except (RedisError, OSError) as e:
+                # Written again, whichever went through: each write is idempotent.
+                for key, on in batch.items():
+                    self._wanted.setdefault(key, on)
+                log.warning("presence: writing failed (%r)", e)
+                failures += 1
+                await asyncio.sleep(min(0.05 * 2**failures, self.beat_s))
+
+    async def _write(self, game_id: str, seat: int, on: bool) -> None:
+        await self._direct.run(
+            _WRITE_LUA,
+            (presence_key(game_id).encode(),),
+            (
+                b"%d" % seat,
+                self.server_id.encode(),
+                b"%d" % self._clock_ms(),
+                b"1" if on else b"0",
+                signals_channel(game_id).encode(),
+            ),
+        )
+        if on:
+            self._written.add((game_id, seat))
+        else:
+            self._written.discard((game_id, seat))
+
+    # ------------------------------------------------------------ the others
+
+    async def _beating(self) -> None:
+        while True:
+            await asyncio.sleep(self.beat_s)
+            try:
+                await self._beat()
+            except (RedisError, OSError) as e:
+                log.warning("presence: beat failed (%r)", e)
+                continue
+            if self.on_beat is not None:
+                self.on_beat()
+
+    async def _beat(self) -> None:
+        now = self._clock_ms()
+        flat = await self._direct.run(
+            _BEAT_LUA,
+            (SERVERS_KEY.encode(),),
+            (self.server_id.encode(), b"%d" % now, b"%d" % (now - FORGET_MS)),
+        )
+        self._beats = {_text(flat[i]): int(float(flat[i + 1])) for i in range(0, len(flat), 2)}
+        self._beats_read_ms = now
+
+    def alive(self, server: str, seen: SeatsSeen) -> bool:
+        """Whether ``server``'s sockets count, named in the hash ``seen``. A server
+        missing from the last beat's read counts only if it was just born: the hash
+        was read after that beat, and the server wrote to it since (a process beats
+        before its first write). One long dead (forgotten from the set after
+        ``FORGET_MS``) wrote long before: it never counts, whenever the hash is read."""
+        if server == self.server_id:
+            return True
+        beat = self._beats.get(server)
+        if beat is None:
+            born_after = self._beats_read_ms - self.dead_after_ms  # its clock may lag ours
+            return seen.read_ms > self._beats_read_ms and seen.written.get(server, 0) > born_after
+        return beat >= self._clock_ms() - self.dead_after_ms
+
+    def remote(self, seen: SeatsSeen, seats: int) -> list[int | None]:
+        """Per seat, since when (ms, 0: never) no other process has had one of its
+        sockets open, or None while one has."""
+        return [self.away_since(seen, seat, others=True) for seat in range(seats)]
+
+    def away_since(self, seen: SeatsSeen, seat: int, *, others: bool = False) -> int | None:
+        """Since when (ms) ``seat`` has had no socket on any process, as ``seen``
+        says; None while it has one, 0 if it never had any. ``others``: as far as
+        the other processes go (this one's sockets are its hubs' to count)."""
+        servers = seen.on.get(seat, set())
+        if others:
+            servers = servers - {self.server_id}
+        if any(self.alive(s, seen) for s in servers):
+            return None
+        dead = [self._beats.get(s, 0) for s in servers]
+        return max([seen.left.get(seat, 0), *dead])
+
+    async def read(self, game_id: str) -> tuple[SeatsSeen, str | None]:
+        """A game's presence hash, and its rematch (for a new hub)."""
+        seen, rematch, _ = await self.read_at(game_id, 0)
+        return seen, rematch
+
+    async def read_at(self, game_id: str, version: int) -> tuple[SeatsSeen, str | None, int | None]:
+        """``read``, and the time (ms) of the game's event at ``version`` if any."""
+        read_ms = self._clock_ms()
+        keys = (presence_key(game_id), meta_key(game_id), events_key(game_id))
+        flat, rematch, at = await self._direct.run(
+            _READ_LUA, tuple(k.encode() for k in keys), (b"%d" % version,)
+        )
+        return (
+            SeatsSeen.parse(flat, read_ms),
+            None if rematch is None else _text(rematch),
+            None if at is None else int(at),
+        )
+
+    async def seats_away_since(self, game_id: str, seats: int) -> list[int | None]:
+        """Per seat of a started game of ``seats`` seats, since when (ms) it has had no
+        socket on any process, as the rules take it (``seat_away_since``), None while
+        it has one. The game's start is its event at version ``seats + 2`` (its
+        creation, each seat's join, then ``GameStarted`` with the last join)."""
+        seen, _, started = await self.read_at(game_id, seats + 2)
+        return [seat_away_since(self.away_since(seen, s), started) for s in range(seats)]

@@ -1,0 +1,148 @@
+"""Quick pairing's rules, pure: the pools, the allowed rating gap, who is paired.
+
+No I/O and no clock here: ``pair_off(now_ms, entries)`` gets the time and the
+waiting players as inputs and says who plays whom and who has left; the Redis side
+(``server.players.pairing_pools``) reads the entries, calls it, and claims the pairs in one Lua
+script so nobody is paired twice. docs/pairing.md tells the whole design.
+
+**The curve.** A player who has waited ``w`` seconds accepts an opponent within
+``gap(w) = 100 + 50·w`` rating points (100 at once, 350 after 5 s, 600 after 10 s),
+and anyone once ``w`` reaches ``ANYONE_AFTER_S`` (30 s). A pair is allowed when its
+rating difference is within the *larger* of its two players' gaps: a player who has
+waited long is not kept waiting by a newcomer's narrow range (the newcomer still
+gets the closest player there is, below).
+
+**Closest first.** Among the allowed pairs, the one of smallest rating difference is
+made first (ties: the one whose earlier player has waited longer, then by ids, so
+the plan is deterministic), then the next among those left, and so on. Candidates
+are each player's ``NEIGHBOURS`` nearest ratings on either side: the closest pair is
+always among them, and a pool of a thousand is planned in milliseconds.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Final
+
+import msgspec
+
+__all__ = [
+    "ANYONE_AFTER_S",
+    "CLOCKS",
+    "FRESH_MS",
+    "GRACE_MS",
+    "POOLS",
+    "Entry",
+    "Plan",
+    "Pool",
+    "allowed_gap",
+    "pair_off",
+    "pool_named",
+]
+
+BASE_GAP: Final = 100.0
+GAP_PER_S: Final = 50.0
+ANYONE_AFTER_S: Final = 30.0
+NEIGHBOURS: Final = 8
+GRACE_MS: Final = 10_000
+"""A waiting player with no sign of life for this long (its connection dropped, its
+server process died) leaves the pool."""
+FRESH_MS: Final = 2_000
+"""A waiting player is paired only if seen this recently (its server touches it every
+quarter second while its connection is open): one whose connection dropped keeps its
+place for the grace, to come back to, but is not given a game meanwhile."""
+
+
+class Pool(msgspec.Struct, frozen=True):
+    """One queue: a variant, a real-time control, and rated (accounts) or casual (guests)."""
+
+    variant: str
+    initial_s: int
+    increment_s: int
+    rated: bool
+
+    @property
+    def clock(self) -> str:
+        """The control as players write it: ``5+3`` (minutes + seconds)."""
+        return f"{self.initial_s // 60}+{self.increment_s}"
+
+    @property
+    def name(self) -> str:
+        """``classic-5+3-rated``: its keys' hash tag and its name on the wire."""
+        return f"{self.variant}-{self.clock}-{'rated' if self.rated else 'casual'}"
+
+
+CLOCKS: Final = ((180, 2), (300, 3), (600, 5))
+"""lichess's pools of blitz and rapid that fit a game of Splendor: 3+2, 5+3, 10+5."""
+
+POOLS: Final = tuple(
+    Pool(variant, initial, increment, rated)
+    for variant in ("classic", "duel")
+    for initial, increment in CLOCKS
+    for rated in (False, True)
+)
+_BY_NAME: Final = {p.name: p for p in POOLS}
+
+
+def pool_named(name: str) -> Pool | None:
+    return _BY_NAME.get(name)
+
+
+class Entry(msgspec.Struct, frozen=True):
+    """A waiting player as the matcher sees it: its id, rating, since when it waits
+    (ms), when it last showed it is still there (ms), and its account (None: a guest).
+    Two entries of one account (two tabs) are never paired together."""
+
+    id: str
+    rating: float
+    since_ms: int
+    seen_ms: int
+    account: str | None = None
+
+
+class Plan(msgspec.Struct, frozen=True):
+    """What one round of matching decided: the pairs, closest first (of entries seen
+    within ``FRESH_MS``), and the entries that left (no sign of life for ``GRACE_MS``)."""
+
+    pairs: list[tuple[str, str]]
+    gone: list[str]
+
+
+def allowed_gap(waited_ms: int) -> float:
+    """The rating gap a player accepts after waiting ``waited_ms`` (infinite after
+    ``ANYONE_AFTER_S``)."""
+    waited_s = max(0, waited_ms) / 1000
+    if waited_s >= ANYONE_AFTER_S:
+        return float("inf")
+    return BASE_GAP + GAP_PER_S * waited_s
+
+
+def pair_off(now_ms: int, entries: list[Entry]) -> Plan:
+    """Who plays whom at ``now_ms``: the allowed pairs, closest rating first; and who
+    has left the pool. Nobody appears twice."""
+    gone = sorted(e.id for e in entries if now_ms - e.seen_ms > GRACE_MS)
+    live = sorted(
+        (e for e in entries if now_ms - e.seen_ms <= FRESH_MS),
+        key=lambda e: (e.rating, e.since_ms, e.id),
+    )
+    gaps = [allowed_gap(now_ms - e.since_ms) for e in live]
+    candidates: list[tuple[float, int, str, str, int, int]] = []
+    for i, a in enumerate(live):
+        for j in range(i + 1, min(len(live), i + 1 + NEIGHBOURS)):
+            b = live[j]
+            difference = b.rating - a.rating
+            same_player = a.account is not None and a.account == b.account
+            if difference <= max(gaps[i], gaps[j]) and not same_player:
+                first, second = sorted((a.id, b.id))
+                earliest = min(a.since_ms, b.since_ms)
+                candidates.append((difference, earliest, first, second, i, j))
+    heapq.heapify(candidates)
+    taken = [False] * len(live)
+    pairs: list[tuple[str, str]] = []
+    while candidates:
+        _, _, _, _, i, j = heapq.heappop(candidates)
+        if taken[i] or taken[j]:
+            continue
+        taken[i] = taken[j] = True
+        pairs.append((live[i].id, live[j].id))
+    return Plan(pairs, gone)

@@ -1,0 +1,195 @@
+"""Players' profiles, read models of the log: each player's finished games (rated or
+not) and won/played counts, beside the ratings (``server.players.ratings``); and
+``Profiles.game_finished``, what the service calls once when it appends a game's last
+event. Finished rated games are listed with whether they moved ratings
+(``with_decisions``), read from the ratings when they are listed.
+
+A player is an account (its lowercase username) or a bot level (``bot:<level>``);
+guests have no profile. Per player, under its own hash tag (one player's keys share a
+cluster slot, written by one script):
+
+- ``player:{<id>}:games``: sorted set game id -> its end (ms), newest last;
+- ``player:{<id>}:seats``: hash game id -> the player's seat in it;
+- ``player:{<id>}:summaries``: hash game id -> the game's summary when it ended, as
+  JSON (the lobby keeps only the newest finished games; a profile lists a player's
+  own, whatever their age, without folding them);
+- ``player:{<id>}:record``: hash ``games``, ``wins`` (finished games, won ones).
+
+Adding a game is idempotent (``ZADD NX`` decides), so a game indexed twice counts once.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final, cast
+
+import msgspec
+
+from server.games.projection import Game
+from server.players.rating_model import NEW, VARIANTS
+from server.players.ratings import Ratings, player_id, rated_game, seated
+from server.store.clients import RedisClient
+
+log = logging.getLogger(__name__)
+
+_ENCODER = msgspec.json.Encoder()
+_DECODER = msgspec.json.Decoder(dict[str, Any])
+
+# KEYS: games, seats, record, summaries. ARGV: game id, end (ms), seat, won (1/0),
+# summary JSON.
+_ADD_LUA: Final = """
+if redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[4], ARGV[1], ARGV[5])
+redis.call('HINCRBY', KEYS[3], 'games', 1)
+if ARGV[4] == '1' then redis.call('HINCRBY', KEYS[3], 'wins', 1) end
+return 1
+"""
+
+
+def games_key(player: str) -> str:
+    return "player:{" + player + "}:games"
+
+
+def seats_key(player: str) -> str:
+    return "player:{" + player + "}:seats"
+
+
+def summaries_key(player: str) -> str:
+    return "player:{" + player + "}:summaries"
+
+
+def record_key(player: str) -> str:
+    return "player:{" + player + "}:record"
+
+
+class Profiles:
+    """Players' finished games and records, and their ratings, over one Redis client."""
+
+    def __init__(self, client: RedisClient, ratings: Ratings | None = None) -> None:
+        self._r = client
+        self.ratings = Ratings(client) if ratings is None else ratings
+        self._add = client.register_script(_ADD_LUA)
+
+    async def game_finished(self, game: Game, summary: dict[str, Any]) -> None:
+        """Index a finished game for its players and count it in the ratings if it is
+        rated. A failure is logged, not raised (whatever it is: the move that ended the
+        game is appended already and must be answered as applied); the end stays the
+        truth, and the next start (``mend_recent``) or ``splendor ratings rebuild``
+        counts the game."""
+        try:
+            await self.add_game(game, summary)
+            rated = rated_game(game)
+            if rated is not None:
+                await self.ratings.count(rated)
+        except Exception:
+            log.exception("ratings and profiles of finished game %s not updated", game.id)
+
+    async def add_game(self, game: Game, summary: dict[str, Any]) -> None:
+        """List a finished game (its ``summary``) on each of its players' profiles
+        (guests have none)."""
+        result = game.state.result
+        winners = set(result.winners) if result is not None else set()
+        ended_ms = game.log[-1].at_ms
+        encoded = _ENCODER.encode(summary)
+        for seat, player, _ in seated(game):
+            if player is None:
+                continue
+            keys = [games_key(player), seats_key(player), record_key(player)]
+            await self._add(
+                keys=[*keys, summaries_key(player)],
+                args=[game.id, ended_ms, seat, int(seat in winners), encoded],
+            )
+
+    async def games(self, player: str, limit: int) -> list[dict[str, Any]]:
+        """The player's newest ``limit`` finished games: each game's summary as it
+        ended, with the player's ``seat``."""
+        members = cast(list[bytes], await self._r.zrevrange(games_key(player), 0, limit - 1))
+        ids = [_text(g) for g in members]
+        if not ids:
+            return []
+        seats = await self._r.hmget(seats_key(player), ids)
+        summaries = await self._r.hmget(summaries_key(player), ids)
+        games = []
+        for seat, raw in zip(seats, summaries, strict=True):
+            if raw is not None:
+                games.append({**_DECODER.decode(raw), "seat": int(seat or 0)})
+        return await self.with_decisions(games)
+
+    async def with_decisions(self, summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Finished rated game summaries with whether the game moved ratings:
+        ``counted`` (a bool) and, when false, ``not_counted``: ``early_end`` (it ended
+        before every human seat completed two turns), ``daily_limit`` (two of its
+        accounts had had their 3 counted games that UTC day), or ``pending`` (not
+        decided yet). Other summaries are left as they are. One read per variant."""
+        wanted: dict[str, list[str]] = {}
+        for summary in summaries:
+            if _decided_by_ratings(summary):
+                wanted.setdefault(summary["variant"], []).append(summary["id"])
+        for variant, ids in wanted.items():
+            decided = await self.ratings.decisions(variant, ids)
+            for summary in summaries:
+                if summary["variant"] == variant and _decided_by_ratings(summary):
+                    decision = decided[summary["id"]]
+                    summary["counted"] = decision == "counted"
+                    if decision != "counted":
+                        summary["not_counted"] = decision
+        return summaries
+
+    async def ratings_of(self, player: str) -> dict[str, dict[str, Any]]:
+        """``{variant: {"rating", "games", "opponents", "provisional"}}`` of a player id
+        (an account's username in any case), every variant; one without games shows
+        the start (1500, 0, provisional). ``opponents``: the different players met in
+        counted games; ``provisional``: not listed on the leaderboard yet (never a
+        bot). What ``GET /api/players/{name}`` and ``GET /api/me`` give."""
+        ratings = {}
+        for variant in VARIANTS:
+            standing = await self.ratings.standing(variant, player.lower())
+            skill = NEW if standing.skill is None else standing.skill
+            ratings[variant] = {
+                "rating": skill.rating,
+                "games": skill.games,
+                "opponents": standing.opponents,
+                "provisional": not standing.listed,
+            }
+        return ratings
+
+    async def with_ratings(self, summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Game summaries with each account's and bot's rating in the game's variant
+        (``seat["rating"]``), read now: the lobby shows them beside the names. One
+        read per variant."""
+        wanted: dict[str, set[str]] = {}
+        for summary in summaries:
+            for seat in summary.get("seats") or ():
+                player = player_id(seat.get("account"), seat.get("bot"))
+                if player is not None:
+                    wanted.setdefault(summary["variant"], set()).add(player)
+        for variant, players in wanted.items():
+            skills = await self.ratings.skills(variant, sorted(players))
+            for summary in summaries:
+                if summary["variant"] != variant:
+                    continue
+                for seat in summary.get("seats") or ():
+                    player = player_id(seat.get("account"), seat.get("bot"))
+                    if player is not None:
+                        seat["rating"] = skills.get(player, NEW).rating
+        return await self.with_decisions(summaries)
+
+    async def record(self, player: str) -> tuple[int, int]:
+        """How many finished games the player played, and won."""
+        raw = await self._r.hmget(record_key(player), ["games", "wins"])
+        return int(raw[0] or 0), int(raw[1] or 0)
+
+
+def _decided_by_ratings(summary: dict[str, Any]) -> bool:
+    """A finished rated game: one the ratings counted or say why they did not."""
+    return bool(
+        summary.get("status") == "finished"
+        and summary.get("rated")
+        and not summary.get("seeded")
+        and summary.get("variant") in VARIANTS
+    )
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

@@ -1,0 +1,139 @@
+"""Riding out a Redis outage: what the server says while its store can't be reached,
+and the embedded Redis started again when it dies.
+
+While Redis is unreachable every API request is answered ``503`` with PROTOCOL.md's
+error shape and the code ``unavailable`` (an addition to the protocol's codes,
+docs/http-api.md), a websocket gets that ``error`` and is closed with 4503, and
+``/healthz`` says why. Nothing has to be restarted when Redis is back: redis-py's
+pools connect again on their next call, ``server.store.direct_path`` on its next command,
+the tailer and the bot runner retry on their own (server/live/tailer.py, server/workers/bot_runner.py).
+
+With the embedded Redis (no ``REDIS_URL``), ``RedisKeeper`` watches its process and
+starts it again, on the same data folder and the same port (the clients' URL stays
+good), when it has died.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Final
+
+from redis.exceptions import (
+    ClusterDownError,
+    ReadOnlyError,
+    RedisError,
+    ResponseError,
+    TryAgainError,
+)
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from server.store.embedded_redis import EmbeddedRedis, EmbeddedRedisError
+
+__all__ = ["REDIS_CONNECT_S", "STORE_DOWN", "RedisKeeper", "is_store_down", "keep_redis_up"]
+
+log = logging.getLogger(__name__)
+
+STORE_DOWN: Final[tuple[type[RedisError], ...]] = (
+    RedisConnectionError,  # refused, lost, loading (BusyLoadingError), pool full
+    RedisTimeoutError,
+    ReadOnlyError,  # a replica while its primary is being replaced
+    ClusterDownError,
+    TryAgainError,
+)
+"""The Redis errors that mean "not reachable for now", not a mistake of ours."""
+
+REDIS_CONNECT_S: Final = 5.0
+"""Connecting to Redis is given up on after this long (the system's wait is minutes)."""
+WATCH_S: Final = 0.2  # how often the embedded Redis's process is looked at
+RESTART_BACKOFF_S: Final = (0.0, 0.5, 1.0, 2.0, 5.0)  # after failed restarts
+
+
+def is_store_down(error: BaseException) -> bool:
+    """Whether a Redis error means "not reachable for now" (else it is a fault)."""
+    if isinstance(error, STORE_DOWN):
+        return True
+    # A script's write refused by a replica (a failover under way, or a primary made a
+    # replica) comes as a plain ResponseError that quotes READONLY.
+    return isinstance(error, ResponseError) and "-READONLY " in str(error)
+
+
+class RedisKeeper:
+    """Starts the embedded Redis again whenever its process has died.
+
+    The restart runs on the event loop's thread on purpose, as the first start does:
+    the new redis-server then dies with this process even on kill -9 (PDEATHSIG
+    follows the spawning thread). It blocks the loop for as long as Redis takes to
+    load its files (well under a second for this game's data), while every request
+    would fail anyway.
+    """
+
+    def __init__(self, embedded: EmbeddedRedis) -> None:
+        self.embedded = embedded
+        self.restarts = 0
+        self.down_since: float | None = None  # time.monotonic() when found dead
+        self.last_error: str | None = None
+
+    def state(self) -> str:
+        """A sentence for /healthz on the embedded Redis, '' while it runs."""
+        if self.down_since is None:
+            return ""
+        down = time.monotonic() - self.down_since
+        words = (
+            f"The embedded Redis stopped {down:.1f} s ago; the server is starting it again"
+            f" on the same data folder ({self.restarts} restarts so far)."
+        )
+        if self.last_error:
+            words += f" Last attempt: {self.last_error.splitlines()[0]}"
+        return words
+
+    async def run(self) -> None:
+        failures = 0
+        while True:
+            await asyncio.sleep(WATCH_S)
+            if self.embedded.running:
+                continue
+            if self.down_since is None:
+                self.down_since = time.monotonic()
+                log.warning(
+                    "the embedded Redis (pid %s) has stopped; starting it again on %s",
+                    self.embedded.pid,
+                    self.embedded.data_dir,
+                )
+            await asyncio.sleep(RESTART_BACKOFF_S[min(failures, len(RESTART_BACKOFF_S) - 1)])
+            try:
+                self.embedded.restart()
+            except (EmbeddedRedisError, OSError) as e:
+                failures += 1
+                self.last_error = str(e)
+                log.error("the embedded Redis did not start again (%s); retrying", e)
+                continue
+            self.restarts += 1
+            log.warning(
+                "the embedded Redis is back on %s (pid %s) after %.1f s",
+                self.embedded.url,
+                self.embedded.pid,
+                time.monotonic() - self.down_since,
+            )
+            failures, self.down_since, self.last_error = 0, None, None
+
+
+@asynccontextmanager
+async def keep_redis_up(embedded: EmbeddedRedis | None) -> AsyncIterator[RedisKeeper | None]:
+    """A ``RedisKeeper`` of ``embedded`` running for the duration (None without one)."""
+    if embedded is None:
+        yield None
+        return
+    keeper = RedisKeeper(embedded)
+    task = asyncio.get_running_loop().create_task(keeper.run())
+    try:
+        yield keeper
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

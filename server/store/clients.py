@@ -1,0 +1,260 @@
+"""One Redis or a Redis Cluster, told apart by asking the node ``REDIS_URL`` names.
+
+``open_client`` asks that node ``INFO cluster``: with ``cluster_enabled:1`` the
+server's client is redis-py's cluster client (``redis.asyncio.cluster.RedisCluster``,
+which routes each command to the primary of its key's slot and follows ``MOVED`` and
+failovers), otherwise the plain ``redis.asyncio.Redis`` as before. No other setting.
+
+What differs on a cluster, and where it is handled:
+
+- A script, a transaction or a multi-key command may only touch keys of one slot.
+  One game's keys share the hash tag ``{<id>}``; the lobby's share ``{lobby}``, the
+  timekeeper's ``{clock}``; the other global keys are single keys (``bots:games``,
+  ``presence:servers``). ``PUBLISH`` reaches the subscribers of every node.
+- ``SCAN`` is per node: the cluster client's ``scan_iter`` walks every primary.
+- Keyspace notifications are per node: the tailer subscribes on each primary
+  (``node_client``) and follows the slots as they move (server/live/tailer.py).
+- ``XREAD`` over streams of several slots is refused: reads of many games go in one
+  pipeline, which the cluster client sends node by node (``EventStore.tail``).
+- The command path's one-connection fast path (server/store/direct_path.py) can't route:
+  the cluster takes the public path (server/store/fast_paths.py says so once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TypeAlias, TypeGuard
+
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+
+from server.store.public_path import ScriptsWhenAwaited, Subscription, SubscriptionPath
+
+__all__ = [
+    "AnyNodeSubscription",
+    "ClusterRedis",
+    "RedisClient",
+    "close_client",
+    "cluster_enabled",
+    "copy_client",
+    "is_cluster",
+    "node_client",
+    "open_client",
+    "ping",
+    "subscriber_client",
+]
+
+log = logging.getLogger(__name__)
+
+RedisClient: TypeAlias = aioredis.Redis | RedisCluster
+"""The server's Redis client: one Redis, or a cluster."""
+
+# What a plain client on one node of a cluster keeps of the cluster client's options.
+_NODE_OPTIONS: Final = (
+    "max_connections",
+    "username",
+    "password",
+    "credential_provider",
+    "socket_timeout",
+    "socket_connect_timeout",
+    "socket_keepalive",
+    "socket_keepalive_options",
+    "retry",
+    "retry_on_error",
+    "encoding",
+    "encoding_errors",
+    "decode_responses",
+    "client_name",
+    "health_check_interval",
+)
+
+
+def is_cluster(client: RedisClient) -> TypeGuard[RedisCluster]:
+    """Whether ``client`` is a cluster client."""
+    return isinstance(client, RedisCluster)
+
+
+async def cluster_enabled(url: str, **options: Any) -> bool:
+    """Whether the node ``url`` names runs in cluster mode (``INFO cluster``)."""
+    probe = aioredis.Redis.from_url(url, **options)
+    try:
+        info = await probe.info("cluster")
+    finally:
+        await probe.aclose()
+    return str(info.get("cluster_enabled", 0)) == "1"
+
+
+async def open_client(
+    url: str, *, max_connections: int, socket_connect_timeout: float
+) -> RedisClient:
+    """The server's client for ``url``: a cluster client if its node is in cluster
+    mode, else a plain client on a pool of its own. Raises as a first command would
+    when the node can't be reached."""
+    if await cluster_enabled(url, socket_connect_timeout=socket_connect_timeout):
+        cluster = RedisCluster.from_url(
+            url, max_connections=max_connections, socket_connect_timeout=socket_connect_timeout
+        )
+        await cluster.initialize()
+        primaries = sorted(node.name for node in cluster.get_primaries())
+        log.info("Redis Cluster: %d primaries (%s)", len(primaries), ", ".join(primaries))
+        return cluster
+    # A plain pool: the blocking one's bookkeeping cost a third of the client's time
+    # per move, and a socket that finds the pool full waits and retries (server/web/game_socket.py).
+    # A URL's own socket_connect_timeout wins. The client owns its pool (aclose closes it).
+    pool = aioredis.ConnectionPool.from_url(
+        url, max_connections=max_connections, socket_connect_timeout=socket_connect_timeout
+    )
+    return aioredis.Redis.from_pool(pool)
+
+
+def _options(cluster: RedisCluster, changes: dict[str, Any]) -> dict[str, Any]:
+    """The cluster client's connection options a new client takes, with ``changes``."""
+    options = {**cluster.get_connection_kwargs(), **changes}
+    kept = {k: v for k, v in options.items() if k in _NODE_OPTIONS}
+    connection_class = options.get("connection_class")
+    if connection_class is not None and "SSL" in getattr(connection_class, "__name__", ""):
+        kept["ssl"] = True
+    return kept
+
+
+def copy_client(cluster: RedisCluster, **changes: Any) -> RedisCluster:
+    """Another cluster client on the same cluster, with the same options but
+    ``changes`` (its own connections: closing it leaves ``cluster``'s alone)."""
+    nodes = [ClusterNode(node.host, node.port) for node in cluster.get_nodes()]
+    return RedisCluster(startup_nodes=nodes, **_options(cluster, changes))
+
+
+def node_client(cluster: RedisCluster, node: ClusterNode, **changes: Any) -> aioredis.Redis:
+    """A plain client on one node of ``cluster`` (its subscriptions, its CONFIG),
+    with the cluster client's options but ``changes``."""
+    return aioredis.Redis(host=node.host, port=int(node.port), **_options(cluster, changes))
+
+
+def subscriber_client(cluster: RedisCluster, node: ClusterNode) -> aioredis.Redis:
+    """A plain client on one node for subscriptions: no socket timeout (a subscribed
+    connection waits as long as it takes) and no retries (a lost connection is the
+    owner's to make again, elsewhere if the node died: redis-py's own reconnecting
+    would keep trying the dead node)."""
+    return node_client(cluster, node, socket_timeout=None, retry=Retry(NoBackoff(), 0))
+
+
+async def ping(client: RedisClient) -> None:
+    """Raise unless Redis answers: on a cluster, every primary (redis-py's PING goes
+    to every node, and a dead replica does not stop the games)."""
+    if isinstance(client, RedisCluster):
+        await client.ping(target_nodes=RedisCluster.PRIMARIES)
+    else:
+        await client.ping()
+
+
+async def close_client(client: RedisClient) -> None:
+    """Close a client and its connections (a plain client's pool too)."""
+    await client.aclose()
+    if not isinstance(client, RedisCluster):
+        await client.connection_pool.disconnect()
+
+
+class AnyNodeSubscription:
+    """Subscribed connections on one node of a cluster, any live one: ``PUBLISH``
+    reaches the subscribers of every node. Each connection is made on a node picked
+    afresh from the cluster's map, so one lost with its node is made again on
+    another. ``make(client)`` gives the subscription path of a plain node client."""
+
+    def __init__(
+        self, cluster: RedisCluster, make: Callable[[aioredis.Redis], SubscriptionPath]
+    ) -> None:
+        self._cluster = cluster
+        self._make = make
+        self._path: SubscriptionPath | None = None
+        self._client: aioredis.Redis | None = None
+        self._connecting: asyncio.Lock | None = None
+
+    @property
+    def protocol(self) -> Subscription | None:
+        return None if self._path is None else self._path.protocol
+
+    async def connected(self) -> Subscription:
+        protocol = self.protocol
+        if protocol is not None and protocol.lost is None:
+            return protocol
+        if self._connecting is None:
+            self._connecting = asyncio.Lock()
+        async with self._connecting:  # callers at once share one connection
+            protocol = self.protocol
+            if protocol is not None and protocol.lost is None:
+                return protocol
+            return await self._connect()
+
+    async def _connect(self) -> Subscription:
+        await self.aclose()
+        nodes = self._cluster.get_nodes()
+        if not nodes:
+            await self._cluster.initialize()
+            nodes = self._cluster.get_nodes()
+        node = random.choice(nodes)
+        self._client = subscriber_client(self._cluster, node)
+        self._path = self._make(self._client)
+        return await self._path.connected()
+
+    async def aclose(self) -> None:
+        path, client, self._path, self._client = self._path, self._client, None, None
+        if path is not None:
+            await path.aclose()
+        if client is not None:
+            await client.aclose()
+
+
+class ClusterRedis(ScriptsWhenAwaited):
+    """The command path on redis-py's cluster client: each call goes to the primary
+    of its keys' slot (a script's keys must share one). Replies come through the
+    client's response callbacks (``XRANGE`` entries as ``(id, {field: value})``),
+    which the callers read as well as Redis's own.
+
+    A script followed by ``WAIT`` (server.store.durability) must run on one connection of
+    the node that holds its keys: both go in one cluster pipeline, the ``WAIT``
+    aimed at that node (``target_nodes``), so redis-py sends them together on one
+    connection of that node's pool. A slot that moved meanwhile gets the script
+    sent on by redis-py and the ``WAIT`` refused (a replica) or failing: the append
+    then fails as a lost connection would, the map is read again, and its retry
+    (same command id) waits on the new primary."""
+
+    def __init__(self, client: RedisCluster) -> None:
+        self._client = client
+
+    async def execute(self, *args: bytes) -> Any:
+        return await self._client.execute_command(args[0].decode().upper(), *args[1:])
+
+    async def _pipeline(
+        self, command: Sequence[bytes], wait: Sequence[bytes], key: bytes
+    ) -> list[Any]:
+        if not key:
+            raise ValueError("a waiting script needs a key: its slot's node waits")
+        node = self._client.nodes_manager.get_node_from_slot(self._client.keyslot(key))
+        pipe = self._client.pipeline(transaction=False)
+        pipe.execute_command(command[0].decode(), *command[1:])
+        pipe.execute_command(wait[0].decode(), *wait[1:], target_nodes=node)
+        try:
+            replies: list[Any] = await pipe.execute(raise_on_error=False)
+        except (RedisError, OSError):
+            await self._read_map()  # the node may be gone: for the command's retry
+            raise
+        return replies
+
+    async def _wait_failed(self, error: Exception) -> Any:
+        # The WAIT's node is no longer the slot's primary (a failover: the script was
+        # sent on by redis-py, the WAIT refused): answered as a lost connection, and
+        # the map read again for the command's retry.
+        await self._read_map()
+        raise RedisConnectionError(f"WAIT on the node of the slot failed: {error}") from error
+
+    async def _read_map(self) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            await self._client.nodes_manager.initialize()

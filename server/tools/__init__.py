@@ -1,0 +1,6 @@
+"""An operator's commands beside the servers: export and import, the lobby's
+rebuild, the ratings' rebuild (and the mending every server does at start).
+
+May import: server.workers, server.players, server.live, server.games,
+server.store, server.common, events/.
+"""

@@ -1,0 +1,422 @@
+"""The HTTP API of PROTOCOL.md, as Starlette routes over the game service.
+
+Every handler checks in the same order, so the answer to a bad request never depends
+on what follows it: the rate limit (commands, games created, seats joined), the game
+(404), the token (401/403, after the address's budget of failed authentications:
+429), the body (400), then the rules (409/422). Nothing is written before all checks
+pass.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Final, cast
+
+import msgspec
+from redis.exceptions import RedisError
+from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from events.game import VARIANTS
+from events.turns import RATED_NEEDS_ACCOUNT
+from server.common import wire
+from server.common.errors import (
+    ServiceError,
+    bad_request,
+    forbidden,
+    missing_token,
+    not_found,
+    rate_limited,
+    unavailable,
+)
+from server.games.lobby import STATUSES, Status
+from server.games.public_records import record_players
+from server.games.service import GameService, RematchResult
+from server.players.accounts import Accounts, mask_deleted, session_account
+from server.players.profiles import Profiles
+from server.store.availability import is_store_down
+from server.store.clients import ping
+from server.web.qr_route import qr_code
+from server.web.rate_limits import ClientLimits, RateLimiter
+from server.workers.analyser import AnalysisQueue
+
+DEFAULT_LIMIT: Final = 50
+MAX_LIMIT: Final = 200
+
+_encoder = msgspec.json.Encoder()
+
+
+def json(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(_encoder.encode(body), status, headers, media_type="application/json")
+
+
+def _service(request: Request) -> GameService:
+    return cast(GameService, request.app.state.service)
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The client's address: the peer's (or X-Forwarded-For's, from a trusted proxy)."""
+    return conn.client.host if conn.client else "unknown"
+
+
+def _limits(conn: HTTPConnection) -> ClientLimits:
+    return cast(ClientLimits, conn.app.state.client_limits)
+
+
+async def seat_for_token(conn: HTTPConnection, game_id: str, token: str | None) -> int | None:
+    """The token's seat (None: a spectator), a request's or a websocket's; a token is
+    checked within its address's budget of failed authentications."""
+    service = cast(GameService, conn.app.state.service)
+    if token is None:
+        return await service.seat_for_token(game_id, None)
+    return await _limits(conn).authenticate(
+        client_address(conn), lambda: service.seat_for_token(game_id, token)
+    )
+
+
+async def read_body(request: Request) -> bytes:
+    """The request body, refused (400) past the size limit without reading it all."""
+    limit: int = request.app.state.settings.max_body_bytes
+    too_large = bad_request(f"The request body is larger than {limit} bytes.")
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        try:
+            size = int(declared)
+        except ValueError:
+            raise bad_request("Content-Length is not a number.") from None
+        if size > limit:
+            raise too_large
+    body = bytearray()
+    async for chunk in request.stream():  # also counted: a length may be absent or lie
+        body += chunk
+        if len(body) > limit:
+            raise too_large
+    return bytes(body)
+
+
+def bearer_token(request: Request) -> str | None:
+    """The seat token of ``Authorization: Bearer <token>``, None without the header."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise forbidden("The Authorization header must be: Bearer <seat token>.")
+    return token.strip()
+
+
+def int_param(request: Request, name: str, default: int | None) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise bad_request(f"{name} must be an integer, not {raw!r}.") from None
+
+
+def _game_id(request: Request) -> str:
+    game_id: str = request.path_params["game_id"]
+    return game_id
+
+
+# ---------------------------------------------------------------------- handlers
+
+
+async def create_game(request: Request) -> Response:
+    _limits(request).spend_create(client_address(request))
+    body = wire.decode(await read_body(request), wire.CreateGame)
+    if body.rated and await session_account(request) is None:
+        raise missing_token("A rated game is created by a player logged in to an account.")
+    summary = await _service(request).create_game(
+        body.variant, body.players, body.seed, wire.time_control(body.clock), body.rated
+    )
+    return json(summary, 201)
+
+
+async def join_seat(request: Request) -> Response:
+    _limits(request).spend_join(client_address(request))
+    service = _service(request)
+    game_id = _game_id(request)
+    await service.variant_of(game_id)  # 404 before looking at the body
+    join = wire.decode(await read_body(request), wire.JoinSeat)
+    account = None
+    if join.name is None and join.bot is None:
+        account = await session_account(request)  # {}: the session's account
+    if account is not None:
+        name, bot = account, None
+    else:
+        name, bot = wire.player_name(join)
+        if bot is None and await service.rated(game_id):
+            raise missing_token(RATED_NEEDS_ACCOUNT)  # a guest: 401, log in first
+    joined = await service.join(game_id, name, bot, account)
+    return json({"seat": joined.seat, "token": joined.token, "version": joined.version}, 201)
+
+
+async def list_games(request: Request) -> Response:
+    raw_status = request.query_params.get("status")
+    if raw_status is not None and raw_status not in STATUSES:
+        raise bad_request(f"status must be one of {', '.join(STATUSES)}, not {raw_status!r}.")
+    limit = int_param(request, "limit", DEFAULT_LIMIT)
+    assert limit is not None
+    if not 1 <= limit <= MAX_LIMIT:
+        raise bad_request(f"limit must be 1 to {MAX_LIMIT}, not {limit}.")
+    status: Status | None = raw_status  # narrowed by the check above
+    service = _service(request)
+    games = await service.list_games(status, limit)
+    await mask_deleted(request, [seat for game in games for seat in game["seats"]])
+    # Each account's and bot's rating beside its name (server/players/profiles.py).
+    profiles: Profiles | None = getattr(request.app.state, "profiles", None)
+    if profiles is not None:
+        games = await profiles.with_ratings(games)
+    if await service.lobby_rebuilding():
+        # Lists may be missing games while the index is rebuilt (server/games/lobby_keeper.py).
+        return json({"games": games, "rebuilding": True})
+    return json({"games": games})
+
+
+async def game_summary(request: Request) -> Response:
+    summary = await _service(request).summary(_game_id(request))
+    await mask_deleted(request, summary["seats"])
+    # A finished rated game says whether it moved ratings (server/players/profiles.py).
+    profiles: Profiles | None = getattr(request.app.state, "profiles", None)
+    if profiles is not None:
+        [summary] = await profiles.with_decisions([summary])
+    return json(summary)
+
+
+async def game_view(request: Request) -> Response:
+    service = _service(request)
+    game_id = _game_id(request)
+    version = int_param(request, "version", None)
+    viewer = await seat_for_token(request, game_id, bearer_token(request))
+    view = await service.view(game_id, viewer, version)
+    await mask_deleted(request, view["players"])
+    return json({"version": view["version"], "view": view})
+
+
+async def game_events(request: Request) -> Response:
+    service = _service(request)
+    game_id = _game_id(request)
+    after = int_param(request, "after", 0)
+    assert after is not None
+    viewer = await seat_for_token(request, game_id, bearer_token(request))
+    events = await service.events(game_id, viewer, after)
+    await mask_deleted(request, [e for e in events if e["type"] == "PlayerJoined"])
+    return json({"events": events})
+
+
+async def game_export(request: Request) -> Response:
+    """A finished game's public record (docs/export.md), as a file to save."""
+    game_id = _game_id(request)
+    record = await _service(request).record(game_id)
+    await mask_deleted(request, record_players(record))
+    # An id is ASCII letters, digits, - and _ (is_game_id): safe in the header as is.
+    return json(record, headers={"Content-Disposition": f'attachment; filename="{game_id}.json"'})
+
+
+async def game_analysis(request: Request) -> Response:
+    """A finished game's analysis (docs/analysis.md): done, or pending (and noted for
+    the bots' runners, if it was not)."""
+    service = _service(request)
+    game_id = _game_id(request)
+    summary = await service.summary(game_id)
+    if summary["status"] != "finished":
+        raise ServiceError(
+            "conflict",
+            f"Game {game_id} is {summary['status']}: only a finished game is analysed.",
+        )
+    queue = AnalysisQueue(service.store.client)
+    body = await queue.result(game_id)
+    if body is not None:
+        return Response(body, media_type="application/json")
+    await queue.add(game_id)
+    return json({"status": "pending"})
+
+
+async def submit_command(request: Request) -> Response:
+    service = _service(request)
+    game_id = _game_id(request)
+    token = bearer_token(request)
+    limiter: RateLimiter = request.app.state.rate_limiter
+    wait = limiter.allow(f"token:{token}" if token else f"ip:{client_address(request)}")
+    if wait is not None:
+        raise rate_limited(wait)
+    variant = await service.variant_of(game_id)
+    if token is None:
+        raise missing_token()
+    seat = await seat_for_token(request, game_id, token)
+    assert seat is not None
+    command = wire.decode(await read_body(request), wire.Command)
+    wire.check_command(command)
+    action = service.decode_action(variant.name, bytes(command.action))
+    result = await service.submit(
+        game_id, seat, command.command_id, action, command.expected_version
+    )
+    return json({"version": result.version})
+
+
+async def rematch(request: Request) -> Response:
+    service = _service(request)
+    game_id = _game_id(request)
+    token = bearer_token(request)
+    if token is None:
+        result = await service.rematch(game_id, None)  # 401
+    else:  # checked within the address's budget of failed authentications
+
+        async def rematch_for_token() -> RematchResult:
+            await _refuse_deleted_account(request, game_id, token)
+            return await service.rematch(game_id, token)
+
+        result = await _limits(request).authenticate(client_address(request), rematch_for_token)
+    return json({"id": result.id, "seat": result.seat, "token": result.token}, 201)
+
+
+async def _refuse_deleted_account(request: Request, game_id: str, token: str) -> None:
+    """A rated game's seat whose account was deleted plays no rated rematch (its
+    player still holds the seat token, not the account): 403 ``unauthorized``."""
+    service = _service(request)
+    if not await service.rated(game_id):
+        return
+    seat = await service.seat_for_token(game_id, token)
+    seats = {s["seat"]: s for s in (await service.summary(game_id))["seats"]}
+    account = seats[seat]["account"] if seat in seats else None
+    if account is None:
+        return
+    accounts = cast(Accounts, request.app.state.accounts)
+    if await accounts.deleted_among({account}):
+        raise forbidden(f"The account {account} was deleted: it plays no more rated games.")
+
+
+async def catalog(request: Request) -> Response:
+    name: str = request.path_params["variant"]
+    cached: dict[str, bytes] = request.app.state.catalogs
+    body = cached.get(name)
+    if body is None:
+        rules = VARIANTS.get(name)
+        if rules is None:
+            raise not_found(f"There is no variant {name!r}: try {', '.join(sorted(VARIANTS))}.")
+        body = cached[name] = _encoder.encode(rules.catalog())
+    return Response(body, media_type="application/json")
+
+
+DRAINING_MESSAGE: Final = (
+    "This server process is stopping (draining for a restart): send new clients to another."
+)
+
+
+async def healthz(request: Request) -> Response:
+    """200 while Redis answers; else 503 with PROTOCOL.md's error shape and why: the
+    status ``draining`` from the moment the process was told to stop (server/web/drain.py),
+    ``unavailable`` while Redis can't be reached."""
+    drain = getattr(request.app.state, "drain", None)
+    if drain is not None and drain.draining:
+        return json({"status": "draining", "code": "unavailable", "message": DRAINING_MESSAGE}, 503)
+    try:
+        await ping(_service(request).store.client)
+    except RedisError as e:
+        error = unavailable(e)
+        keeper = getattr(request.app.state, "redis_keeper", None)
+        embedded = keeper.state() if keeper is not None else ""
+        body = {"status": "unavailable", **error.to_wire()}
+        if embedded:
+            body["message"] = f"{body['message']} {embedded}"
+        return json(body, 503, {"Retry-After": "1"})
+    return json({"status": "ok"})
+
+
+ALL_METHODS: Final = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+
+async def api_not_found(request: Request) -> Response:
+    """Any request under ``/api/`` no route took: ``405`` (with ``Allow``) when the path
+    is an endpoint's with another method, else ``404``. (It matches every method, so
+    Starlette's own 405 for a known path never comes: the answer is decided here.)"""
+    path = request.url.path
+    allowed = sorted(
+        {
+            method
+            for route in request.app.router.routes
+            if isinstance(route, Route)
+            and route.endpoint is not api_not_found
+            and route.methods
+            and route.path_regex.fullmatch(path)
+            for method in route.methods
+        }
+    )
+    if allowed:
+        raise HTTPException(
+            405,
+            f"{path} does not take {request.method}: use {', '.join(allowed)}.",
+            {"Allow": ", ".join(allowed)},
+        )
+    raise not_found(f"There is no {request.method} {path}.")
+
+
+async def websocket_only(request: Request) -> Response:
+    """A plain HTTP request to a websocket's path: 426, in the API's shape."""
+    raise HTTPException(
+        426,
+        f"{request.url.path} is a websocket: connect with Upgrade: websocket.",
+        {"Upgrade": "websocket"},
+    )
+
+
+# ---------------------------------------------------------------------- errors
+
+
+async def on_service_error(request: Request, exc: Exception) -> Response:
+    error = cast(ServiceError, exc)
+    headers = None
+    if error.retry_after is not None:
+        headers = {"Retry-After": str(max(1, math.ceil(error.retry_after)))}
+    return json(error.to_wire(), error.status, headers)
+
+
+async def on_store_down(request: Request, exc: Exception) -> Response:
+    """Redis can't be reached: 503 ``unavailable`` (server/store/availability.py); any other Redis
+    error is a fault of ours, left to the last resort (a 500)."""
+    if not is_store_down(exc):
+        raise exc
+    return await on_service_error(request, unavailable(exc))
+
+
+async def on_http_exception(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no such route, wrong method) in the API's shape."""
+    http = cast(HTTPException, exc)
+    code = "not_found" if http.status_code == 404 else "bad_request"
+    return json({"code": code, "message": http.detail}, http.status_code, dict(http.headers or {}))
+
+
+EXCEPTION_HANDLERS: Final = {
+    ServiceError: on_service_error,
+    HTTPException: on_http_exception,
+    RedisError: on_store_down,
+}
+
+
+def api_routes() -> list[BaseRoute]:
+    """Every route of PROTOCOL.md's HTTP table, plus ``/healthz``, players' profiles
+    and leaderboards."""
+    from server.web.player_routes import routes as player_routes  # it uses this module's helpers
+
+    return [
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games", list_games, methods=["GET"]),
+        Route("/api/games/{game_id}", game_summary, methods=["GET"]),
+        Route("/api/games/{game_id}/seats", join_seat, methods=["POST"]),
+        Route("/api/games/{game_id}/view", game_view, methods=["GET"]),
+        Route("/api/games/{game_id}/events", game_events, methods=["GET"]),
+        Route("/api/games/{game_id}/export", game_export, methods=["GET"]),
+        Route("/api/games/{game_id}/analysis", game_analysis, methods=["GET"]),
+        Route("/api/games/{game_id}/commands", submit_command, methods=["POST"]),
+        Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
+        Route("/api/catalog/{variant}", catalog, methods=["GET"]),
+        Route("/api/qr", qr_code, methods=["POST"]),
+        Route("/healthz", healthz, methods=["GET", "HEAD"]),
+        *player_routes(),
+        Route("/api/{rest:path}", api_not_found, methods=ALL_METHODS),
+        Route("/ws/{rest:path}", websocket_only, methods=ALL_METHODS),
+    ]

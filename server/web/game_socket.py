@@ -1,0 +1,374 @@
+"""The websocket of PROTOCOL.md: ``/ws/games/{id}?token=…&since=N``.
+
+A socket watches one game. It gets a snapshot (or, with ``since``, the diffs it
+missed), then one diff per event, through the process's hub of that game
+(``server.live.hubs``). It may send commands, which go through the game service exactly as
+``POST /commands`` does (same checks in the same order, same idempotency, same
+errors), ``resync`` for a fresh snapshot, and ``ping``.
+
+A message that cannot be understood gets an ``error`` and the socket stays open. A
+message larger than 64 KiB closes it with 1009 (the server is also run with
+``ws_max_size=65536`` so uvicorn refuses it before it is read whole). A socket that
+cannot start (unknown game, bad token, bad ``since``) gets one ``error`` and is closed
+with 4000 + the HTTP status of that error (4400, 4403, 4404). docs/live.md tells all.
+
+``server.web.app.create_app`` picks this module up by itself: ``routes`` and ``lifespan``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, Final, TypeVar
+
+import msgspec
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import MaxConnectionsError, RedisError
+from starlette.applications import Starlette
+from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.types import Receive, Scope
+from starlette.types import Send as ASGISend
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from events.game import Variant
+from server.common import wire
+from server.common.errors import ServiceError, bad_request, missing_token, rate_limited, unavailable
+from server.common.settings import Settings
+from server.games.projection import LoggedEvent
+from server.games.service import GameService
+from server.live.hubs import CLOSE_INTERNAL, Hubs, Outbox
+from server.live.socket_writers import Inbox, Wire, inbox_for, wire_for
+from server.players.accounts import masked_log
+from server.store.availability import is_store_down
+from server.store.clients import RedisClient, copy_client
+from server.web.api_routes import seat_for_token
+from server.web.drain import CLOSE_RESTART, RESTART_REASON, Drain
+from server.web.rate_limits import RateLimiter
+
+__all__ = ["MAX_MESSAGE_BYTES", "lifespan", "routes"]
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE_BYTES: Final = 64 * 1024
+CLOSE_TOO_BIG: Final = 1009
+POOL_RETRIES: Final = 20  # ~1 s in all
+
+T = TypeVar("T")
+
+
+class CommandMessage(
+    msgspec.Struct, frozen=True, tag="command", tag_field="type", forbid_unknown_fields=True
+):
+    command_id: str
+    action: msgspec.Raw
+    expected_version: int | None = None
+
+
+class ResyncMessage(
+    msgspec.Struct, frozen=True, tag="resync", tag_field="type", forbid_unknown_fields=True
+):
+    pass
+
+
+class PingMessage(
+    msgspec.Struct, frozen=True, tag="ping", tag_field="type", forbid_unknown_fields=True
+):
+    pass
+
+
+ClientMessage = CommandMessage | ResyncMessage | PingMessage
+
+_decode_message = msgspec.json.Decoder(ClientMessage).decode
+_encode = msgspec.json.Encoder().encode
+_PONG: Final = b'{"type":"pong"}'
+
+
+def _error(error: ServiceError, command_id: str | None = None) -> bytes:
+    message: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
+    if command_id is not None:
+        message["command_id"] = command_id
+    return _encode(message)
+
+
+class _CommandIdOnly(msgspec.Struct, frozen=True):
+    """What ``_command_id_of`` reads of a refused message (other fields skipped)."""
+
+    type: Any = None
+    command_id: Any = None
+
+
+_decode_command_id = msgspec.json.Decoder(_CommandIdOnly).decode
+
+
+def _command_id_of(raw: bytes) -> str | None:
+    """The command id of a message refused as malformed, if it has a usable one."""
+    try:
+        data = wire.decode_with(_decode_command_id, raw)
+    except ServiceError:
+        return None
+    command_id = data.command_id
+    usable = isinstance(command_id, str) and 0 < len(command_id) <= wire.MAX_COMMAND_ID
+    return command_id if data.type == "command" and usable else None
+
+
+async def _pool_retry(call: Callable[[], Awaitable[T]]) -> T:
+    """``call()``, tried again a few times while the Redis pool has no free connection.
+
+    That error comes before anything is sent to Redis (and commands are idempotent
+    by their id anyway): a burst of sockets should wait a moment, not be dropped.
+    """
+    for attempt in range(POOL_RETRIES):
+        try:
+            return await call()
+        except MaxConnectionsError:
+            if attempt == POOL_RETRIES - 1:
+                raise
+            await asyncio.sleep(0.005 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+def _since(raw: str | None) -> int | None:
+    if raw is None or raw == "":
+        return None
+    try:
+        since = int(raw)
+    except ValueError:
+        raise bad_request(f"since must be a version (an integer), not {raw!r}.") from None
+    if since < 0:
+        raise bad_request("since must be 0 or more.")
+    return since
+
+
+class _Session:
+    """One socket's reading side: what the client sends, answered in order."""
+
+    def __init__(
+        self,
+        websocket: WebSocket,
+        service: GameService,
+        limiter: RateLimiter,
+        outbox: Outbox,
+        token: str | None,
+        inbox: Inbox | None = None,
+        drain: Drain | None = None,
+    ) -> None:
+        self.websocket = websocket
+        self.drain = drain or Drain()
+        self.inbox = inbox
+        self.service = service
+        self.limiter = limiter
+        self.outbox = outbox
+        self.token = token
+        self.game_id = outbox.hub.game_id
+        self.variant = outbox.hub.variant.name
+
+    async def run(self) -> None:
+        inbox = self.inbox
+        while True:
+            if inbox is not None:
+                received = await inbox.get()
+                if received is None:
+                    return
+                raw = received
+            else:
+                message = await self.websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                raw = text.encode() if text is not None else (message.get("bytes") or b"")
+            if len(raw) > MAX_MESSAGE_BYTES:
+                await _close(
+                    self.websocket,
+                    CLOSE_TOO_BIG,
+                    f"A message may have at most {MAX_MESSAGE_BYTES} bytes.",
+                )
+                return
+            await self._handle(raw)
+
+    async def _handle(self, raw: bytes) -> None:
+        try:
+            message = wire.decode_with(_decode_message, raw, "message")
+        except ServiceError as e:
+            await self.outbox.reply(_error(e, _command_id_of(raw)))
+            return
+        if isinstance(message, PingMessage):
+            await self.outbox.reply(_PONG)
+        elif isinstance(message, ResyncMessage):
+            self.outbox.reset()
+        elif self.drain.take_command():
+            try:
+                await self._command(message)
+            finally:
+                self.drain.command_done()
+        # else the process is draining: the command is left unanswered, and the client
+        # sends it again (same command_id) on the socket it opens elsewhere.
+
+    async def close_for_restart(self) -> None:
+        """The process is draining: 1012, after what was written (answers included)."""
+        await self.outbox.wire.drained(0)
+        await _close(self.websocket, CLOSE_RESTART, RESTART_REASON)
+
+    async def _command(self, message: CommandMessage) -> None:
+        command_id = message.command_id
+        try:
+            if self.token is None:
+                raise missing_token(
+                    "Spectators cannot act: connect with ?token=<seat token> to play."
+                )
+            wait = self.limiter.allow(f"token:{self.token}")
+            if wait is not None:
+                raise rate_limited(wait)
+            seat = self.outbox.viewer
+            assert seat is not None
+            wire.check_command(wire.Command(command_id, message.action, message.expected_version))
+            action = self.service.decode_action(self.variant, bytes(message.action))
+            result = await _pool_retry(
+                lambda: self.service.submit(
+                    self.game_id, seat, command_id, action, message.expected_version
+                )
+            )
+        except ServiceError as e:
+            await self.outbox.reply(_error(e, command_id if command_id else None))
+            return
+        except RedisError as e:
+            if is_store_down(e):
+                # Answered, then the socket is closed (game_socket): resent on the next.
+                await self.outbox.reply(_error(unavailable(e), command_id))
+            raise
+        ack = {"type": "ack", "command_id": command_id, "version": result.version}
+        await self.outbox.reply(_encode(ack))
+
+
+async def _close(websocket: WebSocket, code: int, reason: str, last: bytes | None = None) -> None:
+    """Send ``last`` (if any) and close, unless the client has gone already."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        if last is not None:
+            await websocket.send_text(last.decode())
+        await websocket.close(code, reason)
+
+
+async def _close_for_redis(websocket: WebSocket, error: RedisError) -> None:
+    """Redis can't be reached: ``unavailable`` and 4503, the client backs off and
+    reconnects (server/store/availability.py); any other Redis error is ours: 1011."""
+    if is_store_down(error):
+        failure = unavailable(error)
+        await _close(websocket, 4000 + failure.status, failure.code, _error(failure))
+    else:
+        log.error("Redis refused a call of a socket: %r", error)
+        await _close(websocket, CLOSE_INTERNAL, "The server failed; reconnect.")
+
+
+async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = None) -> None:
+    """``/ws/games/{game_id}``: a player (``?token=``) or a spectator watching a game.
+    Its messages come from ``inbox`` when the server offers one, else from ASGI."""
+    app_state = websocket.app.state
+    service: GameService = app_state.service
+    hubs: Hubs = app_state.hubs
+    drain: Drain = app_state.drain
+    game_id: str = websocket.path_params["game_id"]
+    await websocket.accept()
+    if drain.draining:  # this process is stopping: the client goes elsewhere at once
+        await _close(websocket, CLOSE_RESTART, RESTART_REASON)
+        return
+    token = websocket.query_params.get("token") or None
+    try:
+        since = _since(websocket.query_params.get("since"))
+        viewer = await _pool_retry(lambda: seat_for_token(websocket, game_id, token))
+        outbox = await _pool_retry(
+            lambda: hubs.watch(game_id, viewer, since, wire, websocket.close)
+        )
+    except ServiceError as e:
+        await _close(websocket, 4000 + e.status, e.code, _error(e))
+        return
+    except RedisError as e:
+        log.warning("socket on %s not started, Redis failed: %r", game_id, e)
+        await _close_for_redis(websocket, e)
+        return
+    session = _Session(websocket, service, app_state.rate_limiter, outbox, token, inbox, drain)
+    if not drain.admit(session):  # the drain began while the socket was starting
+        await _close(websocket, CLOSE_RESTART, RESTART_REASON)
+        await hubs.leave(outbox)
+        return
+    try:
+        await session.run()
+    except RedisError as e:
+        # The command may or may not be written: the client resends it (same id) on
+        # the socket it reconnects, and gets the one answer.
+        log.warning("Redis failed on the socket of %s: %r", game_id, e)
+        await _close_for_redis(websocket, e)
+    finally:
+        drain.leave(session)
+        await hubs.leave(outbox)
+
+
+class GameSocketApp:
+    """The ASGI app of ``/ws/games/{game_id}``. Messages go out through a
+    ``server.live.socket_writers`` wire: frames written straight to the connection where the
+    server offers it (``splendor serve`` does), else the server's own ``send``
+    without Starlette's per-message wrapper; they come in through the connection's
+    ``Inbox`` where offered, else ASGI's ``receive``. It is the hottest path."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: ASGISend) -> None:
+        async def send_text(text: str) -> None:
+            await send({"type": "websocket.send", "text": text})
+
+        wire = wire_for(scope, send_text)
+        inbox = inbox_for(scope)
+        try:
+            await game_socket(WebSocket(scope, receive=receive, send=send), wire, inbox)
+        finally:
+            wire.close()
+
+
+def tail_client(client: RedisClient) -> RedisClient:
+    """A single-connection client like ``client``, without a socket timeout: the
+    tailer's ``XREAD BLOCK`` holds its connection for seconds. On a cluster, where
+    nothing blocks (``EventStore.tail``), a cluster client of its own."""
+    if isinstance(client, RedisCluster):
+        return copy_client(client)
+    pool = client.connection_pool
+    kwargs = dict(pool.connection_kwargs)
+    kwargs["socket_timeout"] = None
+    own_pool = aioredis.ConnectionPool(connection_class=pool.connection_class, **kwargs)
+    return aioredis.Redis(connection_pool=own_pool, single_connection_client=True)
+
+
+@asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    """The process's hubs, from the service's Redis, for as long as the app runs."""
+    service: GameService = app.state.service
+    client: RedisClient = app.state.redis
+
+    async def load(game_id: str) -> tuple[Variant, Sequence[LoggedEvent]]:
+        variant = await service.variant_of(game_id)
+        return variant, await masked_log(client, await service.log(game_id))
+
+    settings: Settings = app.state.settings
+    hubs = Hubs(
+        load,
+        tail_client(client),
+        client,
+        outbox_limit=settings.ws_buffer,
+        tail_mode=settings.tail,
+        presence_beat_s=settings.presence_beat,
+        durability=service.store.durability,
+    )
+    app.state.hubs = hubs
+    # This process's own moves go to its hubs straight from the service.
+    service.observer = hubs
+    # Who is away, for abandon claims and views (server.live.presence).
+    service.away_since = hubs.presence.seats_away_since
+    await hubs.start()
+    try:
+        yield
+    finally:
+        service.observer = None
+        service.away_since = None
+        await hubs.close()
+
+
+routes: list[BaseRoute] = [WebSocketRoute("/ws/games/{game_id}", GameSocketApp())]

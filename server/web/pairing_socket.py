@@ -1,0 +1,261 @@
+"""Quick pairing's websocket: ``/ws/pairing?variant=…&clock=…&name=…[&ticket=…]``.
+
+The socket is the player's place in the pool: it gets ``waiting`` (with its ticket)
+at once, then ``paired`` (the game, its seat and its seat token) when the desk has
+made the game, and is closed with 1000. ``{"type": "cancel"}`` leaves the pool
+(``cancelled``, then 1000), unless the pairing came first (then ``paired`` answers
+it). A socket that drops leaves its entry for the grace (``GRACE_MS``): connecting
+again with ``ticket`` takes the same place back, or gets the ``paired`` made
+meanwhile. An account (a session cookie) waits in the rated pool, a guest in the
+casual one. docs/pairing.md has every message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, Final
+
+import msgspec
+from redis.exceptions import RedisError
+from starlette.applications import Starlette
+from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from server.common import wire
+from server.common.background import in_task
+from server.common.errors import ServiceError, bad_request
+from server.common.wire import iso_time
+from server.players.accounts import session_account
+from server.players.pairing_desk import Desk, Ticket, ratings_of
+from server.players.pairing_pools import Paired, PairingStore, new_ticket, seat_token
+from server.players.pairing_rules import CLOCKS, GRACE_MS, Pool, pool_named
+from server.store.availability import is_store_down
+from server.web.api_routes import client_address
+from server.web.drain import CLOSE_RESTART, RESTART_REASON, Drain
+from server.web.game_socket import PingMessage
+from server.web.rate_limits import ClientLimits
+
+__all__ = ["lifespan", "routes"]
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE_BYTES: Final = 4096
+CLOSE_DONE: Final = 1000
+_encode = msgspec.json.Encoder().encode
+_CLOCK_NAMES: Final = ", ".join(f"{i // 60}+{s}" for i, s in CLOCKS)
+
+
+class CancelMessage(
+    msgspec.Struct, frozen=True, tag="cancel", tag_field="type", forbid_unknown_fields=True
+):
+    pass
+
+
+_decode_message = msgspec.json.Decoder(CancelMessage | PingMessage).decode
+
+
+def _error(error: ServiceError) -> str:
+    return _encode({"type": "error", "code": error.code, "message": error.message}).decode()
+
+
+async def account_of(websocket: WebSocket) -> str | None:
+    """The account of the socket's session cookie (None: a guest); another site's page
+    can't use the session (``Origin``: 403 ``unauthorized``, docs/accounts.md)."""
+    return await session_account(websocket)
+
+
+def chosen_pool(websocket: WebSocket, account: str | None) -> Pool:
+    """The pool a socket asks for (``variant``, ``clock``), rated for an account."""
+    params = websocket.query_params
+    variant = params.get("variant", "")
+    # A "+" left unescaped in a query string reads as a space: "5 3" is 5+3.
+    clock = params.get("clock", "").replace(" ", "+")
+    rated = "rated" if account is not None else "casual"
+    pool = pool_named(f"{variant}-{clock}-{rated}")
+    if pool is None:
+        raise bad_request(
+            f"Quick pairing has pools for variant classic or duel and clock {_CLOCK_NAMES}"
+            f" (not {variant!r} and {clock!r})."
+        )
+    return pool
+
+
+def _name(websocket: WebSocket, account: str | None) -> str:
+    if account is not None:
+        return account
+    name, _ = wire.player_name(wire.JoinSeat(name=websocket.query_params.get("name", "")))
+    return name
+
+
+def _ticket(websocket: WebSocket) -> str:
+    ticket = websocket.query_params.get("ticket") or ""
+    if ticket == "":
+        return new_ticket()
+    if not 16 <= len(ticket) <= 64 or not ticket.isascii():
+        raise bad_request("ticket must be the ticket this server gave (16 to 64 characters).")
+    return ticket
+
+
+def paired_message(held: Ticket, paired: Paired) -> str:
+    """What the player is told of its game: the seat token only its ticket gives."""
+    message: dict[str, Any] = {
+        "type": "paired",
+        "game": paired.game,
+        "seat": paired.seat,
+        "token": seat_token(held.ticket),
+        "rated": paired.rated,
+        "opponent": {"name": paired.opponent, "rating": paired.opponent_rating},
+    }
+    return _encode(message).decode()
+
+
+class PairingSession:
+    """One waiting socket: its ticket, its messages, its end."""
+
+    def __init__(self, websocket: WebSocket, desk: Desk, held: Ticket) -> None:
+        self.websocket = websocket
+        self.desk = desk
+        self.held = held
+        self.cancelling = False  # the player sent cancel: the reader answers it
+
+    async def close_for_restart(self) -> None:
+        """The process drains: 1012; the client comes back with its ticket elsewhere."""
+        await _close(self.websocket, CLOSE_RESTART, RESTART_REASON)
+
+    async def run(self) -> None:
+        reader = asyncio.ensure_future(self._read())
+        try:
+            waits: set[asyncio.Future[Any]] = {reader, self.held.paired}
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            if self.held.paired.done() and not self.held.paired.cancelled():
+                error = self.held.paired.exception()
+                if isinstance(error, ServiceError):  # the account waits elsewhere now
+                    await _close(self.websocket, 4000 + error.status, error.code, _error(error))
+                else:
+                    message = paired_message(self.held, self.held.paired.result())
+                    await _close(self.websocket, CLOSE_DONE, "paired", message)
+            elif self.cancelling:
+                # Leaving the pool forgot the ticket (its future cancelled): the
+                # reader is sending "cancelled" and closing; let it finish.
+                with contextlib.suppress(asyncio.CancelledError):
+                    await reader
+            elif self.held.paired.cancelled() and not reader.done():
+                # Another socket took this ticket's place.
+                await _close(self.websocket, CLOSE_DONE, "replaced by another connection")
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+            self.desk.forget(self.held)
+
+    async def _read(self) -> None:
+        while True:
+            message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            raw = message.get("text") or message.get("bytes") or b""
+            raw = raw.encode() if isinstance(raw, str) else raw
+            if len(raw) > MAX_MESSAGE_BYTES:
+                await self._send(
+                    _error(bad_request(f"A message may have at most {MAX_MESSAGE_BYTES} bytes."))
+                )
+                continue
+            try:
+                decoded = wire.decode_with(_decode_message, raw, "message")
+            except ServiceError as e:
+                await self._send(_error(e))
+                continue
+            if isinstance(decoded, PingMessage):
+                await self._send('{"type":"pong"}')
+                continue
+            self.cancelling = True
+            if await self.desk.cancel(self.held):
+                await _close(self.websocket, CLOSE_DONE, "cancelled", '{"type":"cancelled"}')
+            else:
+                await self._too_late_to_cancel()
+            return
+
+    async def _too_late_to_cancel(self) -> None:
+        """Cancel came after the claim: the pairing it lost to is told within a tick
+        or two; if nothing comes the entry had left the pool: cancelled."""
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError, ServiceError):
+            await asyncio.wait_for(asyncio.shield(self.held.paired), 2.0)
+        if not self.held.paired.done():
+            await _close(self.websocket, CLOSE_DONE, "cancelled", '{"type":"cancelled"}')
+
+    async def _send(self, text: str) -> None:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await self.websocket.send_text(text)
+
+
+async def _close(websocket: WebSocket, code: int, reason: str, last: str | None = None) -> None:
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        if last is not None:
+            await websocket.send_text(last)
+        await websocket.close(code, reason)
+
+
+async def pairing_socket(websocket: WebSocket) -> None:
+    """``/ws/pairing``: wait in a pool until paired or cancelled."""
+    desk: Desk = websocket.app.state.pairing
+    drain: Drain = websocket.app.state.drain
+    await websocket.accept()
+    if drain.draining:
+        await _close(websocket, CLOSE_RESTART, RESTART_REASON)
+        return
+    try:
+        # Each socket may make a seat: priced as one (docs/http-api.md, "Rate limits").
+        limits: ClientLimits = websocket.app.state.client_limits
+        limits.spend_join(client_address(websocket))
+        account = await account_of(websocket)
+        pool = chosen_pool(websocket, account)
+        name = _name(websocket, account)
+        ticket = _ticket(websocket)
+        held = await desk.join(pool, ticket, name, account)
+    except ServiceError as e:
+        await _close(websocket, 4000 + e.status, e.code, _error(e))
+        return
+    except RedisError as e:
+        code = 4503 if is_store_down(e) else 1011
+        log.warning("pairing socket not started, Redis failed: %r", e)
+        await _close(websocket, code, "unavailable")
+        return
+    session = PairingSession(websocket, desk, held)
+    if not drain.admit(session):
+        desk.forget(held)
+        await _close(websocket, CLOSE_RESTART, RESTART_REASON)
+        return
+    waiting = {
+        "type": "waiting",
+        "pool": pool.name,
+        "variant": pool.variant,
+        "clock": pool.clock,
+        "rated": pool.rated,
+        "ticket": ticket,
+        "since": iso_time(held.waiting.since_ms),
+        "rating": held.waiting.rating if pool.rated else None,
+        "grace_ms": GRACE_MS,
+    }
+    try:
+        if not held.paired.done():
+            await session._send(_encode(waiting).decode())
+        await session.run()
+    finally:
+        drain.leave(session)
+
+
+@asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    """The process's pairing desk, ticking while the app runs."""
+    client = app.state.redis
+    desk = Desk(PairingStore(client), app.state.service, ratings=ratings_of(client))
+    app.state.pairing = desk
+    async with in_task(desk.run(), name="pairing desk"):
+        yield
+
+
+routes: list[BaseRoute] = [WebSocketRoute("/ws/pairing", pairing_socket)]
