@@ -39,6 +39,7 @@ from server.settings import Settings
 
 if TYPE_CHECKING:
     from server.pairing_desk import Desk
+    from server.service import GameService
 
 RatingsOf = Callable[[str], Awaitable[dict[str, Any]]]
 """``app.state.ratings_of(username)``: the account's ratings per variant, for
@@ -215,8 +216,17 @@ async def log_out_everywhere(request: Request) -> Response:
     if username is None:
         raise _logged_out()
     ended = await _accounts(request).end_all_sessions(username)
+    await _revoke_seats(request, username)
     await _stop_pairing(request, username)
     return _without_session(json({"ended": ended}), request)
+
+
+async def _revoke_seats(request: Request, username: str) -> None:
+    """The sessions ended, the account's seat tokens are revoked: whoever took one
+    with a session (a stolen cookie's too) acts no more; its player gets the seats
+    back with a new token when logged in again (server/seat_tokens.py)."""
+    service = cast("GameService", request.app.state.service)
+    await service.seat_tokens.revoke_account(username)
 
 
 async def _stop_pairing(request: Request, username: str) -> None:
@@ -251,6 +261,7 @@ async def delete_account(request: Request) -> Response:
         raise ServiceError("unauthorized", "Wrong password.", 403)
     await limits.right(accounts, attempt)
     await accounts.delete(username)
+    await _revoke_seats(request, username)
     await _stop_pairing(request, username)
     return _without_session(Response(status_code=204), request)
 

@@ -518,7 +518,7 @@ async def test_one_name_signed_up_at_once_on_two_servers_makes_one_account(
 
 
 async def test_a_deleted_account_plays_no_rated_rematch(server: LiveServer) -> None:
-    """After a rated Duel, the seat of an account deleted since is refused the rematch (403 unauthorized: its player still holds the seat token, not the account); the other account's call is answered as usual."""
+    """After a rated Duel, archived (its seats' tokens final: not revoked with the account, docs/accounts.md), the seat of an account deleted since is refused the rematch (403 unauthorized: its player still holds the seat token, not the account); the other account's call is answered as usual."""
     async with client(server) as mo, client(server) as ned:
         await sign_up(mo, "Mo_9")
         await sign_up(ned, "Ned_9")
@@ -531,6 +531,7 @@ async def test_a_deleted_account_plays_no_rated_rematch(server: LiveServer) -> N
             f"{url}/commands", json=resign, headers={"Authorization": f"Bearer {tokens[0]}"}
         )
         assert r.status_code == 200, r.text
+        assert await server.app.state.service.archive(game["id"])
         assert (
             await mo.request("DELETE", "/api/me", json={"password": PASSWORD})
         ).status_code == 204
