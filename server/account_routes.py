@@ -216,8 +216,8 @@ async def log_out_everywhere(request: Request) -> Response:
     if username is None:
         raise _logged_out()
     ended = await _accounts(request).end_all_sessions(username)
-    await _revoke_seats(request, username)
     await _stop_pairing(request, username)
+    await _revoke_seats(request, username)
     return _without_session(json({"ended": ended}), request)
 
 
@@ -261,8 +261,8 @@ async def delete_account(request: Request) -> Response:
         raise ServiceError("unauthorized", "Wrong password.", 403)
     await limits.right(accounts, attempt)
     await accounts.delete(username)
-    await _revoke_seats(request, username)
     await _stop_pairing(request, username)
+    await _revoke_seats(request, username)
     return _without_session(Response(status_code=204), request)
 
 
