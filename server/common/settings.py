@@ -76,12 +76,24 @@ class Settings:
     join_burst: int = 60
     auth_failure_rate: float = 0.1
     auth_failure_burst: int = 20
-    # Accounts (server/web/account_routes.py): log-ins and sign-ups per client address,
-    # and log-ins per account, each a rate a second and a burst (rate 0: no limit).
+    # Log-in limits (server/web/account_routes.py, docs/accounts.md "Log-in limits"),
+    # each a rate a second and a burst (rate 0: no limit). Per client address:
+    # failed log-ins, sign-ups and deletions. Per account and address: failed log-ins
+    # (strict). Per account: failed log-ins from any address (looser); past them the
+    # account backs off, a wait from ``login_backoff`` seconds doubling up to
+    # ``login_backoff_cap``, for the addresses that failed on it; while it does, an
+    # address with no recent failure there still tries, within the account's budget
+    # for new addresses.
     login_rate: float = 0.2
     login_burst: int = 20
+    account_address_login_rate: float = 1 / 900
+    account_address_login_burst: int = 5
     account_login_rate: float = 1 / 60
     account_login_burst: int = 10
+    new_address_login_rate: float = 20 / 3600
+    new_address_login_burst: int = 20
+    login_backoff: float = 30.0
+    login_backoff_cap: float = 900.0
     # The session cookie is Secure when the request came over https (as uvicorn
     # sees it: X-Forwarded-Proto from a trusted proxy), or always with this set.
     secure_cookies: bool = False
@@ -145,9 +157,28 @@ class Settings:
             ),
             login_rate=_float(env, "SPLENDOR_LOGIN_RATE", base.login_rate),
             login_burst=_int(env, "SPLENDOR_LOGIN_BURST", base.login_burst, least=1),
+            account_address_login_rate=_float(
+                env, "SPLENDOR_ACCOUNT_ADDRESS_LOGIN_RATE", base.account_address_login_rate
+            ),
+            account_address_login_burst=_int(
+                env,
+                "SPLENDOR_ACCOUNT_ADDRESS_LOGIN_BURST",
+                base.account_address_login_burst,
+                least=1,
+            ),
             account_login_rate=_float(env, "SPLENDOR_ACCOUNT_LOGIN_RATE", base.account_login_rate),
             account_login_burst=_int(
                 env, "SPLENDOR_ACCOUNT_LOGIN_BURST", base.account_login_burst, least=1
+            ),
+            new_address_login_rate=_float(
+                env, "SPLENDOR_NEW_ADDRESS_LOGIN_RATE", base.new_address_login_rate
+            ),
+            new_address_login_burst=_int(
+                env, "SPLENDOR_NEW_ADDRESS_LOGIN_BURST", base.new_address_login_burst, least=1
+            ),
+            login_backoff=_at_least_zero(env, "SPLENDOR_LOGIN_BACKOFF", base.login_backoff),
+            login_backoff_cap=_at_least_zero(
+                env, "SPLENDOR_LOGIN_BACKOFF_CAP", base.login_backoff_cap
             ),
             secure_cookies=_choice(env, "SPLENDOR_SECURE_COOKIES", ("0", "1"), "0") == "1",
             allowed_origins=_addresses(env, "SPLENDOR_ALLOWED_ORIGINS", base.allowed_origins),
@@ -172,7 +203,9 @@ class Settings:
             join_rate=0.0,
             auth_failure_rate=0.0,
             login_rate=0.0,
+            account_address_login_rate=0.0,
             account_login_rate=0.0,
+            new_address_login_rate=0.0,
         )
 
     def with_(self, **changes: object) -> Settings:

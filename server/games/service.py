@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 import random
 import re
@@ -66,6 +67,7 @@ from server.games.rematch_plan import (
     CLAIM_LUA,
     SET_ABSENT_LUA,
     PlannedSeat,
+    decode_plan,
     encode_plan,
     join_command_id,
     new_seat,
@@ -74,16 +76,19 @@ from server.games.rematch_plan import (
 )
 from server.live.game_signals import ARCHIVED_SIGNAL, rematch_signal, signals_channel
 from server.live.presence import presence_key
+from server.players.seat_tokens import SeatTokens, new_token
 from server.store import archive_format as archives
 from server.store.clients import RedisClient
 from server.store.event_store import (
     AppendResult,
     EventStore,
+    SeatRevoked,
     StoredEvent,
     VersionConflict,
     archive_key,
     events_key,
     meta_key,
+    seats_key,
 )
 from server.store.fast_paths import command_path
 
@@ -105,6 +110,10 @@ ATTEMPTS: Final = 3  # decide, and after a lost race decide once (then twice) mo
 _ID_ALPHABET: Final = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i
 _ID_LENGTH: Final = 10
 _MAX_ID: Final = 64
+REVOKED: Final = (
+    "This seat token no longer acts for its seat: the seat was given a new token"
+    " (its player logged out everywhere, or made a new link for another device)."
+)
 BOT_GAMES_KEY: Final = "bots:games"
 """Redis set of the games with a bot seat, watched by the bot runners."""
 
@@ -183,11 +192,6 @@ class JoinResult(msgspec.Struct, frozen=True):
     seat: int
     token: str | None
     version: int
-
-
-def seats_key(game_id: str) -> str:
-    """Hash seat number -> SHA-256 of its token; beside the game's other keys."""
-    return f"game:{{{game_id}}}:seats"
 
 
 _GAME_ID = re.compile(rf"[A-Za-z0-9_-]{{1,{_MAX_ID}}}")
@@ -274,6 +278,8 @@ class GameService:
         self._action_decoders: dict[str, msgspec.json.Decoder[Any]] = {}
         self._load_script = self._r.register_script(LOAD_LUA)
         self._direct = command_path(self._r)
+        # The seats of accounts and the replacing of tokens (server/players/seat_tokens.py).
+        self.seat_tokens = SeatTokens(self._r)
         self.observer: AppendObserver | None = None
         # Presence, for abandon claims and views (set by the presence tracking).
         self.away_since: AwaySince | None = None
@@ -448,14 +454,23 @@ class GameService:
                     digest = token_digest(token)
                 await self._r.hset(seats_key(game.id), str(seat), digest)
                 game.seat_digests[seat] = digest
+                if account is not None:  # revoked when the account's sessions end
+                    await self.seat_tokens.record(account, game.id, seat)
             else:
                 # Listed for every bot runner (server/workers/bot_runner.py), in any process.
                 await self._r.sadd(BOT_GAMES_KEY, game.id)
             return JoinResult(seat, token, game.version)
         raise _busy()
 
-    async def seat_for_token(self, game_id: str, token: str | None) -> int | None:
+    async def seat_for_token(
+        self, game_id: str, token: str | None, *, verify: bool = True
+    ) -> int | None:
         """The seat a token acts for; None without a token (a spectator).
+
+        The seats are read from Redis (a token may have been replaced on another
+        process since they were cached), unless ``verify`` is False: then a token the
+        cache knows is trusted, for a caller whose write checks it again (a command:
+        its append script does, server/store.py).
 
         Raises ``not_found`` for an unknown game and ``unauthorized`` (403) for a token
         that is no seat's of this game.
@@ -465,19 +480,51 @@ class GameService:
             game = await self._game_locked(game_id, lock, fresh=False)
             if token is None:
                 return None
-            seat = await self._seat_locked(game, token)
+            seat = await self._seat_locked(game, token, verify)
         if seat is None:
             raise forbidden()
         return seat
 
-    async def _seat_locked(self, game: Game, token: str) -> int | None:
+    async def _seat_locked(self, game: Game, token: str, verify: bool = True) -> int | None:
         """The seat ``token`` acts for in ``game`` (its lock held), or None."""
-        seat = game.seat_of(token)
+        seat = None if verify and not game.archived else game.seat_of(token)
         if seat is None:
-            # Maybe another server process seated this player: re-read the seats.
+            # Replaced, or another server process seated this player: read the seats.
             await self._load_seats(game)
             seat = game.seat_of(token)
         return seat
+
+    async def account_seat(self, game_id: str, username: str) -> int | None:
+        """The seat the account holds in a game: taken (its ``PlayerJoined``), or
+        called in a rematch and not yet taken (listed, server/players/seat_tokens.py); None if
+        it holds none. Raises ``not_found``."""
+        lock = self._lock_for(game_id)
+        async with lock:
+            game = await self._game_locked(game_id, lock, fresh=False)
+            for player in game.state.players:
+                if player.account and player.account.lower() == username.lower():
+                    return int(player.seat)
+        return await self.seat_tokens.listed_seat(username, game_id)
+
+    async def issue_token(self, game_id: str, seat: int, replacing: str | None = None) -> str:
+        """A new token for a seat of a game (which has one): the seat's token from now
+        on, the one it replaces refused. ``replacing``: only if the seat's token is
+        still the one of that digest (else 403). ``conflict`` (409) for a game whose
+        seats are final (archived) or a seat without a token."""
+        token, digest = new_token()
+        replaced = await self.seat_tokens.replace(game_id, seat, digest, replacing)
+        if replaced == 0:
+            raise forbidden(REVOKED)
+        if replaced < 0:
+            raise ServiceError(
+                "conflict",
+                f"Seat {seat} of game {game_id} has no token to replace: the game is archived"
+                " (its seats are final), or the seat is not taken.",
+            )
+        game = self._cache.get(game_id)
+        if game is not None and not game.archived:
+            game.seat_digests[seat] = digest
+        return token
 
     # ------------------------------------------------------------------ commands
 
@@ -495,8 +542,11 @@ class GameService:
         command_id: str,
         action: Any,
         expected_version: int | None = None,
+        digest: str | None = None,
     ) -> CommandResult:
-        """Apply ``action`` for ``seat``, once per ``command_id``.
+        """Apply ``action`` for ``seat``, once per ``command_id``; with ``digest`` (of
+        the token it was sent with) only while that is the seat's token (else 403
+        ``unauthorized``: checked by the append itself, on whatever process).
 
         Raises ``ServiceError``: ``not_found``, ``conflict`` (``expected_version`` is
         stale), or the rules' ``not_your_turn`` / ``illegal_action`` / ``game_over``.
@@ -508,7 +558,9 @@ class GameService:
             lock = self._lock_for(game_id)
             async with lock:
                 game = await self._game_locked(game_id, lock, fresh=False)
-                result = await self._submit_locked(game, seat, command_id, action, expected_version)
+                result = await self._submit_locked(
+                    game, seat, command_id, action, expected_version, digest
+                )
             outcome = "duplicate" if result.duplicate else "ok"
         except ServiceError as e:
             outcome = e.code
@@ -527,6 +579,7 @@ class GameService:
         command_id: str,
         action: Any,
         expected_version: int | None,
+        digest: str | None = None,
     ) -> CommandResult:
         for _ in range(ATTEMPTS):
             now = self._clock_ms()
@@ -549,6 +602,8 @@ class GameService:
                     return recorded
                 if caught_up:
                     continue
+                if digest is not None and not await self._holds_locked(game, seat, digest):
+                    raise forbidden(REVOKED) from None  # the token's refusal comes first
                 if isinstance(refusal, TimeIsUp):
                     # Nobody else may have seen it yet: record it now, once.
                     await self._expire_locked(game)
@@ -556,11 +611,21 @@ class GameService:
                     raise from_violation(refusal) from None
                 assert expected_version is not None
                 raise conflict(expected_version, game.version) from None
+            acting = None if digest is None else (seat, digest)
             try:
-                return await self._append(game, events, command_id, now, moved=True)
+                return await self._append(game, events, command_id, now, moved=True, acting=acting)
             except VersionConflict:
                 await self._catch_up(game)
+            except SeatRevoked:
+                await self._load_seats(game)
+                raise forbidden(REVOKED) from None
         raise _busy()
+
+    async def _holds_locked(self, game: Game, seat: int, digest: str) -> bool:
+        """Whether ``digest`` is the seat's token's, as Redis has it (the lock held)."""
+        await self._load_seats(game)
+        held = game.seat_digests.get(seat)
+        return held is not None and hmac.compare_digest(held, digest)
 
     async def _facts(self, game: Game, now_ms: int, presence: bool) -> Facts:
         """The facts of ``now`` for the rules; who is away only when ``presence`` is
@@ -646,10 +711,13 @@ class GameService:
         at_ms: int | None = None,
         *,
         moved: bool = False,
+        acting: tuple[int, str] | None = None,
     ) -> CommandResult:
         """Append ``events`` decided on ``game`` at its version, recorded at ``at_ms``
         (the ``now`` they were decided with; by default the clock now). A player's move
-        (``moved``) has its new deadline written shortly, not waited for."""
+        (``moved``) has its new deadline written shortly, not waited for. ``acting``:
+        the seat and token digest a command was sent with (``SeatRevoked`` unless it
+        is still the seat's)."""
         if at_ms is None:
             at_ms = self._clock_ms()
         logged = [LoggedEvent(game.version + 1 + i, at_ms, e) for i, e in enumerate(events)]
@@ -659,6 +727,7 @@ class GameService:
             expected_version=game.version,
             command_id=command_id,
             at_ms=at_ms,
+            acting=acting,
         )
         observer = self.observer
         result: AppendResult | None = None
@@ -735,8 +804,19 @@ class GameService:
             await self._index(game)
         await self._ensure_rematch(game, rematch_id, plan)
         new_token = rematch_token(token, rematch_id)
+        digest = token_digest(new_token)
         seat_there = new_seat(seat, len(plan))
-        await self._r.hset(seats_key(rematch_id), str(seat_there), token_digest(new_token))
+        account = plan[seat_there].account
+        # Listed, written, then the finished game's token checked again: a token
+        # revoked meanwhile (server/players/seat_tokens.py) either sees this seat listed and
+        # revokes it too, or is seen here, and its rematch seat is withdrawn.
+        if account is not None:
+            await self.seat_tokens.record(account, rematch_id, seat_there)
+        await self._r.hset(seats_key(rematch_id), str(seat_there), digest)
+        held = await self._r.hget(seats_key(game_id), str(seat))
+        if held is not None and not hmac.compare_digest(_text(held), token_digest(token)):
+            await self.seat_tokens.withdraw(rematch_id, seat_there, digest)
+            raise forbidden(REVOKED)
         await self._fill_rematch(rematch_id, plan)
         # Sent on every call (a process may have died before sending it): watchers of
         # the finished game are told once, as a hub forgets a rematch it knows.
@@ -1081,6 +1161,7 @@ class GameService:
             value = archives.encode(
                 game.variant.name, [(e.at_ms, e.data) for e in stored], game.seat_digests
             )
+            accounts = await self._seated_accounts(game)  # the plan's is dropped below
             done = await self.store.archive(
                 game_id,
                 len(stored),
@@ -1091,7 +1172,23 @@ class GameService:
             )
             if done >= 0:
                 game.archived = True
-            return done == 1
+        if done == 1:
+            # Its seats are final: its accounts no longer list them (server/players/seat_tokens.py).
+            try:
+                await self.seat_tokens.forget(accounts, game_id)
+            except RedisError:  # left listed: a revocation finds no token there, harmlessly
+                log.exception("seats of archived %s not unlisted", game_id)
+        return done == 1
+
+    async def _seated_accounts(self, game: Game) -> set[str]:
+        """The accounts seated in a game, and those a rematch's plan seats (a seat
+        called and not taken is listed too)."""
+        accounts = {p.account for p in game.state.players if p.account}
+        if game.rematch_of is not None:
+            raw = await self._r.hget(meta_key(game.id), "seats")
+            if raw is not None:
+                accounts.update(p.account for p in decode_plan(_bytes(raw)) if p.account)
+        return accounts
 
     async def _archive_later(self, game: Game) -> None:
         """Have a game over archived ``SPLENDOR_ARCHIVE_AFTER`` after its end."""

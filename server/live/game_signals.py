@@ -1,17 +1,20 @@
 """Signals: what a server process tells the others about a game beside its events.
 
-Two things happen to a game that are not events of its log and must reach the
-watchers on every process: a seat's presence changing (``server.live.presence``) and a
-rematch being made (``server.games.rematch_plan``). Each is published on the game's channel,
-``game:{<id>}:signals`` (the game's hash tag), as a short message:
+Things happen to a game that are not events of its log and must reach the
+watchers on every process: a seat's presence changing (``server.live.presence``), a
+rematch being made (``server.games.rematch_plan``), a seat's token replaced. Each is published
+on the game's channel, ``game:{<id>}:signals`` (the game's hash tag), as a short
+message:
 
 - ``p``: the presence of the game's seats may have changed; read it again;
 - ``r<id>``: the game's rematch is ``<id>``;
 - ``a``: the game was archived (server/store/archive_format.py): its stream is gone, so what a
-  hub has not read yet is read from the store (the archive) rather than tailed.
+  hub has not read yet is read from the store (the archive) rather than tailed;
+- ``k<seat>``: the seat's token was replaced (server/players/seat_tokens.py): sockets opened
+  with another token than the seat's now are closed.
 
 A message only says *what to look at*: the truth is in Redis (the presence hash, the
-meta hash), so a message lost while the connection was being made again costs
+meta hash, the seats hash), so a message lost while the connection was being made again costs
 nothing: after a reconnection every watched game is read again (``on_reconnect``).
 
 Each process subscribes, on one connection of its own (``Signals``), to the channels
@@ -35,8 +38,10 @@ from server.store.fast_paths import subscription_path
 __all__ = [
     "ARCHIVED_SIGNAL",
     "PRESENCE_SIGNAL",
+    "SEAT_PREFIX",
     "Signals",
     "rematch_signal",
+    "seat_signal",
     "signals_channel",
 ]
 
@@ -45,6 +50,7 @@ log = logging.getLogger(__name__)
 PRESENCE_SIGNAL: Final = b"p"
 ARCHIVED_SIGNAL: Final = b"a"
 REMATCH_PREFIX: Final = b"r"
+SEAT_PREFIX: Final = b"k"
 _RETRY_S: Final = (0.05, 0.2, 1.0, 2.0)
 
 
@@ -55,6 +61,10 @@ def signals_channel(game_id: str) -> str:
 
 def rematch_signal(rematch_id: str) -> bytes:
     return REMATCH_PREFIX + rematch_id.encode()
+
+
+def seat_signal(seat: int) -> bytes:
+    return SEAT_PREFIX + b"%d" % seat
 
 
 def _game_of(channel: bytes) -> str:

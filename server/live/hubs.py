@@ -44,13 +44,19 @@ from redis.exceptions import RedisError
 
 from events.clock import clock_view
 from events.game import Variant
-from server.common.errors import unavailable
+from server.common.errors import forbidden, unavailable
 from server.common.settings import WS_BUFFER_BYTES, TailMode
 from server.common.wire import event_to_wire, iso_time
 from server.games.projection import LoggedEvent, decode_event
-from server.games.service import reveal_reserves
+from server.games.service import REVOKED, reveal_reserves
 from server.live.audience_views import AudienceViews
-from server.live.game_signals import ARCHIVED_SIGNAL, PRESENCE_SIGNAL, REMATCH_PREFIX, Signals
+from server.live.game_signals import (
+    ARCHIVED_SIGNAL,
+    PRESENCE_SIGNAL,
+    REMATCH_PREFIX,
+    SEAT_PREFIX,
+    Signals,
+)
 from server.live.presence import (
     DEAD_AFTER_BEATS,
     PRESENCE_BEAT_S,
@@ -63,7 +69,7 @@ from server.live.tailer import TAIL_BLOCK_MS, Tailer
 from server.live.view_patch import view_patch
 from server.store.clients import RedisClient, ping
 from server.store.durability import Durability
-from server.store.event_store import StoredEvent
+from server.store.event_store import StoredEvent, seats_key
 
 __all__ = [
     "CLOSE_INTERNAL",
@@ -84,6 +90,7 @@ LoadGame = Callable[[str], Awaitable[tuple[Variant, Sequence[LoggedEvent]]]]
 DEFAULT_OUTBOX_LIMIT: Final = WS_BUFFER_BYTES  # bytes behind before a socket is reset
 CLOSE_INTERNAL: Final = 1011
 CLOSE_UNAVAILABLE: Final = 4503  # 4000 + HTTP 503: Redis can't be reached for now
+CLOSE_FORBIDDEN: Final = 4403  # 4000 + HTTP 403: the seat's token was replaced
 REREAD_CHUNK: Final = 200  # games whose presence is read at once
 # Every hub's presence and rematch are read again at least once in this many beats,
 # signal or not: a PUBLISH is delivered at most once (a Redis Cluster drops those
@@ -124,9 +131,11 @@ class Outbox:
         wire: Wire,
         limit: int = DEFAULT_OUTBOX_LIMIT,
         close: Close | None = None,
+        digest: str | None = None,
     ) -> None:
         self.hub = hub
         self.viewer = viewer
+        self.digest = digest  # of the seat token the socket was opened with
         self.wire = wire
         self._close = close
         self._limit = max(1, limit)
@@ -661,6 +670,7 @@ class Hubs:
         self._beats = 0
         self._signalled_loading: set[str] = set()  # signalled while their hub was made
         self._made = 0  # hubs made: shares them out among the beats
+        self._tasks: set[asyncio.Task[None]] = set()  # seats' tokens being compared
 
     def __len__(self) -> int:
         return len(self._hubs)
@@ -680,8 +690,11 @@ class Hubs:
         since: int | None,
         wire: Wire,
         close: Close | None = None,
+        digest: str | None = None,
     ) -> Outbox:
-        """A started outbox for a new socket on ``game_id`` (loading its hub if needed).
+        """A started outbox for a new socket on ``game_id`` (loading its hub if needed);
+        ``digest``: of the seat token it was opened with (it is closed once the seat
+        has another, ``seat_changed``).
 
         Raises what ``load`` raises (an unknown game) before anything is started,
         and Redis's error while the tailer finds Redis down (the socket would get no
@@ -696,7 +709,7 @@ class Hubs:
             if not hub.ahead:
                 break
             await hub.settled()  # a snapshot or a catch-up is of confirmed versions
-        outbox = Outbox(hub, viewer, wire, self.outbox_limit, close)
+        outbox = Outbox(hub, viewer, wire, self.outbox_limit, close, digest)
         hub.attach(outbox, since)
         if viewer is not None:
             key = (game_id, viewer)
@@ -791,10 +804,38 @@ class Hubs:
             hub.rematch_made(message[len(REMATCH_PREFIX) :].decode())
         elif message == ARCHIVED_SIGNAL:
             self.tailer.read_alone(game_id)
+        elif message.startswith(SEAT_PREFIX):
+            self._spawn(self.seat_changed(game_id, int(message[len(SEAT_PREFIX) :])))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def seat_changed(self, game_id: str, seat: int) -> None:
+        """The seat's token was replaced (server/players/seat_tokens.py): its sockets opened
+        with another token are told (``unauthorized``) and closed with 4403. Their
+        commands are refused by the append anyway; this ends their view of the seat."""
+        try:
+            held = await self._wake_client.hget(seats_key(game_id), str(seat))
+        except (RedisError, OSError) as e:
+            log.warning("seat %d of %s: its token not read (%r)", seat, game_id, e)
+            return
+        hub = self._hubs.get(game_id)
+        if held is None or hub is None:
+            return  # no token to compare (archived: final, nothing was replaced)
+        digest = held.decode() if isinstance(held, bytes) else str(held)
+        refusal = _encoder.encode({"type": "error", **forbidden(REVOKED).to_wire()})
+        for outbox in hub.outboxes():
+            if outbox.viewer == seat and outbox.digest is not None and outbox.digest != digest:
+                outbox.abandon(CLOSE_FORBIDDEN, "unauthorized", refusal)
 
     def _reread_all(self) -> None:
-        """Signals may have been lost (a reconnection): read every game again."""
+        """Signals may have been lost (a reconnection): read every game again, and
+        the tokens of the seats with sockets here."""
         self._reread(list(self._hubs))
+        for game_id, seat in list(self._seat_sockets):
+            self._spawn(self.seat_changed(game_id, seat))
 
     def _reread(self, games: list[str]) -> None:
         self._stale.update(games)
@@ -917,7 +958,7 @@ class Hubs:
                 outbox.abandon(CLOSE_UNAVAILABLE, "unavailable", message)
 
     async def close(self) -> None:
-        for task in (self._rereading, self._presence_started):
+        for task in (self._rereading, self._presence_started, *self._tasks):
             if task is not None and not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

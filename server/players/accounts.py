@@ -23,7 +23,13 @@ Optional: guests play as before; an account gives a player a name of their own, 
 ``account_of_session(conn)`` is what other modules call: the username of the session
 a request or websocket carries, or None (a guest); ``session_account(conn)`` is the
 same for a request that changes something, its ``Origin`` checked first
-(``check_origin``: 403 ``unauthorized`` for another site's page).
+(``check_origin``: 403 ``unauthorized`` for another site's page: scheme, host and
+port are compared with the server's own as the client reached it).
+
+Log-in limits (docs/accounts.md "Log-in limits") are counted here too, in Redis so
+that every process counts them: ``spend_address`` per client address,
+``reserve_login``/``refund_login`` per account and per account and address (only
+failures count: a right password gives back what its attempt took).
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, Final, TypeVar, cast
 from urllib.parse import urlsplit
 
@@ -58,6 +65,8 @@ __all__ = [
     "HINT_COOKIE",
     "Account",
     "Accounts",
+    "LoginBudget",
+    "LoginTicket",
     "account_id",
     "account_of_session",
     "accounts_named",
@@ -112,6 +121,92 @@ def session_key(session: str) -> str:
     return f"session:{hashlib.sha256(session.encode()).hexdigest()}"
 
 
+def address_key(address: str) -> str:
+    """A client address's bucket of attempts: a hash tag of its own (its own slot)."""
+    return f"logins:{{{address}}}"
+
+
+def login_keys(username: str, address: str) -> list[str]:
+    """The account's log-in record and its bucket for one address: both in the
+    ``{accounts}`` slot, so that one script reads and takes both."""
+    record = f"{account_key(username)}:logins"
+    return [record, f"{record}:{address}"]
+
+
+BACKOFF_QUIET_S: Final = 3600
+"""An account's back-off ends once this long has passed since its last wait ended
+with no failure meanwhile (its record is forgotten: the whole burst again)."""
+
+
+@dataclass(frozen=True)
+class LoginBudget:
+    """The log-in limits of an account (docs/accounts.md "Log-in limits"): rates a
+    second (<= 0: that limit off) and bursts of failures per account and address
+    (strict), per account (looser), and per account from new addresses while it backs
+    off; the back-off's first wait and cap, in seconds."""
+
+    pair_rate: float
+    pair_burst: int
+    account_rate: float
+    account_burst: int
+    new_address_rate: float
+    new_address_burst: int
+    backoff: float
+    backoff_cap: float
+
+    @classmethod
+    def of(cls, settings: Settings) -> LoginBudget:
+        return cls(
+            settings.account_address_login_rate,
+            settings.account_address_login_burst,
+            settings.account_login_rate,
+            settings.account_login_burst,
+            settings.new_address_login_rate,
+            settings.new_address_login_burst,
+            settings.login_backoff,
+            settings.login_backoff_cap,
+        )
+
+    def rates_and_bursts(self) -> tuple[tuple[float, int], tuple[float, int], tuple[float, int]]:
+        """(rate a ms, burst) of the pair, the account and new addresses."""
+        return (
+            (self.pair_rate / 1000, self.pair_burst),
+            (self.account_rate / 1000, self.account_burst),
+            (self.new_address_rate / 1000, self.new_address_burst),
+        )
+
+    def script_args(self) -> list[float]:
+        pair, account, new = self.rates_and_bursts()
+        return [
+            *pair,
+            *account,
+            *new,
+            round(self.backoff * 1000),
+            round(self.backoff_cap * 1000),
+            BACKOFF_QUIET_S * 1000,
+        ]
+
+
+@dataclass(frozen=True)
+class LoginTicket:
+    """What ``Accounts.reserve_login`` took for one attempt (given back by
+    ``refund_login`` when the password proves right), or, with ``wait``, the seconds
+    before the attempt may be made (nothing taken), ``why``: ``pair`` (this address's
+    budget on the account) or ``account`` (the account backs off)."""
+
+    username: str
+    address: str
+    wait: float | None = None
+    why: str = ""
+    kind: str = "-"
+    set_until: int = 0
+    prev_until: int = 0
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def check_username(username: str) -> str:
     """``username`` if it is 3 to 20 of ``A-Z a-z 0-9 _ -``, else ``bad_request``."""
     if not USERNAME.fullmatch(username):
@@ -141,17 +236,126 @@ _encode = msgspec.json.Encoder().encode
 _decode_account = msgspec.json.Decoder(Account).decode
 
 
-# KEYS[1] an account's log-in bucket. ARGV: now (ms), rate (tokens a ms), burst.
-# Spends a token: returns 0, or the ms until one is there (nothing spent).
-_LOGIN_BUCKET_LUA: Final = """
+# KEYS[1] an address's bucket. ARGV: now (ms), rate (tokens a ms), burst, and 1 to
+# spend a token or -1 to give one back. Spending returns 0, or the ms until a token is
+# there (nothing spent); giving back returns 0.
+_ADDRESS_BUCKET_LUA: Final = """
 local now, rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local held = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(held[1]) or burst
 local at = tonumber(held[2]) or now
 tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+if tonumber(ARGV[4]) < 0 then
+  if held[1] then
+    redis.call('HSET', KEYS[1], 'tokens', tostring(math.min(burst, tokens + 1)), 'at', tostring(now))
+  end
+  return 0
+end
 if tokens < 1 then return math.ceil((1 - tokens) / rate) end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens - 1), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate))
+return 0
+"""
+
+# The log-in budgets of an account (docs/accounts.md "Log-in limits"), taken before a
+# password is checked so that attempts sent at once can't all pass a check made
+# before any of them failed.
+# KEYS[1] the account's record: its looser bucket (tokens, at), its back-off (strikes,
+# until: no slot before that ms) and its bucket for new addresses (new, new_at).
+# KEYS[2] the bucket of the account and one address.
+# ARGV: now (ms); the rates (tokens a ms; <= 0: that limit is off) and bursts of the
+# pair, the account and new addresses; the back-off's first wait and cap (ms); the
+# quiet (ms after the last wait ends) that ends the back-off.
+# Returns {0, kind, until set, until before}, the attempt's budgets taken (kind: 'a'
+# a token of the account, 's' the back-off's next slot, 'n' a new address's token,
+# '-' none of the account's), or {ms to wait, 'pair' | 'account'}, nothing taken.
+_LOGIN_RESERVE_LUA: Final = """
+local now = tonumber(ARGV[1])
+local pr, pb = tonumber(ARGV[2]), tonumber(ARGV[3])
+local ar, ab = tonumber(ARGV[4]), tonumber(ARGV[5])
+local nr, nb = tonumber(ARGV[6]), tonumber(ARGV[7])
+local base, cap, quiet = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+local function level(tokens, at, rate, burst)
+  tokens = tonumber(tokens) or burst
+  at = tonumber(at) or now
+  return math.min(burst, tokens + math.max(0, now - at) * rate)
+end
+local ptokens = pb
+if pr > 0 then
+  local pair = redis.call('HMGET', KEYS[2], 'tokens', 'at')
+  ptokens = level(pair[1], pair[2], pr, pb)
+  if ptokens < 1 then return {math.ceil((1 - ptokens) / pr), 'pair'} end
+end
+-- An address with no recent failure on the account: its pair bucket is full.
+local clean = ptokens >= pb
+local kind, set_until, prev_until = '-', 0, 0
+if ar > 0 then
+  local held = redis.call('HMGET', KEYS[1], 'tokens', 'at', 'strikes', 'until', 'new', 'new_at')
+  local strikes = tonumber(held[3]) or 0
+  local locked = tonumber(held[4]) or 0
+  if strikes > 0 and now >= locked + quiet then
+    redis.call('DEL', KEYS[1])
+    held, strikes, locked = {false, false, false, false, false, false}, 0, 0
+  end
+  local tokens = level(held[1], held[2], ar, ab)
+  if strikes == 0 and tokens >= 1 then
+    kind = 'a'
+    redis.call('HSET', KEYS[1], 'tokens', tostring(tokens - 1), 'at', tostring(now))
+  elseif now >= locked then
+    kind, prev_until, strikes = 's', locked, strikes + 1
+    set_until = now + math.min(cap, base * 2 ^ math.min(strikes - 1, 40))
+    locked = set_until
+    redis.call('HSET', KEYS[1], 'strikes', strikes, 'until', tostring(set_until),
+      'tokens', tostring(tokens), 'at', tostring(now))
+  elseif clean then
+    if nr > 0 then
+      local fresh = level(held[5], held[6], nr, nb)
+      if fresh < 1 then
+        return {math.min(locked - now, math.ceil((1 - fresh) / nr)), 'account'}
+      end
+      redis.call('HSET', KEYS[1], 'new', tostring(fresh - 1), 'new_at', tostring(now))
+    end
+    kind = 'n'
+  else
+    local wait = locked - now
+    if pr > 0 then wait = math.min(wait, math.ceil((pb - ptokens) / pr)) end
+    return {wait, 'account'}
+  end
+  redis.call('PEXPIRE', KEYS[1], math.max(0, locked - now) + math.max(quiet, math.ceil(ab / ar)))
+end
+if pr > 0 then
+  redis.call('HSET', KEYS[2], 'tokens', tostring(ptokens - 1), 'at', tostring(now))
+  redis.call('PEXPIRE', KEYS[2], math.ceil((pb - ptokens + 1) / pr))
+end
+return {0, kind, set_until, prev_until}
+"""
+
+# KEYS as _LOGIN_RESERVE_LUA's. ARGV: now (ms); what the attempt took (kind, until
+# set, until before); the rates and bursts of the pair, the account and new
+# addresses. Gives back what a right password's attempt took: a failure is all that
+# counts. A back-off slot is given back only if no later slot was taken since.
+_LOGIN_REFUND_LUA: Final = """
+local now, kind = tonumber(ARGV[1]), ARGV[2]
+local set_until, prev_until = tonumber(ARGV[3]), tonumber(ARGV[4])
+local pr, pb = tonumber(ARGV[5]), tonumber(ARGV[6])
+local ar, ab = tonumber(ARGV[7]), tonumber(ARGV[8])
+local nr, nb = tonumber(ARGV[9]), tonumber(ARGV[10])
+local function give_back(key, tokens_field, at_field, rate, burst)
+  local held = redis.call('HMGET', key, tokens_field, at_field)
+  if not held[1] then return end
+  local tokens = tonumber(held[1]) + math.max(0, now - (tonumber(held[2]) or now)) * rate
+  redis.call('HSET', key, tokens_field, tostring(math.min(burst, tokens + 1)), at_field, tostring(now))
+end
+if pr > 0 then give_back(KEYS[2], 'tokens', 'at', pr, pb) end
+if kind == 'a' and ar > 0 then give_back(KEYS[1], 'tokens', 'at', ar, ab) end
+if kind == 'n' and nr > 0 then give_back(KEYS[1], 'new', 'new_at', nr, nb) end
+if kind == 's' then
+  local held = redis.call('HMGET', KEYS[1], 'strikes', 'until')
+  if tonumber(held[2]) == set_until then
+    redis.call('HSET', KEYS[1], 'strikes', math.max(0, (tonumber(held[1]) or 1) - 1),
+      'until', tostring(prev_until))
+  end
+end
 return 0
 """
 
@@ -177,7 +381,9 @@ class Accounts:
         # verification like any other, not a hash and a verification.
         self._dummy = self._pool.submit(self._hasher.hash, secrets.token_urlsafe(16))
         self._replace = client.register_script(_REPLACE_LUA)
-        self._login_bucket = client.register_script(_LOGIN_BUCKET_LUA)
+        self._address_bucket = client.register_script(_ADDRESS_BUCKET_LUA)
+        self._login_reserve = client.register_script(_LOGIN_RESERVE_LUA)
+        self._login_refund = client.register_script(_LOGIN_REFUND_LUA)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -246,24 +452,64 @@ class Accounts:
             await self._replace(keys=[account_key(username)], args=[raw, _encode(renewed)])
         return account.username
 
-    async def spend_login(self, username: str, rate: float, burst: int) -> float | None:
-        """Count a log-in attempt on the account, in Redis so that every process counts
-        it (a token bucket: ``rate`` a second, ``burst`` at once; rate <= 0: no limit).
-        None if allowed, else the seconds until the next attempt may be made."""
-        return await self._spend(f"{account_key(username)}:logins", rate, burst)
-
-    async def spend_address(self, address: str, rate: float, burst: int) -> float | None:
-        """``spend_login`` for an attempt (log-in, sign-up, deletion) from a client
-        address: in Redis too, so that N processes behind a balancer don't give an
-        address N times the attempts. Its key has its own hash tag: addresses spread
-        over a cluster's slots."""
-        return await self._spend(f"logins:{{{address}}}", rate, burst)
-
-    async def _spend(self, key: str, rate: float, burst: int) -> float | None:
+    async def spend_address(
+        self, address: str, rate: float, burst: int, now_ms: int | None = None
+    ) -> float | None:
+        """Count an attempt (a sign-up, a deletion, a log-in until it proves right) from
+        a client address in its token bucket (``rate`` a second, ``burst`` at once;
+        rate <= 0: no limit): None if counted, else the seconds until one may be made.
+        In Redis, so that N processes behind a balancer don't give an address N times
+        the attempts; its key has its own hash tag, addresses spread over a cluster's
+        slots."""
         if rate <= 0:
             return None
-        wait_ms = await self._login_bucket(keys=[key], args=[_now_ms(), rate / 1000, burst])
+        now = _now_ms() if now_ms is None else now_ms
+        wait_ms = await self._address_bucket(
+            keys=[address_key(address)], args=[now, rate / 1000, burst, 1]
+        )
         return None if not wait_ms else int(wait_ms) / 1000
+
+    async def refund_address(
+        self, address: str, rate: float, burst: int, now_ms: int | None = None
+    ) -> None:
+        """Give back an attempt ``spend_address`` counted (a log-in that proved right)."""
+        if rate > 0:
+            now = _now_ms() if now_ms is None else now_ms
+            await self._address_bucket(
+                keys=[address_key(address)], args=[now, rate / 1000, burst, -1]
+            )
+
+    async def reserve_login(
+        self, username: str, address: str, budget: LoginBudget, now_ms: int | None = None
+    ) -> LoginTicket:
+        """Take what a log-in to ``username`` from ``address`` costs if its password is
+        wrong (docs/accounts.md "Log-in limits"), before the password is checked; or a
+        ticket with ``wait`` (nothing taken) when the attempt may not be made now. The
+        same for a name nobody has, so the answers tell nothing of which exist."""
+        if budget.pair_rate <= 0 and budget.account_rate <= 0:
+            return LoginTicket(username, address)
+        now = _now_ms() if now_ms is None else now_ms
+        reply = await self._login_reserve(
+            keys=login_keys(username, address), args=[now, *budget.script_args()]
+        )
+        wait_ms, kind = int(reply[0]), _text(reply[1])
+        if wait_ms > 0:
+            return LoginTicket(username, address, wait=wait_ms / 1000, why=kind)
+        return LoginTicket(username, address, None, "", kind, int(reply[2]), int(reply[3]))
+
+    async def refund_login(
+        self, ticket: LoginTicket, budget: LoginBudget, now_ms: int | None = None
+    ) -> None:
+        """Give back what ``reserve_login`` took for an attempt whose password was
+        right: only failures count."""
+        if ticket.wait is not None or (budget.pair_rate <= 0 and budget.account_rate <= 0):
+            return
+        now = _now_ms() if now_ms is None else now_ms
+        pair, account, new = budget.rates_and_bursts()
+        await self._login_refund(
+            keys=login_keys(ticket.username, ticket.address),
+            args=[now, ticket.kind, ticket.set_until, ticket.prev_until, *pair, *account, *new],
+        )
 
     async def delete(self, username: str) -> None:
         """Delete an account: its hash is dropped, a tombstone keeps the name taken,
@@ -344,23 +590,61 @@ async def account_of_session(conn: HTTPConnection) -> str | None:
     return await accounts.session_account(conn.cookies.get(COOKIE))
 
 
+Origin = tuple[str, str, int | None]
+"""An origin as compared: scheme, host (lowercase) and port (the scheme's default
+when the text names none)."""
+
+_DEFAULT_PORTS: Final = {"http": 80, "https": 443}
+# A websocket's scheme is its page's: ws is reached from http pages, wss from https.
+_PAGE_SCHEMES: Final = {"ws": "http", "wss": "https"}
+
+
+def parse_origin(text: str) -> Origin | None:
+    """``scheme://host[:port]`` as compared, or None for anything else (``null``, a
+    path, a port that is no number)."""
+    try:
+        parts = urlsplit(text.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.scheme or not parts.hostname or parts.path not in ("", "/"):
+        return None
+    if parts.query or parts.fragment or parts.username is not None:
+        return None
+    return parts.scheme, parts.hostname, port or _DEFAULT_PORTS.get(parts.scheme)
+
+
+def own_origin(conn: HTTPConnection) -> Origin | None:
+    """This server's origin as the client reached it: the request's scheme (behind a
+    trusted proxy, its ``X-Forwarded-Proto``, which uvicorn applies for
+    ``SPLENDOR_TRUSTED_PROXIES`` only) and the ``Host`` it was sent to (proxies pass
+    it on: docs/deploy)."""
+    host = conn.headers.get("host")
+    if not host:
+        return None
+    scheme = conn.url.scheme
+    return parse_origin(f"{_PAGE_SCHEMES.get(scheme, scheme)}://{host}")
+
+
 def check_origin(conn: HTTPConnection) -> None:
     """Refuse (403) a request sent by another site's page: its ``Origin`` is neither
-    this server's (the ``Host`` it was sent to) nor one of ``allowed_origins``.
-    Without ``Origin`` (not a browser, which always sends it on POST and DELETE) a
-    ``Sec-Fetch-Site`` other than same-origin is refused too."""
+    this server's (``own_origin``: scheme, host and port) nor one of
+    ``allowed_origins``. Without ``Origin`` (not a browser, which always sends it on
+    POST and DELETE) a ``Sec-Fetch-Site`` other than same-origin is refused too."""
     origin = conn.headers.get("origin")
     if origin is None:
         site = conn.headers.get("sec-fetch-site")
         if site is None or site in ("same-origin", "none"):
             return
         raise forbidden(f"A request from another site ({site}) can't use your session.")
-    if origin in cast(Settings, conn.app.state.settings).allowed_origins:
-        return
-    host = conn.headers.get("host")
-    if host and urlsplit(origin).netloc.lower() == host.lower():
-        return
-    raise forbidden(f"A request from another site ({origin}) can't use your session.")
+    given = parse_origin(origin)
+    if given is not None:
+        if given == own_origin(conn):
+            return
+        allowed = cast(Settings, conn.app.state.settings).allowed_origins
+        if any(given == parse_origin(a) for a in allowed):
+            return
+    raise forbidden(f"A request from another site ({origin[:100]}) can't use your session.")
 
 
 async def session_account(conn: HTTPConnection) -> str | None:

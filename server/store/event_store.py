@@ -7,6 +7,8 @@ Keys of one game share a hash tag, so they live in one cluster slot:
 - ``game:{<id>}:commands`` hash: command id -> ``b"<version>:<reply>"``, the version
   the command ended at and the reply stored with it (for idempotent retries);
 - ``game:{<id>}:meta``     hash of free-form metadata;
+- ``game:{<id>}:seats``    hash: seat number -> SHA-256 of its token (written by the
+  service; an append acting for a seat checks it);
 - ``game:{<id>}:archive``  a finished game's whole log once archived (``archive``,
   server/store/archive_format.py): the stream and the commands hash are then gone, and every read
   here reads the archive instead, so an archived game reads as its stream did.
@@ -39,6 +41,7 @@ __all__ = [
     "AppendResult",
     "EventStore",
     "PendingAppend",
+    "SeatRevoked",
     "StoredEvent",
     "VersionConflict",
     "archive_key",
@@ -46,6 +49,7 @@ __all__ = [
     "commands_key",
     "events_key",
     "meta_key",
+    "seats_key",
 ]
 
 READ_PAGE: Final = 1000
@@ -55,11 +59,13 @@ _EVENTS_PREFIX: Final = "game:{"
 _EVENTS_SUFFIX: Final = "}:events"
 _ARCHIVE_SUFFIX: Final = "}:archive"
 
-# KEYS[1] events stream, KEYS[2] commands hash, KEYS[3] archive.
-# ARGV[1] expected version, ARGV[2] command id ('' for none), ARGV[3] timestamp ms,
-# ARGV[4] reply to record with the command id, ARGV[5..] the events.
+# KEYS[1] events stream, KEYS[2] commands hash, KEYS[3] archive, KEYS[4] (optional)
+# the game's seats hash. ARGV[1] expected version, ARGV[2] command id ('' for none),
+# ARGV[3] timestamp ms, ARGV[4] reply to record with the command id; with KEYS[4],
+# ARGV[5] a seat and ARGV[6] the digest of the token it acts with; then the events.
 # Returns {0, new_version} | {1, recorded_version, recorded_reply} | {2, actual_version}
-# (always {2, n} for a game archived at version n: an archive is never appended to).
+# (always {2, n} for a game archived at version n: an archive is never appended to)
+# | {3, actual_version}: the seat's token is not that one any more (server/players/seat_tokens.py).
 _APPEND_LUA: Final = Script("""
 local cmd = ARGV[2]
 if cmd ~= '' then
@@ -81,8 +87,13 @@ end
 if actual ~= expected then
   return {2, actual}
 end
+local first = 5
+if KEYS[4] then
+  first = 7
+  if redis.call('HGET', KEYS[4], ARGV[5]) ~= ARGV[6] then return {3, actual} end
+end
 local v = expected
-for i = 5, #ARGV do
+for i = first, #ARGV do
   v = v + 1
   redis.call('XADD', KEYS[1], string.format('%d-0', v), 'e', ARGV[i], 't', ARGV[3])
 end
@@ -156,6 +167,10 @@ class VersionConflict(Exception):
         self.actual = actual
 
 
+class SeatRevoked(Exception):
+    """The token a command was sent with is no longer its seat's (nothing written)."""
+
+
 class StoredEvent(msgspec.Struct, frozen=True):
     """One entry of a game's log."""
 
@@ -198,6 +213,12 @@ def meta_key(game_id: str) -> str:
     """The metadata hash key of a game."""
     _check_id(game_id)
     return f"game:{{{game_id}}}:meta"
+
+
+def seats_key(game_id: str) -> str:
+    """A game's seats: hash seat number -> SHA-256 of its token (server/players/seat_tokens.py)."""
+    _check_id(game_id)
+    return f"game:{{{game_id}}}:seats"
 
 
 def archive_key(game_id: str) -> str:
@@ -262,7 +283,7 @@ class PendingAppend:
     def __init__(
         self,
         direct: CommandPath,
-        keys: tuple[bytes, bytes, bytes],
+        keys: tuple[bytes, ...],
         args: tuple[bytes, ...],
         expected_version: int,
         durable: tuple[WaitingPath, Durability] | None = None,
@@ -288,7 +309,7 @@ class PendingAppend:
             answer, acknowledged = await lane.run_waiting(
                 _APPEND_LUA, self._keys, self._args, durability.wait, self._waiting
             )
-            if answer[0] != 2:  # written, or written before: answered once a replica has it
+            if answer[0] < 2:  # written, or written before: answered once a replica has it
                 durability.check(acknowledged)
         else:
             if self._sent is not None:
@@ -303,6 +324,8 @@ class PendingAppend:
             return AppendResult(version=version, duplicate=False, reply=self._args[3])
         if status == 1:
             return AppendResult(version=version, duplicate=True, reply=_as_bytes(recorded[0]))
+        if status == 3:
+            raise SeatRevoked()
         raise VersionConflict(self._expected, version)
 
 
@@ -341,12 +364,16 @@ class EventStore:
         command_id: str | None,
         at_ms: int,
         reply: bytes = b"",
+        acting: tuple[int, str] | None = None,
     ) -> AppendResult:
         """Append ``events`` atomically if the log is at ``expected_version``.
 
         If ``command_id`` was already applied to this game, nothing is written and the
         recorded result comes back with ``duplicate=True`` (checked before the version).
         Raises ``VersionConflict`` if the log moved on, ``ValueError`` for no events.
+        ``acting``: the seat and the digest of the token the command was sent with,
+        appended only while that is still the seat's token (else ``SeatRevoked``,
+        checked after the version).
         """
         pending = self.send_append(
             game_id,
@@ -355,6 +382,7 @@ class EventStore:
             command_id=command_id,
             at_ms=at_ms,
             reply=reply,
+            acting=acting,
         )
         return await pending.result()
 
@@ -367,6 +395,7 @@ class EventStore:
         command_id: str | None,
         at_ms: int,
         reply: bytes = b"",
+        acting: tuple[int, str] | None = None,
     ) -> PendingAppend:
         """``append``, its command written to Redis now (when the connection is up),
         so that the caller can work during the round trip; ``result()`` waits for the
@@ -377,18 +406,21 @@ class EventStore:
             raise ValueError("expected_version must be >= 0")
         if command_id == "":
             raise ValueError("command_id must be None or non-empty")
-        keys = (
+        keys: tuple[bytes, ...] = (
             events_key(game_id).encode(),
             commands_key(game_id).encode(),
             archive_key(game_id).encode(),
         )
-        args = (
+        head: tuple[bytes, ...] = (
             b"%d" % expected_version,
             b"" if command_id is None else command_id.encode(),
             b"%d" % at_ms,
             reply,
-            *events,
         )
+        if acting is not None:
+            keys += (seats_key(game_id).encode(),)
+            head += (b"%d" % acting[0], acting[1].encode())
+        args = (*head, *events)
         if self.durability is None:
             return PendingAppend(self._direct, keys, args, expected_version)
         durable = (self._lane(), self.durability)

@@ -11,6 +11,7 @@ A request that changes something with a session's authority is refused (403
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, cast
 
 import msgspec
@@ -27,6 +28,8 @@ from server.players.accounts import (
     SESSION_SECONDS,
     USERNAME,
     Accounts,
+    LoginBudget,
+    LoginTicket,
     account_of_session,
     check_origin,
     check_password,
@@ -35,6 +38,7 @@ from server.players.accounts import (
 from server.web.api_routes import client_address, json, read_body
 
 if TYPE_CHECKING:
+    from server.games.service import GameService
     from server.players.pairing_desk import Desk
 
 RatingsOf = Callable[[str], Awaitable[dict[str, Any]]]
@@ -59,28 +63,63 @@ class Confirmation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     password: str
 
 
+@dataclass(frozen=True)
+class Attempt:
+    """What ``LoginLimits.reserve`` took for one password check."""
+
+    address: str
+    ticket: LoginTicket | None
+    counted: bool  # a deletion's confirmation: its address counts it whatever its outcome
+
+
 class LoginLimits:
-    """Attempts (log-ins, sign-ups, deletions) per client address, and log-ins per
-    account: both in Redis, so that they count across every process (unlike the
-    game limits of server/web/rate_limits.py, a password guessed is worth guarding the same
-    whichever process is asked)."""
+    """The limits on guessing passwords (docs/accounts.md "Log-in limits"), all in
+    Redis so that every process counts them: per client address, failed log-ins,
+    sign-ups and deletions; per account and address, failed log-ins (strict); per
+    account, failed log-ins from any address, past which the account backs off for
+    the addresses that failed on it, not for one with no recent failure there (so
+    nobody can keep an owner out by failing on purpose)."""
 
     def __init__(self, settings: Settings) -> None:
         self.address_rate = settings.login_rate
         self.address_burst = settings.login_burst
-        self.account_rate = settings.account_login_rate
-        self.account_burst = settings.account_login_burst
+        self.budget = LoginBudget.of(settings)
 
-    async def spend(self, accounts: Accounts, address: str, username: str | None = None) -> None:
-        """Count an attempt, or raise ``rate_limited`` (nothing else is done then; one
-        refused for its account has counted for its address)."""
+    async def attempt(self, accounts: Accounts, address: str) -> None:
+        """Count a sign-up on its address, or raise ``rate_limited``."""
         wait = await accounts.spend_address(address, self.address_rate, self.address_burst)
         if wait is not None:
-            raise rate_limited(wait, "log-in attempts from your address")
-        if username is not None and USERNAME.fullmatch(username):
-            wait = await accounts.spend_login(username, self.account_rate, self.account_burst)
-            if wait is not None:
-                raise rate_limited(wait, "log-in attempts for this account")
+            raise rate_limited(wait, "sign-ups, deletions and failed log-ins from your address")
+
+    async def reserve(
+        self, accounts: Accounts, address: str, username: str, *, counted: bool = False
+    ) -> Attempt:
+        """Take what checking ``username``'s password costs if it proves wrong, before
+        it is checked (attempts sent at once can't all pass), or raise
+        ``rate_limited`` (nothing taken, whatever the password: the answer must not
+        tell a right one from a wrong one). ``counted``: the address counts the
+        attempt whatever its outcome (a deletion's confirmation)."""
+        wait = await accounts.spend_address(address, self.address_rate, self.address_burst)
+        if wait is not None:
+            raise rate_limited(wait, "failed log-ins from your address")
+        if not USERNAME.fullmatch(username):  # no account has it: the address counts it
+            return Attempt(address, None, counted)
+        ticket = await accounts.reserve_login(username, address, self.budget)
+        if ticket.wait is None:
+            return Attempt(address, ticket, counted)
+        if not counted:
+            await accounts.refund_address(address, self.address_rate, self.address_burst)
+        if ticket.why == "pair":
+            raise rate_limited(ticket.wait, "failed log-ins to this account from your address")
+        raise rate_limited(ticket.wait, "failed log-ins to this account")
+
+    async def right(self, accounts: Accounts, attempt: Attempt) -> None:
+        """The password was right: give back what its attempt took (only failures
+        count, so an owner who logs in often never runs out)."""
+        if not attempt.counted:
+            await accounts.refund_address(attempt.address, self.address_rate, self.address_burst)
+        if attempt.ticket is not None:
+            await accounts.refund_login(attempt.ticket, self.budget)
 
 
 def _accounts(conn: HTTPConnection) -> Accounts:
@@ -132,7 +171,7 @@ def _logged_out() -> ServiceError:
 async def sign_up(request: Request) -> Response:
     """``POST /api/accounts``: ``201 {"username"}`` and a session."""
     check_origin(request)
-    await _login_limits(request).spend(_accounts(request), client_address(request))
+    await _login_limits(request).attempt(_accounts(request), client_address(request))
     body = wire.decode(await read_body(request), Credentials)
     check_username(body.username)
     check_password(body.password)
@@ -151,11 +190,12 @@ async def log_in(request: Request) -> Response:
     answer for an unknown username and a wrong password)."""
     check_origin(request)
     body = wire.decode(await read_body(request), Credentials)
-    await _login_limits(request).spend(_accounts(request), client_address(request), body.username)
-    accounts = _accounts(request)
+    accounts, limits = _accounts(request), _login_limits(request)
+    attempt = await limits.reserve(accounts, client_address(request), body.username)
     username = await accounts.verify(body.username, body.password)
-    if username is None:
+    if username is None:  # a failure: what its attempt took stays taken
         raise ServiceError("unauthorized", WRONG_LOGIN, 401)
+    await limits.right(accounts, attempt)
     session = await accounts.new_session(username)
     if session is None:  # the account was deleted while the password was verified
         raise ServiceError("unauthorized", WRONG_LOGIN, 401)
@@ -177,7 +217,16 @@ async def log_out_everywhere(request: Request) -> Response:
         raise _logged_out()
     ended = await _accounts(request).end_all_sessions(username)
     await _stop_pairing(request, username)
+    await _revoke_seats(request, username)
     return _without_session(json({"ended": ended}), request)
+
+
+async def _revoke_seats(request: Request, username: str) -> None:
+    """The sessions ended, the account's seat tokens are revoked: whoever took one
+    with a session (a stolen cookie's too) acts no more; its player gets the seats
+    back with a new token when logged in again (server/players/seat_tokens.py)."""
+    service = cast("GameService", request.app.state.service)
+    await service.seat_tokens.revoke_account(username)
 
 
 async def _stop_pairing(request: Request, username: str) -> None:
@@ -206,12 +255,14 @@ async def delete_account(request: Request) -> Response:
     if username is None:
         raise _logged_out()
     body = wire.decode(await read_body(request), Confirmation)
-    await _login_limits(request).spend(_accounts(request), client_address(request), username)
-    accounts = _accounts(request)
+    accounts, limits = _accounts(request), _login_limits(request)
+    attempt = await limits.reserve(accounts, client_address(request), username, counted=True)
     if await accounts.verify(username, body.password) is None:
         raise ServiceError("unauthorized", "Wrong password.", 403)
+    await limits.right(accounts, attempt)
     await accounts.delete(username)
     await _stop_pairing(request, username)
+    await _revoke_seats(request, username)
     return _without_session(Response(status_code=204), request)
 
 

@@ -32,6 +32,7 @@ from server.common.errors import (
     unavailable,
 )
 from server.games.lobby import STATUSES, Status
+from server.games.projection import token_digest
 from server.games.public_records import record_players
 from server.games.service import GameService, RematchResult
 from server.players.accounts import Accounts, mask_deleted, session_account
@@ -65,14 +66,17 @@ def _limits(conn: HTTPConnection) -> ClientLimits:
     return cast(ClientLimits, conn.app.state.client_limits)
 
 
-async def seat_for_token(conn: HTTPConnection, game_id: str, token: str | None) -> int | None:
+async def seat_for_token(
+    conn: HTTPConnection, game_id: str, token: str | None, *, verify: bool = True
+) -> int | None:
     """The token's seat (None: a spectator), a request's or a websocket's; a token is
-    checked within its address's budget of failed authentications."""
+    checked within its address's budget of failed authentications (``verify``:
+    ``GameService.seat_for_token``)."""
     service = cast(GameService, conn.app.state.service)
     if token is None:
         return await service.seat_for_token(game_id, None)
     return await _limits(conn).authenticate(
-        client_address(conn), lambda: service.seat_for_token(game_id, token)
+        client_address(conn), lambda: service.seat_for_token(game_id, token, verify=verify)
     )
 
 
@@ -247,13 +251,14 @@ async def submit_command(request: Request) -> Response:
     variant = await service.variant_of(game_id)
     if token is None:
         raise missing_token()
-    seat = await seat_for_token(request, game_id, token)
+    # The seats as cached: the append checks the token is still the seat's.
+    seat = await seat_for_token(request, game_id, token, verify=False)
     assert seat is not None
     command = wire.decode(await read_body(request), wire.Command)
     wire.check_command(command)
     action = service.decode_action(variant.name, bytes(command.action))
     result = await service.submit(
-        game_id, seat, command.command_id, action, command.expected_version
+        game_id, seat, command.command_id, action, command.expected_version, token_digest(token)
     )
     return json({"version": result.version})
 
@@ -401,6 +406,7 @@ def api_routes() -> list[BaseRoute]:
     """Every route of PROTOCOL.md's HTTP table, plus ``/healthz``, players' profiles
     and leaderboards."""
     from server.web.player_routes import routes as player_routes  # it uses this module's helpers
+    from server.web.seat_routes import routes as seat_routes
 
     return [
         Route("/api/games", create_game, methods=["POST"]),
@@ -417,6 +423,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/api/qr", qr_code, methods=["POST"]),
         Route("/healthz", healthz, methods=["GET", "HEAD"]),
         *player_routes(),
+        *seat_routes(),
         Route("/api/{rest:path}", api_not_found, methods=ALL_METHODS),
         Route("/ws/{rest:path}", websocket_only, methods=ALL_METHODS),
     ]

@@ -10,7 +10,9 @@ A message that cannot be understood gets an ``error`` and the socket stays open.
 message larger than 64 KiB closes it with 1009 (the server is also run with
 ``ws_max_size=65536`` so uvicorn refuses it before it is read whole). A socket that
 cannot start (unknown game, bad token, bad ``since``) gets one ``error`` and is closed
-with 4000 + the HTTP status of that error (4400, 4403, 4404). docs/live.md tells all.
+with 4000 + the HTTP status of that error (4400, 4403, 4404); so is a seat's socket
+once its token is replaced (``unauthorized``, 4403: server/players/seat_tokens.py).
+docs/live.md tells all.
 
 ``server.web.app.create_app`` picks this module up by itself: ``routes`` and ``lifespan``.
 """
@@ -38,7 +40,7 @@ from events.game import Variant
 from server.common import wire
 from server.common.errors import ServiceError, bad_request, missing_token, rate_limited, unavailable
 from server.common.settings import Settings
-from server.games.projection import LoggedEvent
+from server.games.projection import LoggedEvent, token_digest
 from server.games.service import GameService
 from server.live.hubs import CLOSE_INTERNAL, Hubs, Outbox
 from server.live.socket_writers import Inbox, Wire, inbox_for, wire_for
@@ -163,6 +165,7 @@ class _Session:
         self.limiter = limiter
         self.outbox = outbox
         self.token = token
+        self.digest = None if token is None else token_digest(token)
         self.game_id = outbox.hub.game_id
         self.variant = outbox.hub.variant.name
 
@@ -228,11 +231,17 @@ class _Session:
             action = self.service.decode_action(self.variant, bytes(message.action))
             result = await _pool_retry(
                 lambda: self.service.submit(
-                    self.game_id, seat, command_id, action, message.expected_version
+                    self.game_id, seat, command_id, action, message.expected_version, self.digest
                 )
             )
         except ServiceError as e:
-            await self.outbox.reply(_error(e, command_id if command_id else None))
+            refusal = _error(e, command_id if command_id else None)
+            if e.code == "unauthorized" and self.digest is not None:
+                # The seat's token was replaced: this socket sees the seat's view no
+                # more either. Told why, and closed (4403) like a socket refused at start.
+                self.outbox.abandon(4000 + e.status, e.code, refusal)
+                return
+            await self.outbox.reply(refusal)
             return
         except RedisError as e:
             if is_store_down(e):
@@ -279,7 +288,14 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
         since = _since(websocket.query_params.get("since"))
         viewer = await _pool_retry(lambda: seat_for_token(websocket, game_id, token))
         outbox = await _pool_retry(
-            lambda: hubs.watch(game_id, viewer, since, wire, websocket.close)
+            lambda: hubs.watch(
+                game_id,
+                viewer,
+                since,
+                wire,
+                websocket.close,
+                None if token is None else token_digest(token),
+            )
         )
     except ServiceError as e:
         await _close(websocket, 4000 + e.status, e.code, _error(e))

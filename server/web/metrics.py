@@ -3,7 +3,8 @@
 Each server process answers for itself (scrape every process, as the balancer's
 backends are listed). Only a scraper holding ``SPLENDOR_METRICS_TOKEN`` gets them, as
 ``Authorization: Bearer <token>``: without the setting the route answers ``404`` (not
-there), with a missing token ``401``, a wrong one ``403`` (PROTOCOL.md's error shape).
+there), with a missing token ``401``, a wrong one ``403`` (PROTOCOL.md's error shape,
+``unauthorized``), and past its address's budget of failed authentications ``429``.
 A token rather than an address check because behind a proxy on the same host every
 request comes from 127.0.0.1.
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Iterator
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -43,6 +44,8 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from server.common.errors import forbidden, missing_token, not_found
+from server.web.api_routes import client_address
+from server.web.rate_limits import ClientLimits
 
 __all__ = ["Metrics", "metrics_routes"]
 
@@ -159,13 +162,28 @@ async def _queue_lengths(state: Any) -> dict[str, int]:
     return lengths
 
 
-def _authorized(request: Request, token: str) -> None:
+NEEDS_TOKEN: Final = (
+    "The metrics need the metrics token (SPLENDOR_METRICS_TOKEN): Authorization: Bearer <token>."
+)
+WRONG_TOKEN: Final = "This is not the metrics token (SPLENDOR_METRICS_TOKEN)."
+
+
+async def _authorized(request: Request, token: str) -> None:
+    """A bearer token that is the metrics token, checked within its address's budget
+    of failed authentications (server/web/rate_limits.py, shared with seat tokens): past it,
+    ``429`` whatever the token, so guessing it is as slow as guessing a seat token.
+    A request with no token guesses nothing and is not counted."""
     given = request.headers.get("authorization", "")
     scheme, _, value = given.partition(" ")
-    if not value or scheme.lower() != "bearer":
-        raise missing_token()
-    if not hmac.compare_digest(value.strip().encode(), token.encode()):
-        raise forbidden("This token does not open the metrics.")
+    if not value.strip() or scheme.lower() != "bearer":
+        raise missing_token(NEEDS_TOKEN)
+
+    async def check() -> None:
+        if not hmac.compare_digest(value.strip().encode(), token.encode()):
+            raise forbidden(WRONG_TOKEN)
+
+    limits = cast(ClientLimits, request.app.state.client_limits)
+    await limits.authenticate(client_address(request), check)
 
 
 async def metrics(request: Request) -> Response:
@@ -174,7 +192,7 @@ async def metrics(request: Request) -> Response:
     token: str = state.settings.metrics_token
     if not token:
         raise not_found("There are no metrics here.")
-    _authorized(request, token)
+    await _authorized(request, token)
     body = await state.metrics.render(state)
     return Response(body, media_type=CONTENT_TYPE_LATEST)
 

@@ -174,6 +174,7 @@ endpoints = st.sampled_from(
         ("POST", "/seats"),
         ("POST", "/commands"),
         ("POST", "/rematch"),
+        ("POST", "/seat-token"),
         ("GET", "/commands"),
         ("DELETE", ""),
         ("PUT", "/view"),
@@ -211,12 +212,15 @@ async def test_game_paths_and_tokens(
 
 
 @FUZZ
-@given(header=header_values, seat_path=st.sampled_from(["/view", "/events", "/rematch", ""]))
+@given(
+    header=header_values,
+    seat_path=st.sampled_from(["/view", "/events", "/rematch", "/seat-token", ""]),
+)
 async def test_authorization_headers_on_a_real_game(
     http: httpx.AsyncClient, table: Table, unchanged: Unchanged, header: bytes, seat_path: str
 ) -> None:
-    """Any Authorization header on a real game's summary, view, events and rematch: the summary as always, else 403 unauthorized (no header names a seat here); never a seat's view."""
-    method = "POST" if seat_path == "/rematch" else "GET"
+    """Any Authorization header on a real game's summary, view, events, rematch and seat token: the summary as always, else 403 unauthorized (no header names a seat here); never a seat's view nor a token."""
+    method = "POST" if seat_path in ("/rematch", "/seat-token") else "GET"
     path = f"/api/games/{table.id}{seat_path}"
     r = await http.request(method, path, headers={"authorization": header})
     if seat_path == "":

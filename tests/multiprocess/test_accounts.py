@@ -47,28 +47,37 @@ async def test_sessions_are_shared_and_ended_everywhere_across_processes(
 async def test_an_accounts_login_limit_counts_across_processes(
     redis_client: Any, redis_server: str
 ) -> None:
-    """With a burst of 3 log-ins per account, attempts spread over two processes (two addresses) are counted together: the fourth is refused 429 on either, the right password too."""
+    """With a burst of 3 failed log-ins per account, failures spread over two processes (three addresses) are counted together: the fourth takes the back-off's first slot and the next from an address that failed is refused 429 on either process, the right password too; a new address's right password logs in on either."""
     env = {"SPLENDOR_ACCOUNT_LOGIN_RATE": "0.001", "SPLENDOR_ACCOUNT_LOGIN_BURST": "3"}
     async with served(redis_server, env) as a, served(redis_server, env) as b:
-        bases = [a.base, b.base, a.base]
         async with httpx.AsyncClient(base_url=a.base) as http:
             body = {"username": "Ned_9", "password": PASSWORD}
             assert (await http.post("/api/accounts", json=body)).status_code == 201
-        for n, base in enumerate(bases):
-            transport = httpx.AsyncHTTPTransport(local_address=f"127.0.0.{50 + n}")
-            async with httpx.AsyncClient(base_url=base, transport=transport) as http:
-                wrong = {"username": "Ned_9", "password": "wrong guess"}
+        wrong = {"username": "Ned_9", "password": "wrong guess"}
+        right = {"username": "ned_9", "password": PASSWORD}
+        for n, base in enumerate([a.base, b.base, a.base, b.base]):
+            async with _from(f"127.0.0.{50 + n % 3}", base) as http:
                 assert (await http.post("/api/session", json=wrong)).status_code == 401
-        async with httpx.AsyncClient(base_url=b.base) as http:
-            r = await http.post("/api/session", json={"username": "ned_9", "password": PASSWORD})
-            assert r.status_code == 429 and r.json()["code"] == "rate_limited"
-            assert "this account" in r.json()["message"]
+        for n, base in enumerate([b.base, a.base]):
+            async with _from(f"127.0.0.{50 + n}", base) as http:
+                r = await http.post("/api/session", json=right)
+                assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+                assert "this account" in r.json()["message"]
+        for base in (a.base, b.base):
+            async with _from("127.0.0.60", base) as http:
+                assert (await http.post("/api/session", json=right)).status_code == 200
+
+
+def _from(address: str, base: str) -> httpx.AsyncClient:
+    """A client of ``base`` connecting from ``address``."""
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    return httpx.AsyncClient(base_url=base, transport=transport)
 
 
 async def test_an_addresss_attempts_count_across_processes(
     redis_client: Any, redis_server: str
 ) -> None:
-    """With a burst of 4 attempts per address, log-ins from one address to four different accounts, spread over two processes, are counted together: the fifth is refused 429 on either process, while another address still gets its answer."""
+    """With a burst of 4 per address, failed log-ins from one address to four different names, spread over two processes, are counted together: the fifth is refused 429 on either process, while another address still gets its answer."""
     env = {"SPLENDOR_LOGIN_RATE": "0.001", "SPLENDOR_LOGIN_BURST": "4"}
     async with served(redis_server, env) as a, served(redis_server, env) as b:
         answers = []

@@ -46,12 +46,13 @@ async def test_a_process_stopped_behind_the_balancer_is_left_for_the_other(
 async def test_a_pages_sign_up_passes_the_origin_check_behind_the_balancer(
     kind: str, tmp_path: Path, redis_client: aioredis.Redis, redis_server: str
 ) -> None:
-    """Through the balancer on a port of its own, a page's sign-up (Origin: the balancer's address, port included) is 201: the Host the process sees keeps the port (nginx's $host dropped it, and every account request was 403); another site's is still 403."""
+    """Through the balancer on a port of its own, a page's sign-up (Origin: the balancer's address, port included) is 201: the Host the process sees keeps the port (nginx's $host dropped it, and every account request was 403); another site's is still 403, and so is https://<the balancer> from a client claiming X-Forwarded-Proto https (the balancer, trusted, says the scheme it was reached by: http)."""
     reason = missing(kind)
     if reason is not None:
         pytest.skip(reason)
+    trusted = {**ENV, "SPLENDOR_TRUSTED_PROXIES": "127.0.0.1"}
     async with (
-        served(redis_server, ENV) as a,
+        served(redis_server, trusted) as a,
         balancer(kind, tmp_path / kind, [a.base, a.base]) as front,  # one process twice
         httpx.AsyncClient(base_url=front) as http,
     ):
@@ -60,5 +61,8 @@ async def test_a_pages_sign_up_passes_the_origin_check_behind_the_balancer(
             "/api/accounts", json=body, headers={"Origin": "http://evil.example"}
         )
         assert evil.status_code == 403
+        claimed = {"Origin": front.replace("http://", "https://"), "X-Forwarded-Proto": "https"}
+        r = await http.post("/api/accounts", json=body, headers=claimed)
+        assert r.status_code == 403, r.text
         r = await http.post("/api/accounts", json=body, headers={"Origin": front})
         assert r.status_code == 201, r.text

@@ -47,6 +47,41 @@ async def test_metrics_need_the_token(settings: Settings) -> None:
         assert TOKEN not in repr(settings.with_(metrics_token=TOKEN))
 
 
+async def test_metrics_refusals_name_the_metrics_token(settings: Settings) -> None:
+    """No token and a wrong one are refused with a sentence about the metrics token (SPLENDOR_METRICS_TOKEN), never a seat token's."""
+    async with (
+        live_server(settings.with_(metrics_token=TOKEN)) as server,
+        httpx.AsyncClient(base_url=server.http_url) as http,
+    ):
+        missing = await http.get("/metrics")
+        wrong = await http.get("/metrics", headers={"Authorization": "Bearer not-it"})
+        for r in (missing, wrong):
+            message = r.json()["message"]
+            assert "metrics token" in message and "SPLENDOR_METRICS_TOKEN" in message, message
+            assert "seat" not in message
+
+
+async def test_guessing_the_metrics_token_is_met_by_429(settings: Settings) -> None:
+    """Wrong tokens spend the address's failed-authentication budget (burst 3 here): the fourth guess, and the right token after it, get 429 rate_limited with Retry-After; another address still scrapes, and a request without a token is not a guess."""
+    limited = settings.with_(metrics_token=TOKEN, auth_failure_rate=0.0001, auth_failure_burst=3)
+    async with live_server(limited) as server:
+        guesser = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+        async with httpx.AsyncClient(base_url=server.http_url, transport=guesser) as http:
+            assert (await http.get("/metrics")).status_code == 401
+            answers = [
+                await http.get("/metrics", headers={"Authorization": f"Bearer guess-{i}"})
+                for i in range(5)
+            ]
+            assert [r.status_code for r in answers] == [403] * 3 + [429] * 2
+            assert answers[-1].json()["code"] == "rate_limited"
+            assert int(answers[-1].headers["retry-after"]) >= 1
+            right = await http.get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
+            assert right.status_code == 429 and TOKEN not in right.text
+        async with httpx.AsyncClient(base_url=server.http_url) as scraper:
+            r = await scraper.get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
+            assert r.status_code == 200
+
+
 async def test_metrics_count_commands_by_outcome_and_show_the_sockets(settings: Settings) -> None:
     """A played game's commands are counted as ok, one out of turn and a stale one by their codes, a resent one as duplicate, each timed in the histogram; a spectator's and a seat's open sockets are shown by kind, with the hubs; the process's own metrics are there."""
     async with (

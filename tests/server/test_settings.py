@@ -77,23 +77,37 @@ def test_the_connection_and_limit_settings_come_from_the_environment() -> None:
 
 
 def test_the_account_settings_come_from_the_environment() -> None:
-    """The log-in limits, Secure cookies and the allowed origins are read from their variables; a bad value names its variable."""
+    """The log-in limits (per address, per account and address, per account, new addresses, the back-off), Secure cookies and the allowed origins are read from their variables; a bad value names its variable."""
     settings = Settings.from_env(
         {
             "SPLENDOR_LOGIN_RATE": "1",
             "SPLENDOR_LOGIN_BURST": "3",
             "SPLENDOR_ACCOUNT_LOGIN_RATE": "0.5",
             "SPLENDOR_ACCOUNT_LOGIN_BURST": "2",
+            "SPLENDOR_ACCOUNT_ADDRESS_LOGIN_RATE": "0.25",
+            "SPLENDOR_ACCOUNT_ADDRESS_LOGIN_BURST": "4",
+            "SPLENDOR_NEW_ADDRESS_LOGIN_RATE": "0.125",
+            "SPLENDOR_NEW_ADDRESS_LOGIN_BURST": "6",
+            "SPLENDOR_LOGIN_BACKOFF": "10",
+            "SPLENDOR_LOGIN_BACKOFF_CAP": "320",
             "SPLENDOR_SECURE_COOKIES": "1",
             "SPLENDOR_ALLOWED_ORIGINS": "https://a.example, https://b.example",
         }
     )
     assert (settings.login_rate, settings.login_burst) == (1.0, 3)
     assert (settings.account_login_rate, settings.account_login_burst) == (0.5, 2)
+    assert (settings.account_address_login_rate, settings.account_address_login_burst) == (0.25, 4)
+    assert (settings.new_address_login_rate, settings.new_address_login_burst) == (0.125, 6)
+    assert (settings.login_backoff, settings.login_backoff_cap) == (10.0, 320.0)
     assert settings.secure_cookies is True
     assert settings.allowed_origins == ("https://a.example", "https://b.example")
     default = Settings.from_env({})
     assert (default.secure_cookies, default.allowed_origins) == (False, ())
-    for name, value in (("SPLENDOR_SECURE_COOKIES", "yes"), ("SPLENDOR_LOGIN_BURST", "0")):
+    for name, value in (
+        ("SPLENDOR_SECURE_COOKIES", "yes"),
+        ("SPLENDOR_LOGIN_BURST", "0"),
+        ("SPLENDOR_ACCOUNT_ADDRESS_LOGIN_BURST", "0"),
+        ("SPLENDOR_LOGIN_BACKOFF", "-1"),
+    ):
         with pytest.raises(SettingsError, match=name):
             Settings.from_env({name: value})

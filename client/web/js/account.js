@@ -38,6 +38,14 @@ export async function whenAccountKnown() {
   return accountName();
 }
 
+/** Ask the server again who is logged in (the session may have ended elsewhere:
+ * "log out everywhere"); the username or null. */
+export async function checkAccount() {
+  await whenAccountKnown();
+  setAccount(await whoAmI().catch(() => null));
+  return accountName();
+}
+
 /** Call `fn(username | null)` whenever the page logs in or out; returns the undo. */
 export function onAccountChange(fn) {
   listeners.add(fn);

@@ -70,6 +70,13 @@ export function rematchGame(id, token) {
   return request("POST", `${game(id)}/rematch`, { token });
 }
 
+/** A new token for a seat (docs/http-api.md): with `token`, that token's seat (the
+ * old token refused from then on); without, the seat of the account this browser is
+ * logged in to. {seat, token}. */
+export function seatToken(id, token = null) {
+  return request("POST", `${game(id)}/seat-token`, { token });
+}
+
 /** `who` is {"name": str} for a person, {"bot": level} for a bot, or {} for the
  * account this browser is logged in to (docs/accounts.md). */
 export function takeSeat(id, who) {

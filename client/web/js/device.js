@@ -4,9 +4,11 @@
 // line. Opening it stores the seat in that browser (after checking the token with
 // the server, in a header) and goes to the table; the token leaves the address bar
 // and the history at once. The QR code of the link is drawn by the server (segno,
-// POST /api/qr: the link in the body, never in a URL).
+// POST /api/qr: the link in the body, never in a URL). "New link" gives the seat a
+// new token (POST /api/games/{id}/seat-token with the current one): the link given
+// out stops working on every device, and this page plays on with the new token.
 
-import { ApiError, fetchView, qrCode } from "./api.js";
+import { ApiError, fetchView, qrCode, seatToken } from "./api.js";
 import { h, mount } from "./dom.js";
 import { rememberSeat } from "./seats.js";
 import { shareField } from "./share.js";
@@ -28,14 +30,45 @@ async function qrImage(link) {
   return qrImages.get(link);
 }
 
+let replacedAt = null; // the game whose link this page just replaced: its menu says so
+
 /**
  * The seat's "Other device" menu: the link, a warning, the QR code (fetched the
- * first time the menu opens). Made once per table page and kept across redraws of
- * the head, so an open menu stays open while moves come in.
+ * first time the menu opens), and "New link". Made once per table page and kept
+ * across redraws of the head, so an open menu stays open while moves come in.
+ * `onReplaced()` is called once the seat's new token (and `name`) is kept here.
  */
-export function deviceMenu(gameId, token) {
+export function deviceMenu(gameId, token, { name = "", onReplaced = () => {} } = {}) {
   const link = seatLink(gameId, token);
   const figure = h("figure", { class: "device-qr" });
+  const replaced = replacedAt === gameId;
+  replacedAt = null;
+  const note = h(
+    "p",
+    { class: "device-replace-note", id: "device-replace-note", role: "status" },
+    replaced ? "This is a new link: the one given out before no longer works." : "Gave this link to a device that is not yours? Make a new one: the link above then stops working everywhere.",
+  );
+  const renew = h(
+    "button",
+    {
+      type: "button",
+      class: "btn btn-small",
+      id: "device-new-link",
+      onclick: async () => {
+        renew.disabled = true;
+        try {
+          const fresh = await seatToken(gameId, token);
+          rememberSeat(gameId, { seat: fresh.seat, token: fresh.token, name });
+          replacedAt = gameId;
+          onReplaced();
+        } catch (err) {
+          note.textContent = `No new link now: ${err.message}`;
+          renew.disabled = false;
+        }
+      },
+    },
+    "New link",
+  );
   const menu = h(
     "details",
     { class: "share-menu device-menu", id: "device-menu" },
@@ -52,8 +85,10 @@ export function deviceMenu(gameId, token) {
       ),
       shareField("Your seat's link", link, "device"),
       figure,
+      h("div", { class: "device-replace" }, renew, note),
     ),
   );
+  if (replaced) menu.open = true;
   menu.addEventListener("toggle", async () => {
     if (!menu.open || figure.dataset.state) return;
     figure.dataset.state = "loading";

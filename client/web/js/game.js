@@ -19,6 +19,8 @@ import { GameLog } from "./log.js";
 import { rankList, resultHeadline, resultTable } from "./results.js";
 import { deviceMenu as makeDeviceMenu } from "./device.js";
 import { abortedBanner, tickWaited, waitingBanner } from "./waiting.js";
+import { accountName, askToLogIn, checkAccount, onAccountChange } from "./account.js";
+import { accountSeated, reroute, seatBack } from "./seatback.js";
 import { seatFor } from "./seats.js";
 import { sharePanel } from "./share.js";
 import { decorate, renderPlayers, renderTable } from "./table.js";
@@ -112,12 +114,7 @@ export function turnLine(view, names, turns = null, known = 0) {
 }
 
 export async function showGame(main, gameId, mode) {
-  const seat = mode === "play" ? seatFor(gameId) : null;
-  if (mode === "play" && !seat) {
-    window.location.replace(`#/join/${encodeURIComponent(gameId)}`);
-    return () => {};
-  }
-  const token = seat ? seat.token : null;
+  let seat = mode === "play" ? seatFor(gameId) : null;
   mount(main, h("p", { class: "loading" }, "Loading the table…"));
   let summary;
   try {
@@ -126,6 +123,14 @@ export async function showGame(main, gameId, mode) {
     mount(main, notFound(err));
     return () => {};
   }
+  // No token here: a logged-in player seated in this game gets the seat's token with
+  // the session (seatback.js); anyone else goes to the join page.
+  if (mode === "play" && !seat) seat = await seatBack(gameId, summary);
+  if (mode === "play" && !seat) {
+    window.location.replace(`#/join/${encodeURIComponent(gameId)}`);
+    return () => {};
+  }
+  const token = seat ? seat.token : null;
   const kit = KITS[summary.variant];
   if (!kit) {
     mount(main, h("section", { class: "panel notice" }, h("h1", {}, variantName(summary.variant)), h("p", {}, "This page can't show tables of this game."), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
@@ -144,12 +149,15 @@ export async function showGame(main, gameId, mode) {
   document.body.append(endDialog);
 
   let view = null;
+  let refused = false; // the server refused this page's seat token: it was replaced
+  let served = false; // the socket was served once (the token worked on this page)
+  let left = false; // the page is gone (another route)
   let connection = "connecting";
   let shownEnd = false;
   let previousStatus = null;
   const lastMove = new LastMove();
   // Kept across the head's redraws: an open menu stays open (device.js).
-  const deviceMenu = token ? makeDeviceMenu(gameId, token) : null;
+  const deviceMenu = token ? makeDeviceMenu(gameId, token, { name: seat.name, onReplaced: reroute }) : null;
   const turnAlert = token ? new TurnAlert({ what: `${variantName(summary.variant)} #${gameId}` }) : null;
   // The clocks; on your move, under a minute left goes to the tab's title.
   let clockNote = "";
@@ -198,11 +206,27 @@ export async function showGame(main, gameId, mode) {
     },
     onState: (state) => {
       connection = state;
+      if (state === "live") served = true;
       renderHead();
       if (state === "live") catchUpLog();
     },
     onPresence: (message) => presence.take(message),
     onRematch: (message) => rematch.take(message.id),
+    onRefused: async () => {
+      // Refused before it was ever served: the token was revoked while this page was
+      // away ("log out everywhere"), so a logged-in player takes the seat back at once
+      // (once a game per page load). Refused later, the seat moved to another browser
+      // meanwhile: taken back only with a click, so two browsers never fight over it.
+      if (!served && !autoTaken.has(gameId)) {
+        autoTaken.add(gameId);
+        if ((await seatBack(gameId, summary)) && !left) return reroute();
+      } else if (accountName()) {
+        await checkAccount(); // its session may have ended with the seat ("log out everywhere")
+      }
+      if (left) return;
+      refused = true;
+      render();
+    },
     onProblem: (problem) => {
       if (controls) {
         controls.message = { kind: "error", text: problem.message, code: problem.code };
@@ -286,9 +310,10 @@ export async function showGame(main, gameId, mode) {
   function renderBanner() {
     const canAbort = !!view && (view.legal || []).some((a) => a.kind === "abort");
     const aborted = view && view.status === "aborted" ? [...log.events.values()].find((e) => e.type === "GameAborted") || null : null;
-    const key = view ? JSON.stringify([view.status, view.players.length, view.result, canAbort, aborted, rematch.key()]) : null;
+    const key = refused ? JSON.stringify(["refused", accountName()]) : view ? JSON.stringify([view.status, view.players.length, view.result, canAbort, aborted, rematch.key()]) : null;
     if (key === bannerKey) return;
     bannerKey = key;
+    if (refused) return mount(bannerSlot, seatMovedBanner(gameId, summary));
     if (!view) return mount(bannerSlot);
     if (view.status === "open") {
       const openSeconds = (catalog.rules && catalog.rules.open_game_seconds) || 0;
@@ -412,8 +437,11 @@ export async function showGame(main, gameId, mode) {
   live.start();
   catchUpLog();
   const waitedTimer = window.setInterval(() => tickWaited(bannerSlot), 5000);
+  const forgetAccount = onAccountChange(() => renderBanner());
 
   return () => {
+    left = true;
+    forgetAccount();
     live.stop();
     window.clearInterval(waitedTimer);
     lastMove.destroy();
@@ -427,6 +455,44 @@ export async function showGame(main, gameId, mode) {
     keys.destroy();
     endDialog.remove();
   };
+}
+
+const autoTaken = new Set(); // games whose seat this page load took back by itself
+
+/** The banner of a page whose seat token was replaced: its seat plays elsewhere now.
+ * An account's seat is taken back here with a click, once logged in. */
+function seatMovedBanner(gameId, summary) {
+  const account = accountName();
+  const mine = accountSeated(summary, account);
+  const note = h("p", { class: "form-error", role: "alert" });
+  const takeBack = async (e) => {
+    e.currentTarget.disabled = true;
+    if (await seatBack(gameId, summary)) {
+      reroute();
+      return;
+    }
+    note.textContent = "The seat can't be taken back now: try again in a moment.";
+    e.target.disabled = false;
+  };
+  const accountsSeat = (summary.seats || []).some((s) => s.account);
+  return h(
+    "section",
+    { class: "banner banner-moved", id: "seat-moved", "aria-label": "Seat" },
+    h("h2", {}, "This seat is played elsewhere now"),
+    h(
+      "p",
+      {},
+      "This page's seat token was replaced: the seat was opened in another browser, given a new link, or its account logged out everywhere. It acts no more here.",
+    ),
+    h(
+      "div",
+      { class: "banner-actions" },
+      mine ? h("button", { type: "button", class: "btn btn-primary", id: "seat-take-back", onclick: takeBack }, "Take the seat back here") : null,
+      !account && accountsSeat ? h("button", { type: "button", class: "btn btn-primary", id: "seat-log-in", onclick: () => askToLogIn("login") }, "Log in to take it back") : null,
+      h("a", { class: "btn", href: `#/watch/${encodeURIComponent(gameId)}` }, "Watch instead"),
+    ),
+    note,
+  );
 }
 
 function notFound(err) {

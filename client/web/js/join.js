@@ -1,10 +1,12 @@
 // `#/join/{id}`: the address a player shares. Takes a seat with a name, keeps its
 // token in localStorage, and goes to the table. A browser already seated there
-// goes straight back to its seat.
+// goes straight back to its seat, and so does a logged-in account seated there (its
+// seat's token asked with the session: seatback.js).
 
 import { accountName, askToLogIn, onAccountChange, whenAccountKnown } from "./account.js";
 import { ApiError, gameSummary, takeSeat } from "./api.js";
 import { h, listWords, mount, plural } from "./dom.js";
+import { seatBack } from "./seatback.js";
 import { playerName, rememberName, rememberSeat, seatFor } from "./seats.js";
 import { botName, variantName } from "./words.js";
 
@@ -19,6 +21,10 @@ export async function showJoin(main, gameId) {
     game = await gameSummary(gameId);
   } catch (err) {
     mount(main, h("section", { class: "panel notice" }, h("h1", {}, "No such game"), h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
+    return () => {};
+  }
+  if (await seatBack(gameId, game)) {
+    window.location.replace(`#/play/${encodeURIComponent(gameId)}`);
     return () => {};
   }
   const seated = game.seats || [];

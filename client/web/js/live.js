@@ -54,10 +54,12 @@ export function retryDelay(attempt, random = Math.random) {
  * onState("connecting"|"live"|"reconnecting"|"problem"|"closed") ("problem": the server
  * says it can't serve for now, or reconnecting keeps failing; `problem` holds its words),
  * onProblem({code, message}) for errors not tied to a command,
- * onPresence({seats, away_since}) and onRematch({id}) (docs/live.md: not versioned).
+ * onPresence({seats, away_since}) and onRematch({id}) (docs/live.md: not versioned),
+ * onRefused({code, message}) when the server refuses this page's seat token (it was
+ * replaced: docs/accounts.md, "Seats of an account"); the connection is closed then.
  */
 export class LiveGame {
-  constructor({ gameId, token = null, onView, onState = () => {}, onProblem = () => {}, onPresence = () => {}, onRematch = () => {} }) {
+  constructor({ gameId, token = null, onView, onState = () => {}, onProblem = () => {}, onPresence = () => {}, onRematch = () => {}, onRefused = () => {} }) {
     this.gameId = gameId;
     this.token = token;
     this.onView = onView;
@@ -65,6 +67,7 @@ export class LiveGame {
     this.onProblem = onProblem;
     this.onPresence = onPresence;
     this.onRematch = onRematch;
+    this.onRefused = onRefused;
     this.view = null;
     this.version = 0;
     this.socket = null;
@@ -305,6 +308,7 @@ export class LiveGame {
     if (msg.code === "unauthorized" || msg.code === "not_found") {
       this.stop();
       this.setState("closed");
+      if (msg.code === "unauthorized" && this.token) this.onRefused(problem);
     }
   }
 

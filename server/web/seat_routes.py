@@ -1,0 +1,87 @@
+"""``POST /api/games/{id}/seat-token``: a new token for a seat you hold, the one it
+replaces refused from then on (docs/http-api.md, docs/accounts.md "Seats of an
+account").
+
+Two authorities, two uses:
+
+- **The seat's token** (``Authorization: Bearer``): the seat gets a new token, the
+  one sent is refused from then on. The page's "new link" for another device:
+  the link given out carries the old token.
+- **The session** (the cookie, no ``Authorization``): the account's seat of the game
+  gets a new token. How a logged-in player sits at their table in a browser that
+  holds no token, and how they get their seats back after "log out everywhere"
+  revoked them. Checked like every request that acts with a session's authority
+  (``Origin``, server/players/accounts.py).
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from server.common.errors import ServiceError, missing_token, not_found
+from server.games.projection import token_digest
+from server.games.service import GameService
+from server.players.accounts import COOKIE, Accounts, session_account
+from server.web.api_routes import bearer_token, client_address, json
+from server.web.rate_limits import ClientLimits
+
+__all__ = ["routes", "seat_token"]
+
+
+def _service(request: Request) -> GameService:
+    return cast(GameService, request.app.state.service)
+
+
+async def seat_token(request: Request) -> Response:
+    """``200 {"seat", "token"}``: the seat's new token (``Cache-Control: no-store``)."""
+    service = _service(request)
+    game_id: str = request.path_params["game_id"]
+    token = bearer_token(request)
+    if token is not None:
+        limits = cast(ClientLimits, request.app.state.client_limits)
+        seat, fresh = await limits.authenticate(
+            client_address(request), lambda: _by_token(service, game_id, token)
+        )
+    else:
+        seat, fresh = await _by_session(request, service, game_id)
+    return json({"seat": seat, "token": fresh}, headers={"Cache-Control": "no-store"})
+
+
+async def _by_token(service: GameService, game_id: str, token: str) -> tuple[int, str]:
+    """The token's seat gets a new token, if the token is still the seat's."""
+    seat = await service.seat_for_token(game_id, token)
+    assert seat is not None
+    return seat, await service.issue_token(game_id, seat, replacing=token_digest(token))
+
+
+async def _by_session(request: Request, service: GameService, game_id: str) -> tuple[int, str]:
+    """The session's account's seat gets a new token.
+
+    The seat is listed as the account's before its token is written, and the session
+    is checked again after: a "log out everywhere" running meanwhile either revokes
+    the token written here or ended the session before the check, and the token is
+    withdrawn (server/players/seat_tokens.py)."""
+    await service.variant_of(game_id)  # 404 first
+    username = await session_account(request)  # 403 for another site's page
+    if username is None:
+        raise missing_token(
+            "Log in to get your seat's token, or send the seat's token: Bearer <token>."
+        )
+    seat = await service.account_seat(game_id, username)
+    if seat is None:
+        raise not_found(f"{username} holds no seat in game {game_id}.")
+    await service.seat_tokens.record(username, game_id, seat)
+    fresh = await service.issue_token(game_id, seat)
+    accounts = cast(Accounts, request.app.state.accounts)
+    if await accounts.session_account(request.cookies.get(COOKIE)) is None:
+        await service.seat_tokens.withdraw(game_id, seat, token_digest(fresh))
+        raise ServiceError("unauthorized", "Your session ended: log in again.", 401)
+    return seat, fresh
+
+
+def routes() -> list[BaseRoute]:
+    return [Route("/api/games/{game_id}/seat-token", seat_token, methods=["POST"])]
