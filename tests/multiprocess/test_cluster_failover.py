@@ -25,7 +25,7 @@ from tests.multiprocess.followers import play_across_a_stop
 from tests.multiprocess.servers import served
 from tests.server.helpers import auth, choose
 
-# The server's cluster mode (issue 13 item 1): until it is there, nothing to run.
+# The cluster mode's client (issue 13 item 1): a server without it has nothing to fail over.
 pytest.importorskip("server.store.clients", reason="this server has no Redis Cluster mode")
 
 ENV = {

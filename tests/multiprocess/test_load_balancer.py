@@ -46,7 +46,7 @@ async def test_a_process_stopped_behind_the_balancer_is_left_for_the_other(
 async def test_a_pages_sign_up_passes_the_origin_check_behind_the_balancer(
     kind: str, tmp_path: Path, redis_client: aioredis.Redis, redis_server: str
 ) -> None:
-    """Through the balancer on a port of its own, a page's sign-up (Origin: the balancer's address, port included) is 201: the Host the process sees keeps the port (nginx's $host dropped it, and every account request was 403); another site's is still 403, and so is https://<the balancer> from a client claiming X-Forwarded-Proto https (the balancer, trusted, says the scheme it was reached by: http)."""
+    """Through the balancer on a port of its own, a page's sign-up (Origin: the balancer's address, port included) is 201: the Host the process sees keeps the port (nginx's $host would drop it, and every account request would be 403); another site's is still 403, and so is https://<the balancer> from a client claiming X-Forwarded-Proto https (the balancer, trusted, says the scheme it was reached by: http)."""
     reason = missing(kind)
     if reason is not None:
         pytest.skip(reason)

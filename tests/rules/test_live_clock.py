@@ -185,7 +185,7 @@ def test_an_open_game_expires_after_thirty_minutes(clock: TimeControl | None) ->
 
 
 def test_seeded_and_the_time_control_are_facts_of_the_first_event() -> None:
-    """GameCreated records the time control and whether the game is seeded; a stream written before them decodes as untimed, not seeded."""
+    """GameCreated records the time control and whether the game is seeded; a GameCreated without them decodes as untimed, not seeded."""
     created = CLASSIC.create("g", 2, BLITZ, seeded=True)[0]
     assert created == GameCreated("g", "classic", 2, BLITZ, True)
     old = CLASSIC.event_decoder().decode(
@@ -197,7 +197,7 @@ def test_seeded_and_the_time_control_are_facts_of_the_first_event() -> None:
 
 
 def test_a_game_ended_before_ranks_gets_them_when_folded() -> None:
-    """A GameEnded recorded before ranks existed folds to ranks derived from its points and cards."""
+    """A GameEnded without ranks folds to ranks derived from its points and cards."""
     game = Timed("classic", 3)
     old = GameEnded((1,), (3, 9, 9), (2, 4, 5))
     game.apply([old])

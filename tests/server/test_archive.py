@@ -172,7 +172,7 @@ async def test_an_imported_game_is_noted_for_its_archive(redis_client: aioredis.
 async def test_a_lobby_rebuild_notes_games_over_whose_note_was_lost(
     redis_client: aioredis.Redis,
 ) -> None:
-    """A game over that was never noted (its process died, or it ended before archives existed) is noted when a lobby rebuild (splendor lobby rebuild, or a start without the lobby) reads it."""
+    """A game over that was never noted (its process died, or it ended where no note was written) is noted when a lobby rebuild (splendor lobby rebuild, or a start without the lobby) reads it."""
     clock = Clock()
     game = await play(_service(redis_client, clock), clock, "duel", 2, seed=22, timed=False)
     ended = (await _service(redis_client, clock).log(game.id))[-1].at_ms

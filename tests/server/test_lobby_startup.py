@@ -101,7 +101,7 @@ async def test_aborted_games_are_bounded_too(store: EventStore) -> None:
 async def test_a_game_past_the_bound_still_opens_by_id_and_exports(
     redis_client: aioredis.Redis, settings: Settings
 ) -> None:
-    """A finished game the list no longer holds is served by id, its view, events and export as before."""
+    """A finished game the list no longer holds is served by id: its view, events and export, as a listed game's."""
     app = create_app(settings.with_(finished_games=1), plugins=False)
     async with running(app) as http:
         service: GameService = app.state.service

@@ -130,7 +130,8 @@ async def test_an_account_waits_in_one_place_at_a_time(settings: Settings) -> No
             pairing_url(server, "variant=duel&clock=5%2B3"), additional_headers=ana
         )
         assert (await message(tab_two))["type"] == "waiting"
-        stopped = await asyncio.wait_for(message(tab_one), 10)  # not a hang without the fix
+        # Bounded, so that a socket never told fails the test instead of hanging it.
+        stopped = await asyncio.wait_for(message(tab_one), 10)
         assert stopped["type"] == "error" and stopped["code"] == "conflict"
         await tab_one.wait_closed()
         assert tab_one.close_code == 4409
@@ -173,7 +174,8 @@ async def test_an_account_logged_out_everywhere_or_deleted_stops_waiting(
             else:
                 gone = await http.request("DELETE", "/api/me", json={"password": PASSWORD})
                 assert gone.status_code == 204
-            told = await asyncio.wait_for(message(conn), 10)  # not a hang without the fix
+            # Bounded, so that a socket never told fails the test instead of hanging it.
+            told = await asyncio.wait_for(message(conn), 10)
             assert told["type"] == "error" and told["code"] == "conflict"
             await conn.wait_closed()
             assert conn.close_code == 4409
