@@ -31,8 +31,8 @@ STATUS: Final[dict[str, int]] = {
     "conflict": 409,
     "game_over": 409,
     "rate_limited": 429,
-    # Not in PROTOCOL.md (an addition, docs/http-api.md): the server's store (Redis)
-    # can't be reached for now; the server reconnects by itself, the client retries.
+    # An addition to PROTOCOL.md's codes (docs/http-api.md): the server's store (Redis)
+    # can't be reached for now. The server reconnects by itself, and the client retries.
     "unavailable": 503,
 }
 
@@ -56,7 +56,7 @@ class ServiceError(Exception):
         self.code: ErrorCode = code
         self.message = message
         self.status = STATUS[code] if status is None else status
-        self.retry_after = retry_after  # seconds, for rate_limited and unavailable
+        self.retry_after = retry_after  # In seconds; given with rate_limited and unavailable.
 
     def to_wire(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}

@@ -29,7 +29,7 @@ class SettingsError(ValueError):
 class Settings:
     """What a server process needs to know; immutable once built."""
 
-    # Redis: a URL (Redis 6.2+, Valkey, Cluster) or, when None, an embedded one.
+    # The Redis to use, by URL (Redis 6.2+, Valkey or a Cluster); None starts an embedded one.
     redis_url: str | None = None
     # Where the embedded Redis keeps its files (append-only log, snapshot, logs).
     data_dir: Path = Path("data")
@@ -38,38 +38,39 @@ class Settings:
     # Commands per second a client may send on average, and the burst it may send at once.
     command_rate: float = 10.0
     command_burst: int = 30
-    # Games whose projection stays in memory (least recently used ones are dropped).
+    # How many games' projections stay in memory; the least recently used go first.
     cache_games: int = 2000
-    # Finished (and aborted) games the lobby lists, those that ended last; older ones
-    # open by id and are exported as any (server/games/lobby.py).
+    # How many finished (and aborted) games the lobby lists, those that ended last.
+    # Older ones still open by id and are exported like any (server/games/lobby.py).
     finished_games: int = 1000
     max_body_bytes: int = MAX_BODY_BYTES
-    # Live websockets: bytes one socket may be behind before its diffs are dropped for
-    # a snapshot; how the tailer waits for other processes' events (auto: keyspace
-    # notifications when Redis allows them, else poll).
+    # How many bytes one socket may fall behind before its diffs are dropped for a
+    # snapshot, and how the tailer waits for other processes' events ("auto" takes
+    # keyspace notifications when Redis allows them, and polls otherwise).
     ws_buffer: int = WS_BUFFER_BYTES
     tail: TailMode = "auto"
-    # Presence: how often a process tells the others it is alive (seconds); its
-    # sockets stop counting DEAD_AFTER_BEATS beats after it dies (server/live/presence.py).
+    # How often, in seconds, a process tells the others it is alive. Its sockets stop
+    # counting DEAD_AFTER_BEATS beats after it dies (server/live/presence.py).
     presence_beat: float = 3.0
-    # Bot seats: played by this process (inline) or by a `splendor bots` worker (off);
-    # a bot's pause before it answers, so a person can follow (0 in tests); MCTS's
-    # thinking time a move.
+    # Who plays the bot seats: this process ("inline") or a `splendor bots` worker
+    # ("off"). A bot pauses before it answers so that a person can follow (0 in
+    # tests), and MCTS thinks for mcts_seconds a move.
     bots: BotsMode = "inline"
     bot_delay: float = 0.4
     mcts_seconds: float = 1.0
-    # Search iterations a position of a finished game's analysis (server/workers/analyser.py;
-    # 0: games are not analysed).
+    # Search iterations for each position of a finished game's analysis
+    # (server/workers/analyser.py); 0 turns the analysis off.
     analysis_budget: int = 300
-    # Connections (server/web/connections.py): seconds a client has to send a whole
-    # request; an idle keep-alive connection's life; a websocket's ping period and
-    # how long its pong may take before the socket is closed (0: no pings).
+    # Connections (server/web/connections.py), in seconds: the time a client has to
+    # send a whole request, an idle keep-alive connection's life, a websocket's ping
+    # period (0 sends no pings) and how long its pong may take before it is closed.
     request_timeout: float = 10.0
     keep_alive_timeout: float = 5.0
     ws_ping_interval: float = 20.0
     ws_ping_timeout: float = 20.0
-    # Per client address (server/web/rate_limits.py): games created, seats joined and
-    # failed authentications, each a rate a second and a burst (rate 0: no limit).
+    # Limits per client address (server/web/rate_limits.py) on games created, seats
+    # joined and failed authentications, each a rate a second and a burst. A rate of
+    # 0 sets no limit.
     create_rate: float = 0.5
     create_burst: int = 30
     join_rate: float = 1.0
@@ -77,13 +78,13 @@ class Settings:
     auth_failure_rate: float = 0.1
     auth_failure_burst: int = 20
     # Log-in limits (server/web/account_routes.py, docs/accounts.md "Log-in limits"),
-    # each a rate a second and a burst (rate 0: no limit). Per client address:
-    # failed log-ins, sign-ups and deletions. Per account and address: failed log-ins
-    # (strict). Per account: failed log-ins from any address (looser); past them the
-    # account backs off, a wait from ``login_backoff`` seconds doubling up to
-    # ``login_backoff_cap``, for the addresses that failed on it; while it does, an
-    # address with no recent failure there still tries, within the account's budget
-    # for new addresses.
+    # each a rate a second and a burst, where a rate of 0 sets no limit. Per client
+    # address, they count failed log-ins, sign-ups and deletions. Per account and
+    # address, they count failed log-ins strictly, and per account, failed log-ins
+    # from any address more loosely. Past those, the account backs off for the
+    # addresses that failed on it, with a wait from ``login_backoff`` seconds that
+    # doubles up to ``login_backoff_cap``. Meanwhile an address with no recent failure
+    # there still tries, within the account's budget for new addresses.
     login_rate: float = 0.2
     login_burst: int = 20
     account_address_login_rate: float = 1 / 900
@@ -94,14 +95,14 @@ class Settings:
     new_address_login_burst: int = 20
     login_backoff: float = 30.0
     login_backoff_cap: float = 900.0
-    # The session cookie is Secure when the request came over https (as uvicorn
-    # sees it: X-Forwarded-Proto from a trusted proxy), or always with this set.
+    # The session cookie is Secure when the request came over https, as uvicorn sees
+    # it (X-Forwarded-Proto counts only from a trusted proxy), and always with this set.
     secure_cookies: bool = False
     # Origins, besides the server's own (its Host), whose pages may send requests
     # that use a session (``https://play.example.org``).
     allowed_origins: tuple[str, ...] = ()
-    # Addresses of proxies whose X-Forwarded-For names the client ("*": any); none
-    # by default, so a client is the address that connects.
+    # Addresses of proxies whose X-Forwarded-For names the client ("*" trusts any).
+    # There are none by default, so a client is the address that connects.
     trusted_proxies: tuple[str, ...] = ()
     # Rolling restarts (server/web/drain.py): seconds a stopping process may take to let
     # its commands in flight finish and close its sockets with 1012.
@@ -112,11 +113,11 @@ class Settings:
     # answered as if the connection was lost (the client sends it again).
     durability: DurabilityMode = "off"
     durability_timeout_ms: int = 1000
-    # Seconds after a game's end before it is archived: its log made one compact
-    # value, its stream, commands and seats dropped (server/games/archiver.py).
+    # Seconds after a game's end before it is archived, which makes its log one
+    # compact value and drops its stream, commands and seats (server/games/archiver.py).
     archive_after: float = 600.0
-    # The bearer token a Prometheus scraper gives for GET /metrics (server/web/metrics.py);
-    # empty: no metrics are served. A secret: never shown (not in the repr).
+    # The bearer token a Prometheus scraper gives for GET /metrics (server/web/metrics.py).
+    # When it is empty, no metrics are served. It is a secret, so the repr leaves it out.
     metrics_token: str = field(default="", repr=False)
 
     @classmethod

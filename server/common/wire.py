@@ -28,9 +28,9 @@ MAX_COMMAND_ID: Final = 128
 T = TypeVar("T")
 
 
-MAX_INITIAL: Final = 3 * 3600  # a real-time bank: at most 3 hours
+MAX_INITIAL: Final = 3 * 3600  # A real-time bank holds at most 3 hours.
 MAX_INCREMENT: Final = 180
-MAX_PER_MOVE: Final = 14 * 86_400  # correspondence: at most 14 days a move
+MAX_PER_MOVE: Final = 14 * 86_400  # Correspondence allows at most 14 days a move.
 
 
 class ClockRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -163,8 +163,8 @@ iso_time = iso_ms
 """Milliseconds since the epoch as ISO-8601 UTC: ``2025-01-31T12:00:00.123Z``."""
 
 
-# The variants whose wire events name every field, defaults included (docs/http-api.md):
-# classic's clients never guess a missing one. Every other variant's events leave out
+# The variants whose wire events name every field, defaults included (docs/http-api.md),
+# so that classic's clients never guess a missing one. Every other variant's events leave out
 # each field at its default, as their Structs' ``omit_defaults`` encodes them
 # (docs/duel.md: the fields marked ``?``).
 _EVERY_FIELD: Final = frozenset({"classic"})
@@ -182,5 +182,5 @@ def event_to_wire(event: Any, version: int, at_ms: int, variant: str) -> dict[st
         for name in event.__struct_fields__:
             wire[name] = msgspec.to_builtins(getattr(event, name))
     else:
-        wire.update(msgspec.to_builtins(event))  # its "type" is the one already there
+        wire.update(msgspec.to_builtins(event))  # Its "type" is the tag set above.
     return wire
