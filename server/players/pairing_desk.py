@@ -130,7 +130,7 @@ class Desk:
             ticket, name, account, rating, now if since_ms is None else since_ms
         )
         outcome = (await self.store.touch(pool, now, [waiting.id]))[0]
-        if outcome is True:  # resumed: its place, and since when it waits, kept
+        if outcome is True:  # A resumed entry keeps its place and its waiting time.
             waiting = await self.store.entry(pool, waiting.id) or waiting
         held = Ticket(pool, ticket, waiting)
         if isinstance(outcome, Paired):
@@ -144,9 +144,9 @@ class Desk:
             await self.store.wait_as(account, pool, waiting.id)
         existing = self._tickets.setdefault(pool, {}).get(waiting.id)
         if existing is not None and not existing.paired.done():
-            existing.paired.cancel()  # the older socket of this ticket stops waiting
+            existing.paired.cancel()  # The older socket of this ticket stops waiting.
         self._tickets[pool][waiting.id] = held
-        self._wake.set()  # match now rather than at the next tick
+        self._wake.set()  # Match now rather than at the next tick.
         return held
 
     async def cancel(self, held: Ticket) -> bool:
@@ -165,7 +165,9 @@ class Desk:
         if not held.paired.done():
             held.paired.cancel()
         elif not held.paired.cancelled():
-            held.paired.exception()  # retrieved: its socket may be gone before reading it
+            # Its socket may be gone before reading the outcome, and asyncio logs an
+            # exception nobody retrieved, so it is retrieved here.
+            held.paired.exception()
 
     def waiting_here(self) -> int:
         return sum(len(t) for t in self._tickets.values())
@@ -180,7 +182,7 @@ class Desk:
                 await self.tick(self.clock_ms())
             except RedisError as e:
                 log.warning("pairing tick failed: %s", e)
-            except Exception:  # a fault of ours must not stop every pool's rounds
+            except Exception:  # A fault of ours must not stop every pool's rounds.
                 log.exception("pairing tick failed")
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
@@ -213,7 +215,7 @@ class Desk:
             elif held.missing_since is None:
                 held.missing_since = now_ms
             elif now_ms - held.missing_since >= REQUEUE_MS:
-                # Claimed by a process that died before making the game: back in.
+                # A process claimed it and died before making the game, so it goes back in.
                 log.warning(
                     "pairing entry %s lost its game; back in %s", held.waiting.id, pool.name
                 )
@@ -257,7 +259,7 @@ class Desk:
             paired = Paired(game_id, seat, other.name, rating, pool.rated)
             await self.store.tell(pool, player.id, paired)
             held = self._tickets.get(pool, {}).get(player.id)
-            if held is not None:  # its socket is here: told now, not at the next touch
+            if held is not None:  # Its socket is here, so it is told now, not at the next touch.
                 if not held.paired.done():
                     held.paired.set_result(paired)
                 self.forget(held)

@@ -151,7 +151,7 @@ return 1
 """
 
 # KEYS queue, entries, seen, the id's paired key. ARGV id, ttl. 1 if it was in the
-# pool (then it is marked left), 0 if not (paired or gone: nothing is written).
+# pool (then it is marked left), 0 if not (paired or gone, and then nothing is written).
 LEAVE_LUA: Final = """
 if redis.call('HDEL', KEYS[2], ARGV[1]) == 0 then return 0 end
 redis.call('ZREM', KEYS[1], ARGV[1])
@@ -161,9 +161,9 @@ return 1
 """
 
 # KEYS queue, entries, seen, then one paired key per id. ARGV now, then the ids. For
-# each id: its Paired JSON if paired (and then out of the pool: an entry put back
-# while its game was slow to be made must not be paired again), 'w' if still waiting
-# (seen is set to now), else ''.
+# each id: its Paired JSON if paired (and then it leaves the pool, because an entry put
+# back while its game was slow to be made must not be paired again), 'w' if still
+# waiting (seen is set to now), else ''.
 TOUCH_LUA: Final = """
 local out = {}
 for i = 2, #ARGV do

@@ -87,7 +87,7 @@ class RatedGame(msgspec.Struct, frozen=True):
     players: tuple[str, ...]
     names: tuple[str, ...]
     ranks: tuple[int, ...]
-    early: bool = False  # ended before every human seat completed two turns
+    early: bool = False  # It ended before every human seat completed two turns.
 
 
 def is_bot(player: str) -> bool:

@@ -108,10 +108,11 @@ def opponents_key(variant: str, player: str) -> str:
 # list and its opponents set.
 # ARGV: game id, its end (ms), the daily limit, k, the game's k pair fields, then per
 # player: id, skill read before ("" if none), new skill, board score, name, history
-# point (JSON), and the opponents it needs to be listed ("" for a bot: listed, no
-# set; -1 for an account short of games: not listed yet).
-# Returns 1 (written), 0 (the game was decided already), 2 (a pair had its day's
-# games: recorded as uncounted), -1 (a skill changed since it was read: read again).
+# point (JSON), and the opponents it needs to be listed ("" for a bot, which is listed
+# with no set; -1 for an account short of games, which is not listed yet).
+# Returns 1 when written, 0 when the game was decided already, 2 when a pair had its
+# day's games (the game is then recorded as uncounted), and -1 when a skill changed
+# since it was read (the caller reads again).
 _COUNT_LUA: Final = """
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
 if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
@@ -237,14 +238,14 @@ class Ratings:
     def __init__(self, client: RedisClient) -> None:
         self._r = client
         self._count = client.register_script(_COUNT_LUA)
-        self.lost_races = 0  # updates read again because a player's skill had changed
+        self.lost_races = 0  # Updates read again because a player's skill had changed.
 
     async def count(self, game: RatedGame) -> bool:
         """Decide a finished rated game once: True if this call counted it (its ratings
         moved), False if it was decided already or moves no rating (then recorded as
         uncounted, with why)."""
         variant = game.variant
-        if game.early:  # decided by its own events: the same in every process
+        if game.early:  # Its own events decide it, the same in every process.
             await self._r.hsetnx(uncounted_key(variant), game.id, "early_end")
             return False
         keys = [

@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 _encode = msgspec.json.Encoder().encode
-CACHED_GAMES = 16  # each game is read once: no need to keep many
+CACHED_GAMES = 16  # Each game is read once, so few need to stay cached.
 
 
 class TransferError(Exception):
@@ -60,8 +60,8 @@ class TransferError(Exception):
 
 class ImportCounts(NamedTuple):
     imported: int
-    skipped: int  # already there
-    refused: int  # not a finished game's record: each told on stderr
+    skipped: int  # Games already there.
+    refused: int  # Lines that are not a finished game's record, each told on stderr.
 
 
 # ---------------------------------------------------------------------- files
@@ -82,7 +82,7 @@ def _open(name: str, mode: Literal["rb", "wb"]) -> IO[bytes]:
     """A file opened by its suffix: ``.zst`` Zstandard, ``.gz`` gzip, else plain."""
     if name.endswith(".zst"):
         opened = _zstandard().open(name, mode)
-        # Its reader does not iterate by line: a buffer over it does.
+        # Its reader does not iterate by line, so reading goes through a buffer over it.
         return cast(IO[bytes], io.BufferedReader(opened) if mode == "rb" else opened)
     if name.endswith(".gz"):
         return cast(IO[bytes], gzip.open(name, mode))
@@ -134,7 +134,7 @@ def configured_redis(settings: Settings, *, create: bool) -> Iterator[str]:
     try:
         embedded.start()
     except EmbeddedRedisError as e:
-        running = serving_url(settings.data_dir)  # a server started meanwhile
+        running = serving_url(settings.data_dir)  # A server may have started meanwhile.
         if running is None:
             raise TransferError(str(e)) from None
         yield running
@@ -175,7 +175,7 @@ async def export_games(
     for game_id in await service.store.game_ids():
         try:
             record = await service.record(game_id)
-        except ServiceError:  # not finished (or not a game this server reads)
+        except ServiceError:  # The game is not finished, or not one this server reads.
             left_out += 1
             continue
         except (msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError) as e:
@@ -233,7 +233,7 @@ def export_command(args: argparse.Namespace) -> int:
         settings = settings_of(args)
         with configured_redis(settings, create=False) as url, open_output(args.out) as out:
             written, left_out = asyncio.run(run(url, out))
-    except BrokenPipeError:  # the reader stopped (`splendor export | head`): as cat does
+    except BrokenPipeError:  # The reader stopped (`splendor export | head`); exit as cat does.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except (TransferError, SettingsError, OSError) as e:

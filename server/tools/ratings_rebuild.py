@@ -54,7 +54,7 @@ async def rebuild(service: GameService, profiles: Profiles) -> dict[str, int]:
         try:
             finished = await service.finished_game(game_id)
         except (ServiceError, msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError):
-            continue  # not a game this server reads: the lobby leaves it out too
+            continue  # Not a game this server reads, which the lobby leaves out too.
         if finished is None:
             continue
         game, summary = finished
@@ -98,7 +98,7 @@ async def mending(service: GameService, profiles: Profiles) -> AsyncIterator[Non
     async def run() -> None:
         try:
             await mend_recent(service, profiles)
-        except Exception:  # a Redis failure: the next start (or a rebuild) mends
+        except Exception:  # After a Redis failure, the next start (or a rebuild) mends them.
             log.exception("ratings: mending recent games failed")
 
     async with in_task(run(), name="ratings-mend"):
