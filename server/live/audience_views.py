@@ -27,16 +27,17 @@ from server.live.view_patch import escape, shallow_patch_at
 
 __all__ = ["AudienceViews", "Viewer"]
 
-Viewer = int | None  # a seat, or None for every spectator
+Viewer = int | None  # A seat, or None for every spectator.
 
 _encode = msgspec.json.Encoder().encode
 _MISSING: Any = object()
 _SCALARS = (int, str, bool, float, type(None))
-# How far a member's patch looks into it (0: a changed member is replaced whole, as
-# most are short): the entries of ``players`` (/players/2), the rows of the boards.
+# How far a member's patch looks into it. At 0, the default, a changed member is
+# replaced whole, because most members are short; at 1 the patch replaces the entries
+# of ``players`` (/players/2) and the rows of the boards that changed.
 _DEPTH = {"players": 1, "board": 1, "pyramid": 1}
 # Members whose items ``Views`` keep as the same objects while they do not change (the
-# players' entries): an item that is another object has changed.
+# players' entries), so an item that is another object has changed.
 _KEPT_ITEMS = frozenset({"players"})
 
 
@@ -49,12 +50,12 @@ class AudienceViews:
         else asks for a view)."""
         self._state = state
         self._views = variant.new_views()
-        # The spectator view at this version (None: to be built whole when needed).
+        # The spectator view at this version, or None when it is to be built whole.
         self._spectator: dict[str, Any] | None = None
         # Audience -> the members of its view that are not the spectator's ({} for
         # the spectators themselves).
         self._members: dict[Viewer, dict[str, Any]] = {}
-        self._whole: dict[Viewer, dict[str, Any]] = {}  # views asked for at this version
+        self._whole: dict[Viewer, dict[str, Any]] = {}  # Views asked for at this version.
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
         """The audience's current view (the audience is added if it is new). Never to
@@ -71,7 +72,7 @@ class AudienceViews:
         whole = spectator | members if members else spectator
         legal = whole["legal"]
         if type(legal) is Encoded:
-            whole["legal"] = legal.value()  # ``whole`` is a dict of its own here
+            whole["legal"] = legal.value()  # ``whole`` is a dict of its own here.
         self._whole[viewer] = whole
         return whole
 
@@ -87,7 +88,7 @@ class AudienceViews:
         self._whole = {}
         was = self._spectator
         if not self._members or was is None:
-            self._spectator = None  # the next view is built whole
+            self._spectator = None  # The next view is built whole.
             return {}
         now = self._spectator = self._views.spectator(self._state, event)
         # Member -> its encoded operations, by the identity of the member before and
@@ -107,8 +108,8 @@ class AudienceViews:
                 continue
             new = members[viewer] = seat_members(state, viewer, now)
             if new is old:
-                # Usually a seat's own members did not change: its Views gives the
-                # same dict again (and then none of the spectator's it overrides did).
+                # Usually a seat's own members did not change, and then its Views gives
+                # the same dict again (and none of the spectator's it overrides changed).
                 patches[viewer] = everything
                 continue
             own: list[bytes] = []
@@ -204,14 +205,14 @@ def _member(key: str) -> tuple[str, int, bytes]:
     """A member's path, how deep its patch looks, and the start of its replace."""
     known = _MEMBERS.get(key)
     if known is None:
-        if len(_MEMBERS) >= 4096:  # the members of views are few; never let them grow
+        if len(_MEMBERS) >= 4096:  # Views have few members; the cache must never grow.
             _MEMBERS.clear()
         path = "/" + escape(key)
         known = _MEMBERS[key] = (path, _DEPTH.get(key, 0), _replace_start(path))
     return known
 
 
-_MEMBERS: dict[str, tuple[str, int, bytes]] = {}  # member name -> _member(name)
+_MEMBERS: dict[str, tuple[str, int, bytes]] = {}  # Member name -> _member(name).
 
 
 def _items_ops(
@@ -220,8 +221,8 @@ def _items_ops(
     """The items of a list (of the same length) or the members of an object (of the
     same names) that changed, each replaced whole: its operation made once an event
     (found in ``made`` by the identity of the item before and after: the players'
-    entries a seat shares with the spectators). None for other changes. ``kept``: an
-    item of the list that is another object has changed."""
+    entries a seat shares with the spectators). None for other changes. With ``kept``,
+    an item of the list that is another object has changed."""
     chunks: list[bytes] = []
     if type(was) is list and type(value) is list and len(was) == len(value):
         for i, new in enumerate(value):
@@ -234,7 +235,7 @@ def _items_ops(
                     chunk = made[mark] = _replace(where, new)
                 chunks.append(chunk)
         if len(chunks) * 2 > len(value):
-            return _replace(path, value)  # most of it: one replace says it shorter
+            return _replace(path, value)  # Most of it changed, and one replace is shorter.
         return b",".join(chunks)
     if type(was) is dict and type(value) is dict and was.keys() == value.keys():
         for name, new in value.items():
@@ -257,10 +258,10 @@ def _replace_start(path: str) -> bytes:
     """A replace operation's JSON up to its value."""
     start = _REPLACE.get(path)
     if start is None:
-        if len(_REPLACE) >= 4096:  # paths of views are few; never let them grow
+        if len(_REPLACE) >= 4096:  # Views have few paths; the cache must never grow.
             _REPLACE.clear()
         start = _REPLACE[path] = b'{"op":"replace","path":' + _encode(path) + b',"value":'
     return start
 
 
-_REPLACE: dict[str, bytes] = {}  # path -> the start of its replace operation, encoded
+_REPLACE: dict[str, bytes] = {}  # Path -> the start of its replace operation, encoded.

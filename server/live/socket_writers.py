@@ -52,8 +52,8 @@ __all__ = [
 ]
 
 EXTENSION: Final = "splendor.frames"
-INBOX_PAUSE: Final = 16  # messages waiting before the socket stops being read
-FLUSH_S: Final = 1.0  # longest wait for a closing socket's last message (SendWire)
+INBOX_PAUSE: Final = 16  # Messages waiting before the socket stops being read.
+FLUSH_S: Final = 1.0  # Longest wait for a closing socket's last message (SendWire).
 
 SendText = Callable[[str], Awaitable[None]]
 
@@ -141,18 +141,19 @@ class TransportWire:
         protocol = self.protocol
         while self.buffered() > below and protocol.open_for_frames():
             if protocol.writable.is_set():
-                # Between the transport's low and high water marks: no event to wait on.
+                # Between the transport's low and high water marks there is no event
+                # to wait on, so the wire polls.
                 await asyncio.sleep(0.005)
-            else:  # set again by resume_writing, or when the connection is lost
+            else:  # Set again by resume_writing, or when the connection is lost.
                 await protocol.writable.wait()
 
     def close(self, last: Batch | None = None) -> None:
-        # The connection is uvicorn's to close; frames written are in the transport.
+        # The connection is uvicorn's to close, and frames written are in the transport.
         if last is not None:
             self.write(last)
 
     async def flushed(self) -> None:
-        pass  # written to the transport already, before any close frame
+        pass  # Frames are in the transport already, before any close frame.
 
 
 class SendWire:
@@ -163,7 +164,7 @@ class SendWire:
         self._queue: deque[bytes] = deque()
         self._bytes = 0
         self._wake = asyncio.Event()
-        self._drained = asyncio.Event()  # set when _bytes falls to _below
+        self._drained = asyncio.Event()  # Set when _bytes falls to _below.
         self._below = 0
         self._task: asyncio.Task[None] | None = None
         self._closed = False
@@ -224,7 +225,7 @@ class SendWire:
                     self._drained.set()
         except asyncio.CancelledError:
             raise
-        except Exception:  # the socket is gone: its reader sees it and leaves
+        except Exception:  # The socket is gone; its reader sees that and leaves.
             self._closed = True
             self._queue.clear()
             self._bytes = 0
@@ -283,7 +284,7 @@ class Inbox:
         self._messages.append(message)
         if len(self._messages) >= INBOX_PAUSE and not self._paused:
             self._paused = True
-            self._transport.pause_reading()  # a client that sends faster than it is answered
+            self._transport.pause_reading()  # The client sends faster than it is answered.
         self._wake()
 
     def end(self) -> None:

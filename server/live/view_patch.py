@@ -25,9 +25,9 @@ def escape(key: str) -> str:
 
 
 def _same(a: Any, b: Any) -> bool:
-    # Python equality is JSON equality for views: each member of a view keeps its JSON
-    # type (a count never turns into a boolean). The type check tells 1 from true
-    # where it is made; deep inside two equal containers it is not (1 == True).
+    # Python equality is JSON equality for views, because each member of a view keeps
+    # its JSON type (a count never turns into a boolean). The type check tells 1 from
+    # true where it is made; deep inside two equal containers it does not (1 == True).
     return type(a) is type(b) and a == b
 
 
@@ -64,7 +64,7 @@ def shallow_patch_at(path: str, before: Any, after: Any, depth: int) -> list[dic
 
 
 def _shallow(path: str, a: Any, b: Any, depth: int, ops: list[dict[str, Any]]) -> None:
-    # Changed scalars are replaced here rather than one call down: most of a patch.
+    # Changed scalars, most of a patch, are replaced here rather than one call down.
     if depth > 0:
         if type(a) is dict and type(b) is dict and a.keys() == b.keys():
             for key, new in b.items():
@@ -106,7 +106,7 @@ def _diff(path: str, a: Any, b: Any, ops: list[dict[str, Any]]) -> None:
     if type(a) is dict and type(b) is dict:
         for key, new in b.items():
             old = a.get(key, _MISSING)
-            if type(old) is type(new) and old == new:  # _same, inlined: the hot loop
+            if type(old) is type(new) and old == new:  # _same, inlined in the hot loop.
                 continue
             where = path + "/" + escape(key)
             if old is _MISSING:
@@ -135,7 +135,7 @@ def _diff_list(path: str, a: list[Any], b: list[Any], ops: list[dict[str, Any]])
     middle_a, middle_b = len_a - head - tail, len_b - head - tail
     paired = min(middle_a, middle_b)
     if (paired + abs(middle_a - middle_b)) * 2 > len_b + 1:
-        # Most of the list changed (a new ``legal``): one replace says it shorter.
+        # Most of the list changed (a new ``legal``), and one replace is shorter.
         ops.append({"op": "replace", "path": path, "value": b})
         return
     for i in range(head, head + paired):

@@ -58,9 +58,9 @@ class FrameWritingProtocol(WebSocketsSansIOProtocol):
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         if not self.handshake_initiated and self.conn.handshake_exc is not None:
-            # An upgrade request the websockets library refused (uvicorn leaves the
-            # connection open, unanswered): send its answer (414, 431, or nothing
-            # for a malformed request) and close.
+            # The websockets library refused the upgrade request, and uvicorn would
+            # leave the connection open and unanswered. Send the library's answer
+            # (414, 431, or nothing for a malformed request) and close.
             self.transport.write(b"".join(self.conn.data_to_send()))
             self.transport.close()
 
@@ -91,21 +91,22 @@ class FrameWritingProtocol(WebSocketsSansIOProtocol):
         super().handle_connect(event)
         scope = getattr(self, "scope", None)
         if scope is not None and not self.close_sent:
-            # The app's task is created but has not run yet: it sees the extension.
+            # The app's task is created but has not run yet, so it sees the extension.
             scope["extensions"][EXTENSION] = self
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
-        # Cycles that would leave every closed socket's objects to the cyclic
-        # collector, broken once they are of no use (docs/operations.md, "Memory"):
-        # the scope holds us (the extension), and the websockets protocol's parser,
-        # a generator suspended for ever, holds the protocol that holds it.
+        # Two cycles would leave every closed socket's objects to the cyclic
+        # collector, so they are broken once of no use (docs/operations.md, "Memory").
+        # The scope holds this protocol (the extension), and the websockets
+        # protocol's parser, a generator suspended for ever, holds the protocol
+        # that holds it.
         scope = getattr(self, "scope", None)
         if scope is not None:
             scope["extensions"].pop(EXTENSION, None)
         parser = getattr(self.conn, "parser", None)
         if inspect.isgenerator(parser):
-            parser.close()  # no data comes after the connection is lost
+            parser.close()  # No data comes after the connection is lost.
 
     def open_for_frames(self) -> bool:
         """Accepted, not closing, not lost: a frame written now is read in order."""
