@@ -100,7 +100,7 @@ class Drain:
             left = max(0.0, grace - (time.monotonic() - started))
             closing = [asyncio.create_task(s.close_for_restart()) for s in sockets]
             _, late = await asyncio.wait(closing, timeout=left)
-            for task in late:  # uvicorn's shutdown closes those with 1012 too
+            for task in late:  # uvicorn's shutdown closes those with 1012 too.
                 task.cancel()
         log.info(
             "drained in %.2f s: %d command(s) were being applied, %d socket(s) closed with %d",
@@ -132,7 +132,7 @@ class DrainingServer(uvicorn.Server):
         if loop is None or not self.started or self.drain.draining or self.should_exit:
             super().handle_exit(sig, frame)
             return
-        # In the signal handler: health says draining from this very moment.
+        # This runs in the signal handler, so health says draining from this moment.
         self.drain.begin()
         log.info("signal %d: draining for up to %g s before stopping", sig, self.grace)
         loop.call_soon_threadsafe(self._start_drain, sig)
@@ -145,4 +145,4 @@ class DrainingServer(uvicorn.Server):
             await self.drain.run(self.grace)
         finally:
             if not self.should_exit:
-                super().handle_exit(sig, None)  # uvicorn's shutdown, from here on
+                super().handle_exit(sig, None)  # uvicorn's own shutdown takes over from here.

@@ -31,7 +31,8 @@ from uvicorn.config import LOGGING_CONFIG
 
 REDACTED: Final = "[redacted]"
 
-# A query parameter (its name maybe percent-encoded), a Bearer credential, a URL's password.
+# The patterns of a query parameter (its name maybe percent-encoded), a Bearer
+# credential, a URL's password and a password field, each of which may hold a secret.
 _PARAMETER = re.compile(r"(?P<name>(?:(?<=[?&;\s])|^)[^=&;?\s\"']+)=(?P<value>[^&;\s\"']*)")
 _BEARER = re.compile(r"(?i)(?P<scheme>\bbearer\s+)[^\s\"',;]+")
 _PASSWORD = re.compile(r"(?P<start>://[^/@\s:\"']*:)[^/@\s\"']+(?=@)")
@@ -79,7 +80,7 @@ class RedactSecrets(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             message = record.getMessage()
-        except (TypeError, ValueError):  # a malformed record: logging reports it itself
+        except (TypeError, ValueError):  # A malformed record, which logging reports itself.
             return True
         if redact(message) != message:
             if isinstance(record.args, tuple):

@@ -49,7 +49,8 @@ from server.web.rate_limits import ClientLimits
 
 __all__ = ["Metrics", "metrics_routes"]
 
-# Seconds: a move is decided and appended in about a millisecond; the tail is Redis's.
+# In seconds. A move is decided and appended in about a millisecond, and the slow tail
+# is Redis's.
 COMMAND_BUCKETS: Final = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0)
 
 
@@ -81,7 +82,8 @@ class Metrics:
     def command_handled(self, outcome: str, seconds: float) -> None:
         """``GameService.on_command``: one command's outcome and handling time."""
         counter = self._by_outcome.get(outcome)
-        if counter is None:  # ``labels`` takes a lock and builds a key: once an outcome
+        if counter is None:
+            # ``labels`` takes a lock and builds a key, so it is called once an outcome.
             counter = self._by_outcome[outcome] = self.commands.labels(outcome)
         counter.inc()
         self.command_seconds.observe(seconds)
