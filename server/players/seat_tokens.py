@@ -9,7 +9,7 @@ anew, and every token of an account's seats revoked when its sessions end
   every process are told (the signal ``k<seat>``, server/live/game_signals.py) so that sockets
   opened with the old token are closed. The command path checks the digest in its
   append script, so no command of a replaced token is appended, whichever process
-  it reaches (server/store.py).
+  it reaches (server/store/event_store.py).
 - **The seats of an account** are a hash, ``{accounts}:<id>:seats``: game id -> seat
   number (an account takes one seat of a game), in the accounts' hash tag like its
   other keys. A seat is listed when an account takes it (with a session, through
@@ -50,9 +50,9 @@ listed during the last one's writes (a seat taken meanwhile), which a live accou
 does rarely; a bound so that a client listing seats without end can't hold it."""
 
 # KEYS[1] a game's seats hash. ARGV: seat, new digest, the digest it replaces ('': any),
-# the game's signals channel, the message. 1: replaced (and published); 0: the seat has
-# another digest than ARGV[3]; -1: the seat has no token (no such seat, or the game's
-# seats are gone: archived or never there).
+# the game's signals channel, the message. Returns 1 when the digest is replaced (and
+# published), 0 when the seat has another digest than ARGV[3], and -1 when the seat has
+# no token (no such seat, or the game's seats are gone, archived or never there).
 _REPLACE_LUA: Final = """
 local held = redis.call('HGET', KEYS[1], ARGV[1])
 if not held then return -1 end
@@ -139,7 +139,7 @@ class SeatTokens:
             todo = [entry for entry in todo if tries.get(entry, 0) in (0, 1)]
             if not todo:
                 break
-            for entry in todo:  # one by one: games are spread over slots
+            for entry in todo:  # One by one, since the games are spread over slots.
                 replaced = await self.replace(*entry, revoked_digest())
                 revoked += max(0, replaced)
                 tries[entry] = tries.get(entry, 0) + 1 if replaced < 0 else -1
