@@ -947,10 +947,12 @@ class Hubs:
         self.tailer.advance(game_id, hub.version)
         return in_order
 
-    def _store_down(self, error: BaseException) -> None:
-        """Redis can't be read: every socket is told (``unavailable``) and closed with
-        4503, so that its client shows the problem and reconnects, backing off, with
-        ``since`` (it is refused until Redis is back). The hubs stay as they are."""
+    def _store_down(self, error: RedisError | OSError) -> None:
+        """Redis can't be read (the tailer's reads failed: ``StoreUnavailable``, or
+        any error of its subscriptions): every socket is told (``unavailable``) and
+        closed with 4503, so that its client shows the problem and reconnects, backing
+        off, with ``since`` (it is refused until Redis is back). The hubs stay as they
+        are. This is the hubs' one answer to a store that can't be reached."""
         log.warning("Redis can't be read (%r): closing %d games' sockets", error, len(self))
         message = _encoder.encode({"type": "error", **unavailable(error).to_wire()})
         for hub in list(self._hubs.values()):

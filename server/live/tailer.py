@@ -161,8 +161,8 @@ class Tailer:
         self.held_back = 0  # reads in a row whose events no replica had yet
         # Why Redis can't be read now (None while it can), and who is told when it
         # first fails (the hubs close their sockets: server/store/availability.py).
-        self.down: BaseException | None = None
-        self.on_down: Callable[[BaseException], None] | None = None
+        self.down: RedisError | OSError | None = None
+        self.on_down: Callable[[RedisError | OSError], None] | None = None
 
     # ------------------------------------------------------------------ games
 
@@ -295,7 +295,7 @@ class Tailer:
             finally:
                 await client.aclose()
 
-    def _read_failed(self, e: BaseException, failures: int) -> float:
+    def _read_failed(self, e: RedisError | OSError, failures: int) -> float:
         delay = _RETRY_S[min(failures, len(_RETRY_S) - 1)]
         if self.down is None:
             self.down = e

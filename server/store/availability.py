@@ -1,12 +1,25 @@
-"""Riding out a Redis outage: what the server says while its store can't be reached,
-and the embedded Redis started again when it dies.
+"""Riding out a Redis outage: the one exception a Redis that can't be reached becomes,
+what the server says meanwhile, and the embedded Redis started again when it dies.
 
-While Redis is unreachable every API request is answered ``503`` with PROTOCOL.md's
-error shape and the code ``unavailable`` (an addition to the protocol's codes,
-docs/http-api.md), a websocket gets that ``error`` and is closed with 4503, and
-``/healthz`` says why. Nothing has to be restarted when Redis is back: redis-py's
-pools connect again on their next call, ``server.store.direct_path`` on its next command,
-the tailer and the bot runner retry on their own (server/live/tailer.py, server/workers/bot_runner.py).
+A Redis error that means "not reachable for now" (``is_store_down``) is translated
+into ``StoreUnavailable`` where it leaves the store package, and nowhere else: in the
+clients ``server.store.clients`` makes (every command and pipeline of the server's
+client, of the tailers' and of the bot runner's) and in the command paths
+(``server.store.direct_path``, ``server.store.public_path``). Above the store, code asks
+one question, ``except StoreUnavailable``, and each edge answers it in one place: an
+API request gets ``503`` with PROTOCOL.md's error shape and the code ``unavailable``
+(an addition to the protocol's codes, docs/http-api.md), a websocket gets that
+``error`` and is closed with 4503, and ``/healthz`` says why. Any other Redis error is
+a fault of ours and is answered as one (500, or 1011 on a socket).
+
+``StoreUnavailable`` is a redis ``ConnectionError``, so that the loops that retry on
+any ``RedisError`` (tailer, signals, presence, lobby keeper, timekeeper) need no
+change; a timeout stays a redis ``TimeoutError`` too (``StoreTimedOut``).
+Subscriptions are not translated: their owners make them again on any error.
+
+Nothing has to be restarted when Redis is back: redis-py's pools connect again on
+their next call, ``server.store.direct_path`` on its next command, the tailer and the
+bot runner retry on their own (server/live/tailer.py, server/workers/bot_runner.py).
 
 With the embedded Redis (no ``REDIS_URL``), ``RedisKeeper`` watches its process and
 starts it again, on the same data folder and the same port (the clients' URL stays
@@ -21,7 +34,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Final
+from typing import Final, NoReturn
 
 from redis.exceptions import (
     ClusterDownError,
@@ -35,7 +48,17 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store.embedded_redis import EmbeddedRedis, EmbeddedRedisError
 
-__all__ = ["REDIS_CONNECT_S", "STORE_DOWN", "RedisKeeper", "is_store_down", "keep_redis_up"]
+__all__ = [
+    "REDIS_CONNECT_S",
+    "STORE_DOWN",
+    "RedisKeeper",
+    "StoreTimedOut",
+    "StoreUnavailable",
+    "is_store_down",
+    "keep_redis_up",
+    "reraise",
+    "translated",
+]
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +84,52 @@ def is_store_down(error: BaseException) -> bool:
     # A script's write refused by a replica (a failover under way, or a primary made a
     # replica) comes as a plain ResponseError that quotes READONLY.
     return isinstance(error, ResponseError) and "-READONLY " in str(error)
+
+
+class StoreUnavailable(RedisConnectionError):
+    """Redis can't be reached for now: the one exception the store gives for it.
+
+    ``cause`` is the Redis error it stands for (None when the store itself decided,
+    as ``NotDurable`` does). Its message is the cause's, so that what clients and logs
+    are told does not depend on where the error was translated.
+    """
+
+    def __init__(self, cause: BaseException | str) -> None:
+        if isinstance(cause, str):
+            super().__init__(cause)
+            self.cause: BaseException | None = None
+        else:
+            super().__init__(str(cause) or type(cause).__name__)
+            self.cause = cause
+
+    def __repr__(self) -> str:
+        # Logs name an error by its repr: the cause's, or the message, says what failed.
+        return f"{type(self).__name__}({str(self) if self.cause is None else self.cause!r})"
+
+
+class StoreTimedOut(StoreUnavailable, RedisTimeoutError):
+    """Redis did not answer in time: unavailable, and still a redis ``TimeoutError``
+    for the code that waits on a timeout."""
+
+
+def translated(error: RedisError) -> RedisError:
+    """``error`` as the store gives it: a ``StoreUnavailable`` caused by it when it
+    means "not reachable for now", else ``error`` itself (a fault, raised as it is).
+    Translating twice gives the first translation, so that a path calling another
+    path of the store can translate too."""
+    if isinstance(error, StoreUnavailable) or not is_store_down(error):
+        return error
+    unavailable = (
+        StoreTimedOut(error) if isinstance(error, RedisTimeoutError) else StoreUnavailable(error)
+    )
+    unavailable.__cause__ = error
+    return unavailable
+
+
+def reraise(error: RedisError) -> NoReturn:
+    """Raise ``error`` as the store gives it (``translated``): what the store's
+    boundary calls in ``except RedisError as e: reraise(e)``."""
+    raise translated(error)
 
 
 class RedisKeeper:

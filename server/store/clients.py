@@ -18,6 +18,10 @@ What differs on a cluster, and where it is handled:
   pipeline, which the cluster client sends node by node (``EventStore.tail``).
 - The command path's one-connection fast path (server/store/direct_path.py) can't route:
   the cluster takes the public path (server/store/fast_paths.py says so once).
+
+Either way the client is one of ours, ``StoreRedis`` or ``StoreCluster``: redis-py's
+own with one difference, that a Redis that can't be reached raises
+``StoreUnavailable`` from its commands and pipelines (server/store/availability.py).
 """
 
 from __future__ import annotations
@@ -30,18 +34,22 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeAlias, TypeGuard
 
 import redis.asyncio as aioredis
-from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.client import Pipeline
+from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
+from redis.exceptions import RedisClusterException, RedisError
 
+from server.store.availability import reraise
 from server.store.public_path import ScriptsWhenAwaited, Subscription, SubscriptionPath
 
 __all__ = [
     "AnyNodeSubscription",
     "ClusterRedis",
     "RedisClient",
+    "StoreCluster",
+    "StoreRedis",
     "close_client",
     "cluster_enabled",
     "copy_client",
@@ -77,6 +85,69 @@ _NODE_OPTIONS: Final = (
 )
 
 
+class StorePipeline(Pipeline):
+    """redis-py's pipeline of ``StoreRedis``: an unreachable Redis is ``StoreUnavailable``."""
+
+    async def execute(self, raise_on_error: bool = True) -> list[Any]:
+        try:
+            return await super().execute(raise_on_error)
+        except RedisError as e:
+            reraise(e)
+
+    async def immediate_execute_command(self, *args: Any, **options: Any) -> Any:
+        try:
+            return await super().immediate_execute_command(*args, **options)  # type: ignore[no-untyped-call]
+        except RedisError as e:
+            reraise(e)
+
+
+class StoreRedis(aioredis.Redis):
+    """redis-py's client on one Redis, whose commands and pipelines raise
+    ``StoreUnavailable`` when Redis can't be reached (server/store/availability.py)."""
+
+    async def execute_command(self, *args: Any, **options: Any) -> Any:
+        try:
+            return await super().execute_command(*args, **options)  # type: ignore[no-untyped-call]
+        except RedisError as e:
+            reraise(e)
+
+    def pipeline(self, transaction: bool = True, shard_hint: str | None = None) -> StorePipeline:
+        return StorePipeline(self.connection_pool, self.response_callbacks, transaction, shard_hint)
+
+
+class StoreClusterPipeline(ClusterPipeline):
+    """redis-py's cluster pipeline of ``StoreCluster``: an unreachable Redis is
+    ``StoreUnavailable``."""
+
+    async def execute(
+        self, raise_on_error: bool = True, allow_redirections: bool = True
+    ) -> list[Any]:
+        try:
+            return await super().execute(raise_on_error, allow_redirections)
+        except RedisError as e:
+            reraise(e)
+
+
+class StoreCluster(RedisCluster):
+    """redis-py's cluster client, whose commands and pipelines raise
+    ``StoreUnavailable`` when the cluster can't be reached (server/store/availability.py)."""
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await super().execute_command(*args, **kwargs)
+        except RedisError as e:
+            reraise(e)
+
+    def pipeline(
+        self, transaction: Any | None = None, shard_hint: Any | None = None
+    ) -> StoreClusterPipeline:
+        if shard_hint:
+            raise RedisClusterException("shard_hint is deprecated in cluster mode")  # as redis-py
+        # redis-py's own classes are instantiated so too; its typing marks one attribute
+        # abstract that its constructor sets.
+        return StoreClusterPipeline(self, transaction)  # type: ignore[abstract]
+
+
 def is_cluster(client: RedisClient) -> TypeGuard[RedisCluster]:
     """Whether ``client`` is a cluster client."""
     return isinstance(client, RedisCluster)
@@ -99,7 +170,7 @@ async def open_client(
     mode, else a plain client on a pool of its own. Raises as a first command would
     when the node can't be reached."""
     if await cluster_enabled(url, socket_connect_timeout=socket_connect_timeout):
-        cluster = RedisCluster.from_url(
+        cluster = StoreCluster.from_url(
             url, max_connections=max_connections, socket_connect_timeout=socket_connect_timeout
         )
         await cluster.initialize()
@@ -112,7 +183,7 @@ async def open_client(
     pool = aioredis.ConnectionPool.from_url(
         url, max_connections=max_connections, socket_connect_timeout=socket_connect_timeout
     )
-    return aioredis.Redis.from_pool(pool)
+    return StoreRedis.from_pool(pool)
 
 
 def _options(cluster: RedisCluster, changes: dict[str, Any]) -> dict[str, Any]:
@@ -129,7 +200,7 @@ def copy_client(cluster: RedisCluster, **changes: Any) -> RedisCluster:
     """Another cluster client on the same cluster, with the same options but
     ``changes`` (its own connections: closing it leaves ``cluster``'s alone)."""
     nodes = [ClusterNode(node.host, node.port) for node in cluster.get_nodes()]
-    return RedisCluster(startup_nodes=nodes, **_options(cluster, changes))
+    return StoreCluster(startup_nodes=nodes, **_options(cluster, changes))
 
 
 def node_client(cluster: RedisCluster, node: ClusterNode, **changes: Any) -> aioredis.Redis:
@@ -229,7 +300,7 @@ class ClusterRedis(ScriptsWhenAwaited):
     def __init__(self, client: RedisCluster) -> None:
         self._client = client
 
-    async def execute(self, *args: bytes) -> Any:
+    async def _execute(self, *args: bytes) -> Any:
         return await self._client.execute_command(args[0].decode().upper(), *args[1:])
 
     async def _pipeline(

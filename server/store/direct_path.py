@@ -18,6 +18,9 @@ closed with the pool), whose transport is then read by a small protocol of ours:
   the next call connects again (redis-py's connect, with its retries);
 - scripts are called by SHA-1 and sent whole only when Redis does not know them
   (after a restart or a ``SCRIPT FLUSH``), which also caches them again.
+- a Redis that can't be reached (a lost connection, a timeout, a write refused by a
+  replica) raises ``StoreUnavailable`` from every call (server/store/availability.py),
+  whatever the call; other error replies are raised as redis-py's parser gives them.
 
 ``DirectRedis.of(client)`` gives the one instance of a client's pool, shared by the
 event store and the lobby. Use it from one event loop (as the client itself).
@@ -36,9 +39,10 @@ import redis.asyncio as aioredis
 from redis._parsers.base import BaseParser
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import InvalidResponse, NoScriptError
+from redis.exceptions import InvalidResponse, NoScriptError, RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from server.store.availability import reraise
 from server.store.public_path import Script, WaitingReplies, pack
 
 __all__ = [
@@ -290,13 +294,16 @@ class DirectRedis:
 
     async def reply(self, future: asyncio.Future[Any]) -> Any:
         """Wait for a reply (an error reply is raised), within the socket timeout."""
-        if self._timeout is None:
-            return await future
         try:
-            return await asyncio.wait_for(future, self._timeout)
-        except TimeoutError:
-            # The reply is skipped when it comes: the connection stays in step.
-            raise RedisTimeoutError("Timeout reading from Redis") from None
+            if self._timeout is None:
+                return await future
+            try:
+                return await asyncio.wait_for(future, self._timeout)
+            except TimeoutError:
+                # The reply is skipped when it comes: the connection stays in step.
+                raise RedisTimeoutError("Timeout reading from Redis") from None
+        except RedisError as e:
+            reraise(e)
 
     def run_now_waiting(
         self, script: Script, keys: Sequence[bytes], args: Sequence[bytes], wait: Sequence[bytes]
@@ -323,14 +330,14 @@ class DirectRedis:
         """The replies of the script and of ``wait`` sent after it on one connection
         (those of ``sent`` if given); the script's error reply is raised."""
         if sent is None:
-            protocol = await self._connection.connected()
+            protocol = await self._connected()
             sent = _send(protocol, script.evalsha(keys, args)), self._wait_after(protocol, wait)
         ran, waited = sent
         try:
             reply = await self.reply(ran)
         except NoScriptError:
             await self._settled(waited)
-            protocol = await self._connection.connected()
+            protocol = await self._connected()
             evaluated = pack((b"EVAL", script.body, b"%d" % len(keys), *keys, *args))
             ran, waited = _send(protocol, evaluated), self._wait_after(protocol, wait)
             try:
@@ -381,8 +388,15 @@ class DirectRedis:
     async def _call(self, command: bytes) -> Any:
         protocol = self._connection.protocol
         if protocol is None or protocol.lost is not None:
-            protocol = await self._connection.connected()
+            protocol = await self._connected()
         return await self.reply(_send(protocol, command))
+
+    async def _connected(self) -> _Protocol:
+        """The live connection's protocol; a Redis that can't be reached is unavailable."""
+        try:
+            return await self._connection.connected()
+        except RedisError as e:
+            reraise(e)
 
     async def aclose(self) -> None:
         """Close the connection and give it back to the pool (a new call reopens one)."""

@@ -18,10 +18,11 @@ promoted. With the setting on, a write that matters waits for a replica:
   ``WAIT`` counts one.
 
 A ``WAIT`` that counts fewer replicas than asked within the timeout raises
-``NotDurable``, a redis ``TimeoutError``: the service and the sockets answer it as a
-lost connection (``unavailable``, the client sends the command again with its
-``command_id``, which the store applies once), and the tailer holds the events back
-and reads them again later. A move is never lost by a failover once answered, and
+``NotDurable``, a ``StoreUnavailable`` (server/store/availability.py) and a redis
+``TimeoutError``: the edges answer it as they answer a lost connection
+(``unavailable``, the client sends the command again with its ``command_id``, which
+the store applies once), and the tailer holds the events back and reads them again
+later. A move is never lost by a failover once answered, and
 never shown before it would survive one.
 
 ``WAIT`` blocks its connection: the appends that wait go over a few connections of
@@ -36,9 +37,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import RedisError
 
 from server.common.settings import Settings
+from server.store.availability import StoreTimedOut, translated
 from server.store.public_path import Script
 
 __all__ = [
@@ -61,8 +63,9 @@ return 1
 """)
 
 
-class NotDurable(RedisTimeoutError):
-    """No replica acknowledged a write in time: answered as a lost connection."""
+class NotDurable(StoreTimedOut):
+    """No replica acknowledged a write in time: the store is unavailable for it, as
+    with a lost connection."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,8 @@ class Durability:
 
     def check(self, acknowledged: Any) -> None:
         """Raise ``NotDurable`` unless ``WAIT``'s answer counts enough replicas."""
+        if isinstance(acknowledged, RedisError):
+            raise translated(acknowledged)  # WAIT's own error reply
         if isinstance(acknowledged, Exception):
             raise acknowledged
         if int(acknowledged) < self.replicas:

@@ -30,6 +30,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from server.store.availability import reraise
+
 __all__ = [
     "CommandPath",
     "PublicRedis",
@@ -156,10 +158,19 @@ def _raw(response: Any, **options: Any) -> Any:
 class ScriptsWhenAwaited:
     """What the public command paths share: a call is sent when awaited, a script by
     its SHA-1 and whole when Redis does not know it, and a script followed by
-    ``WAIT`` in one pipeline (``_pipeline``: both on one connection)."""
+    ``WAIT`` in one pipeline (``_pipeline``: both on one connection). A Redis that
+    can't be reached raises ``StoreUnavailable`` from every call, as on the direct
+    path (server/store/availability.py)."""
+
+    async def _execute(self, *args: bytes) -> Any:
+        """One command and its reply, as Redis gives it (an error reply raised)."""
+        raise NotImplementedError
 
     async def execute(self, *args: bytes) -> Any:
-        raise NotImplementedError
+        try:
+            return await self._execute(*args)
+        except RedisError as e:
+            reraise(e)
 
     async def _pipeline(
         self, command: Sequence[bytes], wait: Sequence[bytes], key: bytes
@@ -184,7 +195,10 @@ class ScriptsWhenAwaited:
         return None  # sent by ``run`` when the result is awaited
 
     async def reply(self, future: asyncio.Future[Any]) -> Any:
-        return await future
+        try:
+            return await future
+        except RedisError as e:
+            reraise(e)
 
     def run_now_waiting(
         self, script: Script, keys: Sequence[bytes], args: Sequence[bytes], wait: Sequence[bytes]
@@ -198,6 +212,14 @@ class ScriptsWhenAwaited:
         args: Sequence[bytes],
         wait: Sequence[bytes],
         sent: WaitingReplies | None = None,
+    ) -> tuple[Any, Any]:
+        try:
+            return await self._run_waiting(script, keys, args, wait)
+        except RedisError as e:
+            reraise(e)
+
+    async def _run_waiting(
+        self, script: Script, keys: Sequence[bytes], args: Sequence[bytes], wait: Sequence[bytes]
     ) -> tuple[Any, Any]:
         count = b"%d" % len(keys)
         key = keys[0] if keys else b""
@@ -235,7 +257,7 @@ class PublicRedis(ScriptsWhenAwaited):
             self._client.set_response_callback(name, _raw)
             self._raw.add(name)
 
-    async def execute(self, *args: bytes) -> Any:
+    async def _execute(self, *args: bytes) -> Any:
         self._as_sent(args[0].decode().upper())
         return await self._client.execute_command(*args)  # type: ignore[no-untyped-call]
 

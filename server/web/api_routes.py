@@ -37,7 +37,7 @@ from server.games.public_records import record_players
 from server.games.service import GameService, RematchResult
 from server.players.accounts import Accounts, mask_deleted, session_account
 from server.players.profiles import Profiles
-from server.store.availability import is_store_down
+from server.store.availability import StoreUnavailable
 from server.store.clients import ping
 from server.web.qr_route import qr_code
 from server.web.rate_limits import ClientLimits, RateLimiter
@@ -315,7 +315,9 @@ DRAINING_MESSAGE: Final = (
 async def healthz(request: Request) -> Response:
     """200 while Redis answers; else 503 with PROTOCOL.md's error shape and why: the
     status ``draining`` from the moment the process was told to stop (server/web/drain.py),
-    ``unavailable`` while Redis can't be reached."""
+    ``unavailable`` while Redis can't be reached. Unlike a request, the health check
+    answers ``unavailable`` for any failed ping, a fault included: it asks whether this
+    process can serve, not whose fault it is that it can't."""
     drain = getattr(request.app.state, "drain", None)
     if drain is not None and drain.draining:
         return json({"status": "draining", "code": "unavailable", "message": DRAINING_MESSAGE}, 503)
@@ -380,11 +382,10 @@ async def on_service_error(request: Request, exc: Exception) -> Response:
     return json(error.to_wire(), error.status, headers)
 
 
-async def on_store_down(request: Request, exc: Exception) -> Response:
-    """Redis can't be reached: 503 ``unavailable`` (server/store/availability.py); any other Redis
-    error is a fault of ours, left to the last resort (a 500)."""
-    if not is_store_down(exc):
-        raise exc
+async def on_store_unavailable(request: Request, exc: Exception) -> Response:
+    """Redis can't be reached (``StoreUnavailable``, server/store/availability.py): 503
+    ``unavailable``. Any other Redis error has no handler: it is a fault of ours, left
+    to the last resort (a 500)."""
     return await on_service_error(request, unavailable(exc))
 
 
@@ -398,7 +399,7 @@ async def on_http_exception(request: Request, exc: Exception) -> Response:
 EXCEPTION_HANDLERS: Final = {
     ServiceError: on_service_error,
     HTTPException: on_http_exception,
-    RedisError: on_store_down,
+    StoreUnavailable: on_store_unavailable,
 }
 
 

@@ -45,8 +45,8 @@ from server.games.service import GameService
 from server.live.hubs import CLOSE_INTERNAL, Hubs, Outbox
 from server.live.socket_writers import Inbox, Wire, inbox_for, wire_for
 from server.players.accounts import masked_log
-from server.store.availability import is_store_down
-from server.store.clients import RedisClient, copy_client
+from server.store.availability import StoreUnavailable
+from server.store.clients import RedisClient, StoreRedis, copy_client
 from server.web.api_routes import seat_for_token
 from server.web.drain import CLOSE_RESTART, RESTART_REASON, Drain
 from server.web.rate_limits import RateLimiter
@@ -122,12 +122,13 @@ async def _pool_retry(call: Callable[[], Awaitable[T]]) -> T:
 
     That error comes before anything is sent to Redis (and commands are idempotent
     by their id anyway): a burst of sockets should wait a moment, not be dropped.
+    The store gives it as ``StoreUnavailable`` caused by redis-py's ``MaxConnectionsError``.
     """
     for attempt in range(POOL_RETRIES):
         try:
             return await call()
-        except MaxConnectionsError:
-            if attempt == POOL_RETRIES - 1:
+        except StoreUnavailable as e:
+            if not isinstance(e.cause, MaxConnectionsError) or attempt == POOL_RETRIES - 1:
                 raise
             await asyncio.sleep(0.005 * (attempt + 1))
     raise AssertionError("unreachable")
@@ -243,10 +244,10 @@ class _Session:
                 return
             await self.outbox.reply(refusal)
             return
-        except RedisError as e:
-            if is_store_down(e):
-                # Answered, then the socket is closed (game_socket): resent on the next.
-                await self.outbox.reply(_error(unavailable(e), command_id))
+        except StoreUnavailable as e:
+            # Answered, then the socket is closed (``_close_for_store``): the client
+            # sends the command again on the socket it opens next.
+            await self.outbox.reply(_error(unavailable(e), command_id))
             raise
         ack = {"type": "ack", "command_id": command_id, "version": result.version}
         await self.outbox.reply(_encode(ack))
@@ -260,10 +261,11 @@ async def _close(websocket: WebSocket, code: int, reason: str, last: bytes | Non
         await websocket.close(code, reason)
 
 
-async def _close_for_redis(websocket: WebSocket, error: RedisError) -> None:
-    """Redis can't be reached: ``unavailable`` and 4503, the client backs off and
-    reconnects (server/store/availability.py); any other Redis error is ours: 1011."""
-    if is_store_down(error):
+async def _close_for_store(websocket: WebSocket, error: RedisError) -> None:
+    """Redis can't be reached (``StoreUnavailable``, server/store/availability.py):
+    ``unavailable`` and 4503, so the client backs off and reconnects. Any other Redis
+    error is a fault of ours: 1011."""
+    if isinstance(error, StoreUnavailable):
         failure = unavailable(error)
         await _close(websocket, 4000 + failure.status, failure.code, _error(failure))
     else:
@@ -302,7 +304,7 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
         return
     except RedisError as e:
         log.warning("socket on %s not started, Redis failed: %r", game_id, e)
-        await _close_for_redis(websocket, e)
+        await _close_for_store(websocket, e)
         return
     session = _Session(websocket, service, app_state.rate_limiter, outbox, token, inbox, drain)
     if not drain.admit(session):  # the drain began while the socket was starting
@@ -315,7 +317,7 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
         # The command may or may not be written: the client resends it (same id) on
         # the socket it reconnects, and gets the one answer.
         log.warning("Redis failed on the socket of %s: %r", game_id, e)
-        await _close_for_redis(websocket, e)
+        await _close_for_store(websocket, e)
     finally:
         drain.leave(session)
         await hubs.leave(outbox)
@@ -343,14 +345,15 @@ class GameSocketApp:
 def tail_client(client: RedisClient) -> RedisClient:
     """A single-connection client like ``client``, without a socket timeout: the
     tailer's ``XREAD BLOCK`` holds its connection for seconds. On a cluster, where
-    nothing blocks (``EventStore.tail``), a cluster client of its own."""
+    nothing blocks (``EventStore.tail``), a cluster client of its own. Either is one
+    of the store's clients, whose unreachable Redis is ``StoreUnavailable``."""
     if isinstance(client, RedisCluster):
         return copy_client(client)
     pool = client.connection_pool
     kwargs = dict(pool.connection_kwargs)
     kwargs["socket_timeout"] = None
     own_pool = aioredis.ConnectionPool(connection_class=pool.connection_class, **kwargs)
-    return aioredis.Redis(connection_pool=own_pool, single_connection_client=True)
+    return StoreRedis(connection_pool=own_pool, single_connection_client=True)
 
 
 @asynccontextmanager

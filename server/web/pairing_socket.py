@@ -33,7 +33,7 @@ from server.players.accounts import session_account
 from server.players.pairing_desk import Desk, Ticket, ratings_of
 from server.players.pairing_pools import Paired, PairingStore, new_ticket, seat_token
 from server.players.pairing_rules import CLOCKS, GRACE_MS, Pool, pool_named
-from server.store.availability import is_store_down
+from server.store.availability import StoreUnavailable
 from server.web.api_routes import client_address
 from server.web.drain import CLOSE_RESTART, RESTART_REASON, Drain
 from server.web.game_socket import PingMessage
@@ -220,7 +220,7 @@ async def pairing_socket(websocket: WebSocket) -> None:
         await _close(websocket, 4000 + e.status, e.code, _error(e))
         return
     except RedisError as e:
-        code = 4503 if is_store_down(e) else 1011
+        code = 4503 if isinstance(e, StoreUnavailable) else 1011
         log.warning("pairing socket not started, Redis failed: %r", e)
         await _close(websocket, code, "unavailable")
         return

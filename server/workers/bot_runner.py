@@ -35,7 +35,7 @@ from server.common.errors import ServiceError
 from server.common.settings import Settings
 from server.games.projection import decode_event
 from server.games.service import BOT_GAMES_KEY, GameService
-from server.store.availability import REDIS_CONNECT_S, is_store_down
+from server.store.availability import REDIS_CONNECT_S, StoreUnavailable
 from server.store.clients import RedisClient, close_client, open_client
 from server.store.event_store import EventStore
 from server.workers.analyser import Analyser, AnalysisQueue
@@ -109,7 +109,7 @@ class BotRunner:
             except asyncio.CancelledError:
                 raise
             except Exception as e:
-                if is_store_down(e):
+                if isinstance(e, StoreUnavailable):
                     log.warning("bot runner: Redis can't be reached (%r); retrying", e)
                 else:
                     log.exception("bot runner loop failed; retrying")
@@ -200,7 +200,7 @@ class BotRunner:
             # Another runner moved first, or the game moved on: the tail brings the news.
             log.debug("bot move in %s at %d refused: %s", game_id, version, refusal)
         except Exception as e:
-            if not is_store_down(e):
+            if not isinstance(e, StoreUnavailable):
                 log.exception("bot %s at seat %d of %s failed", level, seat, game_id)
                 return
             # Nothing new will come from the tail to wake this seat: it plays again

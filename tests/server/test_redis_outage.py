@@ -20,16 +20,20 @@ import pytest
 import redis
 import redis.asyncio as aioredis
 from starlette.applications import Starlette
+from websockets.asyncio.client import ClientConnection as AsyncClientConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from bots.moves import moves as game_moves
 from server.common.settings import Settings
+from server.games.lobby import ABORTED_KEY
 from server.store.availability import REDIS_CONNECT_S
 from server.store.embedded_redis import EmbeddedRedis
 from server.web.app import create_app
 from tests.server.helpers import auth, choose, command_id
 from tests.server.test_durability import Server, alive, free_port, play, seated_game
+from tests.server.ws_helpers import connect as connect_async
+from tests.server.ws_helpers import live_server, new_table
 
 WAIT_S = 30  # the longest any step may take before the test gives up
 
@@ -74,6 +78,51 @@ async def test_writes_refused_by_a_replica_are_503_unavailable_and_reads_still_s
             assert again.status_code == 200, again.text
     finally:
         await admin.aclose()
+        await asyncio.to_thread(redis_server.stop)
+
+
+async def received_until_closed(ws: AsyncClientConnection) -> list[dict[str, Any]]:
+    got: list[dict[str, Any]] = []
+    with contextlib.suppress(ConnectionClosed):
+        async for message in ws:
+            got.append(json.loads(message))
+    return got
+
+
+async def test_each_edge_answers_a_stopped_redis_with_unavailable_and_a_fault_with_500(
+    tmp_path: Path,
+) -> None:
+    """In one process with its Redis stopped: an API request gets 503 unavailable, a watching game socket is told and closed with 4503, a new game socket and a pairing socket are closed with 4503; while it runs, a Redis error that is a fault (a key of the wrong type) is a 500 server_error, not unavailable."""
+    redis_server = await asyncio.to_thread(EmbeddedRedis(tmp_path / "redis").start)
+    settings = Settings(redis_url=redis_server.url, analysis_budget=0, bots="off")
+    try:
+        async with (
+            live_server(settings.without_rate_limits()) as server,
+            httpx.AsyncClient(base_url=server.http_url) as http,
+        ):
+            table = await new_table(http)
+            admin = aioredis.from_url(redis_server.url)
+            await admin.set(ABORTED_KEY, b"not a sorted set")
+            await admin.aclose()
+            fault = await http.get("/api/games", params={"status": "aborted"})
+            assert fault.status_code == 500 and fault.json()["code"] == "server_error"
+            watcher = await connect_async(server.ws_url(table.id))
+            assert json.loads(await watcher.recv())["type"] == "snapshot"
+
+            await asyncio.to_thread(redis_server.stop)
+            told = await received_until_closed(watcher)
+            assert told[-1]["type"] == "error" and told[-1]["code"] == "unavailable", told
+            assert watcher.close_code == 4503
+            assert_unavailable(await http.get(f"/api/games/{table.id}/events"))
+            refused = await connect_async(server.ws_url(table.id))
+            assert [m["code"] for m in await received_until_closed(refused)] == ["unavailable"]
+            assert refused.close_code == 4503
+            pairing = await connect_async(
+                f"ws://{server.host}:{server.port}/ws/pairing?variant=duel&clock=3%2B2&name=Ana"
+            )
+            assert await received_until_closed(pairing) == []
+            assert pairing.close_code == 4503
+    finally:
         await asyncio.to_thread(redis_server.stop)
 
 

@@ -1,0 +1,148 @@
+"""A Redis that can't be reached is one exception, ``StoreUnavailable``, whichever way
+the store reached it: the command path (direct or public), the client's commands, its
+scripts and its pipelines, on one Redis and on a cluster (server/store/availability.py).
+Any other Redis error is raised as it is."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from server.games.lobby import Lobby, LobbyEntry
+from server.store.availability import StoreTimedOut, StoreUnavailable, is_store_down
+from server.store.clients import StoreCluster, StoreRedis, open_client
+from server.store.direct_path import DirectRedis
+from server.store.durability import NotDurable
+from server.store.embedded_redis import EmbeddedRedis
+from server.store.event_store import EventStore, events_key
+from server.store.fast_paths import PUBLIC_PATHS_ENV, forget_choices, redis_shortfall
+from server.store.public_path import PublicRedis
+from tests.cluster_helpers import LocalCluster
+
+
+@pytest.fixture(params=["direct", "public"])
+def command_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The command path the stores of the test take: redis_direct, or forced public."""
+    if request.param == "public":
+        monkeypatch.setenv(PUBLIC_PATHS_ENV, "1")
+    else:
+        monkeypatch.delenv(PUBLIC_PATHS_ENV, raising=False)
+        if redis_shortfall() is not None:
+            pytest.skip("the installed redis-py lacks what server/store/direct_path.py uses")
+    forget_choices()
+    yield str(request.param)
+    forget_choices()
+
+
+@pytest.fixture
+async def own_redis(tmp_path: Path) -> AsyncIterator[EmbeddedRedis]:
+    """A Redis of the test's own, to stop."""
+    server = EmbeddedRedis(tmp_path)
+    await asyncio.to_thread(server.start)
+    try:
+        yield server
+    finally:
+        await asyncio.to_thread(server.stop)
+
+
+def entry(game_id: str) -> LobbyEntry:
+    return LobbyEntry(game_id, "open", 1, 1, {"id": game_id})
+
+
+async def test_a_stopped_redis_is_store_unavailable_on_every_way_in(
+    command_path: str, own_redis: EmbeddedRedis
+) -> None:
+    """With its Redis stopped, the server's client (as ``open_client`` makes it) gives StoreUnavailable from an append, a read, the lobby's update (command path) and listing (a registered script), a plain command and a pipeline; its message is the cause's."""
+    client = await open_client(own_redis.url, max_connections=8, socket_connect_timeout=1)
+    assert isinstance(client, StoreRedis)
+    store, lobby = EventStore(client), Lobby(client)
+    assert isinstance(store._direct, PublicRedis if command_path == "public" else DirectRedis)
+    try:
+        await store.append("g", [b"e1"], expected_version=0, command_id=None, at_ms=1)
+        assert await lobby.update(entry("g"))
+        assert await lobby.newest("open", 5) == [{"id": "g"}]
+        await asyncio.to_thread(own_redis.stop)
+
+        calls = {
+            "append": store.append("g", [b"e2"], expected_version=1, command_id="c", at_ms=2),
+            "read": store.read("g"),
+            "lobby update": lobby.update(entry("h")),
+            "lobby script": lobby.newest("open", 5),
+            "command": store.get_meta("g"),
+            "pipeline": client.pipeline(transaction=False).get("k").get("l").execute(),
+        }
+        for name, call in calls.items():
+            with pytest.raises(StoreUnavailable) as failed:
+                await call
+            error = failed.value
+            assert error.cause is not None and error.__cause__ is error.cause, name
+            assert str(error) == (str(error.cause) or type(error.cause).__name__), name
+            assert repr(error) == f"StoreUnavailable({error.cause!r})", name
+    finally:
+        await client.aclose()
+
+
+async def test_other_redis_errors_are_raised_as_they_are(
+    command_path: str, redis_server: str
+) -> None:
+    """A command Redis refuses (a wrong type) is its own ResponseError, on the command path and on the client: a fault, not StoreUnavailable."""
+    client = await open_client(redis_server, max_connections=8, socket_connect_timeout=1)
+    store = EventStore(client)
+    try:
+        await client.flushdb()
+        await client.set(events_key("w"), b"not a stream")
+        with pytest.raises(ResponseError) as refused:
+            await store.read("w")
+        assert not isinstance(refused.value, StoreUnavailable)
+        with pytest.raises(ResponseError) as refused:
+            await client.xlen(events_key("w"))
+        assert not isinstance(refused.value, StoreUnavailable)
+    finally:
+        await client.aclose()
+
+
+def test_the_store_down_kinds_stay_what_they_were() -> None:
+    """StoreUnavailable is a redis ConnectionError (the retry loops catch RedisError), a timeout stays a redis TimeoutError, and NotDurable is both unavailable and a timeout."""
+    assert issubclass(StoreUnavailable, redis.ConnectionError)
+    assert issubclass(StoreTimedOut, StoreUnavailable) and issubclass(
+        StoreTimedOut, RedisTimeoutError
+    )
+    assert issubclass(NotDurable, StoreTimedOut)
+    assert is_store_down(StoreUnavailable("down")) and StoreUnavailable("down").cause is None
+
+
+async def test_a_cluster_that_does_not_answer_is_store_unavailable(
+    redis_cluster: LocalCluster,
+) -> None:
+    """On a Redis Cluster whose primary of a game holds its writes back (CLIENT PAUSE WRITE), the append (the cluster's command path), a command and a pipeline give StoreUnavailable, a timeout still."""
+    redis_cluster.flush()
+    client = await open_client(
+        f"{redis_cluster.url}?socket_timeout=0.05", max_connections=8, socket_connect_timeout=1
+    )
+    assert isinstance(client, StoreCluster)
+    store = EventStore(client)
+    primary = redis_cluster.primary_of(events_key("p"))
+    admin = redis.Redis(port=primary.port)
+    try:
+        await store.append("p", [b"e1"], expected_version=0, command_id=None, at_ms=1)
+        # Long enough for the calls below, each given up on after redis-py's retries.
+        admin.execute_command("CLIENT", "PAUSE", "20000", "WRITE")
+        calls = {
+            "append": store.append("p", [b"e2"], expected_version=1, command_id="c", at_ms=2),
+            "command": client.set("{p}:k", b"v"),
+            "pipeline": client.pipeline(transaction=False).set("{p}:k", b"v").execute(),
+        }
+        for name, call in calls.items():
+            with pytest.raises(StoreTimedOut) as failed:
+                await call
+            assert isinstance(failed.value.cause, RedisTimeoutError), name
+    finally:
+        admin.execute_command("CLIENT", "UNPAUSE")
+        admin.close()
+        await client.aclose()
