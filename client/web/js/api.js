@@ -1,5 +1,8 @@
 // The HTTP half of PROTOCOL.md. Every answer that is not 2xx becomes an ApiError
-// carrying the protocol's error code and its sentence.
+// carrying the protocol's error code and its sentence (in the page's language: the
+// server reads the `lang` cookie, or `?lang=` when the page's address has one).
+
+import { lang, t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -25,20 +28,35 @@ function noteServerTime(response) {
   skewMs = Math.abs(skew) < 2000 ? 0 : skew;
 }
 
+// A page opened with `?lang=` asks the server for that language too (the cookie may say another).
+const askLanguage = new URLSearchParams(window.location.search).has("lang");
+
+function withLanguage(path) {
+  return askLanguage ? `${path}${path.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang)}` : path;
+}
+
+function unreachable() {
+  return new ApiError(0, "network", t("The server can't be reached right now."));
+}
+
+function answered(status) {
+  return t("The server answered {status}.", { status });
+}
+
 async function request(method, path, { body, token } = {}) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": lang };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
-    response = await fetch(path, {
+    response = await fetch(withLanguage(path), {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: "no-store",
     });
   } catch {
-    throw new ApiError(0, "network", "The server can't be reached right now.");
+    throw unreachable();
   }
   noteServerTime(response);
   let data = null;
@@ -49,7 +67,7 @@ async function request(method, path, { body, token } = {}) {
   }
   if (!response.ok) {
     const code = (data && data.code) || `http_${response.status}`;
-    const message = (data && data.message) || `The server answered ${response.status}.`;
+    const message = (data && data.message) || answered(response.status);
     throw new ApiError(response.status, code, message);
   }
   return data;
@@ -123,11 +141,11 @@ export function postCommand(id, command, token) {
 export async function qrCode(text) {
   let response;
   try {
-    response = await fetch("/api/qr", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text }), cache: "no-store" });
+    response = await fetch(withLanguage("/api/qr"), { method: "POST", headers: { "Content-Type": "application/json", "Accept-Language": lang }, body: JSON.stringify({ text }), cache: "no-store" });
   } catch {
-    throw new ApiError(0, "network", "The server can't be reached right now.");
+    throw unreachable();
   }
-  if (!response.ok) throw new ApiError(response.status, `http_${response.status}`, `The server answered ${response.status}.`);
+  if (!response.ok) throw new ApiError(response.status, `http_${response.status}`, answered(response.status));
   return response.text();
 }
 
@@ -180,4 +198,9 @@ export function logOut() {
 
 export function logOutEverywhere() {
   return request("DELETE", "/api/sessions");
+}
+
+/** Keep `language` on the logged-in account (docs/accounts.md): its pages open in it. */
+export function saveLanguage(language) {
+  return request("PUT", "/api/me/language", { body: { language } });
 }

@@ -12,21 +12,26 @@ import { mountAccountBar } from "./account.js";
 import { showSeatLink } from "./device.js";
 import { mount } from "./dom.js";
 import { showGame } from "./game.js";
+import { loadCatalog, t, tp } from "./i18n.js";
 import { showJoin } from "./join.js";
+import { mountLanguageMenu } from "./language.js";
 import { showLeaderboard } from "./leaderboard.js";
 import { showLobby } from "./lobby.js";
 import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
+import { variantName } from "./words.js";
 
+// Each route: its pattern, its page, its name (data-page, in English), its title, and
+// (optionally) how the title writes the address's part.
 const ROUTES = [
-  [/^#?\/?$/, (main) => showLobby(main), "Lobby"],
-  [/^#\/join\/([^/]+)\/?$/, (main, id) => showJoin(main, id), "Join"],
-  [/^#\/play\/([^/]+)\/?$/, (main, id) => showGame(main, id, "play"), "Table"],
-  [/^#\/watch\/([^/]+)\/?$/, (main, id) => showGame(main, id, "watch"), "Watching"],
-  [/^#\/replay\/([^/]+)(?:\/(\d+))?\/?$/, (main, id, n) => showReplay(main, id, n ? Number(n) : undefined), "Replay"],
-  [/^#\/seat\/([^/?]+)(?:\?.*)?$/, (main, id) => showSeatLink(main, id), "Seat"],
-  [/^#\/player\/([^/]+)\/?$/, (main, name) => showProfile(main, name), "Player"],
-  [/^#\/leaderboard(?:\/(classic|duel))?\/?$/, (main, variant) => showLeaderboard(main, variant || "classic"), "Leaderboard"],
+  [/^#?\/?$/, (main) => showLobby(main), "Lobby", () => tp("page", "Lobby")],
+  [/^#\/join\/([^/]+)\/?$/, (main, id) => showJoin(main, id), "Join", () => tp("page", "Join")],
+  [/^#\/play\/([^/]+)\/?$/, (main, id) => showGame(main, id, "play"), "Table", () => tp("page", "Table")],
+  [/^#\/watch\/([^/]+)\/?$/, (main, id) => showGame(main, id, "watch"), "Watching", () => tp("page", "Watching")],
+  [/^#\/replay\/([^/]+)(?:\/(\d+))?\/?$/, (main, id, n) => showReplay(main, id, n ? Number(n) : undefined), "Replay", () => tp("page", "Replay")],
+  [/^#\/seat\/([^/?]+)(?:\?.*)?$/, (main, id) => showSeatLink(main, id), "Seat", () => tp("page", "Seat")],
+  [/^#\/player\/([^/]+)\/?$/, (main, name) => showProfile(main, name), "Player", () => tp("page", "Player")],
+  [/^#\/leaderboard(?:\/(classic|duel))?\/?$/, (main, variant) => showLeaderboard(main, variant || "classic"), "Leaderboard", () => tp("page", "Leaderboard"), variantName],
 ];
 
 let cleanup = () => {};
@@ -35,9 +40,9 @@ let lastPage = null;
 
 async function route() {
   const hash = window.location.hash || "#/";
-  const match = ROUTES.map(([re, show, title]) => [hash.match(re), show, title]).find(([m]) => m);
+  const match = ROUTES.map(([re, show, title, words, part]) => [hash.match(re), show, title, words, part]).find(([m]) => m);
   const main = document.getElementById("main");
-  const [m, show, title] = match || [null, null, "Not found"];
+  const [m, show, title, words, nameOf = (x) => x] = match || [null, null, "Not found", () => tp("page", "Not found")];
   const page = m ? `${title}:${m[1] || ""}` : "missing";
   // The replay rewrites its own address as it steps: that is not a new page.
   if (page === lastPage && title === "Replay") return;
@@ -47,9 +52,11 @@ async function route() {
   cleanup();
   cleanup = () => {};
   document.body.dataset.page = title.toLowerCase();
-  document.title = m && m[1] ? `${title} ${decodeURIComponent(m[1])} · Splendor Live` : `${title} · Splendor Live`;
+  document.title = m && m[1]
+    ? t("{page} {name} · Splendor Live", { page: words(), name: nameOf(decodeURIComponent(m[1])) })
+    : t("{page} · Splendor Live", { page: words() });
   if (!m) {
-    mount(main, Object.assign(document.createElement("p"), { className: "notice", textContent: "This page does not exist." }));
+    mount(main, Object.assign(document.createElement("p"), { className: "notice", textContent: t("This page does not exist.") }));
     return;
   }
   const args = m.slice(1).map((part) => (part === undefined ? undefined : decodeURIComponent(part)));
@@ -70,5 +77,23 @@ window.addEventListener("hashchange", () => {
     }
   });
 });
+/** The words of index.html's frame (the top bar), in the page's language. */
+function translateFrame() {
+  const text = (selector, words) => {
+    const el = document.querySelector(selector);
+    if (el) el.textContent = words;
+  };
+  text(".skip-link", t("Skip to content"));
+  text(".brand span", t("Splendor Live"));
+  document.querySelector(".brand").setAttribute("aria-label", t("Splendor Live, back to the lobby"));
+  document.querySelector(".topnav").setAttribute("aria-label", t("Site"));
+  text('.topnav a[href="#/"]', t("Lobby"));
+  text('.topnav a[href^="#/leaderboard"]', t("Leaderboard"));
+  text("main > .loading", t("Loading…"));
+}
+
+await loadCatalog();
+translateFrame();
 mountAccountBar(document.querySelector(".topbar"));
+mountLanguageMenu(document.querySelector(".topbar"));
 route();

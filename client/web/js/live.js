@@ -9,6 +9,7 @@
 // 4503) and must not be flooded by every open page. A served socket closed with 1012
 // (the server is restarting) reconnects at once, with a little jitter.
 
+import { lang, t } from "./i18n.js";
 import { applyPatch, PatchError } from "./patch.js";
 
 const PING_EVERY_MS = 20000;
@@ -113,11 +114,10 @@ export class LiveGame {
 
   url() {
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-    const params = new URLSearchParams();
+    const params = new URLSearchParams({ lang });
     if (this.token) params.set("token", this.token);
     if (this.view) params.set("since", String(this.version));
-    const query = params.toString();
-    return `${scheme}://${window.location.host}/ws/games/${encodeURIComponent(this.gameId)}${query ? `?${query}` : ""}`;
+    return `${scheme}://${window.location.host}/ws/games/${encodeURIComponent(this.gameId)}?${params}`;
   }
 
   connect() {
@@ -154,7 +154,7 @@ export class LiveGame {
         return;
       }
       if (e.code === CLOSE_UNAVAILABLE && !this.problem) {
-        this.problem = { code: "unavailable", message: e.reason || "The server can't serve this game right now." };
+        this.problem = { code: "unavailable", message: e.reason || t("The server can't serve this game right now.") };
       }
       const failing = this.problem || this.attempt >= PROBLEM_AFTER;
       this.setState(failing ? "problem" : "reconnecting");
