@@ -28,10 +28,10 @@ from collections import defaultdict
 import redis.asyncio as aioredis
 from archive_games import PlayedGame, corpus
 
-from server.games.service import GameService, seats_key
+from server.games.service import GameService
 from server.store import archive_format as archive
 from server.store.embedded_redis import EmbeddedRedis
-from server.store.event_store import EventStore, archive_key
+from server.store.event_store import EventStore, archive_key, seats_key
 
 
 async def write_live(store: EventStore, game: PlayedGame) -> None:

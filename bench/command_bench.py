@@ -156,12 +156,12 @@ class Bench:
         for name in NAMES:
             await self.service.join(game_id, name)
         if self.tailer is not None:
-            self.tailer.watch(game_id, self.service._cache[game_id].version)
+            self.tailer.watch(game_id, self.service.repository.cached(game_id).version)
         return game_id
 
     def next_command(self, game_id: str) -> tuple[int, Any, int] | None:
         """The player to move, a random legal action, the version; None when over."""
-        game = self.service._cache[game_id]  # the bench peeks at the projection
+        game = self.service.repository.cached(game_id)  # the bench peeks at the projection
         if game.state.status != "live":
             return None
         seat = game.state.seat

@@ -57,9 +57,9 @@ from server.games.lobby import (
     Lobby,
     LobbyEntry,
 )
-from server.games.service import GameService, seats_key
+from server.games.service import GameService
 from server.store.embedded_redis import EmbeddedRedis
-from server.store.event_store import EventStore, events_key, meta_key
+from server.store.event_store import EventStore, events_key, meta_key, seats_key
 from server.web.app import create_app
 
 START_MS = 1_600_000_000_000
@@ -91,7 +91,7 @@ class Template:
 async def play_to_the_end(service: GameService, game_id: str, rng: random.Random) -> None:
     variant = await service.variant_of(game_id)
     for n in range(5000):
-        game = service._cache[game_id]  # the benchmark peeks at the projection
+        game = service.repository.cached(game_id)  # the benchmark peeks at the projection
         if game.state.status != "live":
             return
         seat = game.state.seat
@@ -231,7 +231,7 @@ async def live_games(client: aioredis.Redis, count: int) -> None:
         await service.join(game_id, "Bo")
         variant = await service.variant_of(game_id)
         for k in range(6):
-            state = service._cache[game_id].state
+            state = service.repository.cached(game_id).state
             action = rng.choice(variant.legal_actions(state, state.seat))
             await service.submit(game_id, state.seat, f"live-{n}-{k}", action)
 

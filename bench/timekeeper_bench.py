@@ -52,7 +52,7 @@ async def real_game(service: GameService, bank: int, seed: int) -> str:
     await service.join(game_id, "Bo")
     variant = await service.variant_of(game_id)
     for n in range(2):
-        game = service._cache[game_id]  # the benchmark peeks at the projection
+        game = service.repository.cached(game_id)  # the benchmark peeks at the projection
         seat = game.state.seat
         action = variant.legal_actions(game.state, seat)[n]
         await service.submit(game_id, seat, f"first-{n}", action)
@@ -119,7 +119,7 @@ async def run(games: int, real: int, idle: float) -> None:
                 banks[game_id] = bank
                 ids.append(game_id)
             for _ in range(600):
-                if all(service._cache[g].state.status == "finished" for g in ids):
+                if all(service.repository.cached(g).state.status == "finished" for g in ids):
                     break
                 await asyncio.sleep(0.1)
             late = sorted(await lateness(service, ids, banks))

@@ -17,34 +17,12 @@ from events.base import GameCreated
 from events.game import VARIANTS, Variant
 from server.store.event_store import StoredEvent
 
-# One round trip for a cold load: a game's whole log, meta and seats. The log comes
-# back as one packed string ("<version> <at_ms> <size>\n<data>" per event) because
-# parsing a reply of a thousand small RESP elements in pure Python (redis-py without
-# hiredis) costs more than the fold. It reads the stream as store.py writes it:
-# entry id "<version>-0", fields "e" (the event) and "t" (ms).
-# KEYS: events, meta, seats, archive. Returns {packed log, meta as a flat list, seats
-# as one}, and the archive (server/store/archive_format.py) when there is no stream.
-LOAD_LUA: Final = r"""
-local entries = redis.call('XRANGE', KEYS[1], '-', '+')
-if #entries == 0 then
-  local archive = redis.call('GET', KEYS[4])
-  if archive then return {'', redis.call('HGETALL', KEYS[2]), {}, archive} end
-end
-local parts = {}
-for i = 1, #entries do
-  local fields = entries[i][2]
-  local data, at = '', '0'
-  for j = 1, #fields, 2 do
-    if fields[j] == 'e' then data = fields[j + 1] elseif fields[j] == 't' then at = fields[j + 1] end
-  end
-  parts[i] = string.match(entries[i][1], '^(%d+)-') .. ' ' .. at .. ' ' .. #data .. '\n' .. data
-end
-return {table.concat(parts), redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3])}
-"""
-
 _ENCODER = msgspec.json.Encoder()
 _CREATED = msgspec.json.Decoder(GameCreated)
 _EVENT_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
+
+OVER: Final = ("finished", "aborted")
+"""The statuses of a game over: its log has its last event."""
 
 
 class LoggedEvent(NamedTuple):
@@ -53,32 +31,6 @@ class LoggedEvent(NamedTuple):
     version: int
     at_ms: int
     event: Any
-
-
-def unpack_log(packed: bytes) -> list[StoredEvent]:
-    """The events of ``LOAD_LUA``'s packed log."""
-    events = []
-    pos, end = 0, len(packed)
-    while pos < end:
-        line_end = packed.index(b"\n", pos)
-        version, at_ms, size = packed[pos:line_end].split(b" ")
-        start = line_end + 1
-        pos = start + int(size)
-        events.append(StoredEvent(int(version), int(at_ms), packed[start:pos]))
-    return events
-
-
-def pairs(flat: list[Any]) -> dict[str, bytes]:
-    """A flat HGETALL reply from Lua as a dict."""
-    return {_text(flat[i]): _bytes(flat[i + 1]) for i in range(0, len(flat), 2)}
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
-def _bytes(value: bytes | str) -> bytes:
-    return value.encode() if isinstance(value, str) else value
 
 
 def encode_event(event: Any) -> bytes:

@@ -1,11 +1,12 @@
 """The game service: the thin layer of I/O around ``events.game.Variant``.
 
-It creates games, seats players and bots, and turns commands into events: load the
-game's projection (cached in memory, else folded from its stream), ``decide`` with a
-generator derived from the game's secret seed and version, and append with the
-version it decided on. Within a process a per-game ``asyncio.Lock`` serializes
-commands; between processes the store's optimistic append does (principle 6): the
-loser of a race reads the events it missed and decides once more.
+It creates games, seats players and bots, and turns commands into events: get the
+game's projection from the repository (server/games/repository.py: cached in memory,
+else folded from its stream), ``decide`` with a generator derived from the game's
+secret seed and version, and append with the version it decided on. Within a process
+the repository's per-game ``asyncio.Lock`` serializes commands; between processes the
+store's optimistic append does (principle 6): the loser of a race reads the events it
+missed and decides once more.
 
 The cached projection is trusted optimistically: a command is decided on it without
 reading the stream first, and only a refusal (a version conflict, a rule violation,
@@ -23,11 +24,8 @@ import contextlib
 import hmac
 import logging
 import random
-import re
 import secrets
 import time
-import weakref
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final, Protocol
 
@@ -51,17 +49,7 @@ from server.common.errors import (
 from server.common.wire import decode_with, event_to_wire, iso_time
 from server.games.lobby import Lobby, LobbyEntry, Status
 from server.games.lobby_keeper import LobbyKeeper
-from server.games.projection import (
-    LOAD_LUA,
-    Game,
-    GapError,
-    LoggedEvent,
-    decode_created,
-    encode_event,
-    pairs,
-    token_digest,
-    unpack_log,
-)
+from server.games.projection import OVER, Game, LoggedEvent, encode_event, token_digest
 from server.games.public_records import RecordError, Restorable, header_mismatch, record_of
 from server.games.rematch_plan import (
     CLAIM_LUA,
@@ -74,6 +62,7 @@ from server.games.rematch_plan import (
     plan_seats,
     rematch_token,
 )
+from server.games.repository import GameRepository, is_game_id, new_game_id
 from server.live.game_signals import ARCHIVED_SIGNAL, rematch_signal, signals_channel
 from server.live.presence import presence_key
 from server.players.seat_tokens import SeatTokens, new_token
@@ -83,10 +72,7 @@ from server.store.event_store import (
     AppendResult,
     EventStore,
     SeatRevoked,
-    StoredEvent,
     VersionConflict,
-    archive_key,
-    events_key,
     meta_key,
     seats_key,
 )
@@ -99,23 +85,16 @@ __all__ = [
     "GameService",
     "JoinResult",
     "RematchResult",
-    "is_game_id",
     "reveal_reserves",
-    "seats_key",
 ]
 
 log = logging.getLogger(__name__)
 
 ATTEMPTS: Final = 3  # decide, and after a lost race decide once (then twice) more
-_ID_ALPHABET: Final = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i
-_ID_LENGTH: Final = 10
-_MAX_ID: Final = 64
 REVOKED: Final = (
     "This seat token no longer acts for its seat: the seat was given a new token"
     " (its player logged out everywhere, or made a new link for another device)."
 )
-BOT_GAMES_KEY: Final = "bots:games"
-"""Redis set of the games with a bot seat, watched by the bot runners."""
 
 AppendedCallback = Callable[[str, int], Awaitable[None]]
 """``on_appended(game_id, version)``: called after this process appended events."""
@@ -194,18 +173,6 @@ class JoinResult(msgspec.Struct, frozen=True):
     version: int
 
 
-_GAME_ID = re.compile(rf"[A-Za-z0-9_-]{{1,{_MAX_ID}}}")
-
-
-def is_game_id(game_id: str) -> bool:
-    """Whether a string can name a game (ASCII letters, digits, ``-`` and ``_``)."""
-    return _GAME_ID.fullmatch(game_id) is not None
-
-
-def new_game_id() -> str:
-    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(_ID_LENGTH))
-
-
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -269,14 +236,12 @@ class GameService:
         self.store = store
         self.lobby = lobby
         self._r: RedisClient = store.client
-        self._cache: OrderedDict[str, Game] = OrderedDict()
-        self._cache_games = max(1, cache_games)
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        # The games' projections: cached, locked, loaded and caught up from the store.
+        self.repository = GameRepository(store, cache_games=cache_games)
         self._clock_ms = clock_ms
         self._last_created_ms = 0
         self._subscribers: list[AppendedCallback] = []
         self._action_decoders: dict[str, msgspec.json.Decoder[Any]] = {}
-        self._load_script = self._r.register_script(LOAD_LUA)
         self._direct = command_path(self._r)
         # The seats of accounts and the replacing of tokens (server/players/seat_tokens.py).
         self.seat_tokens = SeatTokens(self._r)
@@ -378,10 +343,10 @@ class GameService:
                 game_id,
                 {"variant": rules.name, "players": count, "seed": seed, "created_at": at_ms},
             )
-            game = Game(game_id, rules, seed, at_ms, self._lock_for(game_id))
+            game = Game(game_id, rules, seed, at_ms, self.repository.lock(game_id))
             for event in created:
                 game.apply_event(event, at_ms)
-            self._remember(game)
+            self.repository.remember(game)
             await self._index(game)
             await self._schedule(game)
             await self._notify(game_id, game.version)
@@ -405,9 +370,9 @@ class GameService:
         returned. The game starts by itself when the last seat is filled
         (``Variant.join``).
         """
-        lock = self._lock_for(game_id)
+        lock = self.repository.lock(game_id)
         async with lock:
-            game = await self._game_locked(game_id, lock)
+            game = await self.repository.get(game_id, lock)
             if game.rematch_of is not None and game.status == "open":
                 raise ServiceError(
                     "illegal_action",
@@ -420,9 +385,9 @@ class GameService:
 
     async def rated(self, game_id: str) -> bool:
         """Whether a game is rated (``not_found`` for no game)."""
-        lock = self._lock_for(game_id)
+        lock = self.repository.lock(game_id)
         async with lock:
-            return bool((await self._game_locked(game_id, lock, fresh=False)).state.clock.rated)
+            return bool((await self.repository.get(game_id, lock, fresh=False)).state.clock.rated)
 
     async def _join_locked(
         self,
@@ -436,13 +401,13 @@ class GameService:
             try:
                 events = game.variant.join(game.state, name, bot, self._rng(game), account)
             except RuleViolation as refusal:
-                if await self._catch_up(game):
+                if await self.repository.catch_up(game):
                     continue
                 raise from_violation(refusal) from None
             try:
                 await self._append(game, events, None)
             except VersionConflict:
-                await self._catch_up(game)
+                await self.repository.catch_up(game)
                 continue
             seat: int = events[0].seat
             token = None
@@ -452,13 +417,13 @@ class GameService:
                 if digest is None:
                     token = secrets.token_urlsafe(32)
                     digest = token_digest(token)
-                await self._r.hset(seats_key(game.id), str(seat), digest)
+                await self.store.set_seat(game.id, seat, digest)
                 game.seat_digests[seat] = digest
                 if account is not None:  # revoked when the account's sessions end
                     await self.seat_tokens.record(account, game.id, seat)
             else:
                 # Listed for every bot runner (server/workers/bot_runner.py), in any process.
-                await self._r.sadd(BOT_GAMES_KEY, game.id)
+                await self.store.note_bot_game(game.id)
             return JoinResult(seat, token, game.version)
         raise _busy()
 
@@ -475,9 +440,9 @@ class GameService:
         Raises ``not_found`` for an unknown game and ``unauthorized`` (403) for a token
         that is no seat's of this game.
         """
-        lock = self._lock_for(game_id)
+        lock = self.repository.lock(game_id)
         async with lock:
-            game = await self._game_locked(game_id, lock, fresh=False)
+            game = await self.repository.get(game_id, lock, fresh=False)
             if token is None:
                 return None
             seat = await self._seat_locked(game, token, verify)
@@ -490,7 +455,7 @@ class GameService:
         seat = None if verify and not game.archived else game.seat_of(token)
         if seat is None:
             # Replaced, or another server process seated this player: read the seats.
-            await self._load_seats(game)
+            await self.repository.seats(game)
             seat = game.seat_of(token)
         return seat
 
@@ -498,9 +463,9 @@ class GameService:
         """The seat the account holds in a game: taken (its ``PlayerJoined``), or
         called in a rematch and not yet taken (listed, server/players/seat_tokens.py); None if
         it holds none. Raises ``not_found``."""
-        lock = self._lock_for(game_id)
+        lock = self.repository.lock(game_id)
         async with lock:
-            game = await self._game_locked(game_id, lock, fresh=False)
+            game = await self.repository.get(game_id, lock, fresh=False)
             for player in game.state.players:
                 if player.account and player.account.lower() == username.lower():
                     return int(player.seat)
@@ -521,7 +486,7 @@ class GameService:
                 f"Seat {seat} of game {game_id} has no token to replace: the game is archived"
                 " (its seats are final), or the seat is not taken.",
             )
-        game = self._cache.get(game_id)
+        game = self.repository.cached(game_id)
         if game is not None and not game.archived:
             game.seat_digests[seat] = digest
         return token
@@ -555,9 +520,9 @@ class GameService:
         started = time.perf_counter()
         outcome = "failed"  # what no ServiceError says: Redis down, a bug
         try:
-            lock = self._lock_for(game_id)
+            lock = self.repository.lock(game_id)
             async with lock:
-                game = await self._game_locked(game_id, lock, fresh=False)
+                game = await self.repository.get(game_id, lock, fresh=False)
                 result = await self._submit_locked(
                     game, seat, command_id, action, expected_version, digest
                 )
@@ -596,7 +561,7 @@ class GameService:
                 # Before refusing, make sure the refusal is not an artefact of a stale
                 # cache, and that this is not a retry of a command applied already.
                 recorded, caught_up = await asyncio.gather(
-                    self._recorded(game.id, command_id), self._catch_up(game)
+                    self._recorded(game.id, command_id), self.repository.catch_up(game)
                 )
                 if recorded is not None:
                     return recorded
@@ -615,15 +580,15 @@ class GameService:
             try:
                 return await self._append(game, events, command_id, now, moved=True, acting=acting)
             except VersionConflict:
-                await self._catch_up(game)
+                await self.repository.catch_up(game)
             except SeatRevoked:
-                await self._load_seats(game)
+                await self.repository.seats(game)
                 raise forbidden(REVOKED) from None
         raise _busy()
 
     async def _holds_locked(self, game: Game, seat: int, digest: str) -> bool:
         """Whether ``digest`` is the seat's token's, as Redis has it (the lock held)."""
-        await self._load_seats(game)
+        await self.repository.seats(game)
         held = game.seat_digests.get(seat)
         return held is not None and hmac.compare_digest(held, digest)
 
@@ -643,12 +608,12 @@ class GameService:
         asks first: the command id is ``clock:<seat>:<version>`` (``expire:<version>``
         for an open game). None when nothing is due. The game's deadline is written
         again either way (``scheduler``)."""
-        lock = self._lock_for(game_id)
+        lock = self.repository.lock(game_id)
         async with lock:
-            game = await self._game_locked(game_id, lock)
+            game = await self.repository.get(game_id, lock)
             result = await self._expire_locked(game)
             if result is not None and result.duplicate:
-                await self._catch_up(game)  # another process recorded it
+                await self.repository.catch_up(game)  # another process recorded it
             # Written even if unchanged here: the set may hold another process's older
             # word (that is why this game was found due).
             await self._schedule(game, force=True)
@@ -668,7 +633,7 @@ class GameService:
             try:
                 return await self._append(game, events, command_id, now)
             except VersionConflict:
-                await self._catch_up(game)
+                await self.repository.catch_up(game)
         raise _busy()
 
     async def _schedule(self, game: Game, *, force: bool = False) -> None:
@@ -746,7 +711,7 @@ class GameService:
             return CommandResult(result.version, duplicate=True)
         was = game.status
         self._fold_appended(game, logged, result.version)
-        if game.status in _OVER and was not in _OVER:
+        if game.status in OVER and was not in OVER:
             await self._archive_later(game)  # before the lobby: a restart heals it then
         await self._index(game)
         if game.status == "finished" and was != "finished":
@@ -764,10 +729,10 @@ class GameService:
             for entry in logged:
                 game.apply_event(entry.event, entry.at_ms)
         except BaseException:
-            self._forget(game.id)  # a half-applied projection must not be reused
+            self.repository.forget(game.id)  # a half-applied projection must not be reused
             raise
         if game.version != version:  # pragma: no cover - a bug, not a race
-            self._forget(game.id)
+            self.repository.forget(game.id)
             raise RuntimeError(f"{game.id}: projection at {game.version}, log at {version}")
 
     # ------------------------------------------------------------------ rematch
@@ -780,9 +745,9 @@ class GameService:
         Raises ``not_found``, ``unauthorized`` (no token, or not a seat's of this
         game), and ``conflict`` (409) while the game is not finished.
         """
-        lock = self._lock_for(game_id)
+        lock = self.repository.lock(game_id)
         async with lock:
-            game = await self._game_locked(game_id, lock)
+            game = await self.repository.get(game_id, lock)
             if token is None:
                 raise missing_token()
             seat = await self._seat_locked(game, token)
@@ -812,9 +777,9 @@ class GameService:
         # revokes it too, or is seen here, and its rematch seat is withdrawn.
         if account is not None:
             await self.seat_tokens.record(account, rematch_id, seat_there)
-        await self._r.hset(seats_key(rematch_id), str(seat_there), digest)
-        held = await self._r.hget(seats_key(game_id), str(seat))
-        if held is not None and not hmac.compare_digest(_text(held), token_digest(token)):
+        await self.store.set_seat(rematch_id, seat_there, digest)
+        held = await self.store.seat(game_id, seat)
+        if held is not None and not hmac.compare_digest(held, token_digest(token)):
             await self.seat_tokens.withdraw(rematch_id, seat_there, digest)
             raise forbidden(REVOKED)
         await self._fill_rematch(rematch_id, plan)
@@ -833,7 +798,7 @@ class GameService:
 
     async def _ensure_rematch(self, game: Game, rematch_id: str, plan: list[PlannedSeat]) -> None:
         """Make the rematch game unless it is made: its first event and its meta."""
-        known = self._cache.get(rematch_id)
+        known = self.repository.cached(rematch_id)
         if known is not None and known.rematch_of == game.id:
             return
         at_ms = max(self._clock_ms(), self._last_created_ms + 1)
@@ -866,11 +831,11 @@ class GameService:
         """Join the rematch's seats that can be joined, in order: each seat whose
         player has called (its token digest is written) or which is a bot, up to the
         first that cannot. The last one starts the game."""
-        lock = self._lock_for(rematch_id)
+        lock = self.repository.lock(rematch_id)
         joined = False
         async with lock:
-            game = await self._game_locked(rematch_id, lock)
-            await self._load_seats(game)
+            game = await self.repository.get(rematch_id, lock)
+            await self.repository.seats(game)
             for _ in range(len(plan) * ATTEMPTS):
                 seat = len(game.state.players)
                 if seat >= len(plan) or game.status != "open":
@@ -884,16 +849,16 @@ class GameService:
                     )
                     result = await self._append(game, events, join_command_id(seat))
                 except VersionConflict:
-                    await self._catch_up(game)
+                    await self.repository.catch_up(game)
                     continue
                 except RuleViolation:
                     break  # no longer open (expired): nothing to join
                 if result.duplicate:
-                    await self._catch_up(game)
+                    await self.repository.catch_up(game)
                     continue
                 joined = True
                 if planned.bot is not None:
-                    await self._r.sadd(BOT_GAMES_KEY, rematch_id)
+                    await self.store.note_bot_game(rematch_id)
             await self._schedule(game)  # an open game expires (even one nobody joined)
             version = game.version
         if joined:
@@ -905,19 +870,19 @@ class GameService:
         """A finished game's projection and summary (``splendor ratings rebuild``), not
         kept in the cache unless it was there; None for a game not finished. Raises
         ``not_found``."""
-        lock = self._lock_for(game_id)
+        lock = self.repository.lock(game_id)
         async with lock:
-            cached = game_id in self._cache
-            game = await self._game_locked(game_id, lock)
-            if not cached and game.status in _OVER:
-                self._forget(game_id)
+            cached = self.repository.cached(game_id) is not None
+            game = await self.repository.get(game_id, lock)
+            if not cached and game.status in OVER:
+                self.repository.forget(game_id)
             return (game, self._summary(game)) if game.status == "finished" else None
 
     async def variant_of(self, game_id: str) -> Variant:
         """The rules a game is played with."""
-        lock = self._lock_for(game_id)
+        lock = self.repository.lock(game_id)
         async with lock:
-            return (await self._game_locked(game_id, lock, fresh=False)).variant
+            return (await self.repository.get(game_id, lock, fresh=False)).variant
 
     async def view(
         self, game_id: str, viewer: int | None, version: int | None = None
@@ -928,9 +893,9 @@ class GameService:
         every reserved card to everyone, as its events do.
         Raises ``bad_request`` for a version below 1 and ``not_found`` past the end.
         """
-        lock = self._lock_for(game_id)
+        lock = self.repository.lock(game_id)
         async with lock:
-            game = await self._game_locked(game_id, lock)
+            game = await self.repository.get(game_id, lock)
             if version is None or version == game.version:
                 view = game.variant.view(game.state, viewer)
                 if await self._rematch_known(game):
@@ -954,9 +919,9 @@ class GameService:
         """The decoded events after version ``after``, unredacted: for server code only."""
         if after < 0:
             raise bad_request("after must be 0 or more.")
-        lock = self._lock_for(game_id)
+        lock = self.repository.lock(game_id)
         async with lock:
-            game = await self._game_locked(game_id, lock)
+            game = await self.repository.get(game_id, lock)
             logged = game.log[after:]
         await self.store.durable((game_id,))  # shown only once it survives a failover
         return logged
@@ -968,9 +933,9 @@ class GameService:
         see them (``Variant.redact``: all of them once the game is finished)."""
         if after < 0:
             raise bad_request("after must be 0 or more.")
-        lock = self._lock_for(game_id)
+        lock = self.repository.lock(game_id)
         async with lock:
-            game = await self._game_locked(game_id, lock)
+            game = await self.repository.get(game_id, lock)
             finished = game.status == "finished"
             redact = game.variant.redact
             events = [
@@ -984,9 +949,9 @@ class GameService:
 
     async def summary(self, game_id: str) -> dict[str, Any]:
         """``GET /api/games/{id}``: id, variant, players, status, seats, version, result."""
-        lock = self._lock_for(game_id)
+        lock = self.repository.lock(game_id)
         async with lock:
-            game = await self._game_locked(game_id, lock)
+            game = await self.repository.get(game_id, lock)
             await self._rematch_known(game)
             return self._summary(game)
 
@@ -995,9 +960,9 @@ class GameService:
 
         Raises ``not_found``, and ``conflict`` (409) for a game not finished: an
         aborted game has no result and is never exported."""
-        lock = self._lock_for(game_id)
+        lock = self.repository.lock(game_id)
         async with lock:
-            game = await self._game_locked(game_id, lock)
+            game = await self.repository.get(game_id, lock)
             if game.status != "finished":
                 raise ServiceError(
                     "conflict",
@@ -1016,7 +981,7 @@ class GameService:
         are no seat tokens: nobody acts in an imported game."""
         if not is_game_id(record.id):
             raise RecordError(f"invalid game id {record.id!r}")
-        lock = self._lock_for(record.id)
+        lock = self.repository.lock(record.id)
         game = Game(record.id, record.variant, secrets.randbits(63), record.created_ms, lock)
         try:
             for logged in record.events:
@@ -1046,7 +1011,7 @@ class GameService:
         async with lock:
             if not await self.store.restore(record.id, record.stored, meta):
                 return False
-            self._remember(game)
+            self.repository.remember(game)
             await self._archive_later(game)
             await self._index(game)
         return True
@@ -1088,11 +1053,11 @@ class GameService:
         this server reads), its deadline written again as it goes. A finished game
         read for it is not kept in the cache unless it was there (a rebuild reads them
         all)."""
-        lock = self._lock_for(game_id)
+        lock = self.repository.lock(game_id)
         async with lock:
-            cached = game_id in self._cache
+            cached = self.repository.cached(game_id) is not None
             try:
-                game = await self._game_locked(game_id, lock)
+                game = await self.repository.get(game_id, lock)
             except ServiceError:
                 return None
             except (msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError):
@@ -1100,10 +1065,10 @@ class GameService:
                 # format) stays out of the lobby; it must not keep the server down.
                 log.exception("game %s can't be loaded; left out of the lobby", game_id)
                 return None
-            if not cached and game.status in _OVER:
-                self._forget(game_id)
+            if not cached and game.status in OVER:
+                self.repository.forget(game_id)
             await self._schedule(game)  # its deadline, rebuilt with the lobby
-            if game.status in _OVER:
+            if game.status in OVER:
                 await self._archive_later(game)  # if its end's note was lost
             return None if _unlisted(game) else self._entry(game)
 
@@ -1112,10 +1077,8 @@ class GameService:
         # A finished game's entry changes once more, when its rematch is made: its
         # revision (what the index compares) counts that as a half version.
         revision = game.version * 2 + (game.rematch is not None)
-        ended_ms = game.log[-1].at_ms if status in _OVER else None
-        return LobbyEntry(
-            game.id, status, game.created_ms, revision, self._summary(game), ended_ms
-        )
+        ended_ms = game.log[-1].at_ms if status in OVER else None
+        return LobbyEntry(game.id, status, game.created_ms, revision, self._summary(game), ended_ms)
 
     async def _index(self, game: Game) -> None:
         """Update the game's lobby entry when something a list shows has changed.
@@ -1144,18 +1107,18 @@ class GameService:
         presence give way to one compact value, in one script. True if this call did
         it; False if the game is not over or was archived already (by any process).
         Raises ``not_found`` for an unknown game."""
-        lock = self._lock_for(game_id)
+        lock = self.repository.lock(game_id)
         async with lock:
-            cached = game_id in self._cache
-            game = await self._game_locked(game_id, lock)
-            if not cached and game.status in _OVER:
-                self._forget(game_id)  # archiving old games must not push out hot ones
-            if game.status not in _OVER or game.archived:
+            cached = self.repository.cached(game_id) is not None
+            game = await self.repository.get(game_id, lock)
+            if not cached and game.status in OVER:
+                self.repository.forget(game_id)  # archiving old games must not push out hot ones
+            if game.status not in OVER or game.archived:
                 return False
             # The bytes the stream holds, not the events encoded again; and the seats
             # as Redis has them (a seat taken by another process is known there).
             stored = await self.store.read(game_id)
-            await self._load_seats(game)
+            await self.repository.seats(game)
             if game.archived:  # by another process, since this one cached the game
                 return False
             value = archives.encode(
@@ -1234,7 +1197,7 @@ class GameService:
             "rematch": game.rematch,
             "rematch_of": game.rematch_of,
             # A finished or aborted game is dated by its end: its last event's time.
-            "ended_at": iso_time(game.log[-1].at_ms) if public["status"] in _OVER else None,
+            "ended_at": iso_time(game.log[-1].at_ms) if public["status"] in OVER else None,
             "clock": control_wire(game.state.clock.control),
             "seeded": public["seeded"],
             "rated": public["rated"],
@@ -1242,115 +1205,17 @@ class GameService:
 
     # ------------------------------------------------------------------ projections
 
-    def _lock_for(self, game_id: str) -> asyncio.Lock:
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[game_id] = lock
-        return lock
-
     def _rng(self, game: Game) -> random.Random:
         # Distinct for every version of every game, reproducible from the seed alone.
         return _SeededOnDraw(f"{game.seed}:{game.version}")
 
-    async def _game_locked(self, game_id: str, lock: asyncio.Lock, *, fresh: bool = True) -> Game:
-        """The game's projection (call with ``lock`` held); ``fresh`` reads what other
-        processes may have appended since it was cached."""
-        if not is_game_id(game_id):
-            raise not_found(f"There is no game {game_id!r}.")
-        game = self._cache.get(game_id)
-        if game is None or game.lock is not lock:
-            game = await self._load(game_id, lock)
-            self._remember(game)
-        else:
-            self._cache.move_to_end(game_id)
-            if fresh:
-                await self._catch_up(game)
-        return game
-
-    async def _load(self, game_id: str, lock: asyncio.Lock) -> Game:
-        keys = [events_key(game_id), meta_key(game_id), seats_key(game_id)]
-        packed, flat_meta, flat_seats, *archived = await self._load_script(
-            keys=[*keys, archive_key(game_id)]
-        )
-        meta = pairs(flat_meta)
-        if archived:  # a finished game at rest (server/store/archive_format.py)
-            unpacked = archives.decode(_bytes(archived[0]))
-            stored = [StoredEvent(v, at, e) for v, (at, e) in enumerate(unpacked.events, 1)]
-            digests = unpacked.digests
-        else:
-            stored = unpack_log(packed)
-            digests = {int(k): _text(v) for k, v in pairs(flat_seats).items()}
-        if not stored:
-            raise not_found(f"There is no game {game_id!r}.")
-        created = decode_created(stored[0].data)
-        rules = VARIANTS.get(created.variant)
-        if rules is None:
-            raise not_found(f"Game {game_id!r} is a {created.variant} game, not served here.")
-        # An archived game draws nothing more: its seed is gone, and not drawn again.
-        seed = 0 if archived else await self._seed(game_id, meta)
-        created_ms = int(meta.get("created_at", stored[0].at_ms))
-        game = Game(game_id, rules, seed, created_ms, lock, archived=bool(archived))
-        for event in stored:
-            game.apply(event)
-        game.seat_digests = digests
-        if "rematch" in meta:
-            game.rematch = _text(meta["rematch"])
-        if "rematch_of" in meta:
-            game.rematch_of = _text(meta["rematch_of"])
-        return game
-
-    async def _seed(self, game_id: str, meta: dict[str, bytes]) -> int:
-        if "seed" in meta:
-            return int(meta["seed"])
-        # A process died between the game's first append and its meta: draw the seed
-        # now, once for every process (HSETNX), before anything was drawn from it.
-        await self._r.hsetnx(meta_key(game_id), "seed", secrets.randbits(63))
-        return int(await self._r.hget(meta_key(game_id), "seed") or 0)
-
-    async def _load_seats(self, game: Game) -> None:
-        if game.archived:
-            return  # final, and in the archive: the seats hash is gone
-        seats = await self._r.hgetall(seats_key(game.id))
-        if not seats and game.status in _OVER:
-            # Archived since it was cached (another process): the digests are there.
-            value = await self.store.archived(game.id)
-            if value is not None:
-                game.seat_digests = archives.decode(value).digests
-                game.archived = True
-                return
-        game.seat_digests = {int(k): _text(v) for k, v in seats.items()}
-
-    async def _catch_up(self, game: Game) -> bool:
-        """Fold the events appended since the cached version; True if there were any.
-        A game over has no more: nothing to read."""
-        if game.status in _OVER:
-            return False
-        stored = await self.store.read(game.id, after=game.version)
-        try:
-            for event in stored:
-                game.apply(event)
-        except (GapError, msgspec.DecodeError):
-            self._forget(game.id)
-            raise
-        return bool(stored)
-
-    def _remember(self, game: Game) -> None:
-        self._cache[game.id] = game
-        self._cache.move_to_end(game.id)
-        while len(self._cache) > self._cache_games:
-            self._cache.popitem(last=False)
-
-    def _forget(self, game_id: str) -> None:
-        self._cache.pop(game_id, None)
-
     def cached_games(self) -> int:
-        """How many projections are held in memory."""
-        return len(self._cache)
+        """How many projections are held in memory (``GameRepository.cached_games``)."""
+        return self.repository.cached_games()
 
     def drop_cache(self) -> None:
-        """Forget every projection (they are reloaded from the streams when needed)."""
-        self._cache.clear()
+        """Forget every projection (``GameRepository.drop_cache``)."""
+        self.repository.drop_cache()
 
 
 def check_rated(seeded: bool, clock: TimeControl | None) -> None:
@@ -1385,9 +1250,6 @@ def reveal_reserves(variant: Variant, state: Any, view: dict[str, Any]) -> None:
     for i, player in enumerate(view["players"]):
         if player["seat"] != view["you"]:
             player["reserved"] = variant.view(state, player["seat"])["players"][i]["reserved"]
-
-
-_OVER = ("finished", "aborted")
 
 
 def _listed(game: Game) -> tuple[Any, ...]:

@@ -38,8 +38,10 @@ from server.store.fast_paths import command_lanes, command_path
 from server.store.public_path import CommandPath, Script, WaitingPath, WaitingReplies
 
 __all__ = [
+    "BOT_GAMES_KEY",
     "AppendResult",
     "EventStore",
+    "LoadedGame",
     "PendingAppend",
     "SeatRevoked",
     "StoredEvent",
@@ -58,6 +60,8 @@ CLUSTER_POLL_S: Final = 0.05  # a cluster's blocking tail: how often it reads ag
 _EVENTS_PREFIX: Final = "game:{"
 _EVENTS_SUFFIX: Final = "}:events"
 _ARCHIVE_SUFFIX: Final = "}:archive"
+BOT_GAMES_KEY: Final = "bots:games"
+"""Redis set of the games with a bot seat, watched by the bot runners."""
 
 # KEYS[1] events stream, KEYS[2] commands hash, KEYS[3] archive, KEYS[4] (optional)
 # the game's seats hash. ARGV[1] expected version, ARGV[2] command id ('' for none),
@@ -157,6 +161,31 @@ end
 return 1
 """)
 
+# A cold load in one round trip: a game's whole log, meta and seats. The log comes
+# back as one packed string ("<version> <at_ms> <size>\n<data>" per event) because
+# parsing a reply of a thousand small RESP elements in pure Python (redis-py without
+# hiredis) costs more than the fold. It reads the stream as ``_APPEND_LUA`` writes it:
+# entry id "<version>-0", fields "e" (the event) and "t" (ms).
+# KEYS: events, meta, seats, archive. Returns {packed log, meta as a flat list, seats
+# as one}, and the archive (server/store/archive_format.py) when there is no stream.
+_LOAD_LUA: Final = r"""
+local entries = redis.call('XRANGE', KEYS[1], '-', '+')
+if #entries == 0 then
+  local archive = redis.call('GET', KEYS[4])
+  if archive then return {'', redis.call('HGETALL', KEYS[2]), {}, archive} end
+end
+local parts = {}
+for i = 1, #entries do
+  local fields = entries[i][2]
+  local data, at = '', '0'
+  for j = 1, #fields, 2 do
+    if fields[j] == 'e' then data = fields[j + 1] elseif fields[j] == 't' then at = fields[j + 1] end
+  end
+  parts[i] = string.match(entries[i][1], '^(%d+)-') .. ' ' .. at .. ' ' .. #data .. '\n' .. data
+end
+return {table.concat(parts), redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3])}
+"""
+
 
 class VersionConflict(Exception):
     """The game's log is not at the version the writer expected."""
@@ -177,6 +206,19 @@ class StoredEvent(msgspec.Struct, frozen=True):
     version: int
     at_ms: int
     data: bytes
+
+
+class LoadedGame(msgspec.Struct, frozen=True):
+    """Everything a game's projection is made from, read at once (``EventStore.load``).
+
+    ``events`` is empty for an unknown game. ``archived`` is true when they were read
+    from the game's archive, whose seats are final and whose meta has no seed.
+    """
+
+    events: list[StoredEvent]
+    meta: dict[str, bytes]
+    digests: dict[int, str]
+    archived: bool
 
 
 class AppendResult(msgspec.Struct, frozen=True):
@@ -235,6 +277,28 @@ def _as_bytes(value: object) -> bytes:
     if isinstance(value, bytearray | memoryview):
         return bytes(value)
     raise TypeError(f"unexpected Redis reply {value!r}")
+
+
+def _text(value: object) -> str:
+    return _as_bytes(value).decode()
+
+
+def _pairs(flat: list[Any]) -> dict[str, bytes]:
+    """A flat HGETALL reply from Lua as a dict."""
+    return {_text(flat[i]): _as_bytes(flat[i + 1]) for i in range(0, len(flat), 2)}
+
+
+def _unpack_log(packed: bytes) -> list[StoredEvent]:
+    """The events of ``_LOAD_LUA``'s packed log."""
+    events = []
+    pos, end = 0, len(packed)
+    while pos < end:
+        line_end = packed.index(b"\n", pos)
+        version, at_ms, size = packed[pos:line_end].split(b" ")
+        start = line_end + 1
+        pos = start + int(size)
+        events.append(StoredEvent(int(version), int(at_ms), packed[start:pos]))
+    return events
 
 
 def _version_of(entry_id: object) -> int:
@@ -349,6 +413,7 @@ class EventStore:
         # (server/store/durability.py).
         self.durability = durability
         self._lanes = command_lanes(client, lanes) if durability is not None else []
+        self._load_script = client.register_script(_LOAD_LUA)
 
     @property
     def client(self) -> RedisClient:
@@ -488,6 +553,19 @@ class EventStore:
                 break
             start = out[-1].version + 1
         return out
+
+    async def load(self, game_id: str) -> LoadedGame:
+        """A game's whole log with its meta and seats, in one round trip: from its
+        stream, or from its archive once it is archived (whose seats are final)."""
+        keys = [events_key(game_id), meta_key(game_id), seats_key(game_id), archive_key(game_id)]
+        packed, flat_meta, flat_seats, *archived = await self._load_script(keys=keys)
+        meta = _pairs(flat_meta)
+        if archived:
+            unpacked = archives.decode(_as_bytes(archived[0]))
+            stored = [StoredEvent(v, at, e) for v, (at, e) in enumerate(unpacked.events, 1)]
+            return LoadedGame(stored, meta, unpacked.digests, archived=True)
+        digests = {int(k): v.decode() for k, v in _pairs(flat_seats).items()}
+        return LoadedGame(_unpack_log(_as_bytes(packed)), meta, digests, archived=False)
 
     async def restore(
         self, game_id: str, events: Sequence[StoredEvent], meta: Mapping[str, bytes | str | int]
@@ -634,6 +712,31 @@ class EventStore:
         """A game's metadata hash, ``{}`` if it has none."""
         raw = await self._r.hgetall(meta_key(game_id))
         return {_as_bytes(k).decode(): _as_bytes(v) for k, v in raw.items()}
+
+    async def ensure_seed(self, game_id: str, seed: int) -> int:
+        """The seed in a game's meta, ``seed`` written there first unless it holds one:
+        every process then draws from the same seed, whoever wrote it."""
+        await self._r.hsetnx(meta_key(game_id), "seed", seed)
+        return int(await self._r.hget(meta_key(game_id), "seed") or 0)
+
+    async def seats(self, game_id: str) -> dict[int, str]:
+        """A game's seats: seat number -> its token's digest (``{}`` once archived)."""
+        raw = await self._r.hgetall(seats_key(game_id))
+        return {int(k): _text(v) for k, v in raw.items()}
+
+    async def seat(self, game_id: str, seat: int) -> str | None:
+        """The digest of a seat's token, None if the seat has none (or the game's seats
+        are gone: archived)."""
+        digest = await self._r.hget(seats_key(game_id), str(seat))
+        return None if digest is None else _text(digest)
+
+    async def set_seat(self, game_id: str, seat: int, digest: str) -> None:
+        """Give a seat the token of ``digest``."""
+        await self._r.hset(seats_key(game_id), str(seat), digest)
+
+    async def note_bot_game(self, game_id: str) -> None:
+        """List a game with a bot seat for the bot runners (``BOT_GAMES_KEY``)."""
+        await self._r.sadd(BOT_GAMES_KEY, game_id)
 
     async def exists(self, game_id: str) -> bool:
         """Whether a game has any events, metadata or archive."""

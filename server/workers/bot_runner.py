@@ -34,10 +34,10 @@ from server.common.background import running
 from server.common.errors import ServiceError
 from server.common.settings import Settings
 from server.games.projection import decode_event
-from server.games.service import BOT_GAMES_KEY, GameService
+from server.games.service import GameService
 from server.store.availability import REDIS_CONNECT_S, StoreUnavailable
 from server.store.clients import RedisClient, close_client, open_client
-from server.store.event_store import EventStore
+from server.store.event_store import BOT_GAMES_KEY, EventStore
 from server.workers.analyser import Analyser, AnalysisQueue
 
 log = logging.getLogger(__name__)

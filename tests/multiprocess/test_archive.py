@@ -20,8 +20,8 @@ import redis.asyncio as aioredis
 from events.game import VARIANTS
 from server.games.archiver import LEASE_MS, ArchiveQueue, Archiver
 from server.games.lobby import Lobby
-from server.games.service import GameService, seats_key
-from server.store.event_store import EventStore, archive_key, commands_key, events_key
+from server.games.service import GameService
+from server.store.event_store import EventStore, archive_key, commands_key, events_key, seats_key
 from tests.multiprocess.servers import served, ws_url
 from tests.server.archive_helpers import Clock, play
 from tests.server.test_ws_resume import http_move

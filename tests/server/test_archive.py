@@ -19,8 +19,15 @@ from server.common.errors import ServiceError
 from server.games.archiver import ArchiveQueue, Archiver
 from server.games.lobby import Lobby
 from server.games.public_records import parse_record
-from server.games.service import GameService, seats_key
-from server.store.event_store import EventStore, archive_key, commands_key, events_key, meta_key
+from server.games.service import GameService
+from server.store.event_store import (
+    EventStore,
+    archive_key,
+    commands_key,
+    events_key,
+    meta_key,
+    seats_key,
+)
 from server.tools.export_import import export_games
 from tests.server.archive_helpers import KINDS, Clock, everything_read, game_keys, play
 from tests.server.helpers import auth, command_id, refused
@@ -43,8 +50,10 @@ async def test_an_archived_game_reads_as_its_stream_did(
     game = await play(playing, clock, variant, players, seed=players, timed=variant == "duel")
     middle = (await playing.summary(game.id))["version"] // 2
     await early.view(game.id, None, middle)
-    early._cache[game.id].log[middle:] = []  # cached at the middle, as if read then
-    early._cache[game.id].state = early._cache[game.id].state_at(middle)
+    cached = early.repository.cached(game.id)
+    assert cached is not None
+    cached.log[middle:] = []  # cached at the middle, as if read then
+    cached.state = cached.state_at(middle)
     before = await everything_read(playing, game.id)
 
     assert await playing.archive(game.id)

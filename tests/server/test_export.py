@@ -30,9 +30,9 @@ from server import cli
 from server.common.settings import Settings
 from server.common.wire import iso_time
 from server.games.public_records import iso_to_ms, parse_record
-from server.games.service import GameService, seats_key
+from server.games.service import GameService
 from server.store.embedded_redis import EmbeddedRedis
-from server.store.event_store import EventStore, commands_key, events_key, meta_key
+from server.store.event_store import EventStore, commands_key, events_key, meta_key, seats_key
 from server.tools.export_import import export_games, import_lines
 from server.web.app import create_app
 from tests.duel_helpers import every_field_named

@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 from server.store.clients import RedisClient, open_client
 from tests.cluster_helpers import LocalCluster
 
-CONTRACT_MODULES: Final = {"test_store", "test_restore", "test_deadlines"}
+CONTRACT_MODULES: Final = {"test_store", "test_restore", "test_deadlines", "test_repository"}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
