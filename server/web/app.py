@@ -46,6 +46,7 @@ from server.tools.ratings_rebuild import mending
 from server.web.account_routes import account_routes
 from server.web.api_routes import EXCEPTION_HANDLERS, api_routes
 from server.web.drain import Drain
+from server.web.languages import language_routes, load_catalogs
 from server.web.metrics import Metrics, metrics_routes
 from server.web.rate_limits import ClientLimits, RateLimiter
 from server.web.security_headers import SecurityHeaders
@@ -178,6 +179,8 @@ def create_app(
             *api_routes(),
             *metrics_routes(),
             *extra_routes,
+            # The page's catalogs, and "/" in the request's language (server/web/languages.py).
+            *language_routes(web),
             # Last: the web page (hash routing, so "/" and its files are all it needs).
             Mount("/", StaticFiles(directory=web, html=True, check_dir=False), name="web"),
         ],
@@ -191,6 +194,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.settings = settings
+    # Every catalog read now, not on a first request (server/web/languages.py).
+    load_catalogs()
     # Draining for a restart (server/web/drain.py): sockets and /healthz look at it.
     app.state.drain = Drain()
     app.state.rate_limiter = RateLimiter(settings.command_rate, settings.command_burst)
