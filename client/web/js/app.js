@@ -7,11 +7,13 @@
 //   #/seat/{id}?token=…  a seat's link for another device (device.js)
 //   #/player/{username}  a player's profile (profile.js)
 //   #/leaderboard/{variant}  the best players of a variant (leaderboard.js)
+//   #/howto/{variant}[/{section}]  how to play a game, at a section (howto.js)
 
 import { mountAccountBar } from "./account.js";
 import { showSeatLink } from "./device.js";
 import { mount } from "./dom.js";
 import { showGame } from "./game.js";
+import { showHowto } from "./howto.js";
 import { loadCatalog, t, tp } from "./i18n.js";
 import { showJoin } from "./join.js";
 import { mountLanguageMenu } from "./language.js";
@@ -32,6 +34,7 @@ const ROUTES = [
   [/^#\/seat\/([^/?]+)(?:\?.*)?$/, (main, id) => showSeatLink(main, id), "Seat", () => tp("page", "Seat")],
   [/^#\/player\/([^/]+)\/?$/, (main, name) => showProfile(main, name), "Player", () => tp("page", "Player")],
   [/^#\/leaderboard(?:\/(classic|duel))?\/?$/, (main, variant) => showLeaderboard(main, variant || "classic"), "Leaderboard", () => tp("page", "Leaderboard"), variantName],
+  [/^#\/howto\/(classic|duel)(?:\/([a-z0-9_-]+))?\/?$/, (main, variant, section) => showHowto(main, variant, section), "How to play", () => tp("page", "How to play"), variantName],
 ];
 
 let cleanup = () => {};

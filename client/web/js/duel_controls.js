@@ -13,6 +13,7 @@ import { actionMessage, focusAfterStep, givingBackCount, isMyTurn, pendingDialog
 import { h, plural } from "./dom.js";
 import { ABILITY_HELP, ABILITY_WORDS, crownsHelp, duelCardFace, duelCardName, duelCostWords, royalTile } from "./duel_cards.js";
 import { DUEL_TOKENS, gemLabel, tokenChip } from "./gems.js";
+import { abilityHelpLink } from "./howto.js";
 import { cantAffordWhy, reserveLimitWhy, whyLine } from "./reasons.js";
 import { tokensWords } from "./words.js";
 
@@ -492,7 +493,7 @@ export class DuelControls {
         reserve ? this.button(sel.gold ? "Reserve with this gold" : "Reserve (+1 gold)", reserve.action, { key: "reserve", hint: reserve.hint }) : null,
         this.cancelButton(),
       ),
-      help ? h("p", { class: "card-help", id: "card-help" }, help) : null,
+      help ? h("p", { class: "card-help", id: "card-help" }, help, " ", abilityHelpLink(card.color === "wild" ? "wild" : card.ability)) : null,
       whyLine("why-action", [canBuy ? null : this.buyWhy(id), reserve && !reserve.action ? reserve.hint : null]),
     ];
   }
@@ -602,7 +603,7 @@ export class DuelControls {
       const opp = this.opponent;
       this.frame(
         dialog,
-        h("p", {}, `Take one gem or pearl token from ${this.names.of(opp.seat)} (never gold).`),
+        h("p", {}, `Take one gem or pearl token from ${this.names.of(opp.seat)} (never gold).`, " ", abilityHelpLink("steal_token")),
         h(
           "div",
           { class: "choice-row" },
@@ -630,6 +631,7 @@ export class DuelControls {
               { class: "royal-option" },
               royalTile(a.royal, royal, { onClick: () => this.choose(dialog, a), extra: ["royal-choice"] }),
               h("span", { class: "royal-caption" }, [plural(royal.points, "point"), royal.ability !== "none" && ABILITY_WORDS[royal.ability]].filter(Boolean).join(", ")),
+              abilityHelpLink(royal.ability),
             );
           }),
         ),

@@ -51,7 +51,7 @@ function cellLabel(r, c, token) {
   return `Row ${r + 1}, column ${c + 1}: ${token ? gemLabel(token) : "empty"}`;
 }
 
-function renderTokenBoard(view, ui) {
+export function renderTokenBoard(view, ui) {
   const cells = [];
   for (let r = 0; r < SIZE; r += 1) {
     for (let c = 0; c < SIZE; c += 1) {

@@ -8,6 +8,7 @@
 
 import { h } from "./dom.js";
 import { GEMS } from "./gems.js";
+import { howtoLink } from "./howto.js";
 
 const CLASSIC_KEYS = [
   ["1 – 5", "pick white, blue, green, red, black from the bank"],
@@ -59,11 +60,12 @@ function typing(target) {
 }
 
 /**
- * The dialog listing a page's keys (rows of [key, what it does]), and the "Keys ?"
- * button that opens it; `toggle` for the "?" key.
+ * The dialog listing a page's keys (rows of [key, what it does]) and, given the game's
+ * `variant`, a link to its how-to-play; the "Keys ?" button that opens it; `toggle`
+ * for the "?" key.
  */
 export class HelpDialog {
-  constructor(rows) {
+  constructor(rows, { variant = null } = {}) {
     this.dialog = h(
       "dialog",
       { class: "dialog help-dialog", id: "help-dialog", "aria-labelledby": "help-title" },
@@ -73,6 +75,7 @@ export class HelpDialog {
         { class: "help-keys" },
         h("tbody", {}, rows.map(([key, words]) => h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, key)), h("td", {}, words)))),
       ),
+      variant ? h("p", { class: "help-howto" }, howtoLink(variant, { newTab: true })) : null,
       h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "btn btn-primary", dataset: { key: "help-close" }, onclick: () => this.dialog.close() }, "Close")),
     );
     document.body.append(this.dialog);
@@ -104,7 +107,7 @@ export class TableKeys {
     this.variant = variant;
     this.controls = controls;
     this.root = root;
-    this.help = new HelpDialog([...(controls ? (variant === "duel" ? DUEL_KEYS : CLASSIC_KEYS) : []), ...COMMON_KEYS]);
+    this.help = new HelpDialog([...(controls ? (variant === "duel" ? DUEL_KEYS : CLASSIC_KEYS) : []), ...COMMON_KEYS], { variant });
     this.button = this.help.button;
   }
 

@@ -5,6 +5,7 @@ import { accountName, onAccountChange, whenAccountKnown } from "./account.js";
 import { ApiError, createGame, fetchView, gameSummary, listGames, takeSeat } from "./api.js";
 import { h, listWords, mount, plural } from "./dom.js";
 import { reasonWords } from "./duel_words.js";
+import { howtoPanel } from "./howto.js";
 import { pairingPanel } from "./pairing.js";
 import { mySeats, playerName, rememberName, rememberSeat } from "./seats.js";
 import { roundOfView } from "./turns.js";
@@ -50,6 +51,7 @@ export function showLobby(main) {
         { class: "lobby-col" },
         pairing.panel,
         form,
+        howtoPanel(),
         h("section", { class: "panel", "aria-labelledby": "mine-title", id: "mine-panel", hidden: true }, h("h2", { id: "mine-title", class: "panel-title" }, "Your games"), lists.mine),
       ),
       h(

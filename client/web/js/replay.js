@@ -10,6 +10,7 @@ import { ChanceGraph, actionWords } from "./chancegraph.js";
 import { h, mount, svg } from "./dom.js";
 import { describerFor } from "./duel_words.js";
 import { KITS, turnLine } from "./game.js";
+import { howtoLink } from "./howto.js";
 import { HelpDialog } from "./keys.js";
 import { LastMove } from "./lastmove.js";
 import { GameLog } from "./log.js";
@@ -275,7 +276,7 @@ export async function showReplay(main, gameId, startAt) {
     ["Space", "play / pause"],
     ["B", "the bot's move here (finished games)"],
     ["?", "this list"],
-  ]);
+  ], { variant: summary.variant });
   const onKey = (e) => {
     if (help.onKey(e) || help.dialog.open) return;
     const target = e.target;
@@ -314,7 +315,7 @@ export async function showReplay(main, gameId, startAt) {
         "div",
         { class: "game-head" },
         h("div", { class: "game-title" }, h("h1", {}, `Replay: ${variantName(summary.variant)} `, h("span", { class: "game-id" }, `#${gameId}`)), title),
-        h("div", { class: "head-side" }, headline, downloadLink(gameId, summary), help.button),
+        h("div", { class: "head-side" }, headline, downloadLink(gameId, summary), howtoLink(summary.variant, { newTab: true, short: true, className: "btn btn-small btn-quiet replay-howto" }), help.button),
       ),
       h(
         "section",

@@ -6,6 +6,7 @@
 
 import { ApiError, takeSeat } from "./api.js";
 import { h, mount, plural } from "./dom.js";
+import { howtoLink } from "./howto.js";
 import { sharePanel } from "./share.js";
 
 const BOT_LEVELS = [
@@ -135,6 +136,7 @@ export function waitingBanner({ gameId, summary, view, seated, cancel, openSecon
     rematch
       ? h("p", { id: "rematch-waiting" }, "A rematch: the other players join it with Join the rematch on the finished game's page; it starts by itself when the last one has.")
       : [h("p", {}, "Send this address to a friend; the game starts by itself when the last seat is taken."), sharePanel(gameId)],
+    h("p", { class: "waiting-howto" }, howtoLink(summary.variant, { newTab: true })),
     seated
       ? h(
           "div",
