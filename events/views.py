@@ -71,6 +71,19 @@ def reserved_card(card_id: str, shown: bool, levels: Mapping[str, int]) -> dict[
     return {"card": card_id} if shown else {"level": levels[card_id]}
 
 
+class _Viewing(Protocol):
+    @property
+    def view(self) -> Callable[[Any, int | None], dict[str, Any]]: ...
+
+
+def reveal_reserves(variant: _Viewing, state: Any, view: dict[str, Any]) -> None:
+    """Show every player's reserved cards in ``view`` as their owner sees them: a
+    finished game is public, so its past views hide nothing its events show."""
+    for i, player in enumerate(view["players"]):
+        if player["seat"] != view["you"]:
+            player["reserved"] = variant.view(state, player["seat"])["players"][i]["reserved"]
+
+
 def player_frame(player: _Player, token_names: tuple[str, ...]) -> dict[str, Any]:
     """The fields of a player every game shows, in the wire's order."""
     return {

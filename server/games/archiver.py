@@ -11,10 +11,10 @@ two is healed at the next start; an imported game is noted when it is written.
 Every process runs an ``Archiver``: every ``POLL_S`` it takes the games now due, in
 one script that also puts each one's time ``LEASE_MS`` later (so other processes
 leave it alone meanwhile, and take it up again if this one dies), archives each
-through ``GameService.archive`` and drops it from the set (also a game it can't
-read, which stays as it is; a game Redis failed on stays, taken again when its lease
-ends). The games it reads are not kept in the service's cache. Two processes archiving
-one game at once archive it once: the swap is one script that does nothing when the
+through ``archive_game`` and drops it from the set (also a game it can't read, which
+stays as it is; a game Redis failed on stays, taken again when its lease ends). The
+games it reads are not kept in the repository's cache. Two processes archiving one
+game at once archive it once: the swap is one script that does nothing when the
 archive is there (``EventStore.archive``).
 """
 
@@ -32,12 +32,18 @@ from starlette.applications import Starlette
 
 from server.common.background import Sleeper, running
 from server.common.errors import ServiceError
+from server.games.projection import OVER, Game
+from server.games.rematch_plan import decode_plan
 from server.games.service import GameService
+from server.live.game_signals import ARCHIVED_SIGNAL, signals_channel
+from server.live.presence import presence_key
+from server.store import archive_format as archives
 from server.store.clients import RedisClient
+from server.store.event_store import EventStore, seats_key
 from server.store.fast_paths import command_path
 from server.store.public_path import Script
 
-__all__ = ["DUE_KEY", "ArchiveQueue", "Archiver", "lifespan"]
+__all__ = ["DUE_KEY", "ArchiveQueue", "Archiver", "archive_game", "lifespan"]
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +64,58 @@ _KEYS: Final = (DUE_KEY.encode(),)
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+async def archive_game(service: GameService, game_id: str) -> bool:
+    """Archive a game over (server/store/archive_format.py): its stream, commands,
+    seats and presence give way to one compact value, in one script, and its
+    accounts no longer list its seats. True if this call did it; False if the game is
+    not over or was archived already (by any process). Raises ``not_found`` for an
+    unknown game."""
+    repository, store = service.repository, service.store
+    lock = repository.lock(game_id)
+    async with lock:
+        game = await repository.get(game_id, lock, keep_over=False)
+        if game.status not in OVER or game.archived:
+            return False
+        # The archive holds the bytes the stream holds, not the events encoded again,
+        # and the seats as Redis has them (a seat taken by another process is there).
+        stored = await store.read(game_id)
+        await repository.seats(game)
+        if game.archived:  # by another process, since this one cached the game
+            return False
+        value = archives.encode(
+            game.variant.name, [(e.at_ms, e.data) for e in stored], game.seat_digests
+        )
+        accounts = await _seated_accounts(store, game)  # the plan's is dropped below
+        done = await store.archive(
+            game_id,
+            len(stored),
+            value,
+            (seats_key(game_id), presence_key(game_id)),
+            # The hubs of every process read what they had not (server/live/game_signals.py).
+            (signals_channel(game_id), ARCHIVED_SIGNAL),
+        )
+        if done >= 0:
+            game.archived = True
+    if done == 1:
+        # Its seats are final: its accounts no longer list them (server/players/seat_tokens.py).
+        try:
+            await service.seat_tokens.forget(accounts, game_id)
+        except RedisError:  # left listed: a revocation finds no token there, harmlessly
+            log.exception("seats of archived %s not unlisted", game_id)
+    return done == 1
+
+
+async def _seated_accounts(store: EventStore, game: Game) -> set[str]:
+    """The accounts seated in a game, and those a rematch's plan seats (a seat called
+    and not taken is listed too)."""
+    accounts = {p.account for p in game.state.players if p.account}
+    if game.rematch_of is not None:
+        raw = await store.meta_field(game.id, "seats")
+        if raw is not None:
+            accounts.update(p.account for p in decode_plan(raw) if p.account)
+    return accounts
 
 
 class ArchiveQueue:
@@ -135,7 +193,7 @@ class Archiver:
 
     async def _archive(self, game_id: str) -> None:
         try:
-            if await self.service.archive(game_id):
+            if await archive_game(self.service, game_id):
                 self.archived += 1
         except ServiceError as refusal:  # no such game (any more): nothing to archive
             log.warning("archive of %s dropped: %s", game_id, refusal)

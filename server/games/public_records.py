@@ -9,20 +9,25 @@ nor a command id: the record is built from the projection and its summary alone,
 neither holds them.
 
 Reading a record back gives the events as the store keeps them, with their original
-versions and times, so an imported game replays exactly as it was played.
+versions and times, so an imported game replays exactly as it was played; ``restore``
+writes it, once its events are shown to fold to the game its header describes.
 """
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, Final, NamedTuple
 
 import msgspec
 
 from events.base import GameCreated
+from events.clock import control_wire
 from events.game import VARIANTS, Variant
-from server.common.wire import event_to_wire
-from server.games.projection import Game, LoggedEvent, encode_event
+from server.common.wire import event_to_wire, iso_time
+from server.games.projection import OVER, Game, LoggedEvent, encode_event
+from server.games.repository import GameRepository, is_game_id
 from server.store.event_store import StoredEvent
 
 __all__ = [
@@ -35,6 +40,8 @@ __all__ = [
     "parse_record",
     "record_of",
     "record_players",
+    "restore",
+    "summary_of",
 ]
 
 FORMAT: Final = 1
@@ -73,6 +80,39 @@ class Restorable(NamedTuple):
     events: list[LoggedEvent]
     stored: list[StoredEvent]
     header: dict[str, Any]
+
+
+def summary_of(game: Game) -> dict[str, Any]:
+    """A game's summary, as ``GET /api/games/{id}`` answers it and the lobby lists
+    it: its seats, status and result, never a secret (a record's header is made of
+    it)."""
+    public = game.variant.view(game.state, None)
+    return {
+        "id": game.id,
+        "variant": game.variant.name,
+        "players": game.state.players_count,
+        "status": public["status"],
+        "seats": [
+            {
+                "seat": p["seat"],
+                "name": p["name"],
+                "bot": p["bot"],
+                "account": p["account"],
+                "points": p["points"],
+            }
+            for p in public["players"]
+        ],
+        "version": game.version,
+        "result": public["result"],
+        "created_at": iso_time(game.created_ms),
+        "rematch": game.rematch,
+        "rematch_of": game.rematch_of,
+        # A game over is dated by its end, its last event's time.
+        "ended_at": iso_time(game.log[-1].at_ms) if public["status"] in OVER else None,
+        "clock": control_wire(game.state.clock.control),
+        "seeded": public["seeded"],
+        "rated": public["rated"],
+    }
 
 
 def record_of(game: Game, summary: dict[str, Any]) -> dict[str, Any]:
@@ -140,6 +180,54 @@ def parse_record(line: bytes) -> Restorable:
     stored = [StoredEvent(e.version, e.at_ms, encode_event(e.event)) for e in events]
     header = {name: raw.get(name) for name in HEADER_FIELDS}
     return Restorable(game_id, variant, created_ms, events, stored, header)
+
+
+async def restore(
+    repository: GameRepository, record: Restorable, then: Callable[[Game], Awaitable[None]]
+) -> bool:
+    """Write a finished game read from a record (``splendor import``) unless a game
+    with its id exists: True if written, False if it was there. Once it is written,
+    ``then`` gets its projection, the game's lock held (the service lists it).
+
+    The events are folded first and the record refused (``RecordError``) unless they
+    make a finished game whose summary is the record's. The seed is a new one (the
+    record never has it, and a finished game draws nothing more) and there are no
+    seat tokens: nobody acts in an imported game."""
+    if not is_game_id(record.id):
+        raise RecordError(f"invalid game id {record.id!r}")
+    lock = repository.lock(record.id)
+    game = Game(record.id, record.variant, secrets.randbits(63), record.created_ms, lock)
+    try:
+        for logged in record.events:
+            game.apply_event(logged.event, logged.at_ms)
+    except Exception as e:  # evolve trusts its events: a forged log may break it anyhow
+        raise RecordError(f"game {record.id}: its events do not fold ({e!r})") from None
+    if game.status != "finished":
+        raise RecordError(f"game {record.id}: its events end {game.status}, not finished")
+    for name in ("rematch", "rematch_of"):
+        linked = record.header.get(name)
+        if linked is not None and not (isinstance(linked, str) and is_game_id(linked)):
+            raise RecordError(f"game {record.id}: invalid {name} {linked!r}")
+        setattr(game, name, linked)
+    differs = header_mismatch(record.header, record_of(game, summary_of(game)))
+    if differs is not None:
+        raise RecordError(f"game {record.id}: its {differs!r} is not what its events give")
+    meta: dict[str, bytes | str | int] = {
+        "variant": game.variant.name,
+        "players": game.state.players_count,
+        "seed": game.seed,
+        "created_at": game.created_ms,
+    }
+    if game.rematch is not None:
+        meta["rematch"] = game.rematch
+    if game.rematch_of is not None:
+        meta["rematch_of"] = game.rematch_of
+    async with lock:
+        if not await repository.store.restore(record.id, record.stored, meta):
+            return False
+        repository.remember(game)
+        await then(game)
+    return True
 
 
 def header_mismatch(given: dict[str, Any], rebuilt: dict[str, Any]) -> str | None:

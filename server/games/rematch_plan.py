@@ -1,8 +1,8 @@
 """Rematches (RULES.md part 3, PROTOCOL.md "Live matches"): what a finished game's
-rematch is made of, and the Redis scripts that keep it to one game.
+rematch is made of, pure. server/games/rematches.py makes it.
 
 - **One rematch per game.** The finished game's meta hash gets a field ``rematch``
-  (its rematch's id) set once, by a script (``CLAIM_LUA``): whoever calls first
+  (its rematch's id) set once (``EventStore.claim_rematch``): whoever calls first
   names the new game; everyone after gets that name. The new game is then *ensured*
   (made if missing) by whoever calls, so a process dying between the two steps costs
   nothing: the next call makes the game.
@@ -25,34 +25,16 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from typing import Any, Final
+from typing import Any
 
 import msgspec
 
-from server.store.public_path import Script
-
 __all__ = [
-    "CLAIM_LUA",
-    "SET_ABSENT_LUA",
     "PlannedSeat",
     "join_command_id",
     "plan_seats",
     "rematch_token",
 ]
-
-# KEYS[1] the finished game's meta. ARGV[1] a new id. Returns {rematch id, 1 if new}.
-CLAIM_LUA: Final = Script("""
-local have = redis.call('HGET', KEYS[1], 'rematch')
-if have then return {have, 0} end
-redis.call('HSET', KEYS[1], 'rematch', ARGV[1])
-return {ARGV[1], 1}
-""")
-
-# KEYS[1] a hash. ARGV: field, value, field, value, ... Each field set unless present.
-SET_ABSENT_LUA: Final = Script("""
-for i = 1, #ARGV, 2 do redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) end
-return 1
-""")
 
 
 class PlannedSeat(msgspec.Struct, frozen=True):

@@ -68,17 +68,23 @@ class GameRepository:
             self._locks[game_id] = lock
         return lock
 
-    async def get(self, game_id: str, lock: asyncio.Lock, *, fresh: bool = True) -> Game:
+    async def get(
+        self, game_id: str, lock: asyncio.Lock, *, fresh: bool = True, keep_over: bool = True
+    ) -> Game:
         """The game's projection, to use with ``lock`` held. Taken from the cache and,
         when ``fresh``, fast-forwarded with what any process appended since; else
-        folded from the store and cached. Raises ``not_found`` for an id that is
-        malformed or names no game this server plays."""
+        folded from the store and cached, except a game over when not ``keep_over``
+        (the rebuilds and the archiver read every old game once: they must not push
+        the games being played out of the cache). Raises ``not_found`` for an id that
+        is malformed or names no game this server plays."""
         if not is_game_id(game_id):
             raise not_found(f"There is no game {game_id!r}.")
         game = self._cache.get(game_id)
         if game is None or game.lock is not lock:
-            game = await self._load(game_id, lock)
-            self.remember(game)
+            loaded = await self._load(game_id, lock)
+            if keep_over or game is not None or loaded.status not in OVER:
+                self.remember(loaded)
+            game = loaded
         else:
             self._cache.move_to_end(game_id)
             if fresh:

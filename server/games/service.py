@@ -1,4 +1,5 @@
-"""The game service: the thin layer of I/O around ``events.game.Variant``.
+"""The game service: the thin layer of I/O around ``events.game.Variant`` that takes
+a command to events and appends them.
 
 It creates games, seats players and bots, and turns commands into events: get the
 game's projection from the repository (server/games/repository.py: cached in memory,
@@ -15,28 +16,29 @@ answering. So a command costs one round trip to Redis, plus the lobby update.
 
 The seed never leaves the server: it is kept in the game's meta hash, never in an
 event, and every draw is written into the events it causes (principle 2).
+
+What is not a command has a module of its own, made here: reading views, logs and
+records (reading.py), who acts for a seat (seats.py), the rematches' bookkeeping
+(rematches.py) and the lobby's entries (listing.py). The service answers for them in
+one-line methods, so that the web edge and the workers hold one object for games.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import hmac
 import logging
-import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Final, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
 
 import msgspec
 from redis.exceptions import RedisError
 
 from events.base import ClaimAbandon, TimeControl
-from events.clock import clock_view, control_wire
 from events.errors import RuleViolation
 from events.game import VARIANTS, Variant
-from events.leaving import Facts, TimeIsUp, expiry_seat, leave_actions
+from events.leaving import Facts, TimeIsUp, expiry_seat
 from server.common.errors import (
     ServiceError,
     bad_request,
@@ -44,109 +46,41 @@ from server.common.errors import (
     forbidden,
     from_violation,
     missing_token,
-    not_found,
 )
-from server.common.wire import decode_with, event_to_wire, iso_time
-from server.games.lobby import Lobby, LobbyEntry, Status
-from server.games.lobby_keeper import LobbyKeeper
+from server.common.wire import decode_with
+from server.games.hooks import (
+    AnalysisSchedule,
+    AppendedCallback,
+    AppendObserver,
+    ArchiveSchedule,
+    AwaySince,
+    Scheduler,
+)
+from server.games.listing import GameListing
+from server.games.lobby import Lobby, Status
 from server.games.projection import OVER, Game, LoggedEvent, encode_event, token_digest
-from server.games.public_records import RecordError, Restorable, header_mismatch, record_of
-from server.games.rematch_plan import (
-    CLAIM_LUA,
-    SET_ABSENT_LUA,
-    PlannedSeat,
-    decode_plan,
-    encode_plan,
-    join_command_id,
-    new_seat,
-    plan_seats,
-    rematch_token,
-)
-from server.games.repository import GameRepository, is_game_id, new_game_id
-from server.live.game_signals import ARCHIVED_SIGNAL, rematch_signal, signals_channel
-from server.live.presence import presence_key
-from server.players.seat_tokens import SeatTokens, new_token
-from server.store import archive_format as archives
-from server.store.clients import RedisClient
-from server.store.event_store import (
-    AppendResult,
-    EventStore,
-    SeatRevoked,
-    VersionConflict,
-    meta_key,
-    seats_key,
-)
-from server.store.fast_paths import command_path
+from server.games.public_records import Restorable, restore, summary_of
+from server.games.reading import GameReader
+from server.games.rematch_plan import PlannedSeat, join_command_id
+from server.games.rematches import Rematches
+from server.games.repository import GameRepository, new_game_id
+from server.games.seats import REVOKED, Seats
+from server.players.seat_tokens import SeatTokens
+from server.store.event_store import AppendResult, EventStore, SeatRevoked, VersionConflict
 
 __all__ = [
+    "REVOKED",
     "AppendObserver",
     "AppendedCallback",
     "CommandResult",
     "GameService",
     "JoinResult",
     "RematchResult",
-    "reveal_reserves",
 ]
 
 log = logging.getLogger(__name__)
 
 ATTEMPTS: Final = 3  # decide, and after a lost race decide once (then twice) more
-REVOKED: Final = (
-    "This seat token no longer acts for its seat: the seat was given a new token"
-    " (its player logged out everywhere, or made a new link for another device)."
-)
-
-AppendedCallback = Callable[[str, int], Awaitable[None]]
-"""``on_appended(game_id, version)``: called after this process appended events."""
-
-AwaySince = Callable[[str, int], Awaitable[Sequence[int | None]]]
-"""``away_since(game_id, seats)``: per seat, since when (ms) it has had no open
-connection on any server process, None while it has one (server presence tracking
-supplies it; ``events.leaving.Facts``)."""
-
-
-class Scheduler(Protocol):
-    """Where the service writes each game's next deadline (``server.games.timekeeper``)."""
-
-    async def schedule(self, game_id: str, version: int, deadline_ms: int | None) -> None:
-        """The game at ``version`` has this deadline (None: none); an older version's
-        word never overrides a newer one's."""
-
-    def note(self, game_id: str, version: int, deadline_ms: int | None) -> None:
-        """``schedule`` soon, without waiting (a move's new deadline)."""
-
-
-class AnalysisSchedule(Protocol):
-    """Where the service notes the finished games to analyse (``server.workers.analyser``)."""
-
-    async def add(self, game_id: str) -> None:
-        """Analyse the game (a game noted already stays as it is)."""
-
-
-class ArchiveSchedule(Protocol):
-    """Where the service notes the games to archive (``server.games.archiver``)."""
-
-    async def add(self, game_id: str, ended_ms: int) -> None:
-        """Archive the game some time after ``ended_ms``, its end (a game noted
-        already keeps its time)."""
-
-
-class AppendObserver(Protocol):
-    """Told synchronously of every append this service makes to a game it has loaded
-    (``GameService.observer``): the hubs use it to show a process's own moves without
-    reading them back from Redis."""
-
-    def appending(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
-        """These events, with the versions and times they get if the append succeeds,
-        are about to be appended (their notifications may come). Work done for them
-        now overlaps the append's round trip; ``appended`` or ``append_failed`` follows,
-        always, before the game's lock is let go."""
-
-    def appended(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
-        """They were appended (the same list as ``appending``'s)."""
-
-    def append_failed(self, game_id: str) -> None:
-        """The append wrote nothing (a conflict, a duplicate) or its outcome is unknown."""
 
 
 class CommandResult(msgspec.Struct, frozen=True):
@@ -181,47 +115,6 @@ class _Stale(Exception):
     """The client's expected_version is not the cached version."""
 
 
-class _SeededOnDraw(random.Random):
-    """``random.Random(seed)``, seeded at its first draw rather than when made.
-
-    Most commands draw nothing (only a card dealt or a game set up does), and seeding
-    a Mersenne Twister costs a third of deciding a move. The draws are those of
-    ``random.Random(seed)``: every method of ``random.Random`` draws through
-    ``random()`` or ``getrandbits()``, and both seed first.
-    """
-
-    def __init__(self, seed: str) -> None:  # no super().__init__(): it would seed now
-        self._pending: str | None = seed
-        self.gauss_next = None
-
-    def _seed_now(self) -> None:
-        seed, self._pending = self._pending, None
-        super().seed(seed)
-
-    def seed(self, a: Any = None, version: int = 2) -> None:
-        self._pending = None
-        super().seed(a, version)
-
-    def random(self) -> float:
-        if self._pending is not None:
-            self._seed_now()
-        return super().random()
-
-    def getrandbits(self, k: int, /) -> int:
-        if self._pending is not None:
-            self._seed_now()
-        return super().getrandbits(k)
-
-    def getstate(self) -> tuple[Any, ...]:
-        if self._pending is not None:
-            self._seed_now()
-        return super().getstate()
-
-    def setstate(self, state: tuple[Any, ...]) -> None:
-        self._pending = None  # the state given replaces the seed still to come
-        super().setstate(state)
-
-
 class GameService:
     """Games over an ``EventStore``, with their lobby index kept up to date."""
 
@@ -235,16 +128,23 @@ class GameService:
     ) -> None:
         self.store = store
         self.lobby = lobby
-        self._r: RedisClient = store.client
-        # The games' projections: cached, locked, loaded and caught up from the store.
-        self.repository = GameRepository(store, cache_games=cache_games)
         self._clock_ms = clock_ms
         self._last_created_ms = 0
         self._subscribers: list[AppendedCallback] = []
         self._action_decoders: dict[str, msgspec.json.Decoder[Any]] = {}
-        self._direct = command_path(self._r)
+        # The games' projections: cached, locked, loaded and caught up from the store.
+        self.repository = GameRepository(store, cache_games=cache_games)
+        self.rematches = Rematches(self.repository)
+        self.reader = GameReader(
+            self.repository, self.rematches, clock_ms=clock_ms, facts_of=self._facts
+        )
         # The seats of accounts and the replacing of tokens (server/players/seat_tokens.py).
-        self.seat_tokens = SeatTokens(self._r)
+        self.seat_tokens = SeatTokens(store.client)
+        self.seats = Seats(self.repository, self.seat_tokens)
+        # The lobby's entries, its start-up and its rebuilds; a game read for them is
+        # healed by ``_heal``.
+        self.listing = GameListing(lobby, self.repository, self._heal)
+        self.keeper = self.listing.keeper
         self.observer: AppendObserver | None = None
         # Presence, for abandon claims and views (set by the presence tracking).
         self.away_since: AwaySince | None = None
@@ -260,12 +160,6 @@ class GameService:
         # Told each command's outcome (ok, duplicate or the error code) and handling
         # time in seconds: the metrics (server.web.metrics), set by the app.
         self.on_command: Callable[[str, float], None] | None = None
-        # The lobby's start-up and rebuilds (server/games/lobby_keeper.py).
-        self.keeper = (
-            None
-            if lobby is None
-            else LobbyKeeper(lobby, store.game_ids, self.lobby_entry, store.exists)
-        )
 
     # ------------------------------------------------------------------ hooks
 
@@ -284,6 +178,14 @@ class GameService:
                 self._subscribers.remove(callback)
 
         return unsubscribe
+
+    def _creation_ms(self) -> int:
+        """When a game made now is created: strictly increasing in this process, so
+        two games created in one millisecond still list newest first, in the order
+        they were made."""
+        at_ms = max(self._clock_ms(), self._last_created_ms + 1)
+        self._last_created_ms = at_ms
+        return at_ms
 
     async def _notify(self, game_id: str, version: int) -> None:
         for callback in list(self._subscribers):
@@ -322,10 +224,7 @@ class GameService:
             seed = secrets.randbits(63)
         for _ in range(ATTEMPTS):
             game_id = new_game_id()
-            # Strictly increasing in this process: two games created in one
-            # millisecond still list newest first, in the order they were made.
-            at_ms = max(self._clock_ms(), self._last_created_ms + 1)
-            self._last_created_ms = at_ms
+            at_ms = self._creation_ms()
             created = rules.create(game_id, count, clock, seeded, rated)
             try:
                 # The append comes first: expected_version 0 proves the id is new, so
@@ -347,10 +246,10 @@ class GameService:
             for event in created:
                 game.apply_event(event, at_ms)
             self.repository.remember(game)
-            await self._index(game)
+            await self.listing.index(game)
             await self._schedule(game)
             await self._notify(game_id, game.version)
-            return self._summary(game)
+            return summary_of(game)
         raise ServiceError("conflict", "Could not find a free game id; try again.")
 
     async def join(
@@ -399,7 +298,7 @@ class GameService:
     ) -> JoinResult:
         for _ in range(ATTEMPTS):
             try:
-                events = game.variant.join(game.state, name, bot, self._rng(game), account)
+                events = game.variant.join(game.state, name, bot, game.rng(), account)
             except RuleViolation as refusal:
                 if await self.repository.catch_up(game):
                     continue
@@ -427,69 +326,22 @@ class GameService:
             return JoinResult(seat, token, game.version)
         raise _busy()
 
+    # ------------------------------------------------------------------ seats
+    # Who acts for a seat is the seats' (server/games/seats.py).
+
     async def seat_for_token(
         self, game_id: str, token: str | None, *, verify: bool = True
     ) -> int | None:
-        """The seat a token acts for; None without a token (a spectator).
-
-        The seats are read from Redis (a token may have been replaced on another
-        process since they were cached), unless ``verify`` is False: then a token the
-        cache knows is trusted, for a caller whose write checks it again (a command:
-        its append script does, server/store.py).
-
-        Raises ``not_found`` for an unknown game and ``unauthorized`` (403) for a token
-        that is no seat's of this game.
-        """
-        lock = self.repository.lock(game_id)
-        async with lock:
-            game = await self.repository.get(game_id, lock, fresh=False)
-            if token is None:
-                return None
-            seat = await self._seat_locked(game, token, verify)
-        if seat is None:
-            raise forbidden()
-        return seat
-
-    async def _seat_locked(self, game: Game, token: str, verify: bool = True) -> int | None:
-        """The seat ``token`` acts for in ``game`` (its lock held), or None."""
-        seat = None if verify and not game.archived else game.seat_of(token)
-        if seat is None:
-            # Replaced, or another server process seated this player: read the seats.
-            await self.repository.seats(game)
-            seat = game.seat_of(token)
-        return seat
+        """See ``Seats.seat_for_token``."""
+        return await self.seats.seat_for_token(game_id, token, verify=verify)
 
     async def account_seat(self, game_id: str, username: str) -> int | None:
-        """The seat the account holds in a game: taken (its ``PlayerJoined``), or
-        called in a rematch and not yet taken (listed, server/players/seat_tokens.py); None if
-        it holds none. Raises ``not_found``."""
-        lock = self.repository.lock(game_id)
-        async with lock:
-            game = await self.repository.get(game_id, lock, fresh=False)
-            for player in game.state.players:
-                if player.account and player.account.lower() == username.lower():
-                    return int(player.seat)
-        return await self.seat_tokens.listed_seat(username, game_id)
+        """See ``Seats.account_seat``."""
+        return await self.seats.account_seat(game_id, username)
 
     async def issue_token(self, game_id: str, seat: int, replacing: str | None = None) -> str:
-        """A new token for a seat of a game (which has one): the seat's token from now
-        on, the one it replaces refused. ``replacing``: only if the seat's token is
-        still the one of that digest (else 403). ``conflict`` (409) for a game whose
-        seats are final (archived) or a seat without a token."""
-        token, digest = new_token()
-        replaced = await self.seat_tokens.replace(game_id, seat, digest, replacing)
-        if replaced == 0:
-            raise forbidden(REVOKED)
-        if replaced < 0:
-            raise ServiceError(
-                "conflict",
-                f"Seat {seat} of game {game_id} has no token to replace: the game is archived"
-                " (its seats are final), or the seat is not taken.",
-            )
-        game = self.repository.cached(game_id)
-        if game is not None and not game.archived:
-            game.seat_digests[seat] = digest
-        return token
+        """See ``Seats.issue_token``."""
+        return await self.seats.issue_token(game_id, seat, replacing)
 
     # ------------------------------------------------------------------ commands
 
@@ -552,11 +404,11 @@ class GameService:
                 if expected_version is not None and expected_version != game.version:
                     raise _Stale
                 facts = (
-                    await self._facts(game, now, True)
+                    await self._facts(game, now)
                     if type(action) is ClaimAbandon
                     else Facts(now)  # no look-up, no await: the path of every move
                 )
-                events = game.variant.decide(game.state, seat, action, self._rng(game), facts)
+                events = game.variant.decide(game.state, seat, action, game.rng(), facts)
             except (RuleViolation, _Stale) as refusal:
                 # Before refusing, make sure the refusal is not an artefact of a stale
                 # cache, and that this is not a retry of a command applied already.
@@ -567,7 +419,7 @@ class GameService:
                     return recorded
                 if caught_up:
                     continue
-                if digest is not None and not await self._holds_locked(game, seat, digest):
+                if digest is not None and not await self.seats.holds_locked(game, seat, digest):
                     raise forbidden(REVOKED) from None  # the token's refusal comes first
                 if isinstance(refusal, TimeIsUp):
                     # Nobody else may have seen it yet: record it now, once.
@@ -586,16 +438,10 @@ class GameService:
                 raise forbidden(REVOKED) from None
         raise _busy()
 
-    async def _holds_locked(self, game: Game, seat: int, digest: str) -> bool:
-        """Whether ``digest`` is the seat's token's, as Redis has it (the lock held)."""
-        await self.repository.seats(game)
-        held = game.seat_digests.get(seat)
-        return held is not None and hmac.compare_digest(held, digest)
-
-    async def _facts(self, game: Game, now_ms: int, presence: bool) -> Facts:
-        """The facts of ``now`` for the rules; who is away only when ``presence`` is
-        asked (an abandon claim, a view): it costs a look-up."""
-        if not presence or self.away_since is None:
+    async def _facts(self, game: Game, now_ms: int) -> Facts:
+        """The facts of ``now`` for the rules, who is away included: it costs a
+        look-up, so only an abandon claim and a view ask for them."""
+        if self.away_since is None:
             return Facts(now_ms)
         away = await self.away_since(game.id, len(game.state.players))
         return Facts(now_ms, tuple(away))
@@ -713,7 +559,7 @@ class GameService:
         self._fold_appended(game, logged, result.version)
         if game.status in OVER and was not in OVER:
             await self._archive_later(game)  # before the lobby: a restart heals it then
-        await self._index(game)
+        await self.listing.index(game)
         if game.status == "finished" and was != "finished":
             await self._finished(game)
         if moved:
@@ -739,8 +585,8 @@ class GameService:
 
     async def rematch(self, game_id: str, token: str | None) -> RematchResult:
         """``POST /api/games/{id}/rematch``: the rematch of a finished game for the
-        seat of ``token`` (``server.games.rematch_plan``): made by the first call, joined by the
-        others, the same answer when called again.
+        seat of ``token`` (server/games/rematches.py): made by the first call, joined
+        by the others, the same answer when called again.
 
         Raises ``not_found``, ``unauthorized`` (no token, or not a seat's of this
         game), and ``conflict`` (409) while the game is not finished.
@@ -750,82 +596,20 @@ class GameService:
             game = await self.repository.get(game_id, lock)
             if token is None:
                 raise missing_token()
-            seat = await self._seat_locked(game, token)
+            seat = await self.seats.seat_locked(game, token)
             if seat is None:
                 raise forbidden()
-            if game.status != "finished":
-                raise ServiceError(
-                    "conflict",
-                    f"Game {game_id} is not over: a rematch can be started once it has ended.",
-                )
-            if not await self._rematch_known(game):
-                claimed = await self._direct.run(
-                    CLAIM_LUA, (meta_key(game_id).encode(),), (new_game_id().encode(),)
-                )
-                game.rematch = _text(claimed[0])
+            plan = await self.rematches.claim(game)
             rematch_id = game.rematch
             assert rematch_id is not None
-            plan = plan_seats(game.state.players)
-            await self._index(game)
-        await self._ensure_rematch(game, rematch_id, plan)
-        new_token = rematch_token(token, rematch_id)
-        digest = token_digest(new_token)
-        seat_there = new_seat(seat, len(plan))
-        account = plan[seat_there].account
-        # Listed, written, then the finished game's token checked again: a token
-        # revoked meanwhile (server/players/seat_tokens.py) either sees this seat listed and
-        # revokes it too, or is seen here, and its rematch seat is withdrawn.
-        if account is not None:
-            await self.seat_tokens.record(account, rematch_id, seat_there)
-        await self.store.set_seat(rematch_id, seat_there, digest)
-        held = await self.store.seat(game_id, seat)
-        if held is not None and not hmac.compare_digest(held, token_digest(token)):
-            await self.seat_tokens.withdraw(rematch_id, seat_there, digest)
-            raise forbidden(REVOKED)
-        await self._fill_rematch(rematch_id, plan)
-        # Sent on every call (a process may have died before sending it): watchers of
-        # the finished game are told once, as a hub forgets a rematch it knows.
-        await self._r.publish(signals_channel(game_id), rematch_signal(rematch_id))
-        return RematchResult(rematch_id, seat_there, new_token)
-
-    async def _rematch_known(self, game: Game) -> bool:
-        """Whether a finished game has a rematch (made maybe by another process)."""
-        if game.rematch is None and game.status == "finished":
-            found = await self._r.hget(meta_key(game.id), "rematch")
-            if found is not None:
-                game.rematch = _text(found)
-        return game.rematch is not None
-
-    async def _ensure_rematch(self, game: Game, rematch_id: str, plan: list[PlannedSeat]) -> None:
-        """Make the rematch game unless it is made: its first event and its meta."""
-        known = self.repository.cached(rematch_id)
-        if known is not None and known.rematch_of == game.id:
-            return
-        at_ms = max(self._clock_ms(), self._last_created_ms + 1)
-        self._last_created_ms = at_ms
-        # The same time control (RULES.md part 3), rated if the game was; a rematch is
-        # never seeded.
-        created = game.variant.create(
-            rematch_id, len(plan), game.state.clock.control, rated=game.state.clock.rated
+            await self.listing.index(game)
+        await self.rematches.ensure(game, rematch_id, plan, self._creation_ms())
+        seat_there, new_token = await self.seats.rematch_seat(
+            game_id, seat, token, rematch_id, plan
         )
-        with contextlib.suppress(VersionConflict):  # made already
-            await self.store.append(
-                rematch_id,
-                [encode_event(e) for e in created],
-                expected_version=0,
-                command_id=None,
-                at_ms=at_ms,
-            )
-        meta: dict[str, bytes | str | int] = {
-            "variant": game.variant.name,
-            "players": len(plan),
-            "seed": secrets.randbits(63),  # a rematch is never seeded
-            "created_at": at_ms,
-            "rematch_of": game.id,
-            "seats": encode_plan(plan),
-        }
-        args = [_bytes(x) for pair in meta.items() for x in pair]
-        await self._direct.run(SET_ABSENT_LUA, (meta_key(rematch_id).encode(),), args)
+        await self._fill_rematch(rematch_id, plan)
+        await self.rematches.announce(game_id, rematch_id)
+        return RematchResult(rematch_id, seat_there, new_token)
 
     async def _fill_rematch(self, rematch_id: str, plan: list[PlannedSeat]) -> None:
         """Join the rematch's seats that can be joined, in order: each seat whose
@@ -845,7 +629,7 @@ class GameService:
                     break
                 try:
                     events = game.variant.join(
-                        game.state, planned.name, planned.bot, self._rng(game), planned.account
+                        game.state, planned.name, planned.bot, game.rng(), planned.account
                     )
                     result = await self._append(game, events, join_command_id(seat))
                 except VersionConflict:
@@ -865,293 +649,84 @@ class GameService:
             await self._notify(rematch_id, version)
 
     # ------------------------------------------------------------------ reading
+    # Reading is the reader's (server/games/reading.py); the service answers for it,
+    # so that the web edge and the workers hold one object for a game.
 
     async def finished_game(self, game_id: str) -> tuple[Game, dict[str, Any]] | None:
-        """A finished game's projection and summary (``splendor ratings rebuild``), not
-        kept in the cache unless it was there; None for a game not finished. Raises
-        ``not_found``."""
-        lock = self.repository.lock(game_id)
-        async with lock:
-            cached = self.repository.cached(game_id) is not None
-            game = await self.repository.get(game_id, lock)
-            if not cached and game.status in OVER:
-                self.repository.forget(game_id)
-            return (game, self._summary(game)) if game.status == "finished" else None
+        """See ``GameReader.finished_game``."""
+        return await self.reader.finished_game(game_id)
 
     async def variant_of(self, game_id: str) -> Variant:
-        """The rules a game is played with."""
-        lock = self.repository.lock(game_id)
-        async with lock:
-            return (await self.repository.get(game_id, lock, fresh=False)).variant
+        """See ``GameReader.variant_of``."""
+        return await self.reader.variant_of(game_id)
 
     async def view(
         self, game_id: str, viewer: int | None, version: int | None = None
     ) -> dict[str, Any]:
-        """``viewer``'s view (a seat, or None for a spectator) now or at ``version``.
-
-        Once the game is finished it is public (PROTOCOL.md): its past views show
-        every reserved card to everyone, as its events do.
-        Raises ``bad_request`` for a version below 1 and ``not_found`` past the end.
-        """
-        lock = self.repository.lock(game_id)
-        async with lock:
-            game = await self.repository.get(game_id, lock)
-            if version is None or version == game.version:
-                view = game.variant.view(game.state, viewer)
-                if await self._rematch_known(game):
-                    view["rematch"] = game.rematch
-                now = self._clock_ms()
-                view = with_facts(game, view, viewer, await self._facts(game, now, True))
-                state = None
-            else:
-                _check_version(version, game.version)
-                state = game.state_at(version)
-                finished = game.status == "finished"
-        await self.store.durable((game_id,))  # shown only once it survives a failover
-        if state is None:
-            return view
-        view = game.variant.view(state, viewer)
-        if finished:
-            reveal_reserves(game.variant, state, view)
-        return view
+        """See ``GameReader.view``."""
+        return await self.reader.view(game_id, viewer, version)
 
     async def log(self, game_id: str, after: int = 0) -> list[LoggedEvent]:
-        """The decoded events after version ``after``, unredacted: for server code only."""
-        if after < 0:
-            raise bad_request("after must be 0 or more.")
-        lock = self.repository.lock(game_id)
-        async with lock:
-            game = await self.repository.get(game_id, lock)
-            logged = game.log[after:]
-        await self.store.durable((game_id,))  # shown only once it survives a failover
-        return logged
+        """See ``GameReader.log``."""
+        return await self.reader.log(game_id, after)
 
     async def events(
         self, game_id: str, viewer: int | None, after: int = 0
     ) -> list[dict[str, Any]]:
-        """The events after ``after`` in PROTOCOL.md's wire shape, as ``viewer`` may
-        see them (``Variant.redact``: all of them once the game is finished)."""
-        if after < 0:
-            raise bad_request("after must be 0 or more.")
-        lock = self.repository.lock(game_id)
-        async with lock:
-            game = await self.repository.get(game_id, lock)
-            finished = game.status == "finished"
-            redact = game.variant.redact
-            events = [
-                event_to_wire(
-                    redact(e.event, viewer, finished), e.version, e.at_ms, game.variant.name
-                )
-                for e in game.log[after:]
-            ]
-        await self.store.durable((game_id,))  # shown only once it survives a failover
-        return events
+        """See ``GameReader.events``."""
+        return await self.reader.events(game_id, viewer, after)
 
     async def summary(self, game_id: str) -> dict[str, Any]:
-        """``GET /api/games/{id}``: id, variant, players, status, seats, version, result."""
-        lock = self.repository.lock(game_id)
-        async with lock:
-            game = await self.repository.get(game_id, lock)
-            await self._rematch_known(game)
-            return self._summary(game)
+        """See ``GameReader.summary``."""
+        return await self.reader.summary(game_id)
 
     async def record(self, game_id: str) -> dict[str, Any]:
-        """The public record of a finished game (``server.games.public_records``, docs/export.md).
+        """See ``GameReader.record``."""
+        return await self.reader.record(game_id)
 
-        Raises ``not_found``, and ``conflict`` (409) for a game not finished: an
-        aborted game has no result and is never exported."""
-        lock = self.repository.lock(game_id)
-        async with lock:
-            game = await self.repository.get(game_id, lock)
-            if game.status != "finished":
-                raise ServiceError(
-                    "conflict",
-                    f"Game {game_id} is {game.status}: only a finished game can be exported.",
-                )
-            await self._rematch_known(game)
-            return record_of(game, self._summary(game))
+    # ------------------------------------------------------------------ import
 
     async def restore(self, record: Restorable) -> bool:
-        """Write a finished game read from a record (``splendor import``) and list it,
-        unless a game with its id exists: True if written, False if it was there.
+        """Write a finished game read from a record (``splendor import``), then list it
+        and note it for archiving: ``server.games.public_records.restore``."""
+        return await restore(self.repository, record, self._restored)
 
-        The events are folded first and the record refused (``RecordError``) unless
-        they make a finished game whose summary is the record's. The seed is a new
-        one (the record never has it; a finished game draws nothing more) and there
-        are no seat tokens: nobody acts in an imported game."""
-        if not is_game_id(record.id):
-            raise RecordError(f"invalid game id {record.id!r}")
-        lock = self.repository.lock(record.id)
-        game = Game(record.id, record.variant, secrets.randbits(63), record.created_ms, lock)
-        try:
-            for logged in record.events:
-                game.apply_event(logged.event, logged.at_ms)
-        except Exception as e:  # evolve trusts its events: a forged log may break it anyhow
-            raise RecordError(f"game {record.id}: its events do not fold ({e!r})") from None
-        if game.status != "finished":
-            raise RecordError(f"game {record.id}: its events end {game.status}, not finished")
-        for name in ("rematch", "rematch_of"):
-            linked = record.header.get(name)
-            if linked is not None and not (isinstance(linked, str) and is_game_id(linked)):
-                raise RecordError(f"game {record.id}: invalid {name} {linked!r}")
-            setattr(game, name, linked)
-        differs = header_mismatch(record.header, record_of(game, self._summary(game)))
-        if differs is not None:
-            raise RecordError(f"game {record.id}: its {differs!r} is not what its events give")
-        meta: dict[str, bytes | str | int] = {
-            "variant": game.variant.name,
-            "players": game.state.players_count,
-            "seed": game.seed,
-            "created_at": game.created_ms,
-        }
-        if game.rematch is not None:
-            meta["rematch"] = game.rematch
-        if game.rematch_of is not None:
-            meta["rematch_of"] = game.rematch_of
-        async with lock:
-            if not await self.store.restore(record.id, record.stored, meta):
-                return False
-            self.repository.remember(game)
-            await self._archive_later(game)
-            await self._index(game)
-        return True
-
-    async def list_games(self, status: Status | None, limit: int) -> list[dict[str, Any]]:
-        """The lobby: newest first, of one status or of all."""
-        if self.lobby is None:
-            return []
-        if status is None:
-            return await self.lobby.list_all(limit)
-        return await self.lobby.newest(status, limit)
+    async def _restored(self, game: Game) -> None:
+        """List a game just imported, and note it for archiving (its lock held)."""
+        await self._archive_later(game)
+        await self.listing.index(game)
 
     # ------------------------------------------------------------------ lobby
+    # The lobby's entries are the listing's (server/games/listing.py).
 
     async def start(self) -> None:
-        """Keep the lobby whole, in the background (server/games/lobby_keeper.py): its keys are
-        trusted when built, and only the open and live games refreshed; missing, they
-        are rebuilt from a SCAN of every game. Returns at once: the server is healthy
-        meanwhile (``lobby_ready`` waits for it)."""
-        if self.keeper is not None:
-            self.keeper.start()
+        """See ``GameListing.start``."""
+        await self.listing.start()
 
     async def lobby_ready(self) -> None:
-        """Wait for the start-up's refresh or rebuild of the lobby."""
-        if self.keeper is not None:
-            await self.keeper.ready()
+        """See ``GameListing.ready``."""
+        await self.listing.ready()
 
     async def lobby_rebuilding(self) -> bool:
-        """Whether the lobby is being rebuilt (its lists may be missing games)."""
-        return self.keeper is not None and await self.keeper.rebuilding()
+        """See ``GameListing.rebuilding``."""
+        return await self.listing.rebuilding()
 
     async def aclose(self) -> None:
-        """Stop the lobby's background work."""
-        if self.keeper is not None:
-            await self.keeper.aclose()
+        """See ``GameListing.aclose``."""
+        await self.listing.aclose()
 
-    async def lobby_entry(self, game_id: str) -> LobbyEntry | None:
-        """A game's lobby entry folded from its keys (None: not listed, or not a game
-        this server reads), its deadline written again as it goes. A finished game
-        read for it is not kept in the cache unless it was there (a rebuild reads them
-        all)."""
-        lock = self.repository.lock(game_id)
-        async with lock:
-            cached = self.repository.cached(game_id) is not None
-            try:
-                game = await self.repository.get(game_id, lock)
-            except ServiceError:
-                return None
-            except (msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError):
-                # A stream this server can't read (another program's, or a newer
-                # format) stays out of the lobby; it must not keep the server down.
-                log.exception("game %s can't be loaded; left out of the lobby", game_id)
-                return None
-            if not cached and game.status in OVER:
-                self.repository.forget(game_id)
-            await self._schedule(game)  # its deadline, rebuilt with the lobby
-            if game.status in OVER:
-                await self._archive_later(game)  # if its end's note was lost
-            return None if _unlisted(game) else self._entry(game)
+    async def list_games(self, status: Status | None, limit: int) -> list[dict[str, Any]]:
+        """See ``GameListing.list_games``."""
+        return await self.listing.list_games(status, limit)
 
-    def _entry(self, game: Game) -> LobbyEntry:
-        status: Status = game.state.status
-        # A finished game's entry changes once more, when its rematch is made: its
-        # revision (what the index compares) counts that as a half version.
-        revision = game.version * 2 + (game.rematch is not None)
-        ended_ms = game.log[-1].at_ms if status in OVER else None
-        return LobbyEntry(game.id, status, game.created_ms, revision, self._summary(game), ended_ms)
-
-    async def _index(self, game: Game) -> None:
-        """Update the game's lobby entry when something a list shows has changed.
-
-        Lists show the status, the seats and their points, the result: most moves
-        change none of these, and skipping them saves a round trip per command.
-        """
-        if self.lobby is None or _unlisted(game):
-            return
-        shown = _listed(game)
-        if shown == game.listed:
-            return
-        try:
-            await self.lobby.update(self._entry(game))
-        except RedisError:
-            # The event is appended and stays the truth; the index heals at the next
-            # update of this game or the next start.
-            log.exception("lobby update failed for %s at %d", game.id, game.version)
-            return
-        game.listed = shown
+    async def _heal(self, game: Game) -> None:
+        """Write again what a game's lobby entry is rebuilt with: its deadline, and the
+        note of its archive if its end's note was lost (the game's lock held)."""
+        await self._schedule(game)
+        if game.status in OVER:
+            await self._archive_later(game)
 
     # ------------------------------------------------------------------ archive
-
-    async def archive(self, game_id: str) -> bool:
-        """Archive a game over (server/store/archive_format.py): its stream, commands, seats and
-        presence give way to one compact value, in one script. True if this call did
-        it; False if the game is not over or was archived already (by any process).
-        Raises ``not_found`` for an unknown game."""
-        lock = self.repository.lock(game_id)
-        async with lock:
-            cached = self.repository.cached(game_id) is not None
-            game = await self.repository.get(game_id, lock)
-            if not cached and game.status in OVER:
-                self.repository.forget(game_id)  # archiving old games must not push out hot ones
-            if game.status not in OVER or game.archived:
-                return False
-            # The bytes the stream holds, not the events encoded again; and the seats
-            # as Redis has them (a seat taken by another process is known there).
-            stored = await self.store.read(game_id)
-            await self.repository.seats(game)
-            if game.archived:  # by another process, since this one cached the game
-                return False
-            value = archives.encode(
-                game.variant.name, [(e.at_ms, e.data) for e in stored], game.seat_digests
-            )
-            accounts = await self._seated_accounts(game)  # the plan's is dropped below
-            done = await self.store.archive(
-                game_id,
-                len(stored),
-                value,
-                (seats_key(game_id), presence_key(game_id)),
-                # The hubs of every process read what they had not (server/live/game_signals.py).
-                (signals_channel(game_id), ARCHIVED_SIGNAL),
-            )
-            if done >= 0:
-                game.archived = True
-        if done == 1:
-            # Its seats are final: its accounts no longer list them (server/players/seat_tokens.py).
-            try:
-                await self.seat_tokens.forget(accounts, game_id)
-            except RedisError:  # left listed: a revocation finds no token there, harmlessly
-                log.exception("seats of archived %s not unlisted", game_id)
-        return done == 1
-
-    async def _seated_accounts(self, game: Game) -> set[str]:
-        """The accounts seated in a game, and those a rematch's plan seats (a seat
-        called and not taken is listed too)."""
-        accounts = {p.account for p in game.state.players if p.account}
-        if game.rematch_of is not None:
-            raw = await self._r.hget(meta_key(game.id), "seats")
-            if raw is not None:
-                accounts.update(p.account for p in decode_plan(_bytes(raw)) if p.account)
-        return accounts
 
     async def _archive_later(self, game: Game) -> None:
         """Have a game over archived ``SPLENDOR_ARCHIVE_AFTER`` after its end."""
@@ -1172,42 +747,9 @@ class GameService:
             except RedisError:  # noted again when someone asks for its analysis
                 log.exception("analysis of %s not scheduled", game.id)
         if self.on_finished is not None:
-            await self.on_finished(game, self._summary(game))
-
-    def _summary(self, game: Game) -> dict[str, Any]:
-        public = game.variant.view(game.state, None)
-        return {
-            "id": game.id,
-            "variant": game.variant.name,
-            "players": game.state.players_count,
-            "status": public["status"],
-            "seats": [
-                {
-                    "seat": p["seat"],
-                    "name": p["name"],
-                    "bot": p["bot"],
-                    "account": p["account"],
-                    "points": p["points"],
-                }
-                for p in public["players"]
-            ],
-            "version": game.version,
-            "result": public["result"],
-            "created_at": iso_time(game.created_ms),
-            "rematch": game.rematch,
-            "rematch_of": game.rematch_of,
-            # A finished or aborted game is dated by its end: its last event's time.
-            "ended_at": iso_time(game.log[-1].at_ms) if public["status"] in OVER else None,
-            "clock": control_wire(game.state.clock.control),
-            "seeded": public["seeded"],
-            "rated": public["rated"],
-        }
+            await self.on_finished(game, summary_of(game))
 
     # ------------------------------------------------------------------ projections
-
-    def _rng(self, game: Game) -> random.Random:
-        # Distinct for every version of every game, reproducible from the seed alone.
-        return _SeededOnDraw(f"{game.seed}:{game.version}")
 
     def cached_games(self) -> int:
         """How many projections are held in memory (``GameRepository.cached_games``)."""
@@ -1227,61 +769,6 @@ def check_rated(seeded: bool, clock: TimeControl | None) -> None:
         raise bad_request(
             'A rated game needs a time control: "clock": {"initial", "increment"} or {"per_move"}.'
         )
-
-
-def with_facts(
-    game: Game, view: dict[str, Any], viewer: int | None, facts: Facts
-) -> dict[str, Any]:
-    """``view`` (the game's now) as of ``facts``: its clock read at ``facts.now_ms``
-    rather than at the turn's start, and ``claim_abandon`` in ``legal`` when the facts
-    allow it (kept views, built from the events alone, never list it)."""
-    state = game.state
-    if state.clock.control is not None:
-        view["clock"] = clock_view(state.clock, facts.now_ms)
-    if viewer is not None and any(
-        type(a) is ClaimAbandon for a in leave_actions(state, viewer, facts)
-    ):
-        view["legal"] = [*view["legal"], {"kind": "claim_abandon"}]
-    return view
-
-
-def reveal_reserves(variant: Variant, state: Any, view: dict[str, Any]) -> None:
-    """Show every player's reserved cards in ``view`` as their owner sees them."""
-    for i, player in enumerate(view["players"]):
-        if player["seat"] != view["you"]:
-            player["reserved"] = variant.view(state, player["seat"])["players"][i]["reserved"]
-
-
-def _listed(game: Game) -> tuple[Any, ...]:
-    """What the lobby lists of a game, in short: a change of it needs an update.
-
-    Its status (the result comes with "finished"), its seats and their points: a
-    seat's name and bot are set when it is taken, so the number of seats stands for
-    them (checked on every command, so kept cheap)."""
-    state = game.state
-    return (state.status, [p.points for p in state.players], game.rematch)
-
-
-def _unlisted(game: Game) -> bool:
-    """A rematch waiting for its players is theirs alone: not listed as open."""
-    return game.rematch_of is not None and game.status == "open"
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
-def _bytes(value: bytes | str | int) -> bytes:
-    if isinstance(value, bytes):
-        return value
-    return str(value).encode()
-
-
-def _check_version(version: int, current: int) -> None:
-    if version < 1:
-        raise bad_request("version must be 1 or more: version 1 is the game's creation.")
-    if version > current:
-        raise not_found(f"There is no version {version} yet: the game is at version {current}.")
 
 
 def _busy() -> ServiceError:

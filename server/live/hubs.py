@@ -44,11 +44,12 @@ from redis.exceptions import RedisError
 
 from events.clock import clock_view
 from events.game import Variant
+from events.views import reveal_reserves
 from server.common.errors import forbidden, unavailable
 from server.common.settings import WS_BUFFER_BYTES, TailMode
 from server.common.wire import event_to_wire, iso_time
 from server.games.projection import LoggedEvent, decode_event
-from server.games.service import REVOKED, reveal_reserves
+from server.games.seats import REVOKED
 from server.live.audience_views import AudienceViews
 from server.live.game_signals import (
     ARCHIVED_SIGNAL,

@@ -128,7 +128,7 @@ class SeatTokens:
         rematch's, listed just before its token is written) is tried once more in the
         next pass, after this pass revoked the finished game's token it comes from;
         whoever wrote it then either wrote before that (and is revoked here) or finds
-        its authority gone and withdraws it (``GameService.rematch``)."""
+        its authority gone and withdraws it (``Seats.rematch_seat``)."""
         key = account_seats_key(username)
         # Per seat: -1 revoked, else how many passes found it without a token.
         tries: dict[tuple[str, int], int] = {}

@@ -187,6 +187,22 @@ return {table.concat(parts), redis.call('HGETALL', KEYS[2]), redis.call('HGETALL
 """
 
 
+# KEYS[1] a finished game's meta. ARGV[1] a new id. Returns {rematch id, 1 if new}:
+# the first caller names the rematch, every later one gets that name.
+_CLAIM_REMATCH_LUA: Final = Script("""
+local have = redis.call('HGET', KEYS[1], 'rematch')
+if have then return {have, 0} end
+redis.call('HSET', KEYS[1], 'rematch', ARGV[1])
+return {ARGV[1], 1}
+""")
+
+# KEYS[1] a hash. ARGV: field, value, field, value, ... Each field set unless present.
+_SET_ABSENT_LUA: Final = Script("""
+for i = 1, #ARGV, 2 do redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) end
+return 1
+""")
+
+
 class VersionConflict(Exception):
     """The game's log is not at the version the writer expected."""
 
@@ -277,6 +293,10 @@ def _as_bytes(value: object) -> bytes:
     if isinstance(value, bytearray | memoryview):
         return bytes(value)
     raise TypeError(f"unexpected Redis reply {value!r}")
+
+
+def _as_meta(value: bytes | str | int) -> bytes:
+    return value if isinstance(value, bytes) else str(value).encode()
 
 
 def _text(value: object) -> str:
@@ -712,6 +732,28 @@ class EventStore:
         """A game's metadata hash, ``{}`` if it has none."""
         raw = await self._r.hgetall(meta_key(game_id))
         return {_as_bytes(k).decode(): _as_bytes(v) for k, v in raw.items()}
+
+    async def meta_field(self, game_id: str, name: str) -> bytes | None:
+        """One field of a game's metadata hash, None if it has none."""
+        value = await self._r.hget(meta_key(game_id), name)
+        return None if value is None else _as_bytes(value)
+
+    async def set_meta_absent(self, game_id: str, mapping: Mapping[str, bytes | str | int]) -> None:
+        """Set the fields of a game's metadata hash it does not have yet, at once."""
+        args = [_as_meta(x) for pair in mapping.items() for x in pair]
+        await self._direct.run(_SET_ABSENT_LUA, (meta_key(game_id).encode(),), args)
+
+    async def claim_rematch(self, game_id: str, rematch_id: str) -> str:
+        """The id of a game's rematch: ``rematch_id`` if this call names it first,
+        else the one named before (by any process)."""
+        claimed = await self._direct.run(
+            _CLAIM_REMATCH_LUA, (meta_key(game_id).encode(),), (rematch_id.encode(),)
+        )
+        return _text(claimed[0])
+
+    async def publish(self, channel: str, message: bytes) -> None:
+        """Publish ``message`` on ``channel`` (a game's signals)."""
+        await self._r.publish(channel, message)
 
     async def ensure_seed(self, game_id: str, seed: int) -> int:
         """The seed in a game's meta, ``seed`` written there first unless it holds one:

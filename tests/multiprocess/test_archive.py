@@ -104,7 +104,7 @@ _ARCHIVING = textwrap.dedent("""
 _ARCHIVING_ALL = textwrap.dedent("""
     import asyncio, sys
     import redis.asyncio as aioredis
-    from server.games.archiver import ArchiveQueue
+    from server.games.archiver import ArchiveQueue, archive_game
     from server.games.lobby import Lobby
     from server.games.service import GameService
     from server.store.event_store import EventStore
@@ -115,7 +115,7 @@ _ARCHIVING_ALL = textwrap.dedent("""
         games = list(await ArchiveQueue(client, after_s=0).all())
         while not await client.exists("go"):
             await asyncio.sleep(0.001)
-        done = [await service.archive(game_id) for game_id in games]
+        done = [await archive_game(service, game_id) for game_id in games]
         print(sum(done), flush=True)
 
     asyncio.run(main())

@@ -20,6 +20,7 @@ import uvicorn
 
 from server import cli
 from server.common.settings import Settings
+from server.games.archiver import archive_game
 from server.web.app import create_app
 from server.web.connections import server_options
 from server.web.logs import RedactSecrets
@@ -531,7 +532,7 @@ async def test_a_deleted_account_plays_no_rated_rematch(server: LiveServer) -> N
             f"{url}/commands", json=resign, headers={"Authorization": f"Bearer {tokens[0]}"}
         )
         assert r.status_code == 200, r.text
-        assert await server.app.state.service.archive(game["id"])
+        assert await archive_game(server.app.state.service, game["id"])
         assert (
             await mo.request("DELETE", "/api/me", json={"password": PASSWORD})
         ).status_code == 204

@@ -13,6 +13,7 @@ import redis.asyncio as aioredis
 
 from bots.analysis import analyse, turn_starts
 from server.common.settings import Settings
+from server.games.archiver import archive_game
 from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.store.event_store import EventStore
@@ -73,7 +74,7 @@ async def test_a_finished_game_is_analysed_once_as_the_pure_analysis_has_it(
         await queue.add(game.id)
         assert await analyser.tick()
         assert analyser.positions == searched and await queue.due() == {}
-        assert await service.archive(game.id)
+        assert await archive_game(service, game.id)
         assert await redis_client.exists(analysis_key(game.id))
         assert await queue.result(game.id) == body
     finally:

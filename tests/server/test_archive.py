@@ -16,7 +16,7 @@ import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
 from server.common.errors import ServiceError
-from server.games.archiver import ArchiveQueue, Archiver
+from server.games.archiver import ArchiveQueue, Archiver, archive_game
 from server.games.lobby import Lobby
 from server.games.public_records import parse_record
 from server.games.service import GameService
@@ -56,7 +56,7 @@ async def test_an_archived_game_reads_as_its_stream_did(
     cached.state = cached.state_at(middle)
     before = await everything_read(playing, game.id)
 
-    assert await playing.archive(game.id)
+    assert await archive_game(playing, game.id)
     keys = await game_keys(redis_client, game.id)
     assert sorted(keys) == [archive_key(game.id), meta_key(game.id)]
 
@@ -75,9 +75,9 @@ async def test_two_processes_archive_a_game_once(redis_client: aioredis.Redis) -
     first, second = _service(redis_client, clock), _service(redis_client, clock)
     game = await play(first, clock, "classic", 2, seed=3, timed=False)
     before = await everything_read(second, game.id)
-    done = await asyncio.gather(first.archive(game.id), second.archive(game.id))
+    done = await asyncio.gather(archive_game(first, game.id), archive_game(second, game.id))
     assert sorted(done) == [False, True]
-    assert not await first.archive(game.id)
+    assert not await archive_game(first, game.id)
     assert await everything_read(first, game.id) == before
     assert await everything_read(second, game.id) == before
 
@@ -86,10 +86,10 @@ async def test_only_a_game_over_is_archived(redis_client: aioredis.Redis) -> Non
     """An open or live game is not archived: nothing changes."""
     service = _service(redis_client, Clock())
     game_id = (await service.create_game("classic", 2))["id"]
-    assert not await service.archive(game_id)
+    assert not await archive_game(service, game_id)
     await service.join(game_id, "Ana")
     await service.join(game_id, "Bo")
-    assert not await service.archive(game_id)
+    assert not await archive_game(service, game_id)
     assert await redis_client.exists(events_key(game_id), seats_key(game_id)) == 2
 
 
@@ -122,7 +122,7 @@ async def test_a_command_to_an_archived_game_gets_game_over(
     path = f"/api/games/{game.id}"
     before = [(await http.get(path + suffix)).json() for suffix in ("/events", "/export")]
     seat_view = (await http.get(path + "/view", headers=auth(game.tokens[1]))).json()
-    assert await service.archive(game.id)
+    assert await archive_game(service, game.id)
     service.drop_cache()
     assert not await redis_client.exists(commands_key(game.id))
     assert [(await http.get(path + suffix)).json() for suffix in ("/events", "/export")] == before
@@ -156,7 +156,7 @@ async def test_bytes_per_finished_game_at_rest(redis_client: aioredis.Redis) -> 
     for i, (variant, players) in enumerate(KINDS * 2):
         game = await play(service, clock, variant, players, seed=10 + i, timed=i % 2 == 0)
         live.append(sum((await game_keys(redis_client, game.id)).values()))
-        assert await service.archive(game.id)
+        assert await archive_game(service, game.id)
         at_rest = sum((await game_keys(redis_client, game.id)).values())
         by_kind.setdefault(f"{variant} {players}p", []).append(at_rest)
     means = {kind: statistics.mean(sizes) for kind, sizes in by_kind.items()}
@@ -222,7 +222,7 @@ async def test_splendor_export_writes_archived_games_as_before(
     before = io.BytesIO()
     assert await export_games(service, before) == (2, 0)
     for game_id in await service.store.game_ids():
-        assert await service.archive(game_id)
+        assert await archive_game(service, game_id)
     after = io.BytesIO()
     assert await export_games(_service(redis_client, clock), after) == (2, 0)
     assert after.getvalue() == before.getvalue()

@@ -16,6 +16,7 @@ import redis.asyncio as aioredis
 
 from events.game import VARIANTS
 from server.common.settings import Settings
+from server.games.archiver import archive_game
 from server.games.service import GameService
 from server.live.game_signals import ARCHIVED_SIGNAL, signals_channel
 from server.store import archive_format as archive
@@ -63,7 +64,7 @@ async def test_a_game_archived_while_replayed_reads_the_same(
 
         async def archive_at_half(version: int | None) -> None:
             if version == final // 2:
-                assert await service.archive(table.id)
+                assert await archive_game(service, table.id)
 
         replays: dict[int | None, list[dict[str, Any]]] = {}
         for seat, token in tokens:
@@ -129,7 +130,7 @@ async def test_archiving_tells_every_process_s_hubs(redis_client: aioredis.Redis
     await pubsub.subscribe(signals_channel(game.id))
     try:
         assert (await pubsub.get_message(timeout=5))["type"] == "subscribe"
-        assert await service.archive(game.id)
+        assert await archive_game(service, game.id)
         message = await pubsub.get_message(timeout=5)
         assert message is not None and message["data"] == ARCHIVED_SIGNAL
     finally:

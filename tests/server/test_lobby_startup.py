@@ -18,6 +18,7 @@ from starlette.applications import Starlette
 
 from server import cli
 from server.common.settings import Settings
+from server.games.archiver import archive_game
 from server.games.lobby import GAMES_KEY, REBUILDING_KEY, STATUSES, Lobby, LobbyEntry
 from server.games.service import GameService
 from server.store.event_store import EventStore, events_key
@@ -186,7 +187,7 @@ async def played(service: GameService) -> dict[str, str]:
     games["offered"] = offered
     games["rematch"] = (await service.rematch(offered, tokens[1])).id
     for kind in (f"finished {KEEP + 1}", "aborted"):  # stored at rest: found as archives
-        assert await service.archive(games[kind])
+        assert await archive_game(service, games[kind])
     return games
 
 

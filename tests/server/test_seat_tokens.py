@@ -17,6 +17,7 @@ import pytest
 import redis.asyncio as aioredis
 import websockets
 
+from server.games.archiver import archive_game
 from server.games.projection import token_digest
 from server.games.service import GameService
 from server.players.seat_tokens import account_seats_key
@@ -199,7 +200,7 @@ async def test_a_seat_token_by_session_is_the_accounts_seat_only(server: LiveSer
         assert (await seat_token(second, "nosuchgame")).status_code == 404
         assert (await command(second, game_id, r.json()["token"], RESIGN)).status_code == 200
         service: GameService = server.app.state.service
-        assert await service.archive(game_id)
+        assert await archive_game(service, game_id)
         archived = await seat_token(second, game_id)
         assert archived.status_code == 409 and archived.json()["code"] == "conflict"
 
@@ -216,7 +217,7 @@ async def test_the_accounts_list_of_seats_is_unlisted_when_archived(
         assert await redis_client.hgetall(key) == {game_id.encode(): b"0"}
         assert (await command(owner, game_id, token, RESIGN)).status_code == 200
         service: GameService = server.app.state.service
-        assert await service.archive(game_id)
+        assert await archive_game(service, game_id)
         assert await redis_client.hgetall(key) == {}
 
 

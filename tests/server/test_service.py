@@ -14,8 +14,8 @@ import redis.asyncio as aioredis
 from bots.moves import moves as game_moves
 from server.common.errors import ServiceError
 from server.games.lobby import Lobby
-from server.games.projection import token_digest
-from server.games.service import GameService, _SeededOnDraw
+from server.games.projection import _SeededOnDraw, token_digest
+from server.games.service import GameService
 from server.store.event_store import EventStore, events_key, meta_key, seats_key
 from tests.server.helpers import choose, command_id
 
