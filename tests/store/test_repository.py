@@ -141,3 +141,21 @@ async def test_the_cache_keeps_the_most_recently_used_games(store: EventStore) -
 def make_game(repository: GameRepository, game_id: str) -> Game:
     """An empty classic game's projection, never written to the store."""
     return Game(game_id, VARIANTS["classic"], 1, 0, repository.lock(game_id))
+
+
+async def test_a_game_over_read_without_keep_over_is_not_cached(store: EventStore) -> None:
+    """keep_over=False leaves a game over out of the cache, unless it was cached already."""
+    now = [1_700_000_000_000]
+    service = GameService(store, clock_ms=lambda: now[0])
+    game_id = str((await service.create_game("classic", 2, seed=7))["id"])
+    now[0] += 30 * 86_400_000  # long past an open game's expiry
+    assert await service.expire(game_id) is not None
+    repository = GameRepository(store)
+    lock = repository.lock(game_id)
+    async with lock:
+        game = await repository.get(game_id, lock, keep_over=False)
+    assert game.status == "aborted" and repository.cached(game_id) is None
+    async with lock:
+        kept = await repository.get(game_id, lock)
+        assert await repository.get(game_id, lock, keep_over=False) is kept
+    assert repository.cached(game_id) is kept
