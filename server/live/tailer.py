@@ -388,6 +388,10 @@ class Tailer:
                 await self._wake_client.nodes_manager.initialize()
 
     async def _run_notified(self) -> None:
+        """Turn after turn, in this order: apply the subscription changes, mark the
+        games due for a sweep, read the marked games or wait for news, and check
+        the feeds. A failure drops the broken feeds and marks every game, since
+        notifications may have been lost, and the next turn starts them again."""
         loop = asyncio.get_running_loop()
         failures = 0
         swept = loop.time()
@@ -396,54 +400,89 @@ class Tailer:
         try:
             while self._positions:
                 try:
-                    self._follow_slots()
-                    gone = self._to_unsubscribe & self._placed.keys()
-                    self._to_unsubscribe.clear()
-                    for game_id in gone:
-                        self._unplace(game_id)
-                    await self._drop_idle_feeds()  # e.g. a dead primary's, its games moved
-                    for name, feed in list(self._feeds.items()):
-                        if not feed.up:
-                            await self._connect(name, feed, failures)
-                    new = (self._to_subscribe & self._positions.keys()) - self._placed.keys()
-                    self._to_subscribe.clear()
-                    await self._subscribe(new)
-                    if loop.time() - swept >= SWEEP_S:
-                        swept = loop.time()
-                        self._marked |= self._positions.keys()
-                    if self._marked:
-                        await self._read_marked()
-                    elif not (self._to_subscribe or self._to_unsubscribe):
-                        self._news.clear()
-                        await self._news.wait()
-                    for feed in self._feeds.values():
-                        if feed.subscriber is not None and feed.subscriber.lost is not None:
-                            raise feed.subscriber.lost
+                    await self._apply_subscription_changes(failures)
+                    swept = self._mark_sweep_due(loop, swept)
+                    await self._read_or_wait()
+                    self._raise_if_a_feed_was_lost()
                     failures, self.down = 0, None
                 except (RedisError, OSError) as e:
-                    for feed in self._feeds.values():
-                        if feed.subscriber is not None and feed.subscriber.lost is not None:
-                            feed.subscriber = None  # connected again at the next turn
-                    if not isinstance(self._wake_client, RedisCluster):
-                        # One connection: whatever failed, start it afresh.
-                        for feed in self._feeds.values():
-                            if feed.subscriber is not None:
-                                feed.subscriber.fail(RedisConnectionError(f"tailer: {e!r}"))
-                            feed.subscriber = None
-                    self._marked |= self._positions.keys()  # notifications may be lost
-                    # Games whose subscription failed before they were placed on a feed.
-                    self._to_subscribe |= self._positions.keys() - self._placed.keys()
-                    await asyncio.sleep(self._read_failed(e, failures))
-                    await self._refresh_slots()
+                    await self._recover(e, failures)
                     failures += 1
         finally:
-            if self._ticking is not None:
-                self._ticking.cancel()
-                self._ticking = None
-            feeds, self._feeds = list(self._feeds.values()), {}
-            self._placed.clear()
-            for feed in feeds:
-                await feed.aclose()
+            await self._close_feeds()
+
+    async def _apply_subscription_changes(self, failures: int) -> None:
+        """Follow the slots that moved, unsubscribe the games no longer watched,
+        close the feeds nothing is placed on, connect the feeds that are down and
+        subscribe the new games. ``failures`` is the number of failed turns in a
+        row, which tells ``_connect`` that Redis may have started afresh."""
+        self._follow_slots()
+        gone = self._to_unsubscribe & self._placed.keys()
+        self._to_unsubscribe.clear()
+        for game_id in gone:
+            self._unplace(game_id)
+        await self._drop_idle_feeds()  # e.g. a dead primary's, whose games moved
+        for name, feed in list(self._feeds.items()):
+            if not feed.up:
+                await self._connect(name, feed, failures)
+        new = (self._to_subscribe & self._positions.keys()) - self._placed.keys()
+        self._to_subscribe.clear()
+        await self._subscribe(new)
+
+    def _mark_sweep_due(self, loop: asyncio.AbstractEventLoop, swept: float) -> float:
+        """Mark every watched game once ``SWEEP_S`` has passed since ``swept``, the
+        last sweep's time, and return the time of the last sweep."""
+        if loop.time() - swept >= SWEEP_S:
+            swept = loop.time()
+            self._marked |= self._positions.keys()
+        return swept
+
+    async def _read_or_wait(self) -> None:
+        """Read the marked games, or else wait for news (a notification, a game to
+        subscribe or unsubscribe, or the tick). The wait is skipped while
+        subscription changes are pending, so that the next turn makes them."""
+        if self._marked:
+            await self._read_marked()
+        elif not (self._to_subscribe or self._to_unsubscribe):
+            self._news.clear()
+            await self._news.wait()
+
+    def _raise_if_a_feed_was_lost(self) -> None:
+        """Raise why a feed's connection was lost, so that the turn counts as failed
+        and ``_recover`` runs."""
+        for feed in self._feeds.values():
+            if feed.subscriber is not None and feed.subscriber.lost is not None:
+                raise feed.subscriber.lost
+
+    async def _recover(self, error: RedisError | OSError, failures: int) -> None:
+        """After a failed turn: drop the lost feeds (all of them on a single Redis,
+        where one connection carries everything), mark every game to be read,
+        since notifications may have been lost, have the games that were never
+        placed subscribed again, then back off and refresh a cluster's slots."""
+        for feed in self._feeds.values():
+            if feed.subscriber is not None and feed.subscriber.lost is not None:
+                feed.subscriber = None  # the next turn connects it again
+        if not isinstance(self._wake_client, RedisCluster):
+            # One connection carries everything: whatever failed, it starts afresh.
+            for feed in self._feeds.values():
+                if feed.subscriber is not None:
+                    feed.subscriber.fail(RedisConnectionError(f"tailer: {error!r}"))
+                feed.subscriber = None
+        self._marked |= self._positions.keys()
+        # The games whose subscription failed before they were placed on a feed.
+        self._to_subscribe |= self._positions.keys() - self._placed.keys()
+        await asyncio.sleep(self._read_failed(error, failures))
+        await self._refresh_slots()
+
+    async def _close_feeds(self) -> None:
+        """When the loop ends: stop the tick and close every feed."""
+        if self._ticking is not None:
+            self._ticking.cancel()
+            self._ticking = None
+        feeds, self._feeds = list(self._feeds.values()), {}
+        self._placed.clear()
+        for feed in feeds:
+            await feed.aclose()
 
     async def _subscribe(self, games: set[str]) -> None:
         """Subscribe to new games, each on its primary's feed (read once confirmed)."""
@@ -544,31 +583,37 @@ class Tailer:
     async def _run_polling(self) -> None:
         failures = 0
         while self._positions:
+            failures = await self._poll_once(failures)
+
+    async def _poll_once(self, failures: int) -> int:
+        """One blocking read of every watched stream, and the hand-on of what it
+        found. ``failures`` is the number of failed reads in a row, which sets the
+        back-off; the number after this read is returned."""
+        try:
+            block_ms = self._block_ms
+            if isinstance(self._tail_client, RedisCluster):
+                # A cluster has no blocking read to wake, so a short one is made.
+                block_ms = min(block_ms, CLUSTER_POLL_BLOCK_MS)
+            elif self._client_id is None:
+                self._client_id = int(await self._tail_client.client_id())
+            self._reading = self._generation
             try:
-                block_ms = self._block_ms
-                if isinstance(self._tail_client, RedisCluster):
-                    # No blocking read to wake on a cluster: a short one instead.
-                    block_ms = min(block_ms, CLUSTER_POLL_BLOCK_MS)
-                elif self._client_id is None:
-                    self._client_id = int(await self._tail_client.client_id())
-                self._reading = self._generation
-                try:
-                    batch = await self._store.tail(dict(self._positions), block_ms, self._count)
-                finally:
-                    self._reading = None
-                failures, self.down = 0, None
-            except (RedisError, OSError) as e:
-                self._client_id = None  # a new connection has a new id
-                await asyncio.sleep(self._read_failed(e, failures))
-                failures += 1
-                continue
-            self.reads += 1
-            try:
-                await self._hand_on(batch)
-            except (RedisError, OSError) as e:
-                # The durability probe: read again from the same positions.
-                await asyncio.sleep(self._read_failed(e, failures))
-                failures += 1
+                batch = await self._store.tail(dict(self._positions), block_ms, self._count)
+            finally:
+                self._reading = None
+            failures, self.down = 0, None
+        except (RedisError, OSError) as e:
+            self._client_id = None  # a new connection has a new id
+            await asyncio.sleep(self._read_failed(e, failures))
+            return failures + 1
+        self.reads += 1
+        try:
+            await self._hand_on(batch)
+        except (RedisError, OSError) as e:
+            # The durability probe failed: the next read starts from the same positions.
+            await asyncio.sleep(self._read_failed(e, failures))
+            return failures + 1
+        return failures
 
     async def _wake(self) -> None:
         # CLIENT UNBLOCK answers 0 when the read has not reached Redis yet: try again
