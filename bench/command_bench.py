@@ -113,7 +113,7 @@ class Figures:
 
 
 class TailerObserver:
-    """Tells a tailer of the service's appends as the hubs do (``server.live.hubs.Hubs``)."""
+    """Tells a tailer of the service's appends as the hubs do (``server.live.hub_registry.HubRegistry``)."""
 
     def __init__(self, tailer: Tailer) -> None:
         self.tailer = tailer

@@ -21,7 +21,7 @@ in between (the event loop is the lock): a snapshot taken at version V is always
 followed by the diffs from V + 1.
 
 This process's own moves are shown *ahead* of their append: the service tells the hubs
-of the events it is about to append (``Hubs.appending``), and the hub folds them and
+of the events it is about to append (``HubRegistry.appending``), and the hub folds them and
 makes every audience's messages while the append's round trip to Redis is in flight;
 they are written when the append is confirmed (``appended``), or thrown away and the
 hub set back (``append_failed``). Meanwhile the hub is *ahead*: its ``version`` is still
@@ -35,49 +35,31 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import Counter, deque
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from typing import Any, Final
 
 import msgspec
-from redis.exceptions import RedisError
 
 from events.clock import clock_view
 from events.game import Variant
 from events.views import reveal_reserves
-from server.common.errors import forbidden, unavailable
-from server.common.settings import WS_BUFFER_BYTES, TailMode
+from server.common.settings import WS_BUFFER_BYTES
 from server.common.wire import event_to_wire, iso_time
 from server.games.projection import LoggedEvent, decode_event
-from server.games.seats import REVOKED
 from server.live.audience_views import AudienceViews
-from server.live.game_signals import (
-    ARCHIVED_SIGNAL,
-    PRESENCE_SIGNAL,
-    REMATCH_PREFIX,
-    SEAT_PREFIX,
-    Signals,
-)
-from server.live.presence import (
-    DEAD_AFTER_BEATS,
-    PRESENCE_BEAT_S,
-    Presence,
-    SeatsSeen,
-    seat_away_since,
-)
+from server.live.presence import SeatsSeen, seat_away_since
 from server.live.socket_writers import Batch, Wire
-from server.live.tailer import TAIL_BLOCK_MS, Tailer
 from server.live.view_patch import view_patch
-from server.store.clients import RedisClient, ping
-from server.store.durability import Durability
-from server.store.event_store import StoredEvent, seats_key
+from server.store.event_store import StoredEvent
 
 __all__ = [
+    "CLOSE_FORBIDDEN",
     "CLOSE_INTERNAL",
     "CLOSE_UNAVAILABLE",
     "DEFAULT_OUTBOX_LIMIT",
+    "Close",
     "Hub",
-    "Hubs",
     "Outbox",
     "Viewer",
 ]
@@ -86,18 +68,11 @@ log = logging.getLogger(__name__)
 
 Viewer = int | None  # a seat, or None for a spectator
 Close = Callable[[int, str], Coroutine[Any, Any, None]]  # a websocket close: code, reason
-LoadGame = Callable[[str], Awaitable[tuple[Variant, Sequence[LoggedEvent]]]]
 
 DEFAULT_OUTBOX_LIMIT: Final = WS_BUFFER_BYTES  # bytes behind before a socket is reset
 CLOSE_INTERNAL: Final = 1011
 CLOSE_UNAVAILABLE: Final = 4503  # 4000 + HTTP 503: Redis can't be reached for now
 CLOSE_FORBIDDEN: Final = 4403  # 4000 + HTTP 403: the seat's token was replaced
-REREAD_CHUNK: Final = 200  # games whose presence is read at once
-# Every hub's presence and rematch are read again at least once in this many beats,
-# signal or not: a PUBLISH is delivered at most once (a Redis Cluster drops those
-# sent while a bus link is being made again), so what a lost one hid is shown
-# within this bound, the same as a killed process's sockets (server.live.presence).
-RECONCILE_BEATS: Final = DEAD_AFTER_BEATS + 1
 
 _encoder = msgspec.json.Encoder()
 
@@ -294,7 +269,7 @@ class Hub:
         # Events read from the stream while ahead were left: to be read again.
         self.missed = False
         # Presence (server.live.presence): per seat, since when no other process has had
-        # one of its sockets (ms, 0: never; None while one has: set by Hubs); when
+        # one of its sockets (ms, 0: never; None while one has: set by HubPresence); when
         # its last socket here closed; what was sent last; the players it counted.
         self.remote: list[int | None] = []
         self.seen: SeatsSeen | None = None
@@ -625,348 +600,3 @@ class Hub:
         if public:
             reveal_reserves(self.variant, state, view)
         return view
-
-
-# ---------------------------------------------------------------------- registry
-
-
-class Hubs:
-    """The hubs of one process: made when a game gets its first watcher, dropped
-    with its last."""
-
-    def __init__(
-        self,
-        load: LoadGame,
-        tail_client: RedisClient,
-        wake_client: RedisClient,
-        *,
-        outbox_limit: int = DEFAULT_OUTBOX_LIMIT,
-        block_ms: int = TAIL_BLOCK_MS,
-        tail_mode: TailMode = "auto",
-        presence_beat_s: float = PRESENCE_BEAT_S,
-        durability: Durability | None = None,
-    ) -> None:
-        self._load = load
-        self._hubs: dict[str, Hub] = {}
-        self._loading: dict[str, asyncio.Future[Hub]] = {}
-        self.outbox_limit = outbox_limit
-        self.tailer = Tailer(
-            tail_client,
-            wake_client,
-            self._deliver,
-            block_ms=block_ms,
-            mode=tail_mode,
-            durability=durability,
-        )
-        self._appending: dict[str, int] = {}  # game -> events counted off in the tailer
-        self._wake_client = wake_client
-        self.tailer.on_down = self._store_down
-        # Presence and rematches (server.live.presence, server.live.game_signals).
-        self.presence = Presence(wake_client, beat_s=presence_beat_s, on_beat=self._beaten)
-        self.signals = Signals(wake_client, self._signalled, self._reread_all)
-        self._presence_started: asyncio.Task[None] | None = None
-        self._seat_sockets: Counter[tuple[str, int]] = Counter()
-        self._stale: set[str] = set()  # games whose presence is to be read again
-        self._rereading: asyncio.Task[None] | None = None
-        self._beats = 0
-        self._signalled_loading: set[str] = set()  # signalled while their hub was made
-        self._made = 0  # hubs made: shares them out among the beats
-        self._tasks: set[asyncio.Task[None]] = set()  # seats' tokens being compared
-
-    def __len__(self) -> int:
-        return len(self._hubs)
-
-    def socket_counts(self) -> tuple[int, int]:
-        """The sockets open on this process's hubs: seats' and spectators' (metrics)."""
-        players = sum(self._seat_sockets.values())
-        return players, sum(hub.watchers for hub in self._hubs.values()) - players
-
-    def get(self, game_id: str) -> Hub | None:
-        return self._hubs.get(game_id)
-
-    async def watch(
-        self,
-        game_id: str,
-        viewer: Viewer,
-        since: int | None,
-        wire: Wire,
-        close: Close | None = None,
-        digest: str | None = None,
-    ) -> Outbox:
-        """A started outbox for a new socket on ``game_id`` (loading its hub if needed);
-        ``digest``: of the seat token it was opened with (it is closed once the seat
-        has another, ``seat_changed``).
-
-        Raises what ``load`` raises (an unknown game) before anything is started,
-        and Redis's error while the tailer finds Redis down (the socket would get no
-        diffs).
-        """
-        if self.tailer.down is not None:
-            await ping(self._wake_client)  # raises while Redis is still down
-        while True:
-            hub = self._hubs.get(game_id)
-            if hub is None:
-                hub = await self._hub(game_id)
-            if not hub.ahead:
-                break
-            await hub.settled()  # a snapshot or a catch-up is of confirmed versions
-        outbox = Outbox(hub, viewer, wire, self.outbox_limit, close, digest)
-        hub.attach(outbox, since)
-        if viewer is not None:
-            key = (game_id, viewer)
-            self._seat_sockets[key] += 1
-            if self._seat_sockets[key] == 1:
-                self.presence.want(game_id, viewer, True)
-        return outbox
-
-    async def leave(self, outbox: Outbox) -> None:
-        """Stop a socket's outbox; the hub stops with its last watcher."""
-        await outbox.stop()
-        hub = outbox.hub
-        hub.detach(outbox)
-        if outbox.viewer is not None:
-            key = (hub.game_id, outbox.viewer)
-            self._seat_sockets[key] -= 1
-            if self._seat_sockets[key] <= 0:
-                del self._seat_sockets[key]
-                self.presence.want(hub.game_id, outbox.viewer, False)
-        if hub.watchers == 0 and self._hubs.get(hub.game_id) is hub:
-            del self._hubs[hub.game_id]
-            self.tailer.unwatch(hub.game_id)
-            self.signals.unwatch(hub.game_id)
-
-    async def _hub(self, game_id: str) -> Hub:
-        pending = self._loading.get(game_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[Hub] = asyncio.get_running_loop().create_future()
-        self._loading[game_id] = future
-        try:
-            variant, logged = await self._load(game_id)  # refuses an unknown game first
-            seen, rematch = await self._watch_signals(game_id)
-            hub = self._hubs.get(game_id)
-            if hub is None:
-                hub = Hub(game_id, variant, logged)
-                hub.reconcile_share = self._made % RECONCILE_BEATS
-                self._made += 1
-                hub.seen = seen
-                hub.remote = self.presence.remote(seen, hub.state.players_count)
-                if rematch is not None:
-                    hub.rematch = rematch
-                self._hubs[game_id] = hub
-                self.tailer.watch(game_id, hub.version)
-            if game_id in self._signalled_loading:
-                self._signalled_loading.discard(game_id)
-                self._reread([game_id])
-            future.set_result(hub)
-            return hub
-        except asyncio.CancelledError:
-            if game_id not in self._hubs:
-                self.signals.unwatch(game_id)
-            future.cancel()
-            raise
-        except Exception as e:
-            if game_id not in self._hubs:
-                self.signals.unwatch(game_id)
-            future.set_exception(e)
-            future.exception()  # retrieved: other waiters re-raise it themselves
-            raise
-        finally:
-            del self._loading[game_id]
-            self._signalled_loading.discard(game_id)
-
-    # -- presence and rematches
-
-    async def start(self) -> None:
-        """Start beating (``server.live.presence``): done by the first hub if not before,
-        but a process must know the others' beats to answer who is away."""
-        if self._presence_started is None:
-            self._presence_started = asyncio.get_running_loop().create_task(self.presence.start())
-        await asyncio.shield(self._presence_started)  # its first beat before any write
-
-    async def _watch_signals(self, game_id: str) -> tuple[SeatsSeen, str | None]:
-        """Subscribe to the game's signals, then read its presence (and rematch): a
-        change after the read is signalled."""
-        await self.start()
-        await self.signals.watch(game_id)
-        return await self.presence.read(game_id)
-
-    def _signalled(self, game_id: str, message: bytes) -> None:
-        hub = self._hubs.get(game_id)
-        if hub is None:
-            if game_id in self._loading:
-                # Its first read may have been answered before this signal's change,
-                # the reply handled after: read again once the hub is made.
-                self._signalled_loading.add(game_id)
-            return
-        if message == PRESENCE_SIGNAL:
-            self._reread([game_id])
-        elif message.startswith(REMATCH_PREFIX):
-            hub.rematch_made(message[len(REMATCH_PREFIX) :].decode())
-        elif message == ARCHIVED_SIGNAL:
-            self.tailer.read_alone(game_id)
-        elif message.startswith(SEAT_PREFIX):
-            self._spawn(self.seat_changed(game_id, int(message[len(SEAT_PREFIX) :])))
-
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def seat_changed(self, game_id: str, seat: int) -> None:
-        """The seat's token was replaced (server/players/seat_tokens.py): its sockets opened
-        with another token are told (``unauthorized``) and closed with 4403. Their
-        commands are refused by the append anyway; this ends their view of the seat."""
-        try:
-            held = await self._wake_client.hget(seats_key(game_id), str(seat))
-        except (RedisError, OSError) as e:
-            log.warning("seat %d of %s: its token not read (%r)", seat, game_id, e)
-            return
-        hub = self._hubs.get(game_id)
-        if held is None or hub is None:
-            return  # no token to compare (archived: final, nothing was replaced)
-        digest = held.decode() if isinstance(held, bytes) else str(held)
-        refusal = _encoder.encode({"type": "error", **forbidden(REVOKED).to_wire()})
-        for outbox in hub.outboxes():
-            if outbox.viewer == seat and outbox.digest is not None and outbox.digest != digest:
-                outbox.abandon(CLOSE_FORBIDDEN, "unauthorized", refusal)
-
-    def _reread_all(self) -> None:
-        """Signals may have been lost (a reconnection): read every game again, and
-        the tokens of the seats with sockets here."""
-        self._reread(list(self._hubs))
-        for game_id, seat in list(self._seat_sockets):
-            self._spawn(self.seat_changed(game_id, seat))
-
-    def _reread(self, games: list[str]) -> None:
-        self._stale.update(games)
-        if self._rereading is None or self._rereading.done():
-            self._rereading = asyncio.get_running_loop().create_task(self._rereader())
-
-    async def _rereader(self) -> None:
-        while self._stale:
-            games = list(self._stale)[:REREAD_CHUNK]
-            self._stale.difference_update(games)
-            try:
-                read = await asyncio.gather(*(self.presence.read(g) for g in games))
-            except (RedisError, OSError) as e:
-                log.warning("presence: reading %d games failed (%r)", len(games), e)
-                self._stale.update(games)
-                await asyncio.sleep(self.presence.beat_s)
-                continue
-            for game_id, (seen, rematch) in zip(games, read, strict=True):
-                hub = self._hubs.get(game_id)
-                if hub is None:
-                    continue
-                hub.seen = seen
-                hub.remote = self.presence.remote(seen, hub.state.players_count)
-                hub.update_presence()
-                if rematch is not None:
-                    hub.rematch_made(rematch)
-
-    def _beaten(self) -> None:
-        """After each beat: servers may have died (or come back), as the hubs see them;
-        and one share of the hubs is read again (``RECONCILE_BEATS``)."""
-        presence = self.presence
-        self._beats += 1
-        share = self._beats % RECONCILE_BEATS
-        again = []
-        for game_id, hub in self._hubs.items():
-            seen = hub.seen
-            if seen is not None and seen.on:
-                hub.remote = presence.remote(seen, hub.state.players_count)
-                hub.update_presence()
-            if hub.reconcile_share == share:
-                again.append(game_id)
-        if again:
-            self._reread(again)
-
-    # -- this process's own appends (``server.games.service.AppendObserver``)
-
-    def appending(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
-        """Fold the events ahead, while their append is in flight."""
-        hub = self._hubs.get(game_id)
-        if hub is None:
-            return
-        if self.tailer.expect(game_id, len(logged)):
-            self._appending[game_id] = len(logged)
-        self._fold(hub, lambda: hub.fold_ahead(logged))
-
-    def appended(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
-        """Show the events at once, without reading them back from Redis."""
-        self._appending.pop(game_id, None)
-        hub = self._hubs.get(game_id)
-        if hub is None:
-            return
-        if hub.ahead:
-            confirmed = self._fold(hub, lambda: hub.confirm(logged))
-            if not confirmed:  # not what was folded ahead (never expected)
-                self._fold(hub, hub.undo)
-            self._read_missed(hub)
-            if confirmed:
-                return
-        if not self._fold(hub, lambda: hub.apply_logged(logged)):
-            self.tailer.mark(game_id)  # events before these are still to be read
-
-    def append_failed(self, game_id: str) -> None:
-        counted = self._appending.pop(game_id, 0)
-        hub = self._hubs.get(game_id)
-        if hub is None:
-            return
-        if hub.ahead:
-            self._fold(hub, hub.undo)
-            hub.missed = False  # read again just below
-        self.tailer.expected_failed(game_id, counted)  # reads the game again
-
-    def _read_missed(self, hub: Hub) -> None:
-        if hub.missed:
-            hub.missed = False
-            self.tailer.mark(hub.game_id)
-
-    def _deliver(self, game_id: str, events: list[StoredEvent]) -> None:
-        hub = self._hubs.get(game_id)
-        if hub is not None:
-            self._fold(hub, lambda: hub.apply(events))
-
-    def _fold(self, hub: Hub, apply: Callable[[], bool | None]) -> bool:
-        """``apply()`` to ``hub``, or drop the hub if it fails; False when ``apply``
-        says the events did not follow the hub's version."""
-        game_id = hub.game_id
-        try:
-            in_order = apply() is not False
-        except Exception:
-            # Its state may be half-changed: drop the hub; its sockets are closed, and
-            # their clients reconnect (with ``since``) to a hub loaded afresh.
-            log.exception("%s: hub failed to apply events; closing its sockets", game_id)
-            hub.drop()
-            del self._hubs[game_id]
-            self.tailer.unwatch(game_id)
-            self.signals.unwatch(game_id)
-            for outbox in hub.outboxes():
-                outbox.abandon(CLOSE_INTERNAL, "The server lost track of this game; reconnect.")
-            return True
-        self.tailer.advance(game_id, hub.version)
-        return in_order
-
-    def _store_down(self, error: RedisError | OSError) -> None:
-        """Redis can't be read (the tailer's reads failed: ``StoreUnavailable``, or
-        any error of its subscriptions): every socket is told (``unavailable``) and
-        closed with 4503, so that its client shows the problem and reconnects, backing
-        off, with ``since`` (it is refused until Redis is back). The hubs stay as they
-        are. This is the hubs' one answer to a store that can't be reached."""
-        log.warning("Redis can't be read (%r): closing %d games' sockets", error, len(self))
-        message = _encoder.encode({"type": "error", **unavailable(error).to_wire()})
-        for hub in list(self._hubs.values()):
-            for outbox in hub.outboxes():
-                outbox.abandon(CLOSE_UNAVAILABLE, "unavailable", message)
-
-    async def close(self) -> None:
-        for task in (self._rereading, self._presence_started, *self._tasks):
-            if task is not None and not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-        await self.signals.close()
-        if self._presence_started is not None:
-            await self.presence.close()
-        await self.tailer.close()

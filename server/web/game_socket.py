@@ -42,7 +42,8 @@ from server.common.errors import ServiceError, bad_request, missing_token, rate_
 from server.common.settings import Settings
 from server.games.projection import LoggedEvent, token_digest
 from server.games.service import GameService
-from server.live.hubs import CLOSE_INTERNAL, Hubs, Outbox
+from server.live.hub_registry import HubRegistry
+from server.live.hubs import CLOSE_INTERNAL, Outbox
 from server.live.socket_writers import Inbox, Wire, inbox_for, wire_for
 from server.players.accounts import masked_log
 from server.store.availability import StoreUnavailable
@@ -278,7 +279,7 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
     Its messages come from ``inbox`` when the server offers one, else from ASGI."""
     app_state = websocket.app.state
     service: GameService = app_state.service
-    hubs: Hubs = app_state.hubs
+    hubs: HubRegistry = app_state.hubs
     drain: Drain = app_state.drain
     game_id: str = websocket.path_params["game_id"]
     await websocket.accept()
@@ -367,7 +368,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         return variant, await masked_log(client, await service.log(game_id))
 
     settings: Settings = app.state.settings
-    hubs = Hubs(
+    hubs = HubRegistry(
         load,
         tail_client(client),
         client,
@@ -380,7 +381,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     # This process's own moves go to its hubs straight from the service.
     service.observer = hubs
     # Who is away, for abandon claims and views (server.live.presence).
-    service.away_since = hubs.presence.seats_away_since
+    service.away_since = hubs.hub_presence.presence.seats_away_since
     await hubs.start()
     try:
         yield

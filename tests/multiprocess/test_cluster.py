@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 
 from server import cli
-from server.live.hubs import RECONCILE_BEATS
+from server.live.hub_presence import RECONCILE_BEATS
 from server.live.presence import PRESENCE_BEAT_S
 from tests.cluster_helpers import LocalCluster
 from tests.multiprocess.servers import served, splendor_serve, ws_url

@@ -18,7 +18,8 @@ from server.games.lobby import Lobby
 from server.games.projection import LoggedEvent, encode_event
 from server.games.service import GameService
 from server.live.game_signals import rematch_signal
-from server.live.hubs import Hub, Hubs, Outbox
+from server.live.hub_registry import HubRegistry
+from server.live.hubs import Hub, Outbox
 from server.live.presence import SeatsSeen
 from server.live.socket_writers import Batch, SendWire
 from server.store.event_store import StoredEvent, meta_key
@@ -132,13 +133,13 @@ async def test_events_read_while_ahead_are_left_for_a_second_read() -> None:
 
 
 @asynccontextmanager
-async def hubs_of(service: GameService, redis_client: aioredis.Redis) -> AsyncIterator[Hubs]:
+async def hubs_of(service: GameService, redis_client: aioredis.Redis) -> AsyncIterator[HubRegistry]:
     """A process's hubs over ``service``, tailing with notifications, as the app has them."""
 
     async def load(game: str) -> tuple[Any, Sequence[LoggedEvent]]:
         return await service.variant_of(game), await service.log(game)
 
-    hubs = Hubs(load, tail_client(redis_client), redis_client, tail_mode="notify")
+    hubs = HubRegistry(load, tail_client(redis_client), redis_client, tail_mode="notify")
     try:
         yield hubs
     finally:
@@ -241,17 +242,17 @@ async def test_a_signal_handled_while_a_hub_is_made_has_its_game_read_again(
     """A rematch made while a hub is being made, its signal handled after the hub's first read was answered without it (replies and signals come on two connections), still reaches the hub at once: a game signalled while loading is read again once its hub is made."""
     game_id, _ = await seated(service)
     async with hubs_of(service, redis_client) as hubs:
-        first_read = hubs.presence.read
+        first_read = hubs.hub_presence.presence.read
 
         async def read_then_signalled(game: str) -> tuple[SeatsSeen, str | None]:
             answer = await first_read(game)
             await redis_client.hset(meta_key(game), "rematch", "next")
-            hubs._signalled(game, rematch_signal("next"))
+            hubs.hub_presence._signalled(game, rematch_signal("next"))
             return answer
 
-        monkeypatch.setattr(hubs.presence, "read", read_then_signalled)
+        monkeypatch.setattr(hubs.hub_presence.presence, "read", read_then_signalled)
         await hubs.watch(game_id, None, None, ListWire())
-        monkeypatch.setattr(hubs.presence, "read", first_read)
+        monkeypatch.setattr(hubs.hub_presence.presence, "read", first_read)
         hub = hubs.get(game_id)
         assert hub is not None
         for _ in range(100):  # well within a beat: no periodic read has come yet

@@ -1,0 +1,254 @@
+"""What the hubs show besides events: the seats' presence and the rematch, and
+which seats' sockets may stay open.
+
+One ``HubPresence`` per process keeps its hubs' presence and rematch up to date. It
+owns the process's ``Presence`` (the beats, and the hashes of who has a socket where:
+``server.live.presence``) and ``Signals`` (the games' channels, on which a change of
+presence, a rematch or an archive is published: ``server.live.game_signals``).
+
+A hub's presence and rematch are read when the hub is made, after its game's
+channel is subscribed to, so that a change after the read is signalled. A signal
+makes the game's presence be read again; a rematch signal is shown at once; an
+archive signal has the tailer read the game from its archive; a seat's signal (its
+token was replaced: server/players/seat_tokens.py) closes the seat's sockets opened
+with another token. Since a signal is delivered at most once, every hub is also read
+again on its share of the beats (``RECONCILE_BEATS``), and every hub and every seat
+with sockets here after the signals' connection is made again.
+
+The registry (``server.live.hub_registry``) tells this object of every hub made and
+dropped and of every seat's first socket opened and last socket closed here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+from collections.abc import Callable, Container, Coroutine, Mapping
+from typing import Any, Final
+
+import msgspec
+from redis.exceptions import RedisError
+
+from server.common.errors import forbidden
+from server.games.seats import REVOKED
+from server.live.game_signals import (
+    ARCHIVED_SIGNAL,
+    PRESENCE_SIGNAL,
+    REMATCH_PREFIX,
+    SEAT_PREFIX,
+    Signals,
+)
+from server.live.hubs import CLOSE_FORBIDDEN, Hub
+from server.live.presence import DEAD_AFTER_BEATS, PRESENCE_BEAT_S, Presence, SeatsSeen
+from server.store.clients import RedisClient
+from server.store.event_store import seats_key
+
+__all__ = ["RECONCILE_BEATS", "REREAD_CHUNK", "HubPresence"]
+
+log = logging.getLogger(__name__)
+
+_encoder = msgspec.json.Encoder()
+
+REREAD_CHUNK: Final = 200  # games whose presence is read at once
+# Every hub's presence and rematch are read again at least once in this many beats,
+# signal or not: a PUBLISH is delivered at most once (a Redis Cluster drops those
+# sent while a bus link is being made again), so what a lost one hid is shown
+# within this bound, the same as a killed process's sockets (server.live.presence).
+RECONCILE_BEATS: Final = DEAD_AFTER_BEATS + 1
+
+
+class HubPresence:
+    """Keeps the presence and rematch of the hubs in ``hubs`` up to date.
+
+    ``hubs`` and ``loading`` are the registry's: the hubs made, and the games whose
+    hub is being made. ``read_archived(game_id)`` has a game read from its archive.
+    """
+
+    def __init__(
+        self,
+        hubs: Mapping[str, Hub],
+        loading: Container[str],
+        wake_client: RedisClient,
+        read_archived: Callable[[str], None],
+        *,
+        beat_s: float = PRESENCE_BEAT_S,
+    ) -> None:
+        self._hubs = hubs
+        self._loading = loading
+        self._wake_client = wake_client
+        self._read_archived = read_archived
+        self.presence = Presence(wake_client, beat_s=beat_s, on_beat=self._beaten)
+        self.signals = Signals(wake_client, self._signalled, self._reread_all)
+        self._presence_started: asyncio.Task[None] | None = None
+        self._seat_sockets: Counter[tuple[str, int]] = Counter()
+        self._stale: set[str] = set()  # games whose presence is to be read again
+        self._rereading: asyncio.Task[None] | None = None
+        self._beats = 0
+        self._signalled_loading: set[str] = set()  # signalled while their hub was made
+        self._made = 0  # hubs made, which shares them out among the beats
+        self._tasks: set[asyncio.Task[None]] = set()  # seats' tokens being compared
+
+    def seat_sockets(self) -> int:
+        """The seats' sockets open on this process's hubs (metrics)."""
+        return sum(self._seat_sockets.values())
+
+    async def start(self) -> None:
+        """Start beating (``server.live.presence``). The first hub does it if nothing
+        did before, but a process must know the others' beats to answer who is away."""
+        if self._presence_started is None:
+            self._presence_started = asyncio.get_running_loop().create_task(self.presence.start())
+        await asyncio.shield(self._presence_started)  # its first beat before any write
+
+    # -- from the registry
+
+    async def watch_signals(self, game_id: str) -> tuple[SeatsSeen, str | None]:
+        """Subscribe to the game's signals, then read its presence and rematch: a
+        change after the read is signalled."""
+        await self.start()
+        await self.signals.watch(game_id)
+        return await self.presence.read(game_id)
+
+    def hub_made(self, hub: Hub, seen: SeatsSeen, rematch: str | None) -> None:
+        """A hub was made from what ``watch_signals`` read: it gets its share of the
+        beats, its seats' presence elsewhere and its rematch."""
+        hub.reconcile_share = self._made % RECONCILE_BEATS
+        self._made += 1
+        hub.seen = seen
+        hub.remote = self.presence.remote(seen, hub.state.players_count)
+        if rematch is not None:
+            hub.rematch = rematch
+
+    def loaded(self, game_id: str) -> None:
+        """The game's hub is ready. A signal handled while it was made may have come
+        after the first read was answered: the game is then read again."""
+        if game_id in self._signalled_loading:
+            self._signalled_loading.discard(game_id)
+            self._reread([game_id])
+
+    def load_ended(self, game_id: str) -> None:
+        """Making the game's hub ended, made or failed."""
+        self._signalled_loading.discard(game_id)
+
+    def hub_dropped(self, game_id: str) -> None:
+        """The game has no hub here any more (or its hub could not be made)."""
+        self.signals.unwatch(game_id)
+
+    def seat_opened(self, game_id: str, seat: int) -> None:
+        """A socket of ``seat`` opened here: the first one makes the seat present."""
+        key = (game_id, seat)
+        self._seat_sockets[key] += 1
+        if self._seat_sockets[key] == 1:
+            self.presence.want(game_id, seat, True)
+
+    def seat_closed(self, game_id: str, seat: int) -> None:
+        """A socket of ``seat`` closed here: after the last one the seat is away."""
+        key = (game_id, seat)
+        self._seat_sockets[key] -= 1
+        if self._seat_sockets[key] <= 0:
+            del self._seat_sockets[key]
+            self.presence.want(game_id, seat, False)
+
+    # -- signals and beats
+
+    def _signalled(self, game_id: str, message: bytes) -> None:
+        hub = self._hubs.get(game_id)
+        if hub is None:
+            if game_id in self._loading:
+                # Its first read may have been answered before this signal's change,
+                # and the reply handled after it: it is read again once the hub is made.
+                self._signalled_loading.add(game_id)
+            return
+        if message == PRESENCE_SIGNAL:
+            self._reread([game_id])
+        elif message.startswith(REMATCH_PREFIX):
+            hub.rematch_made(message[len(REMATCH_PREFIX) :].decode())
+        elif message == ARCHIVED_SIGNAL:
+            self._read_archived(game_id)
+        elif message.startswith(SEAT_PREFIX):
+            self._spawn(self.seat_changed(game_id, int(message[len(SEAT_PREFIX) :])))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def seat_changed(self, game_id: str, seat: int) -> None:
+        """The seat's token was replaced (server/players/seat_tokens.py): its sockets
+        opened with another token are told (``unauthorized``) and closed with 4403.
+        Their commands are refused by the append anyway; this ends their view of the
+        seat."""
+        try:
+            held = await self._wake_client.hget(seats_key(game_id), str(seat))
+        except (RedisError, OSError) as e:
+            log.warning("seat %d of %s: its token not read (%r)", seat, game_id, e)
+            return
+        hub = self._hubs.get(game_id)
+        if held is None or hub is None:
+            return  # No token to compare: an archived game's seats are final.
+        digest = held.decode() if isinstance(held, bytes) else str(held)
+        refusal = _encoder.encode({"type": "error", **forbidden(REVOKED).to_wire()})
+        for outbox in hub.outboxes():
+            if outbox.viewer == seat and outbox.digest is not None and outbox.digest != digest:
+                outbox.abandon(CLOSE_FORBIDDEN, "unauthorized", refusal)
+
+    def _reread_all(self) -> None:
+        """Signals may have been lost while their connection was made again: every
+        game is read again, and the tokens of the seats with sockets here."""
+        self._reread(list(self._hubs))
+        for game_id, seat in list(self._seat_sockets):
+            self._spawn(self.seat_changed(game_id, seat))
+
+    def _reread(self, games: list[str]) -> None:
+        self._stale.update(games)
+        if self._rereading is None or self._rereading.done():
+            self._rereading = asyncio.get_running_loop().create_task(self._rereader())
+
+    async def _rereader(self) -> None:
+        while self._stale:
+            games = list(self._stale)[:REREAD_CHUNK]
+            self._stale.difference_update(games)
+            try:
+                read = await asyncio.gather(*(self.presence.read(g) for g in games))
+            except (RedisError, OSError) as e:
+                log.warning("presence: reading %d games failed (%r)", len(games), e)
+                self._stale.update(games)
+                await asyncio.sleep(self.presence.beat_s)
+                continue
+            for game_id, (seen, rematch) in zip(games, read, strict=True):
+                hub = self._hubs.get(game_id)
+                if hub is None:
+                    continue
+                hub.seen = seen
+                hub.remote = self.presence.remote(seen, hub.state.players_count)
+                hub.update_presence()
+                if rematch is not None:
+                    hub.rematch_made(rematch)
+
+    def _beaten(self) -> None:
+        """After each beat, servers may have died or come back, as the hubs see them;
+        and one share of the hubs is read again (``RECONCILE_BEATS``)."""
+        presence = self.presence
+        self._beats += 1
+        share = self._beats % RECONCILE_BEATS
+        again = []
+        for game_id, hub in self._hubs.items():
+            seen = hub.seen
+            if seen is not None and seen.on:
+                hub.remote = presence.remote(seen, hub.state.players_count)
+                hub.update_presence()
+            if hub.reconcile_share == share:
+                again.append(game_id)
+        if again:
+            self._reread(again)
+
+    async def close(self) -> None:
+        for task in (self._rereading, self._presence_started, *self._tasks):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        await self.signals.close()
+        if self._presence_started is not None:
+            await self.presence.close()

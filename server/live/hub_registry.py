@@ -1,0 +1,264 @@
+"""The hubs of one process: made when a game gets its first socket, dropped with its
+last.
+
+``HubRegistry`` is what the game socket (``server.web.game_socket``) talks to: it
+makes a game's hub (``server.live.hubs.Hub``) when a socket first watches the game,
+attaches each socket's outbox to it, and drops it when its last socket leaves. It
+owns the process's ``Tailer`` (``server.live.tailer``), which reads the watched
+games' new events, and its ``HubPresence`` (``server.live.hub_presence``), which
+keeps the hubs' presence and rematch up to date. When Redis can't be read, every
+socket is told and closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+
+import msgspec
+from redis.exceptions import RedisError
+
+from events.game import Variant
+from server.common.errors import unavailable
+from server.common.settings import TailMode
+from server.games.projection import LoggedEvent
+from server.live.hub_presence import HubPresence
+from server.live.hubs import (
+    CLOSE_INTERNAL,
+    CLOSE_UNAVAILABLE,
+    DEFAULT_OUTBOX_LIMIT,
+    Close,
+    Hub,
+    Outbox,
+    Viewer,
+)
+from server.live.presence import PRESENCE_BEAT_S
+from server.live.socket_writers import Wire
+from server.live.tailer import TAIL_BLOCK_MS, Tailer
+from server.store.clients import RedisClient, ping
+from server.store.durability import Durability
+from server.store.event_store import StoredEvent
+
+__all__ = ["HubRegistry", "LoadGame"]
+
+log = logging.getLogger(__name__)
+
+_encoder = msgspec.json.Encoder()
+
+LoadGame = Callable[[str], Awaitable[tuple[Variant, Sequence[LoggedEvent]]]]
+
+
+class HubRegistry:
+    """The hubs of one process: made when a game gets its first watcher, dropped
+    with its last."""
+
+    def __init__(
+        self,
+        load: LoadGame,
+        tail_client: RedisClient,
+        wake_client: RedisClient,
+        *,
+        outbox_limit: int = DEFAULT_OUTBOX_LIMIT,
+        block_ms: int = TAIL_BLOCK_MS,
+        tail_mode: TailMode = "auto",
+        presence_beat_s: float = PRESENCE_BEAT_S,
+        durability: Durability | None = None,
+    ) -> None:
+        self._load = load
+        self._hubs: dict[str, Hub] = {}
+        self._loading: dict[str, asyncio.Future[Hub]] = {}
+        self.outbox_limit = outbox_limit
+        self.tailer = Tailer(
+            tail_client,
+            wake_client,
+            self._deliver,
+            block_ms=block_ms,
+            mode=tail_mode,
+            durability=durability,
+        )
+        self._appending: dict[str, int] = {}  # game -> events counted off in the tailer
+        self._wake_client = wake_client
+        self.tailer.on_down = self._store_down
+        self.hub_presence = HubPresence(
+            self._hubs,
+            self._loading,
+            wake_client,
+            self.tailer.read_alone,
+            beat_s=presence_beat_s,
+        )
+
+    def __len__(self) -> int:
+        return len(self._hubs)
+
+    def socket_counts(self) -> tuple[int, int]:
+        """The sockets open on this process's hubs: seats' and spectators' (metrics)."""
+        players = self.hub_presence.seat_sockets()
+        return players, sum(hub.watchers for hub in self._hubs.values()) - players
+
+    def get(self, game_id: str) -> Hub | None:
+        return self._hubs.get(game_id)
+
+    async def start(self) -> None:
+        """Start the presence's beats (``HubPresence.start``)."""
+        await self.hub_presence.start()
+
+    async def watch(
+        self,
+        game_id: str,
+        viewer: Viewer,
+        since: int | None,
+        wire: Wire,
+        close: Close | None = None,
+        digest: str | None = None,
+    ) -> Outbox:
+        """A started outbox for a new socket on ``game_id`` (loading its hub if needed);
+        ``digest``: of the seat token it was opened with (it is closed once the seat
+        has another, ``HubPresence.seat_changed``).
+
+        Raises what ``load`` raises (an unknown game) before anything is started,
+        and Redis's error while the tailer finds Redis down (the socket would get no
+        diffs).
+        """
+        if self.tailer.down is not None:
+            await ping(self._wake_client)  # raises while Redis is still down
+        while True:
+            hub = self._hubs.get(game_id)
+            if hub is None:
+                hub = await self._hub(game_id)
+            if not hub.ahead:
+                break
+            await hub.settled()  # a snapshot or a catch-up is of confirmed versions
+        outbox = Outbox(hub, viewer, wire, self.outbox_limit, close, digest)
+        hub.attach(outbox, since)
+        if viewer is not None:
+            self.hub_presence.seat_opened(game_id, viewer)
+        return outbox
+
+    async def leave(self, outbox: Outbox) -> None:
+        """Stop a socket's outbox; the hub stops with its last watcher."""
+        await outbox.stop()
+        hub = outbox.hub
+        hub.detach(outbox)
+        if outbox.viewer is not None:
+            self.hub_presence.seat_closed(hub.game_id, outbox.viewer)
+        if hub.watchers == 0 and self._hubs.get(hub.game_id) is hub:
+            del self._hubs[hub.game_id]
+            self.tailer.unwatch(hub.game_id)
+            self.hub_presence.hub_dropped(hub.game_id)
+
+    async def _hub(self, game_id: str) -> Hub:
+        pending = self._loading.get(game_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Hub] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
+        try:
+            variant, logged = await self._load(game_id)  # refuses an unknown game first
+            seen, rematch = await self.hub_presence.watch_signals(game_id)
+            hub = self._hubs.get(game_id)
+            if hub is None:
+                hub = Hub(game_id, variant, logged)
+                self.hub_presence.hub_made(hub, seen, rematch)
+                self._hubs[game_id] = hub
+                self.tailer.watch(game_id, hub.version)
+            self.hub_presence.loaded(game_id)
+            future.set_result(hub)
+            return hub
+        except asyncio.CancelledError:
+            if game_id not in self._hubs:
+                self.hub_presence.hub_dropped(game_id)
+            future.cancel()
+            raise
+        except Exception as e:
+            if game_id not in self._hubs:
+                self.hub_presence.hub_dropped(game_id)
+            future.set_exception(e)
+            future.exception()  # retrieved: other waiters re-raise it themselves
+            raise
+        finally:
+            del self._loading[game_id]
+            self.hub_presence.load_ended(game_id)
+
+    # -- this process's own appends (``server.games.service.AppendObserver``)
+
+    def appending(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
+        """Fold the events ahead, while their append is in flight."""
+        hub = self._hubs.get(game_id)
+        if hub is None:
+            return
+        if self.tailer.expect(game_id, len(logged)):
+            self._appending[game_id] = len(logged)
+        self._fold(hub, lambda: hub.fold_ahead(logged))
+
+    def appended(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
+        """Show the events at once, without reading them back from Redis."""
+        self._appending.pop(game_id, None)
+        hub = self._hubs.get(game_id)
+        if hub is None:
+            return
+        if hub.ahead:
+            confirmed = self._fold(hub, lambda: hub.confirm(logged))
+            if not confirmed:  # not what was folded ahead (never expected)
+                self._fold(hub, hub.undo)
+            self._read_missed(hub)
+            if confirmed:
+                return
+        if not self._fold(hub, lambda: hub.apply_logged(logged)):
+            self.tailer.mark(game_id)  # events before these are still to be read
+
+    def append_failed(self, game_id: str) -> None:
+        counted = self._appending.pop(game_id, 0)
+        hub = self._hubs.get(game_id)
+        if hub is None:
+            return
+        if hub.ahead:
+            self._fold(hub, hub.undo)
+            hub.missed = False  # read again just below
+        self.tailer.expected_failed(game_id, counted)  # reads the game again
+
+    def _read_missed(self, hub: Hub) -> None:
+        if hub.missed:
+            hub.missed = False
+            self.tailer.mark(hub.game_id)
+
+    def _deliver(self, game_id: str, events: list[StoredEvent]) -> None:
+        hub = self._hubs.get(game_id)
+        if hub is not None:
+            self._fold(hub, lambda: hub.apply(events))
+
+    def _fold(self, hub: Hub, apply: Callable[[], bool | None]) -> bool:
+        """``apply()`` to ``hub``, or drop the hub if it fails; False when ``apply``
+        says the events did not follow the hub's version."""
+        game_id = hub.game_id
+        try:
+            in_order = apply() is not False
+        except Exception:
+            # Its state may be half-changed: drop the hub; its sockets are closed, and
+            # their clients reconnect (with ``since``) to a hub loaded afresh.
+            log.exception("%s: hub failed to apply events; closing its sockets", game_id)
+            hub.drop()
+            del self._hubs[game_id]
+            self.tailer.unwatch(game_id)
+            self.hub_presence.hub_dropped(game_id)
+            for outbox in hub.outboxes():
+                outbox.abandon(CLOSE_INTERNAL, "The server lost track of this game; reconnect.")
+            return True
+        self.tailer.advance(game_id, hub.version)
+        return in_order
+
+    def _store_down(self, error: RedisError | OSError) -> None:
+        """Redis can't be read (the tailer's reads failed: ``StoreUnavailable``, or
+        any error of its subscriptions): every socket is told (``unavailable``) and
+        closed with 4503, so that its client shows the problem and reconnects, backing
+        off, with ``since`` (it is refused until Redis is back). The hubs stay as they
+        are. This is the hubs' one answer to a store that can't be reached."""
+        log.warning("Redis can't be read (%r): closing %d games' sockets", error, len(self))
+        message = _encoder.encode({"type": "error", **unavailable(error).to_wire()})
+        for hub in list(self._hubs.values()):
+            for outbox in hub.outboxes():
+                outbox.abandon(CLOSE_UNAVAILABLE, "unavailable", message)
+
+    async def close(self) -> None:
+        await self.hub_presence.close()
+        await self.tailer.close()
