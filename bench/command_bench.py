@@ -59,6 +59,8 @@ from server.common.errors import ServiceError
 from server.games.lobby import Lobby
 from server.games.projection import LoggedEvent
 from server.games.service import GameService
+from server.live.hubs import Hub
+from server.live.pipeline import LivePipeline
 from server.live.tailer import Tailer
 from server.store.embedded_redis import EmbeddedRedis
 from server.store.event_store import EventStore
@@ -112,15 +114,22 @@ class Figures:
             print(f"{'':<28} {self.refused} commands refused (a bug in the bench?)")
 
 
-class TailerObserver:
-    """Tells a tailer of the service's appends as the hubs do (``server.live.hub_registry.HubRegistry``)."""
+def no_hub(hub: Hub) -> None:
+    """The hub-dropping callback of a pipeline over a tailer alone, which has none."""
+    raise AssertionError(f"no hub to drop: {hub.game_id}")
 
-    def __init__(self, tailer: Tailer) -> None:
-        self.tailer = tailer
+
+class TailerObserver:
+    """Tells a tailer of the service's appends as the live pipeline does for hubs
+    (``server.live.pipeline.LivePipeline``), with no hub to fold into."""
+
+    def __init__(self, pipeline: LivePipeline) -> None:
+        self.pipeline = pipeline
+        self.tailer = pipeline.tailer
         self._appending: dict[str, int] = {}
 
     def appending(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
-        if self.tailer.expect(game_id, len(logged)):
+        if self.pipeline.expect(game_id, len(logged)):
             self._appending[game_id] = len(logged)
 
     def appended(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
@@ -128,7 +137,7 @@ class TailerObserver:
         self.tailer.advance(game_id, logged[-1].version)
 
     def append_failed(self, game_id: str) -> None:
-        self.tailer.expected_failed(game_id, self._appending.pop(game_id, 0))
+        self.pipeline.expected_failed(game_id, self._appending.pop(game_id, 0))
 
 
 class Bench:
@@ -136,11 +145,11 @@ class Bench:
         self,
         service: GameService,
         rng: random.Random,
-        tailer: Tailer | None,
+        pipeline: LivePipeline | None,
     ) -> None:
         self.service = service
         self.rng = rng
-        self.tailer = tailer
+        self.pipeline = pipeline
         self.serial = 0
         self.spares: list[str] = []  # started games, made untimed, for finished ones
         self.late_games = 0  # games that had to be made during a timed run
@@ -155,8 +164,8 @@ class Bench:
         )["id"]
         for name in NAMES:
             await self.service.join(game_id, name)
-        if self.tailer is not None:
-            self.tailer.watch(game_id, self.service.repository.cached(game_id).version)
+        if self.pipeline is not None:
+            self.pipeline.watch(game_id, self.service.repository.cached(game_id).version)
         return game_id
 
     def next_command(self, game_id: str) -> tuple[int, Any, int] | None:
@@ -172,8 +181,8 @@ class Bench:
         cpu0 = time.process_time()
         command = self.next_command(game_id)
         if command is None:
-            if self.tailer is not None:
-                self.tailer.unwatch(game_id)
+            if self.pipeline is not None:
+                self.pipeline.unwatch(game_id)
             if self.spares:
                 game_id = self.spares.pop()
             else:
@@ -282,12 +291,18 @@ async def run(args: argparse.Namespace, url: str, redis_pid: int) -> None:
     service = GameService(store, Lobby(client))
     await service.start()
     tailer: Tailer | None = None
+    pipeline: LivePipeline | None = None
     if args.tailer:
         tail_pool = aioredis.ConnectionPool.from_url(url)
         tail = aioredis.Redis(connection_pool=tail_pool, single_connection_client=True)
-        tailer = Tailer(tail, client, lambda game_id, events: None, mode="notify")
-        service.observer = TailerObserver(tailer)
-    bench = Bench(service, random.Random(args.seed), tailer)
+        pipeline = LivePipeline(
+            {},
+            no_hub,
+            lambda p: Tailer(tail, client, lambda game_id, events: None, mode="notify", notices=p),
+        )
+        tailer = pipeline.tailer
+        service.observer = TailerObserver(pipeline)
+    bench = Bench(service, random.Random(args.seed), pipeline)
     games = [await bench.new_game() for _ in range(args.games)]
     # Warm-up: code paths, the script cache, the tailer's subscriptions.
     await sequential(bench, games, min(500, args.commands), redis_pid)

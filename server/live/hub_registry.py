@@ -5,7 +5,9 @@ last.
 makes a game's hub (``server.live.hubs.Hub``) when a socket first watches the game,
 attaches each socket's outbox to it, and drops it when its last socket leaves. It
 owns the process's ``Tailer`` (``server.live.tailer``), which reads the watched
-games' new events, and its ``HubPresence`` (``server.live.hub_presence``), which
+games' new events, through its ``LivePipeline`` (``server.live.pipeline``), which
+makes every fold into the hubs and is the game service's ``AppendObserver``, and its
+``HubPresence`` (``server.live.hub_presence``), which
 keeps the hubs' presence and rematch up to date. When Redis can't be read, every
 socket is told and closed.
 """
@@ -33,12 +35,12 @@ from server.live.hubs import (
     Outbox,
     Viewer,
 )
+from server.live.pipeline import LivePipeline
 from server.live.presence import PRESENCE_BEAT_S
 from server.live.socket_writers import Wire
 from server.live.tailer import TAIL_BLOCK_MS, Tailer
 from server.store.clients import RedisClient, ping
 from server.store.durability import Durability
-from server.store.event_store import StoredEvent
 
 __all__ = ["HubRegistry", "LoadGame"]
 
@@ -69,15 +71,20 @@ class HubRegistry:
         self._hubs: dict[str, Hub] = {}
         self._loading: dict[str, asyncio.Future[Hub]] = {}
         self.outbox_limit = outbox_limit
-        self.tailer = Tailer(
-            tail_client,
-            wake_client,
-            self._deliver,
-            block_ms=block_ms,
-            mode=tail_mode,
-            durability=durability,
+        self.pipeline = LivePipeline(
+            self._hubs,
+            self._drop_failed,
+            lambda pipeline: Tailer(
+                tail_client,
+                wake_client,
+                pipeline.delivered,
+                block_ms=block_ms,
+                mode=tail_mode,
+                durability=durability,
+                notices=pipeline,
+            ),
         )
-        self._appending: dict[str, int] = {}  # game -> events counted off in the tailer
+        self.tailer = self.pipeline.tailer
         self._wake_client = wake_client
         self.tailer.on_down = self._store_down
         self.hub_presence = HubPresence(
@@ -144,7 +151,7 @@ class HubRegistry:
             self.hub_presence.seat_closed(hub.game_id, outbox.viewer)
         if hub.watchers == 0 and self._hubs.get(hub.game_id) is hub:
             del self._hubs[hub.game_id]
-            self.tailer.unwatch(hub.game_id)
+            self.pipeline.unwatch(hub.game_id)
             self.hub_presence.hub_dropped(hub.game_id)
 
     async def _hub(self, game_id: str) -> Hub:
@@ -161,7 +168,7 @@ class HubRegistry:
                 hub = Hub(game_id, variant, logged)
                 self.hub_presence.hub_made(hub, seen, rematch)
                 self._hubs[game_id] = hub
-                self.tailer.watch(game_id, hub.version)
+                self.pipeline.watch(game_id, hub.version)
             self.hub_presence.loaded(game_id)
             future.set_result(hub)
             return hub
@@ -180,72 +187,16 @@ class HubRegistry:
             del self._loading[game_id]
             self.hub_presence.load_ended(game_id)
 
-    # -- this process's own appends (``server.games.service.AppendObserver``)
-
-    def appending(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
-        """Fold the events ahead, while their append is in flight."""
-        hub = self._hubs.get(game_id)
-        if hub is None:
-            return
-        if self.tailer.expect(game_id, len(logged)):
-            self._appending[game_id] = len(logged)
-        self._fold(hub, lambda: hub.fold_ahead(logged))
-
-    def appended(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
-        """Show the events at once, without reading them back from Redis."""
-        self._appending.pop(game_id, None)
-        hub = self._hubs.get(game_id)
-        if hub is None:
-            return
-        if hub.ahead:
-            confirmed = self._fold(hub, lambda: hub.confirm(logged))
-            if not confirmed:  # not what was folded ahead (never expected)
-                self._fold(hub, hub.undo)
-            self._read_missed(hub)
-            if confirmed:
-                return
-        if not self._fold(hub, lambda: hub.apply_logged(logged)):
-            self.tailer.mark(game_id)  # events before these are still to be read
-
-    def append_failed(self, game_id: str) -> None:
-        counted = self._appending.pop(game_id, 0)
-        hub = self._hubs.get(game_id)
-        if hub is None:
-            return
-        if hub.ahead:
-            self._fold(hub, hub.undo)
-            hub.missed = False  # read again just below
-        self.tailer.expected_failed(game_id, counted)  # reads the game again
-
-    def _read_missed(self, hub: Hub) -> None:
-        if hub.missed:
-            hub.missed = False
-            self.tailer.mark(hub.game_id)
-
-    def _deliver(self, game_id: str, events: list[StoredEvent]) -> None:
-        hub = self._hubs.get(game_id)
-        if hub is not None:
-            self._fold(hub, lambda: hub.apply(events))
-
-    def _fold(self, hub: Hub, apply: Callable[[], bool | None]) -> bool:
-        """``apply()`` to ``hub``, or drop the hub if it fails; False when ``apply``
-        says the events did not follow the hub's version."""
+    def _drop_failed(self, hub: Hub) -> None:
+        """A fold into ``hub`` failed (``LivePipeline``): the hub is dropped and its
+        sockets closed with 1011, and their clients reconnect to a hub loaded afresh."""
         game_id = hub.game_id
-        try:
-            in_order = apply() is not False
-        except Exception:
-            # Its state may be half-changed: drop the hub; its sockets are closed, and
-            # their clients reconnect (with ``since``) to a hub loaded afresh.
-            log.exception("%s: hub failed to apply events; closing its sockets", game_id)
-            hub.drop()
-            del self._hubs[game_id]
-            self.tailer.unwatch(game_id)
-            self.hub_presence.hub_dropped(game_id)
-            for outbox in hub.outboxes():
-                outbox.abandon(CLOSE_INTERNAL, "The server lost track of this game; reconnect.")
-            return True
-        self.tailer.advance(game_id, hub.version)
-        return in_order
+        hub.drop()
+        del self._hubs[game_id]
+        self.pipeline.unwatch(game_id)
+        self.hub_presence.hub_dropped(game_id)
+        for outbox in hub.outboxes():
+            outbox.abandon(CLOSE_INTERNAL, "The server lost track of this game; reconnect.")
 
     def _store_down(self, error: RedisError | OSError) -> None:
         """Redis can't be read (the tailer's reads failed: ``StoreUnavailable``, or

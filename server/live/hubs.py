@@ -20,19 +20,23 @@ Everything that touches a hub's state, audiences and outboxes runs without await
 in between (the event loop is the lock): a snapshot taken at version V is always
 followed by the diffs from V + 1.
 
-This process's own moves are shown *ahead* of their append: the service tells the hubs
-of the events it is about to append (``HubRegistry.appending``), and the hub folds them and
-makes every audience's messages while the append's round trip to Redis is in flight;
-they are written when the append is confirmed (``appended``), or thrown away and the
-hub set back (``append_failed``). Meanwhile the hub is *ahead*: its ``version`` is still
-the confirmed one, and whatever would see the state ahead (a new socket's snapshot or
-catch-up, a snapshot after a reset, events read from the stream) waits for it to settle.
+This process's own moves are shown *ahead* of their append: the live pipeline
+(``server.live.pipeline``) has the hub fold the events the service is about to append
+(``fold_ahead``), and the hub makes every audience's messages while the append's round
+trip to Redis is in flight; they are written when the append is confirmed
+(``confirm``), or thrown away and the hub set back (``undo``). Meanwhile the hub is
+*ahead*: its ``version`` is still the confirmed one, and whatever would see the state
+ahead (a new socket's snapshot or catch-up, a snapshot after a reset) waits for it to
+settle, while events read from the stream are left (``Fold.DEFERRED_AHEAD``).
+
+Every fold says what it did with a ``Fold``, one value per outcome.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 import time
 from collections import deque
@@ -59,6 +63,7 @@ __all__ = [
     "CLOSE_UNAVAILABLE",
     "DEFAULT_OUTBOX_LIMIT",
     "Close",
+    "Fold",
     "Hub",
     "Outbox",
     "Viewer",
@@ -230,6 +235,29 @@ class Outbox:
 # ---------------------------------------------------------------------- hubs
 
 
+class Fold(enum.Enum):
+    """What a fold into a hub did. Each outcome is its own value, and none is a
+    truth value: an outcome is compared with ``is``."""
+
+    # The events were folded and their messages made.
+    APPLIED = "applied"
+    # Every event was at or below the hub's version: the hub had them already.
+    ALREADY_HAD = "already had"
+    # An event did not follow the hub's version: the events before it are unread.
+    GAP = "gap"
+    # The hub is ahead: the events were left, to be read again once it settles.
+    DEFERRED_AHEAD = "deferred while ahead"
+    # The events could not be folded ahead, or confirmed, or undone: nothing changed.
+    REFUSED = "refused"
+    # The events folded ahead were taken back.
+    UNDONE = "undone"
+    # The fold raised: the hub was dropped and its sockets closed.
+    HUB_DROPPED = "hub dropped"
+
+    def __bool__(self) -> bool:
+        raise TypeError(f"{self} is not a truth value: compare it with `is`")
+
+
 class _Audience:
     """The sockets that see a game the same way (one seat, or every spectator), and
     the messages of the events being applied, for all of them."""
@@ -246,12 +274,11 @@ class _Audience:
 class _Ahead:
     """Events a hub folded ahead of their append."""
 
-    __slots__ = ("logged", "missed", "settled", "version")
+    __slots__ = ("logged", "settled", "version")
 
     def __init__(self, version: int, logged: Sequence[LoggedEvent]) -> None:
         self.version = version  # the hub's confirmed version
         self.logged = logged
-        self.missed = False  # events read from the stream meanwhile, not applied
         self.settled: asyncio.Future[None] | None = None  # made when someone waits
 
 
@@ -266,8 +293,6 @@ class Hub:
         self._views = AudienceViews(variant, self.state)
         self._audiences: dict[Viewer, _Audience] = {}
         self._ahead: _Ahead | None = None  # events folded ahead of their append
-        # Events read from the stream while ahead were left: to be read again.
-        self.missed = False
         # Presence (server.live.presence): per seat, since when no other process has had
         # one of its sockets (ms, 0: never; None while one has: set by HubPresence); when
         # its last socket here closed; what was sent last; the players it counted.
@@ -448,63 +473,66 @@ class Hub:
             audience.snapshot = (self.version, message)
         return audience.snapshot[1]
 
-    def apply(self, stored: Sequence[StoredEvent]) -> None:
+    def apply(self, stored: Sequence[StoredEvent]) -> Fold:
         """Fold new events read from the stream and send every audience its diffs."""
         logged = [
             LoggedEvent(e.version, e.at_ms, decode_event(self.variant, e.data))
             for e in stored
             if e.version > self.version  # else read twice (a tail begun before the load)
         ]
-        if not self.apply_logged(logged):
-            # Not the next one: left; the tailer reads on from our version.
+        outcome = self.apply_logged(logged)
+        if outcome is Fold.GAP:
+            # Left: the tailer reads on from the hub's version.
             log.warning("%s: hub at %d got %d", self.game_id, self.version, logged[0].version)
+        return outcome
 
-    def apply_logged(self, logged: Sequence[LoggedEvent]) -> bool:
+    def apply_logged(self, logged: Sequence[LoggedEvent]) -> Fold:
         """Fold events (decoded already: read, or just appended by this process) and
-        send every audience its diffs; False when they do not follow the hub's
-        version (events before them are still to read)."""
-        ahead = self._ahead
-        if ahead is not None:
-            ahead.missed = True  # read again once settled
-            return True
+        send every audience its diffs. While the hub is ahead nothing is folded
+        (``DEFERRED_AHEAD``); an event that does not follow the hub's version stops
+        the fold (``GAP``), the events before it still to be read."""
+        if self._ahead is not None:
+            return Fold.DEFERRED_AHEAD
+        before = len(self.log)
         try:
             for entry in logged:
                 if entry.version <= self.version:
                     continue  # the tailer was quicker
                 if entry.version != self.version + 1:
-                    return False
+                    return Fold.GAP
                 self._apply_one(entry)
-            return True
+            return Fold.APPLIED if len(self.log) != before else Fold.ALREADY_HAD
         finally:
             self._flush()
 
-    def fold_ahead(self, logged: Sequence[LoggedEvent]) -> bool:
+    def fold_ahead(self, logged: Sequence[LoggedEvent]) -> Fold:
         """Fold events about to be appended and make their messages, written by
-        ``confirm``, or undone by ``undo``. False (nothing done) unless they follow
-        the hub's version and nothing else is ahead."""
+        ``confirm``, or undone by ``undo``. ``REFUSED`` (nothing done) unless they
+        follow the hub's version and nothing else is ahead."""
         if self._ahead is not None or not logged or logged[0].version != self.version + 1:
-            return False
+            return Fold.REFUSED
         self._ahead = _Ahead(self.version, logged)
         for entry in logged:
             self._apply_one(entry)
-        return True
+        return Fold.APPLIED
 
-    def confirm(self, logged: Sequence[LoggedEvent]) -> bool:
-        """The events folded ahead were appended: write their messages. False when
-        ``logged`` is not what was folded ahead (then nothing is done)."""
+    def confirm(self, logged: Sequence[LoggedEvent]) -> Fold:
+        """The events folded ahead were appended: write their messages. ``REFUSED``
+        (nothing done) when ``logged`` is not the list that was folded ahead."""
         ahead = self._ahead
         if ahead is None or ahead.logged is not logged:
-            return False
+            return Fold.REFUSED
         self._settle(ahead)
         self._flush()
-        return True
+        return Fold.APPLIED
 
-    def undo(self) -> None:
+    def undo(self) -> Fold:
         """The append of the events folded ahead failed: forget them and their
-        messages, and fold the state and views of the confirmed log again."""
+        messages, and fold the state and views of the confirmed log again.
+        ``REFUSED`` when nothing is ahead."""
         ahead = self._ahead
         if ahead is None:
-            return
+            return Fold.REFUSED
         del self.log[ahead.version :]
         self._settle(ahead)
         self.state = self.variant.fold_timed((e.at_ms, e.event) for e in self.log)
@@ -512,6 +540,7 @@ class Hub:
         for viewer, audience in self._audiences.items():
             audience.pending = []
             self._views.view(viewer)
+        return Fold.UNDONE
 
     def drop(self) -> None:
         """The hub is thrown away: wake whatever waits for it to settle (and finds
@@ -522,7 +551,6 @@ class Hub:
 
     def _settle(self, ahead: _Ahead) -> None:
         self._ahead = None
-        self.missed |= ahead.missed
         if ahead.settled is not None and not ahead.settled.done():
             ahead.settled.set_result(None)
 

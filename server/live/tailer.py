@@ -13,13 +13,11 @@ It waits for news in one of two ways, chosen when it starts:
   game is added. Simplest, but every wake costs the whole list of watched games in
   Redis and here: milliseconds per wake with hundreds of games.
 
-The events this process appends itself reach its hubs without the tailer
-(``expect``): their notifications are then counted off instead of read. Counting, not
-matching (a notification does not say whose append it is), is safe because every
-expected notification does come once the game's channel has delivered one: if
-another process's notification is counted off in place of one of ours, ours is read
-when it comes, and that read finds the other's events too. An append that wrote
-nothing (``expected_failed``) is read for, and its count taken back.
+The events this process appends itself reach its hubs without the tailer, so their
+notifications are counted off instead of read: the tailer asks its ``notices`` (the
+live pipeline, ``server.live.pipeline``, which says why counting is safe) whether to
+read a game for each notification, and tells it whenever a game's channel is
+subscribed to again, when the notifications counted may be lost.
 
 The notifications come on one connection of ``wake_client``'s pool, taken for good
 and read by a protocol of ours (``server.store.direct_path.Subscriber``): each
@@ -50,7 +48,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Protocol
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
@@ -64,7 +62,7 @@ from server.store.event_store import EventStore, StoredEvent, events_key
 from server.store.fast_paths import subscription_path
 from server.store.public_path import CLOSE_TIMEOUT_S, Subscription, SubscriptionPath, within
 
-__all__ = ["SWEEP_S", "TAIL_BLOCK_MS", "TAIL_COUNT", "TailMode", "Tailer"]
+__all__ = ["SWEEP_S", "TAIL_BLOCK_MS", "TAIL_COUNT", "Notices", "TailMode", "Tailer"]
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +78,17 @@ CLUSTER_POLL_BLOCK_MS: Final = 250  # polling a cluster: a new game is read with
 _RETRY_S: Final = (0.05, 0.2, 1.0, 2.0)
 NOT_DURABLE_PAUSE_S: Final = 0.05  # after events held back for want of a replica
 _SINGLE: Final = ""  # the one feed's name on a single Redis
+
+
+class Notices(Protocol):
+    """What the tailer asks about notifications (``server.live.pipeline.LivePipeline``)."""
+
+    def notified(self, game_id: str) -> bool:
+        """A notification came on the game's channel: whether to read the game."""
+
+    def channel_reset(self, game_id: str) -> None:
+        """The game's channel is subscribed to again, or no longer: the
+        notifications that were to come on the old subscription may never come."""
 
 
 @dataclass
@@ -108,7 +117,8 @@ class _Feed:
 
 class Tailer:
     """Reads the new events of the watched games; ``deliver(game_id, events)`` gets
-    them (the hubs then call ``advance`` with their new version).
+    them (the hubs then call ``advance`` with their new version). Every notification
+    is read unless ``notices`` says otherwise.
 
     ``tail_client`` must be a single-connection client of its own (``XREAD BLOCK``
     holds its connection); ``wake_client`` is any other client (its pool lends the
@@ -127,11 +137,13 @@ class Tailer:
         count: int = TAIL_COUNT,
         mode: TailMode = "auto",
         durability: Durability | None = None,
+        notices: Notices | None = None,
     ) -> None:
         self._tail_client = tail_client
         self._store = EventStore(tail_client, durability, lanes=1)
         self._wake_client = wake_client
         self._deliver = deliver
+        self._notices = notices
         self._block_ms = block_ms
         self._count = count
         self.mode: TailMode = mode  # "auto" is settled when the tailer first runs
@@ -145,11 +157,6 @@ class Tailer:
         self._marked: set[str] = set()
         self._feeds: dict[str, _Feed] = {}  # by node name ("" on a single Redis)
         self._placed: dict[str, str] = {}  # game -> the feed it is subscribed on
-        # Games whose channel has delivered a notification since it was subscribed to
-        # (only then will an expected notification surely come), and the
-        # notifications of this process's own appends still to come, per game.
-        self._live: set[str] = set()
-        self._expected: dict[str, int] = {}
         # polling
         self._generation = 0  # bumped when a game is added
         self._reading: int | None = None  # the generation of the read in flight
@@ -189,28 +196,11 @@ class Tailer:
         self._to_unsubscribe.add(game_id)
         self._news.set()
         self._marked.discard(game_id)
-        self._live.discard(game_id)
-        self._expected.pop(game_id, None)
+        self._channel_reset(game_id)
 
-    def expect(self, game_id: str, events: int) -> bool:
-        """This process is appending ``events`` events to ``game_id`` and will hand them
-        to its hub itself: count off their notifications instead of reading. False
-        when they cannot be counted on (then they are read as usual)."""
-        if self.mode != "notify" or game_id not in self._live:
-            return False
-        self._expected[game_id] = self._expected.get(game_id, 0) + events
-        return True
-
-    def expected_failed(self, game_id: str, events: int) -> None:
-        """An append announced to ``expect`` wrote nothing, or may have: take its
-        count back and read the game (a notification counted off meanwhile may have
-        been another process's)."""
-        left = self._expected.get(game_id, 0) - events
-        if left > 0:
-            self._expected[game_id] = left
-        else:
-            self._expected.pop(game_id, None)
-        self.mark(game_id)
+    def _channel_reset(self, game_id: str) -> None:
+        if self._notices is not None:
+            self._notices.channel_reset(game_id)
 
     def mark(self, game_id: str) -> None:
         """Read ``game_id`` soon, whatever the notifications say."""
@@ -222,6 +212,10 @@ class Tailer:
     def advance(self, game_id: str, version: int) -> None:
         if game_id in self._positions:
             self._positions[game_id] = version
+
+    def position(self, game_id: str) -> int | None:
+        """The version after which ``game_id`` is read (None: it is not watched)."""
+        return self._positions.get(game_id)
 
     def read_alone(self, game_id: str) -> None:
         """Read ``game_id`` soon with ``EventStore.read``, on its own: the game was
@@ -350,8 +344,7 @@ class Tailer:
         feed.subscribed = set()
         for game_id in games:
             self._placed.pop(game_id, None)
-            self._live.discard(game_id)
-            self._expected.pop(game_id, None)
+            self._channel_reset(game_id)
         self._to_subscribe |= games & self._positions.keys()
 
     def _follow_slots(self) -> None:
@@ -370,8 +363,7 @@ class Tailer:
         if feed is None:
             return
         feed.subscribed.discard(game_id)
-        self._live.discard(game_id)
-        self._expected.pop(game_id, None)
+        self._channel_reset(game_id)
         if feed.up and feed.subscriber is not None:
             feed.subscriber.unsubscribe([self._channel(game_id)])
 
@@ -512,13 +504,8 @@ class Tailer:
         game_id = _game_of(channel)
         if game_id not in self._positions:
             return
-        self._live.add(game_id)
-        expected = self._expected.get(game_id, 0)
-        if expected > 1:
-            self._expected[game_id] = expected - 1
-        elif expected == 1:
-            del self._expected[game_id]
-        else:
+        notices = self._notices
+        if notices is None or notices.notified(game_id):
             self._marked.add(game_id)
             self._news.set()
 

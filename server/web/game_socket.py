@@ -379,7 +379,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     )
     app.state.hubs = hubs
     # This process's own moves go to its hubs straight from the service.
-    service.observer = hubs
+    service.observer = hubs.pipeline
     # Who is away, for abandon claims and views (server.live.presence).
     service.away_since = hubs.hub_presence.presence.seats_away_since
     await hubs.start()

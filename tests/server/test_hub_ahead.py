@@ -19,7 +19,7 @@ from server.games.projection import LoggedEvent, encode_event
 from server.games.service import GameService
 from server.live.game_signals import rematch_signal
 from server.live.hub_registry import HubRegistry
-from server.live.hubs import Hub, Outbox
+from server.live.hubs import Fold, Hub, Outbox
 from server.live.presence import SeatsSeen
 from server.live.socket_writers import Batch, SendWire
 from server.store.event_store import StoredEvent, meta_key
@@ -60,11 +60,11 @@ async def test_events_folded_ahead_are_written_only_once_confirmed() -> None:
     sockets = watched(hub, [None, 0, 1])
     await settle()
     move = log[START : START + 2]
-    assert hub.fold_ahead(move) and hub.ahead
+    assert hub.fold_ahead(move) is Fold.APPLIED and hub.ahead
     await settle()
     assert hub.version == START
     assert all(len(s.sent) == 1 for s in sockets.values())  # the snapshot alone
-    assert hub.confirm(move) and not hub.ahead
+    assert hub.confirm(move) is Fold.APPLIED and not hub.ahead
     await settle()
     assert hub.version == START + 2
     for viewer, socket in sockets.items():
@@ -77,7 +77,7 @@ async def test_an_undone_move_leaves_no_trace() -> None:
     log = seeded_log()
     hub = Hub("g", CLASSIC, log[:START])
     sockets = watched(hub, [None, 0, 1])
-    assert hub.fold_ahead(other_move(log, START))
+    assert hub.fold_ahead(other_move(log, START)) is Fold.APPLIED
     hub.undo()
     assert not hub.ahead and hub.version == START
     stored = [StoredEvent(e.version, e.at_ms, encode_event(e.event)) for e in log]
@@ -122,11 +122,10 @@ async def test_events_read_while_ahead_are_left_for_a_second_read() -> None:
     socket = watched(hub, [None])[None]
     hub.fold_ahead(other_move(log, START))
     stored = [StoredEvent(e.version, e.at_ms, encode_event(e.event)) for e in log]
-    hub.apply(stored[START : START + 2])
+    assert hub.apply(stored[START : START + 2]) is Fold.DEFERRED_AHEAD
     assert hub.version == START
     hub.undo()
-    assert hub.missed
-    hub.apply(stored[START : START + 2])
+    assert hub.apply(stored[START : START + 2]) is Fold.APPLIED
     await settle()
     assert rebuild(socket.sent) == CLASSIC.view(hub.state, None)
     assert hub.version == START + 2
@@ -186,7 +185,7 @@ async def test_a_failed_append_shows_the_move_another_process_made_instead(
             state, seat, action(service, "classic", legal[0]), random.Random(1)
         )
         ours = [LoggedEvent(len(log) + 1 + i, 1, e) for i, e in enumerate(decided)]
-        hubs.appending(game_id, ours)
+        hubs.pipeline.appending(game_id, ours)
         player = ListWire()
         late = asyncio.create_task(hubs.watch(game_id, seat, None, player))
         theirs = action(service, "classic", legal[-1])
@@ -195,7 +194,7 @@ async def test_a_failed_append_shows_the_move_another_process_made_instead(
         )
         await asyncio.sleep(0.3)
         assert not late.done()  # waits while the hub is ahead
-        hubs.append_failed(game_id)
+        hubs.pipeline.append_failed(game_id)
         await asyncio.wait_for(late, 5)
         final = await service.store.version(game_id)
         for _ in range(100):
@@ -226,7 +225,7 @@ async def test_a_hub_that_fails_ahead_is_dropped_settled_and_a_new_socket_gets_a
         seat, legal = await mover_and_legal(service, game_id)
         good = CLASSIC.decide(state, seat, action(service, "classic", legal[0]), random.Random(1))
         broken = [LoggedEvent(len(log) + 1, 1, good[0]), LoggedEvent(len(log) + 2, 1, "?")]
-        hubs.appending(game_id, broken)  # the second event fails in the rules
+        hubs.pipeline.appending(game_id, broken)  # the second event fails in the rules
         await asyncio.wait_for(hub.settled(), 1)
         assert not hub.ahead and hubs.get(game_id) is None
         await asyncio.sleep(0)

@@ -11,6 +11,8 @@ import redis.asyncio as aioredis
 import websockets
 
 from server.common.settings import Settings
+from server.live.hubs import Hub
+from server.live.pipeline import LivePipeline
 from server.live.tailer import Tailer, TailMode
 from server.store.event_store import EventStore, StoredEvent
 from server.web.game_socket import tail_client
@@ -50,6 +52,11 @@ class Delivered:
     def tailer_on(self, redis_client: aioredis.Redis, **options: Any) -> Tailer:
         self.tailer = Tailer(tail_client(redis_client), redis_client, self, **options)
         return self.tailer
+
+
+def no_hubs(hub: Hub) -> None:
+    """The hub-dropping callback of a pipeline over a tailer alone, which has none."""
+    raise AssertionError(f"no hub to drop: {hub.game_id}")
 
 
 @pytest.mark.parametrize("mode", ["notify", "poll"])
@@ -131,16 +138,19 @@ async def test_own_appends_are_counted_off_and_others_still_read(
     async def foreign(version: int, count: int) -> None:
         await store.append("g", [b"{}"] * count, expected_version=version, command_id=None, at_ms=1)
 
-    tailer = got.tailer_on(redis_client, mode="notify")
+    pipeline = LivePipeline(
+        {}, no_hubs, lambda p: got.tailer_on(redis_client, mode="notify", notices=p)
+    )
+    tailer = pipeline.tailer
     try:
         await foreign(0, 1)
-        tailer.watch("g", 1)
+        pipeline.watch("g", 1)
         await asyncio.sleep(0.2)
         await foreign(1, 1)  # the channel delivers: from now on our appends are counted
         await got.arrival()
         assert got.of("g") == [2]
         reads = tailer.reads
-        assert tailer.expect("g", 2)
+        assert pipeline.expect("g", 2)
         await foreign(2, 2)  # "ours": the hub would get 3 and 4 from the service
         tailer.advance("g", 4)
         await asyncio.sleep(0.3)
@@ -148,16 +158,16 @@ async def test_own_appends_are_counted_off_and_others_still_read(
         await foreign(4, 1)  # another process's, after ours
         await got.arrival()
         assert got.of("g") == [2, 5]
-        assert tailer.expect("g", 2)
+        assert pipeline.expect("g", 2)
         await foreign(5, 1)  # another's comes first and is counted off as ours...
         await foreign(6, 2)  # ...then ours: its last notification reads everything
         await got.arrival()
         await asyncio.sleep(0.1)
         assert got.of("g") == [2, 5, 6, 7, 8]
-        assert tailer.expect("g", 2)
+        assert pipeline.expect("g", 2)
         await foreign(8, 2)  # counted off in place of an append that then failed
         await asyncio.sleep(0.2)
-        tailer.expected_failed("g", 2)
+        pipeline.expected_failed("g", 2)
         await got.arrival()
         assert got.of("g") == [2, 5, 6, 7, 8, 9, 10]
     finally:
