@@ -150,6 +150,10 @@ class HubRegistry:
         if outbox.viewer is not None:
             self.hub_presence.seat_closed(hub.game_id, outbox.viewer)
         if hub.watchers == 0 and self._hubs.get(hub.game_id) is hub:
+            # Settled as it goes: a socket waiting for it to settle (``watch``) would
+            # otherwise wait for ever, since the end of an append in flight no longer
+            # reaches a hub that is not registered. It then gets a hub loaded afresh.
+            hub.drop()
             del self._hubs[hub.game_id]
             self.pipeline.unwatch(hub.game_id)
             self.hub_presence.hub_dropped(hub.game_id)

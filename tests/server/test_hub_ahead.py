@@ -206,6 +206,33 @@ async def test_a_failed_append_shows_the_move_another_process_made_instead(
         assert player.sent[0]["type"] == "snapshot"
 
 
+async def test_a_socket_waiting_on_a_hub_ahead_whose_last_socket_leaves_gets_a_fresh_hub(
+    redis_client: aioredis.Redis, service: GameService
+) -> None:
+    """A socket that waits for a hub ahead to settle is not left waiting when the hub's last socket leaves meanwhile: it gets a hub loaded afresh, which shows the append once it ends."""
+    game_id, _ = await seated(service)
+    async with hubs_of(service, redis_client) as hubs:
+        first = await hubs.watch(game_id, None, None, ListWire())
+        log = await service.log(game_id)
+        seat, legal = await mover_and_legal(service, game_id)
+        state = CLASSIC.fold(e.event for e in log)
+        decided = CLASSIC.decide(
+            state, seat, action(service, "classic", legal[0]), random.Random(1)
+        )
+        ours = [LoggedEvent(len(log) + 1 + i, 1, e) for i, e in enumerate(decided)]
+        hubs.pipeline.appending(game_id, ours)
+        wire = ListWire()
+        late = asyncio.create_task(hubs.watch(game_id, None, None, wire))
+        await asyncio.sleep(0.2)
+        assert not late.done()  # waits while the hub is ahead
+        await hubs.leave(first)
+        outbox = await asyncio.wait_for(late, 5)
+        assert outbox.hub is not first.hub and wire.sent[0]["version"] == len(log)
+        hubs.pipeline.appended(game_id, ours)
+        assert outbox.hub.version == len(log) + len(ours)
+        assert [m["version"] for m in wire.sent[1:]] == [m.version for m in ours]
+
+
 async def test_a_hub_that_fails_ahead_is_dropped_settled_and_a_new_socket_gets_a_fresh_hub(
     redis_client: aioredis.Redis, service: GameService
 ) -> None:
