@@ -51,7 +51,7 @@ log = logging.getLogger(__name__)
 
 _encoder = msgspec.json.Encoder()
 
-REREAD_CHUNK: Final = 200  # games whose presence is read at once
+REREAD_CHUNK: Final = 200  # The games whose presence is read at once.
 # Every hub's presence and rematch are read again at least once in this many beats,
 # signal or not: a PUBLISH is delivered at most once (a Redis Cluster drops those
 # sent while a bus link is being made again), so what a lost one hid is shown
@@ -83,12 +83,12 @@ class HubPresence:
         self.signals = Signals(wake_client, self._signalled, self._reread_all)
         self._presence_started: asyncio.Task[None] | None = None
         self._seat_sockets: Counter[tuple[str, int]] = Counter()
-        self._stale: set[str] = set()  # games whose presence is to be read again
+        self._stale: set[str] = set()  # The games whose presence is to be read again.
         self._rereading: asyncio.Task[None] | None = None
         self._beats = 0
-        self._signalled_loading: set[str] = set()  # signalled while their hub was made
-        self._made = 0  # hubs made, which shares them out among the beats
-        self._tasks: set[asyncio.Task[None]] = set()  # seats' tokens being compared
+        self._signalled_loading: set[str] = set()  # Signalled while their hub was made.
+        self._made = 0  # The hubs made, which shares them out among the beats.
+        self._tasks: set[asyncio.Task[None]] = set()  # The seats' tokens being compared.
 
     def seat_sockets(self) -> int:
         """The seats' sockets open on this process's hubs (metrics)."""
@@ -99,7 +99,7 @@ class HubPresence:
         did before, but a process must know the others' beats to answer who is away."""
         if self._presence_started is None:
             self._presence_started = asyncio.get_running_loop().create_task(self.presence.start())
-        await asyncio.shield(self._presence_started)  # its first beat before any write
+        await asyncio.shield(self._presence_started)  # Its first beat comes before any write.
 
     # -- from the registry
 

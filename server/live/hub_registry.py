@@ -128,14 +128,14 @@ class HubRegistry:
         diffs).
         """
         if self.tailer.down is not None:
-            await ping(self._wake_client)  # raises while Redis is still down
+            await ping(self._wake_client)  # It raises while Redis is still down.
         while True:
             hub = self._hubs.get(game_id)
             if hub is None:
                 hub = await self._hub(game_id)
             if not hub.ahead:
                 break
-            await hub.settled()  # a snapshot or a catch-up is of confirmed versions
+            await hub.settled()  # A snapshot or a catch-up is of confirmed versions.
         outbox = Outbox(hub, viewer, wire, self.outbox_limit, close, digest)
         hub.attach(outbox, since)
         if viewer is not None:
@@ -165,7 +165,7 @@ class HubRegistry:
         future: asyncio.Future[Hub] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
-            variant, logged = await self._load(game_id)  # refuses an unknown game first
+            variant, logged = await self._load(game_id)  # An unknown game is refused first.
             seen, rematch = await self.hub_presence.watch_signals(game_id)
             hub = self._hubs.get(game_id)
             if hub is None:
@@ -185,7 +185,7 @@ class HubRegistry:
             if game_id not in self._hubs:
                 self.hub_presence.hub_dropped(game_id)
             future.set_exception(e)
-            future.exception()  # retrieved: other waiters re-raise it themselves
+            future.exception()  # Retrieved, since other waiters re-raise it themselves.
             raise
         finally:
             del self._loading[game_id]

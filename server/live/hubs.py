@@ -71,13 +71,13 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-Viewer = int | None  # a seat, or None for a spectator
-Close = Callable[[int, str], Coroutine[Any, Any, None]]  # a websocket close: code, reason
+Viewer = int | None  # A seat, or None for a spectator.
+Close = Callable[[int, str], Coroutine[Any, Any, None]]  # A websocket's close(code, reason).
 
-DEFAULT_OUTBOX_LIMIT: Final = WS_BUFFER_BYTES  # bytes behind before a socket is reset
+DEFAULT_OUTBOX_LIMIT: Final = WS_BUFFER_BYTES  # A socket this many bytes behind is reset.
 CLOSE_INTERNAL: Final = 1011
-CLOSE_UNAVAILABLE: Final = 4503  # 4000 + HTTP 503: Redis can't be reached for now
-CLOSE_FORBIDDEN: Final = 4403  # 4000 + HTTP 403: the seat's token was replaced
+CLOSE_UNAVAILABLE: Final = 4503  # 4000 + HTTP 503, since Redis can't be reached for now.
+CLOSE_FORBIDDEN: Final = 4403  # 4000 + HTTP 403, since the seat's token was replaced.
 
 _encoder = msgspec.json.Encoder()
 
@@ -116,16 +116,16 @@ class Outbox:
     ) -> None:
         self.hub = hub
         self.viewer = viewer
-        self.digest = digest  # of the seat token the socket was opened with
+        self.digest = digest  # The digest of the seat token the socket was opened with.
         self.wire = wire
         self._close = close
         self._limit = max(1, limit)
-        self._held: deque[Batch] | None = None  # live batches waiting for a catch-up
+        self._held: deque[Batch] | None = None  # Live batches waiting for a catch-up.
         self._held_bytes = 0
         self.needs_snapshot = False
-        self.resets = 0  # times this socket's diffs were dropped for a snapshot
+        self.resets = 0  # The times this socket's diffs were dropped for a snapshot.
         self.closed = False
-        self._task: asyncio.Task[None] | None = None  # a catch-up or a snapshot to come
+        self._task: asyncio.Task[None] | None = None  # A catch-up or a snapshot to come.
         self._closing: asyncio.Task[None] | None = None
 
     async def stop(self) -> None:
@@ -156,7 +156,7 @@ class Outbox:
     def feed(self, batch: Batch) -> None:
         """Write a batch of the audience's diffs, or drop it for a snapshot to come."""
         if self.needs_snapshot or self.closed:
-            return  # the snapshot to come will cover it
+            return  # The snapshot to come covers it.
         held = self._held
         if held is not None:
             held.append(batch)
@@ -199,7 +199,7 @@ class Outbox:
     def _start(self, work: Coroutine[Any, Any, None]) -> None:
         task = self._task
         if task is not None and not task.done():
-            task.cancel()  # a catch-up overtaken by a snapshot
+            task.cancel()  # A snapshot overtakes a catch-up.
         self._task = asyncio.get_running_loop().create_task(self._guard(work))
 
     async def _guard(self, work: Coroutine[Any, Any, None]) -> None:
@@ -207,7 +207,7 @@ class Outbox:
             await work
         except asyncio.CancelledError:
             raise
-        except Exception as e:  # the socket is gone: its reader sees it and leaves
+        except Exception as e:  # The socket is gone; its reader sees that and leaves.
             log.debug("socket writer for %s stopped: %r", self.hub.game_id, e)
             self.closed = True
 
@@ -225,7 +225,7 @@ class Outbox:
             if self.wire.buffered() > self._limit:
                 await self.wire.drained(self._limit // 2)
             if self.needs_snapshot or self.closed:
-                return  # overflowed meanwhile: the snapshot to come starts it over
+                return  # It overflowed meanwhile, and the snapshot to come starts it over.
             self.wire.write(Batch((message,)))
         held, self._held, self._held_bytes = self._held, None, 0
         for batch in held or ():
@@ -268,7 +268,7 @@ class _Audience:
         self.viewer = viewer
         self.outboxes: set[Outbox] = set()
         self.pending: list[bytes] = []
-        self.snapshot: tuple[int, bytes] | None = None  # (version, message), made once
+        self.snapshot: tuple[int, bytes] | None = None  # (version, message), made once.
 
 
 class _Ahead:
@@ -277,9 +277,9 @@ class _Ahead:
     __slots__ = ("logged", "settled", "version")
 
     def __init__(self, version: int, logged: Sequence[LoggedEvent]) -> None:
-        self.version = version  # the hub's confirmed version
+        self.version = version  # The hub's confirmed version.
         self.logged = logged
-        self.settled: asyncio.Future[None] | None = None  # made when someone waits
+        self.settled: asyncio.Future[None] | None = None  # Made when someone waits.
 
 
 class Hub:
@@ -292,10 +292,11 @@ class Hub:
         self.state: Any = variant.fold_timed((e.at_ms, e.event) for e in self.log)
         self._views = AudienceViews(variant, self.state)
         self._audiences: dict[Viewer, _Audience] = {}
-        self._ahead: _Ahead | None = None  # events folded ahead of their append
-        # Presence (server.live.presence): per seat, since when no other process has had
-        # one of its sockets (ms, 0: never; None while one has: set by HubPresence); when
-        # its last socket here closed; what was sent last; the players it counted.
+        self._ahead: _Ahead | None = None  # The events folded ahead of their append.
+        # Presence (server.live.presence). ``remote`` says per seat since when no other
+        # process has had one of its sockets (in ms; 0 for never; None while one has),
+        # as HubPresence sets it; ``_left_here`` when its last socket here closed; then
+        # what was sent last, and the players it counted.
         self.remote: list[int | None] = []
         self.seen: SeatsSeen | None = None
         self._left_here: dict[int, int] = {}
@@ -303,8 +304,8 @@ class Hub:
         self._presence: tuple[tuple[bool, ...], tuple[int | None, ...]] = ((), ())
         self._presence_message = b""
         self._players = -1
-        self.rematch: str | None = None  # the finished game's rematch, once made
-        self.reconcile_share = 0  # the beats (modulo RECONCILE_BEATS) it is read again
+        self.rematch: str | None = None  # The finished game's rematch, once made.
+        self.reconcile_share = 0  # The beats (modulo RECONCILE_BEATS) it is read again.
 
     @property
     def version(self) -> int:
@@ -337,7 +338,7 @@ class Hub:
         that version, then every diff of its audience; the seats' presence after the
         snapshot (and the rematch, if one is made), then whenever it changes."""
         audience = self._audience(outbox.viewer)
-        self.update_presence()  # its seat is present now: the others are told
+        self.update_presence()  # Its seat is present now, and the others are told.
         if since is None or since > self.version:
             outbox.feed(self.opening(outbox.viewer))
         else:
@@ -380,7 +381,7 @@ class Hub:
                 or seat in self._audiences
                 or (elsewhere is None)
             ):
-                seats.append(True)  # (a rematch's seat may have sockets before it is taken)
+                seats.append(True)  # A rematch's seat may have sockets before it is taken.
                 away.append(None)
             elif not taken:
                 seats.append(False)
@@ -468,7 +469,7 @@ class Hub:
         if audience.snapshot is None or audience.snapshot[0] != self.version:
             view = self._views.view(viewer)
             if self.rematch is not None:
-                view = {**view, "rematch": self.rematch}  # the kept view stays as it is
+                view = {**view, "rematch": self.rematch}  # The kept view stays as it is.
             message = _encoder.encode({"type": "snapshot", "version": self.version, "view": view})
             audience.snapshot = (self.version, message)
         return audience.snapshot[1]
@@ -478,11 +479,11 @@ class Hub:
         logged = [
             LoggedEvent(e.version, e.at_ms, decode_event(self.variant, e.data))
             for e in stored
-            if e.version > self.version  # else read twice (a tail begun before the load)
+            if e.version > self.version  # Older ones were read again by a tail begun before the load.
         ]
         outcome = self.apply_logged(logged)
         if outcome is Fold.GAP:
-            # Left: the tailer reads on from the hub's version.
+            # The events are left, and the tailer reads on from the hub's version.
             log.warning("%s: hub at %d got %d", self.game_id, self.version, logged[0].version)
         return outcome
 
@@ -497,7 +498,7 @@ class Hub:
         try:
             for entry in logged:
                 if entry.version <= self.version:
-                    continue  # the tailer was quicker
+                    continue  # The tailer was quicker.
                 if entry.version != self.version + 1:
                     return Fold.GAP
                 self._apply_one(entry)
@@ -560,7 +561,7 @@ class Hub:
         self.log.append(logged)
         finished = self.state.status == "finished"
         patches = self._views.advance(logged.event)
-        plain: bytes | None = None  # the event as JSON, when not redacted
+        plain: bytes | None = None  # The event as JSON, when it is not redacted.
         for viewer, audience in self._audiences.items():
             shown = variant.redact(logged.event, viewer, finished)
             if shown is logged.event:
@@ -584,7 +585,7 @@ class Hub:
                 for outbox in audience.outboxes:
                     outbox.feed(batch)
         if len(self.state.players) != self._players:
-            self.update_presence()  # a seat taken (a bot is present at once)
+            self.update_presence()  # A seat was taken, and a bot is present at once.
 
     def diffs(self, viewer: Viewer, after: int, until: int, public: bool) -> Iterator[bytes]:
         """The ``diff`` messages of ``viewer`` for versions ``after + 1 .. until``,

@@ -190,7 +190,7 @@ class LivePipeline:
         line.counted = len(logged) if self.expect(game_id, len(logged)) else 0
         hub = self._hubs.get(game_id)
         if hub is None:
-            return  # a pipeline over a tailer alone
+            return  # A pipeline over a tailer alone has no hub to fold into.
         outcome = self._fold(hub, lambda: hub.fold_ahead(logged))
         if outcome is Fold.HUB_DROPPED:
             return
@@ -215,7 +215,7 @@ class LivePipeline:
         line.stage, line.logged, line.counted = Stage.IDLE, None, 0
         hub = self._hubs.get(game_id)
         if hub is None:
-            return  # a pipeline over a tailer alone
+            return  # A pipeline over a tailer alone has no hub to fold into.
         if stage is Stage.AHEAD:
             outcome = self._fold(hub, lambda: hub.confirm(logged))
             if outcome is Fold.HUB_DROPPED:
@@ -229,7 +229,7 @@ class LivePipeline:
             if outcome is Fold.HUB_DROPPED:
                 return
             if outcome is Fold.GAP:
-                self.tailer.mark(game_id)  # the events before these are still to be read
+                self.tailer.mark(game_id)  # The events before these are still to be read.
         assert self._holds(game_id, line)
 
     def append_failed(self, game_id: str) -> None:
@@ -251,7 +251,7 @@ class LivePipeline:
             if outcome is Fold.HUB_DROPPED:
                 return
             assert outcome is Fold.UNDONE, outcome
-            line.reread = False  # read again just below
+            line.reread = False  # The game is read again just below.
         self.expected_failed(game_id, counted)
         assert self._holds(game_id, line)
 

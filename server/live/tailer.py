@@ -68,16 +68,16 @@ log = logging.getLogger(__name__)
 
 Deliver = Callable[[str, list[StoredEvent]], None]
 
-TAIL_BLOCK_MS: Final = 5_000  # polling: one read's wait (it is woken for a new game)
-TAIL_COUNT: Final = 500  # events per game per read
-NOTIFY_WAIT_S: Final = 1.0  # notified: longest wait for a notification (it is woken)
-SWEEP_S: Final = 10.0  # notified: every watched game is read this often anyway
-READ_CHUNK: Final = 200  # games per XREAD
-FEW_GAMES: Final = 3  # games with news read one by one rather than by one XREAD
-CLUSTER_POLL_BLOCK_MS: Final = 250  # polling a cluster: a new game is read within it
+TAIL_BLOCK_MS: Final = 5_000  # Polling, a read waits this long; a new game wakes it.
+TAIL_COUNT: Final = 500  # The events read per game in one read.
+NOTIFY_WAIT_S: Final = 1.0  # Notified, the loop looks at its clock at least this often.
+SWEEP_S: Final = 10.0  # Notified, every watched game is read this often anyway.
+READ_CHUNK: Final = 200  # The games read by one XREAD.
+FEW_GAMES: Final = 3  # Up to this many games with news are read one by one, not by XREAD.
+CLUSTER_POLL_BLOCK_MS: Final = 250  # Polling a cluster, a new game is read within this.
 _RETRY_S: Final = (0.05, 0.2, 1.0, 2.0)
-NOT_DURABLE_PAUSE_S: Final = 0.05  # after events held back for want of a replica
-_SINGLE: Final = ""  # the one feed's name on a single Redis
+NOT_DURABLE_PAUSE_S: Final = 0.05  # The pause after events held back for want of a replica.
+_SINGLE: Final = ""  # The name of the one feed on a single Redis.
 
 
 class Notices(Protocol):
@@ -146,26 +146,28 @@ class Tailer:
         self._notices = notices
         self._block_ms = block_ms
         self._count = count
-        self.mode: TailMode = mode  # "auto" is settled when the tailer first runs
+        self.mode: TailMode = mode  # "auto" is settled when the tailer first runs.
         self._positions: dict[str, int] = {}
         self._task: asyncio.Task[None] | None = None
-        # notified
-        self._news = asyncio.Event()  # a game marked, a game to (un)subscribe, a tick
+        # What the notified loop uses. ``_news`` is set for a game marked, a game to
+        # subscribe or unsubscribe, and the tick.
+        self._news = asyncio.Event()
         self._ticking: asyncio.TimerHandle | None = None
         self._to_subscribe: set[str] = set()
         self._to_unsubscribe: set[str] = set()
         self._marked: set[str] = set()
-        self._feeds: dict[str, _Feed] = {}  # by node name ("" on a single Redis)
-        self._placed: dict[str, str] = {}  # game -> the feed it is subscribed on
-        # polling
-        self._generation = 0  # bumped when a game is added
-        self._reading: int | None = None  # the generation of the read in flight
+        self._feeds: dict[str, _Feed] = {}  # By node name, "" on a single Redis.
+        self._placed: dict[str, str] = {}  # Game -> the feed it is subscribed on.
+        # What the polling loop uses. ``_generation`` is bumped when a game is added,
+        # and ``_reading`` is the generation of the read in flight.
+        self._generation = 0
+        self._reading: int | None = None
         self._client_id: int | None = None
         self._waking: asyncio.Task[None] | None = None
-        self._alone: set[asyncio.Task[None]] = set()  # read_alone's reads in flight
+        self._alone: set[asyncio.Task[None]] = set()  # The reads of read_alone in flight.
         self.reads = 0
         self.empty_reads = 0
-        self.held_back = 0  # reads in a row whose events no replica had yet
+        self.held_back = 0  # The reads in a row whose events no replica had yet.
         # Why Redis can't be read now (None while it can), and who is told when it
         # first fails (the hubs close their sockets: server/store/availability.py).
         self.down: RedisError | OSError | None = None
@@ -248,7 +250,7 @@ class Tailer:
                 # stopping server must stop whatever a dead Redis node does.
                 await asyncio.wait([task], timeout=3 * CLOSE_TIMEOUT_S)
                 if task.done() and not task.cancelled():
-                    task.exception()  # retrieved: what it failed with was logged
+                    task.exception()  # Retrieved, since what it failed with was logged.
         client = self._tail_client
         closing = (
             client.aclose()
@@ -282,7 +284,8 @@ class Tailer:
         if not isinstance(self._wake_client, RedisCluster):
             await _notify_streams(self._wake_client)
             return
-        for node in self._wake_client.get_primaries():  # the others when their feed connects
+        # The other nodes get it when their feed connects.
+        for node in self._wake_client.get_primaries():
             client = node_client(self._wake_client, node)
             try:
                 await _notify_streams(client)
@@ -336,8 +339,8 @@ class Tailer:
             # A primary may be new (a promoted replica): CONFIG SET is per node.
             await _notify_streams(feed.client)
         elif failures:
-            # A Redis started afresh has them off (CONFIG SET is not kept): on
-            # again, or this connection waits in vain.
+            # A Redis started afresh has them off, since CONFIG SET is not kept: they
+            # are turned on again, or this connection would wait in vain.
             await self._turn_notifications_on()
         feed.subscriber = await feed.path.connected()
         games = {g for g, placed in self._placed.items() if placed == name} | feed.subscribed
@@ -413,7 +416,7 @@ class Tailer:
         self._to_unsubscribe.clear()
         for game_id in gone:
             self._unplace(game_id)
-        await self._drop_idle_feeds()  # e.g. a dead primary's, whose games moved
+        await self._drop_idle_feeds()  # A dead primary's feed goes once its games moved.
         for name, feed in list(self._feeds.items()):
             if not feed.up:
                 await self._connect(name, feed, failures)
@@ -453,9 +456,9 @@ class Tailer:
         placed subscribed again, then back off and refresh a cluster's slots."""
         for feed in self._feeds.values():
             if feed.subscriber is not None and feed.subscriber.lost is not None:
-                feed.subscriber = None  # the next turn connects it again
+                feed.subscriber = None  # The next turn connects it again.
         if not isinstance(self._wake_client, RedisCluster):
-            # One connection carries everything: whatever failed, it starts afresh.
+            # One connection carries everything, so whatever failed, it starts afresh.
             for feed in self._feeds.values():
                 if feed.subscriber is not None:
                     feed.subscriber.fail(RedisConnectionError(f"tailer: {error!r}"))
@@ -486,16 +489,18 @@ class Tailer:
             if not feed.up:
                 await self._connect(name, feed, 0)
             assert feed.subscriber is not None
-            # Placed first: a failure below has them subscribed to again with the feed.
+            # Placed first, so that a failure below has them subscribed to again with
+            # the feed.
             for game_id in ids:
                 self._placed[game_id] = name
             await feed.subscriber.subscribe([self._channel(g) for g in ids])
             feed.subscribed.update(ids)
-            # Events appended between a hub's load and its subscription.
+            # Marked, since events may have been appended between a hub's load and its
+            # subscription.
             self._marked.update(ids)
 
     def _tick(self) -> None:
-        # Every NOTIFY_WAIT_S: a look at the sweep's clock and at the connection.
+        # Every NOTIFY_WAIT_S the loop looks at the sweep's clock and at the connection.
         self._news.set()
         self._ticking = asyncio.get_running_loop().call_later(NOTIFY_WAIT_S, self._tick)
 
@@ -513,7 +518,8 @@ class Tailer:
         games = [g for g in self._marked if g in self._positions]
         self._marked.clear()
         if len(games) <= FEW_GAMES:
-            # XRANGE each: no blocking read to set up (and to wait out when empty).
+            # An XRANGE each, since a blocking read costs more to set up and to wait
+            # out when it finds nothing.
             found: dict[str, list[StoredEvent]] = {}
             for game_id in games:
                 after = self._positions.get(game_id)
@@ -537,7 +543,7 @@ class Tailer:
             self.empty_reads += not batch
             for game_id, events in batch.items():
                 if len(events) >= self._count:
-                    self._marked.add(game_id)  # more where these came from
+                    self._marked.add(game_id)  # More may follow these: read it again.
             await self._hand_on(batch)
 
     async def _hand_on(self, batch: dict[str, list[StoredEvent]]) -> None:
@@ -590,7 +596,7 @@ class Tailer:
                 self._reading = None
             failures, self.down = 0, None
         except (RedisError, OSError) as e:
-            self._client_id = None  # a new connection has a new id
+            self._client_id = None  # A new connection has a new id.
             await asyncio.sleep(self._read_failed(e, failures))
             return failures + 1
         self.reads += 1
@@ -603,8 +609,8 @@ class Tailer:
         return failures
 
     async def _wake(self) -> None:
-        # CLIENT UNBLOCK answers 0 when the read has not reached Redis yet: try again
-        # a few times, then leave it to the read's own timeout.
+        # CLIENT UNBLOCK answers 0 when the read has not reached Redis yet: it is tried
+        # again a few times, then the read's own timeout ends it.
         for attempt in range(50):
             reading = self._reading
             if reading is None or reading >= self._generation or self._client_id is None:
