@@ -4,6 +4,7 @@
 
 import { ApiError, fetchMe, logIn, logOut, logOutEverywhere, signUp } from "./api.js";
 import { h, mount } from "./dom.js";
+import { t } from "./i18n.js";
 
 const USERNAME = "[A-Za-z0-9_\\-]{3,20}";
 
@@ -73,21 +74,21 @@ export function mountAccountBar(topbar) {
     if (!name) {
       mount(
         bar,
-        h("button", { type: "button", class: "btn btn-small", id: "login-open", onclick: () => dialog.open("login") }, "Log in"),
-        h("button", { type: "button", class: "btn btn-small btn-primary", id: "signup-open", onclick: () => dialog.open("signup") }, "Sign up"),
+        h("button", { type: "button", class: "btn btn-small", id: "login-open", onclick: () => dialog.open("login") }, t("Log in")),
+        h("button", { type: "button", class: "btn btn-small btn-primary", id: "signup-open", onclick: () => dialog.open("signup") }, t("Sign up")),
       );
       return;
     }
     const menu = h(
       "details",
       { class: "account-menu", id: "account-menu" },
-      h("summary", { class: "btn btn-small", id: "account-name", "aria-label": `Account ${name}` }, svgPerson(), h("span", {}, name)),
+      h("summary", { class: "btn btn-small", id: "account-name", "aria-label": t("Account {name}", { name }) }, svgPerson(), h("span", {}, name)),
       h(
         "div",
         { class: "account-menu-list" },
-        h("a", { class: "btn btn-small btn-quiet", href: `#/player/${encodeURIComponent(name)}`, onclick: () => (menu.open = false) }, "Your profile"),
-        h("button", { type: "button", class: "btn btn-small btn-quiet", id: "logout", onclick: () => leave(logOut) }, "Log out"),
-        h("button", { type: "button", class: "btn btn-small btn-quiet", id: "logout-everywhere", onclick: () => leave(logOutEverywhere) }, "Log out everywhere"),
+        h("a", { class: "btn btn-small btn-quiet", href: `#/player/${encodeURIComponent(name)}`, onclick: () => (menu.open = false) }, t("Your profile")),
+        h("button", { type: "button", class: "btn btn-small btn-quiet", id: "logout", onclick: () => leave(logOut) }, t("Log out")),
+        h("button", { type: "button", class: "btn btn-small btn-quiet", id: "logout-everywhere", onclick: () => leave(logOutEverywhere) }, t("Log out everywhere")),
       ),
     );
     menu.addEventListener("keydown", (e) => {
@@ -132,13 +133,13 @@ function accountDialog() {
   const error = h("p", { class: "form-error", role: "alert", id: "account-error" });
   const submit = h("button", { type: "submit", class: "btn btn-primary", id: "account-submit" });
   const other = h("button", { type: "button", class: "btn btn-quiet", id: "account-switch", onclick: () => setMode(mode === "login" ? "signup" : "login") });
-  const cancel = h("button", { type: "button", class: "btn", onclick: () => element.close() }, "Cancel");
+  const cancel = h("button", { type: "button", class: "btn", onclick: () => element.close() }, t("Cancel"));
   const form = h(
     "form",
     { onsubmit: (e) => send(e) },
     title,
-    h("div", { class: "field" }, h("label", { for: "account-username" }, "Username"), username),
-    h("div", { class: "field" }, h("label", { for: "account-password" }, "Password"), password),
+    h("div", { class: "field" }, h("label", { for: "account-username" }, t("Username")), username),
+    h("div", { class: "field" }, h("label", { for: "account-password" }, t("Password")), password),
     hint,
     error,
     h("div", { class: "dialog-actions" }, other, cancel, submit),
@@ -148,13 +149,13 @@ function accountDialog() {
   const setMode = (next) => {
     mode = next;
     const signing = mode === "signup";
-    title.textContent = signing ? "Sign up" : "Log in";
-    submit.textContent = signing ? "Sign up" : "Log in";
-    other.textContent = signing ? "I have an account" : "New here? Sign up";
+    title.textContent = signing ? t("Sign up") : t("Log in");
+    submit.textContent = signing ? t("Sign up") : t("Log in");
+    other.textContent = signing ? t("I have an account") : t("New here? Sign up");
     password.setAttribute("autocomplete", signing ? "new-password" : "current-password");
     password.setAttribute("minlength", signing ? "8" : "1");
     hint.textContent = signing
-      ? "3 to 20 letters, digits, _ or -; a password of 8 characters or more. Guests can still play without an account."
+      ? t("3 to 20 letters, digits, _ or -; a password of 8 characters or more. Guests can still play without an account.")
       : "";
     error.textContent = "";
   };

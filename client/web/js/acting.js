@@ -4,25 +4,27 @@
 // decides what is legal: that is the view's `legal` list.
 
 import { h } from "./dom.js";
-import { gemLabel, tokenChip } from "./gems.js";
+import { colourWord, gemCount, tokenChip } from "./gems.js";
+import { formatNumber, t } from "./i18n.js";
 
 const ERROR_PREFIX = {
-  not_your_turn: "It is not your turn.",
-  conflict: "The table changed before your move arrived; it is up to date now, please choose again.",
-  game_over: "The game is over.",
-  unauthorized: "This page holds no valid seat for this game.",
-  rate_limited: "Too many moves too fast; wait a moment.",
-  network: "The server can't be reached right now.",
-  timeout: "No answer from the server yet.",
+  not_your_turn: t("It is not your turn."),
+  conflict: t("The table changed before your move arrived; it is up to date now, please choose again."),
+  game_over: t("The game is over."),
+  unauthorized: t("This page holds no valid seat for this game."),
+  rate_limited: t("Too many moves too fast; wait a moment."),
+  network: t("The server can't be reached right now."),
+  timeout: t("No answer from the server yet."),
 };
 
 /** A refused action in words. */
 export function problemWords(err) {
   const prefix = ERROR_PREFIX[err.code];
   const message = err.message || "";
-  if (err.code === "illegal_action" || err.code === "bad_request") return message || "That move is not allowed.";
-  if (!prefix) return message || "The server refused that move.";
-  return message && err.code !== "conflict" && message !== prefix ? `${prefix} ${message}` : prefix;
+  if (err.code === "illegal_action" || err.code === "bad_request") return message || t("That move is not allowed.");
+  if (!prefix) return message || t("The server refused that move.");
+  // Translators: what the page says of a refusal, then the server's own sentence.
+  return message && err.code !== "conflict" && message !== prefix ? t("{problem} {message}", { problem: prefix, message }) : prefix;
 }
 
 /** Whether the view's reader holds the seat to move in a live game. */
@@ -77,13 +79,27 @@ export function givingBackCount(actions) {
   return actions.length ? Object.values(actions[0].tokens).reduce((n, k) => n + k, 0) : 0;
 }
 
+// The steppers' labels of each way of giving back (`verb` of tokenSteppers).
+const STEP_WORDS = {
+  return: {
+    less: (colour) => t("Return one {colour} less", { colour }),
+    more: (colour) => t("Return one more {colour}", { colour }),
+    count: (colour) => t("{colour} to return", { colour }),
+  },
+  discard: {
+    less: (colour) => t("Put back one {colour} less", { colour }),
+    more: (colour) => t("Put back one more {colour}", { colour }),
+    count: (colour) => t("{colour} to put back", { colour }),
+  },
+};
+
 /**
  * The rows of a dialog giving tokens back: for each colour of `colors` held, its
- * chip, then − the count picked +. `verb` names the act ("Return", "Put back");
+ * chip, then − the count picked +. `verb` names the act ("return" or "discard");
  * `chosen`/`need` stop the + buttons once enough is picked; onStep(color, ±1).
  */
 export function tokenSteppers(colors, held, pick, { chosen, need, verb, onStep }) {
-  const lower = verb.toLowerCase();
+  const words = STEP_WORDS[verb];
   return h(
     "div",
     { class: "return-rows" },
@@ -93,11 +109,11 @@ export function tokenSteppers(colors, held, pick, { chosen, need, verb, onStep }
         h(
           "div",
           { class: "return-row", dataset: { color } },
-          tokenChip(color, held[color], { size: "sm", label: `You hold ${held[color]} ${gemLabel(color)}` }),
-          h("span", { class: "return-name" }, color),
-          h("button", { type: "button", class: "btn btn-step", dataset: { key: `less-${color}` }, "aria-label": `${verb} one ${color} less`, disabled: !pick[color], onclick: () => onStep(color, -1) }, "−"),
-          h("output", { class: "return-count", "aria-label": `${color} to ${lower}` }, String(pick[color] || 0)),
-          h("button", { type: "button", class: "btn btn-step", dataset: { key: `more-${color}` }, "aria-label": `${verb} one more ${color}`, disabled: (pick[color] || 0) >= held[color] || chosen >= need, onclick: () => onStep(color, 1) }, "+"),
+          tokenChip(color, held[color], { size: "sm", label: t("You hold {tokens}", { tokens: gemCount(color, held[color]) }) }),
+          h("span", { class: "return-name" }, colourWord(color)),
+          h("button", { type: "button", class: "btn btn-step", dataset: { key: `less-${color}` }, "aria-label": words.less(colourWord(color)), disabled: !pick[color], onclick: () => onStep(color, -1) }, "−"),
+          h("output", { class: "return-count", "aria-label": words.count(colourWord(color)) }, formatNumber(pick[color] || 0)),
+          h("button", { type: "button", class: "btn btn-step", dataset: { key: `more-${color}` }, "aria-label": words.more(colourWord(color)), disabled: (pick[color] || 0) >= held[color] || chosen >= need, onclick: () => onStep(color, 1) }, "+"),
         ),
       ),
   );

@@ -8,6 +8,7 @@
 
 import { h } from "./dom.js";
 import { isMyTurn } from "./acting.js";
+import { t } from "./i18n.js";
 
 const SOUND_KEY = "splendor.sound";
 
@@ -30,7 +31,7 @@ function rememberSound(on) {
 /** The title of a page whose reader may have to move: "Your move · [clock ·] <title>". */
 export function attentionTitle(base, myTurn, clockNote = "") {
   if (!myTurn) return base;
-  return `Your move · ${clockNote ? `${clockNote} · ` : ""}${base}`;
+  return clockNote ? t("Your move · {clock} · {title}", { clock: clockNote, title: base }) : t("Your move · {title}", { title: base });
 }
 
 export class TurnAlert {
@@ -70,7 +71,7 @@ export class TurnAlert {
     if (this.sound) this.beep();
     if (document.hidden && "Notification" in window && Notification.permission === "granted") {
       try {
-        const note = new Notification("Your move", { body: this.what, tag: `splendor-${this.what}` });
+        const note = new Notification(t("Your move"), { body: this.what, tag: `splendor-${this.what}` });
         note.onclick = () => {
           window.focus();
           note.close();
@@ -129,13 +130,13 @@ export class TurnAlert {
           class: "btn btn-small btn-quiet",
           id: "sound-toggle",
           "aria-pressed": String(this.sound),
-          title: "A short sound when it becomes your move",
+          title: t("A short sound when it becomes your move"),
           onclick: () => this.toggleSound(),
         },
-        this.sound ? "Sound on" : "Sound off",
+        this.sound ? t("Sound on") : t("Sound off"),
       ),
       notifications === "default"
-        ? h("button", { type: "button", class: "btn btn-small btn-quiet", id: "notify-me", title: "A notification when it becomes your move while this tab is hidden", onclick: () => this.askNotifications() }, "Notify me")
+        ? h("button", { type: "button", class: "btn btn-small btn-quiet", id: "notify-me", title: t("A notification when it becomes your move while this tab is hidden"), onclick: () => this.askNotifications() }, t("Notify me"))
         : null,
     );
   }

@@ -1,24 +1,26 @@
 // Development cards, card backs and nobles, drawn with HTML/CSS and the gem symbols.
 
-import { h, listWords, plural, svg } from "./dom.js";
-import { GEMS, costPip, gemIcon, gemLabel } from "./gems.js";
+import { h, listWords, svg } from "./dom.js";
+import { GEMS, colourWord, costPip, gemIcon, gemLabel, tokenWords } from "./gems.js";
+import { formatNumber, t, tn } from "./i18n.js";
 
 const ROMAN = { 1: "I", 2: "II", 3: "III" };
 
 /** Words for a cost or requirement: "2 white and 3 red". */
 export function costWords(cost) {
-  const parts = GEMS.filter((g) => cost[g]).map((g) => `${cost[g]} ${g}`);
-  return parts.length ? listWords(parts) : "nothing";
+  const parts = GEMS.filter((g) => cost[g]).map((g) => tokenWords(g, cost[g]));
+  return parts.length ? listWords(parts) : t("nothing");
 }
 
 /** "level-2 blue card, 3 points": how the log and labels name a card. */
 export function cardName(card) {
-  const points = card.points ? `, ${plural(card.points, "point")}` : "";
-  return `level-${card.level} ${card.color} card${points}`;
+  const args = { level: card.level, colour: colourWord(card.color) };
+  if (!card.points) return t("level-{level} {colour} card", args);
+  return tn("level-{level} {colour} card, {n} point", "level-{level} {colour} card, {n} points", card.points, args);
 }
 
 export function cardLabel(card) {
-  return `Level ${card.level} ${gemLabel(card.color)} card, ${plural(card.points, "point")}, costs ${costWords(card.cost)}`;
+  return tn("Level {level} {gem} card, {n} point, costs {cost}", "Level {level} {gem} card, {n} points, costs {cost}", card.points, { level: card.level, gem: gemLabel(card.color), cost: costWords(card.cost) });
 }
 
 /**
@@ -32,7 +34,7 @@ export function cardFace(id, card, { onClick, extra = [], size = "", label, attr
     h(
       "span",
       { class: "card-head" },
-      h("span", { class: "card-points" }, card.points ? String(card.points) : ""),
+      h("span", { class: "card-points" }, card.points ? formatNumber(card.points) : ""),
       h("span", { class: "card-bonus" }, gemIcon(card.color, "card-gem")),
     ),
     gemIcon(card.color, "card-art"),
@@ -77,14 +79,14 @@ export function cardShell(id, card, { classes, text, onClick, attrs = {} }, ...c
 }
 
 export function cardSlotEmpty() {
-  return h("div", { class: "card card-empty", role: "img", "aria-label": "Empty slot" });
+  return h("div", { class: "card card-empty", role: "img", "aria-label": t("Empty slot") });
 }
 
 /** A face-down card: the level only (a deck, or someone's hidden reserve). */
 export function cardBack(level, { count, onClick, extra = [], size = "", label, attrs = {} } = {}) {
   const tag = onClick ? "button" : "div";
   const text =
-    label || (count === undefined ? `A hidden level-${level} card` : `Level ${level} deck, ${plural(count, "card")} left`);
+    label || (count === undefined ? t("A hidden level-{level} card", { level }) : tn("Level {level} deck, {n} card left", "Level {level} deck, {n} cards left", count, { level }));
   return h(
     tag,
     {
@@ -98,12 +100,12 @@ export function cardBack(level, { count, onClick, extra = [], size = "", label, 
       { class: "back-mark" },
     ),
     h("span", { class: "back-level" }, ROMAN[level]),
-    count === undefined ? null : h("span", { class: "back-count" }, String(count)),
+    count === undefined ? null : h("span", { class: "back-count" }, formatNumber(count)),
   );
 }
 
 export function nobleLabel(noble) {
-  return `Noble, ${plural(noble.points, "point")}, visits a player with ${costWords(noble.requires)} cards`;
+  return tn("Noble, {n} point, visits a player with {cost} cards", "Noble, {n} points, visits a player with {cost} cards", noble.points, { cost: costWords(noble.requires) });
 }
 
 /** A noble tile: its points and the bonuses it requires. */
@@ -119,7 +121,7 @@ export function nobleTile(id, noble, { onClick, extra = [], size = "" } = {}) {
     h(
       "span",
       { class: "noble-head" },
-      h("span", { class: "noble-points" }, String(noble.points)),
+      h("span", { class: "noble-points" }, formatNumber(noble.points)),
       svg(
         "0 0 24 24",
         '<path d="M3 18 4.5 7l4.5 5 3-7 3 7 4.5-5L21 18Z"/><rect x="3" y="19" width="18" height="2.5" rx="1"/>',

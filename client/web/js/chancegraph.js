@@ -8,6 +8,8 @@
 
 import { gameAnalysis } from "./api.js";
 import { h, mount, svgElement as el } from "./dom.js";
+import { colourWord } from "./gems.js";
+import { formatList, formatPercent, t, tp } from "./i18n.js";
 
 const W = 600;
 const H = 150;
@@ -19,14 +21,52 @@ export const SEAT_COLOURS = ["#56B4E9", "#E69F00", "#CC79A7", "#F0E442"];
 export const SEAT_DASHES = ["", "8 4", "2 3", "10 3 2 3"];
 const POLL_MS = 3000;
 
-const percent = (p) => `${Math.round(p * 100)}%`;
+const percent = (p) => formatPercent(p);
+
+// An action's kind and fields (docs/analysis.md's `best`), in words.
+const ACTION_WORDS = {
+  take_three: tp("action", "take three"),
+  take_two: tp("action", "take two"),
+  reserve: tp("action", "reserve"),
+  buy: tp("action", "buy"),
+  pass: tp("action", "pass"),
+  return_tokens: tp("action", "return tokens"),
+  choose_noble: tp("action", "choose noble"),
+  take_tokens: tp("action", "take tokens"),
+  use_privileges: tp("action", "use privileges"),
+  replenish: tp("action", "replenish"),
+  take_bonus_token: tp("action", "take bonus token"),
+  steal_token: tp("action", "steal token"),
+  choose_royal: tp("action", "choose royal"),
+  discard_tokens: tp("action", "discard tokens"),
+};
+const FIELD_WORDS = {
+  colors: tp("action", "colors"),
+  color: tp("action", "color"),
+  card: tp("action", "card"),
+  level: tp("action", "level"),
+  noble: tp("action", "noble"),
+  tokens: tp("action", "tokens"),
+  cells: tp("action", "cells"),
+  cell: tp("action", "cell"),
+  gold_cell: tp("action", "gold cell"),
+  wild_on: tp("action", "wild on"),
+  royal: tp("action", "royal"),
+};
+
+/** A field's value: colours in words, anything else as its JSON without brackets or quotes. */
+function valueWords(value) {
+  if (typeof value === "string") return colourWord(value);
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value.map(colourWord).join(" ");
+  return JSON.stringify(value).replace(/[[\]"]/g, "").replace(/,/g, " ");
+}
 
 /** An action as the analysis gives it, in plain words (its kind and its fields). */
 export function actionWords(action) {
-  if (!action) return "nothing";
+  if (!action) return t("nothing");
   const { kind, ...rest } = action;
-  const fields = Object.entries(rest).map(([k, v]) => `${k.replace(/_/g, " ")} ${JSON.stringify(v).replace(/[[\]"]/g, "").replace(/,/g, " ")}`);
-  return [String(kind).replace(/_/g, " "), ...fields].join(" · ");
+  const fields = Object.entries(rest).map(([k, v]) => `${FIELD_WORDS[k] || k.replace(/_/g, " ")} ${valueWords(v)}`);
+  return [ACTION_WORDS[kind] || String(kind).replace(/_/g, " "), ...fields].join(" · ");
 }
 
 export class ChanceGraph {
@@ -41,9 +81,9 @@ export class ChanceGraph {
     this.timer = null;
     this.stopped = false;
     this.listeners = [];
-    this.status = h("p", { class: "chance-status", id: "chance-status", "aria-live": "polite" }, "Analysis: loading…");
+    this.status = h("p", { class: "chance-status", id: "chance-status", "aria-live": "polite" }, t("Analysis: loading…"));
     this.body = h("div", { class: "chance-body" });
-    this.el = h("section", { class: "chance-panel", id: "chance-panel", "aria-label": "Chance to win" }, h("h2", { class: "chance-title" }, "Chance to win"), this.status, this.body);
+    this.el = h("section", { class: "chance-panel", id: "chance-panel", "aria-label": t("Chance to win") }, h("h2", { class: "chance-title" }, t("Chance to win")), this.status, this.body);
   }
 
   /** Ask the server (again while pending); calls `ready(analysis)` once done. */
@@ -53,12 +93,12 @@ export class ChanceGraph {
     try {
       body = await gameAnalysis(this.gameId);
     } catch (err) {
-      this.status.textContent = `No analysis: ${err.message}`;
+      this.status.textContent = t("No analysis: {problem}", { problem: err.message });
       return;
     }
     if (this.stopped) return;
     if (body.status !== "done") {
-      this.status.textContent = "Analysis: the bots are still studying this game…";
+      this.status.textContent = t("Analysis: the bots are still studying this game…");
       this.timer = window.setTimeout(() => this.load(), POLL_MS);
       return;
     }
@@ -95,7 +135,8 @@ export class ChanceGraph {
 
   draw() {
     const { seats, mistakes } = this.analysis;
-    const sentence = `Each player's chance to win, move by move: ${seats.map((line, s) => `${this.names.of(s)} ends at ${percent(line[line.length - 1])}`).join(", ")}. Click the graph to go to that move.`;
+    const ends = seats.map((line, s) => t("{who} ends at {chance}", { who: this.names.of(s), chance: percent(line[line.length - 1]) }));
+    const sentence = t("Each player's chance to win, move by move: {ends}. Click the graph to go to that move.", { ends: formatList(ends, { units: true }) });
     const graph = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "chance-graph", id: "chance-graph", role: "img", "aria-label": sentence, preserveAspectRatio: "none" });
     const axis = h("div", { class: "chance-axis", "aria-hidden": "true" });
     for (const p of [1, 0.5, 0]) {
@@ -112,7 +153,7 @@ export class ChanceGraph {
       const at = { x1: this.x(m.version), x2: this.x(m.version), y1: this.y(seats[m.seat][m.version]), y2: this.y(seats[m.seat][m.version]) };
       const mark = el("g", { class: "chance-mistake", "data-version": m.version });
       mark.append(el("line", { ...at, class: "chance-mistake-ring", stroke: SEAT_COLOURS[m.seat % SEAT_COLOURS.length] }), el("line", { ...at, class: "chance-mistake-hole" }));
-      mark.append(el("title", {}, `${this.names.of(m.seat)} lost ${percent(m.lost)} here`));
+      mark.append(el("title", {}, t("{who} lost {chance} here", { who: this.names.of(m.seat), chance: percent(m.lost) })));
       graph.append(mark);
     }
     this.cursor = el("line", { y1: PAD.top, y2: H - PAD.bottom, class: "chance-cursor", id: "chance-cursor" });
@@ -147,7 +188,7 @@ export class ChanceGraph {
   chancesWords(version) {
     if (!this.analysis) return "";
     const v = Math.min(version, this.versions);
-    return this.analysis.seats.map((line, s) => `${this.names.of(s)} ${percent(line[v])}`).join(", ");
+    return formatList(this.analysis.seats.map((line, s) => t("{who} {chance}", { who: this.names.of(s), chance: percent(line[v]) })), { units: true });
   }
 
   /** What the bot would have played in the turn being played (or about to be) at

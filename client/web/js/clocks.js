@@ -13,30 +13,18 @@
 // clock starts from its bank).
 
 import { h } from "./dom.js";
+import { formatClock, formatMinutes, t } from "./i18n.js";
 
 export const LOW_MS = 10_000;
 
 /** "4:59", "0:09.4" under 10 s, "1:02:03" over an hour, "2d 3h" over a day. */
 export function clockText(ms) {
-  const clamped = Math.max(0, ms);
-  if (clamped < LOW_MS) {
-    const tenths = Math.floor(clamped / 100);
-    return `0:0${Math.floor(tenths / 10)}.${tenths % 10}`;
-  }
-  const total = Math.floor(clamped / 1000);
-  const days = Math.floor(total / 86400);
-  const hours = Math.floor((total % 86400) / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = String(total % 60).padStart(2, "0");
-  if (days) return `${days}d ${hours}h`;
-  if (hours) return `${hours}:${String(minutes).padStart(2, "0")}:${seconds}`;
-  return `${minutes}:${seconds}`;
+  return formatClock(ms);
 }
 
 /** "0:42" for the tab's title: whole seconds (the title changes once a second). */
 export function titleText(ms) {
-  const total = Math.ceil(Math.max(0, ms) / 1000);
-  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+  return formatMinutes(Math.ceil(Math.max(0, ms) / 1000));
 }
 
 /**
@@ -130,7 +118,7 @@ export class SeatClocks {
   clockOf(seat, who = null) {
     return h(
       "span",
-      { class: ["clock", who && "clock-compact"], role: "timer", dataset: { clockSeat: String(seat) }, "aria-label": `${seat === this.you ? "Your" : `${this.names.of(seat)}'s`} clock` },
+      { class: ["clock", who && "clock-compact"], role: "timer", dataset: { clockSeat: String(seat) }, "aria-label": seat === this.you ? t("Your clock") : t("{who}'s clock", { who: this.names.of(seat) }) },
       who ? h("span", { class: "clock-who", "aria-hidden": "true" }, who) : null,
       h("span", { class: "clock-time" }),
       h("span", { class: "clock-note" }),
@@ -160,7 +148,7 @@ export class SeatClocks {
     if (!bar || bar.querySelector(".bar-clocks") || this.you === null || this.state.shown(this.you, 0) === null) return;
     const mover = this.state.mover;
     const others = mover !== null && mover !== this.you && this.state.shown(mover, 0) !== null ? [this.clockOf(mover, this.names.of(mover))] : [];
-    bar.append(h("span", { class: "bar-clocks" }, others, this.clockOf(this.you, "You")));
+    bar.append(h("span", { class: "bar-clocks" }, others, this.clockOf(this.you, t("You"))));
     this.draw();
   }
 
@@ -173,7 +161,7 @@ export class SeatClocks {
       const running = this.state.live && this.state.clock.running === seat;
       const first = this.state.mover === seat ? this.state.firstMoveLeft(now) : null;
       el.querySelector(".clock-time").textContent = clockText(ms);
-      el.querySelector(".clock-note").textContent = first === null ? "" : `first move ${titleText(first)}`;
+      el.querySelector(".clock-note").textContent = first === null ? "" : t("first move {time}", { time: titleText(first) });
       el.classList.toggle("clock-running", running);
       el.classList.toggle("clock-low", (running && ms < LOW_MS) || (first !== null && first < LOW_MS) || ms <= 0);
       el.dataset.ms = String(Math.round(ms));

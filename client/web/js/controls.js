@@ -5,8 +5,9 @@
 
 import { actionMessage, focusAfterStep, givingBackCount, isMyTurn, pendingDialog, problemWords, sameTokens, showDialog, steppedPick, tokenSteppers } from "./acting.js";
 import { cardFace, cardName, costWords, nobleTile } from "./cards.js";
-import { h, plural } from "./dom.js";
+import { h } from "./dom.js";
 import { GEMS, TOKENS, tokenChip } from "./gems.js";
+import { t, tn } from "./i18n.js";
 import { deepEqual } from "./patch.js";
 import { bankGemWhy, cantAffordWhy, reserveLimitWhy, takeTwoWhy, whyLine } from "./reasons.js";
 import { tokensWords } from "./words.js";
@@ -28,8 +29,8 @@ export class Controls {
     this.message = null; // {kind: "error"|"info", text}
     this.returnPick = {};
     this.dialogDismissed = null; // the version whose dialog the user closed
-    this.returnDialog = this.makeDialog("return-dialog", "Return tokens");
-    this.nobleDialog = this.makeDialog("noble-dialog", "Choose a noble");
+    this.returnDialog = this.makeDialog("return-dialog", t("Return tokens"));
+    this.nobleDialog = this.makeDialog("noble-dialog", t("Choose a noble"));
   }
 
   destroy() {
@@ -205,18 +206,19 @@ export class Controls {
   prompt() {
     const v = this.view;
     if (!v) return "";
-    if (v.status === "open") return "Waiting for players to join…";
-    if (v.status === "finished") return "The game is over.";
-    const mover = this.names.of(v.turn.seat);
+    if (v.status === "open") return t("Waiting for players to join…");
+    if (v.status === "finished") return t("The game is over.");
+    const who = this.names.of(v.turn.seat);
     if (!this.myTurn) {
-      const doing = v.turn.phase === "return_tokens" ? " is returning tokens" : v.turn.phase === "choose_noble" ? " is choosing a noble" : " is playing";
-      return `${mover}${doing}…`;
+      if (v.turn.phase === "return_tokens") return t("{who} is returning tokens…", { who });
+      if (v.turn.phase === "choose_noble") return t("{who} is choosing a noble…", { who });
+      return t("{who} is playing…", { who });
     }
-    if (this.busy) return "Sending your move…";
-    if (this.phase === "return_tokens") return "You hold more than 10 tokens: return some to keep 10.";
-    if (this.phase === "choose_noble") return "Several nobles want to visit you: choose one.";
-    if (this.legal.length === 1 && this.legal[0].kind === "pass") return "No action is possible: you must pass.";
-    return "Your turn: pick tokens from the bank, or choose a card or a deck.";
+    if (this.busy) return t("Sending your move…");
+    if (this.phase === "return_tokens") return t("You hold more than 10 tokens: return some to keep 10.");
+    if (this.phase === "choose_noble") return t("Several nobles want to visit you: choose one.");
+    if (this.legal.length === 1 && this.legal[0].kind === "pass") return t("No action is possible: you must pass.");
+    return t("Your turn: pick tokens from the bank, or choose a card or a deck.");
   }
 
   /** A button for `action` (disabled without one; `hint` then says why, in its tooltip and the line #why-action). */
@@ -238,7 +240,7 @@ export class Controls {
   }
 
   cancelButton() {
-    return h("button", { type: "button", class: "btn btn-quiet", dataset: { key: "cancel" }, onclick: () => this.cancel() }, "Cancel");
+    return h("button", { type: "button", class: "btn btn-quiet", dataset: { key: "cancel" }, onclick: () => this.cancel() }, t("Cancel"));
   }
 
   selectionRow() {
@@ -247,16 +249,19 @@ export class Controls {
     if (picked.length) {
       const action = this.takeAction();
       const more = this.legal.some((a) => a.kind === "take_three" && a.colors.length > picked.length);
-      let hint = action ? null : more ? "Pick more colours." : "This combination can't be taken.";
+      let hint = action ? null : more ? t("Pick more colours.") : t("This combination can't be taken.");
       // One colour picked once: say at once whether a second click could make it two.
       const alone = picked.length === 1 && sel.tokens[picked[0]] === 1 ? picked[0] : null;
-      if (!action && alone && !this.isLegal({ kind: "take_two", color: alone })) hint = `${more ? "Pick more colours. " : ""}${takeTwoWhy(alone, this.view.bank[alone] || 0, this.catalog)}`;
+      if (!action && alone && !this.isLegal({ kind: "take_two", color: alone })) {
+        const why = takeTwoWhy(alone, this.view.bank[alone] || 0, this.catalog);
+        hint = more ? t("Pick more colours. {why}", { why }) : why;
+      }
       return [
         h(
           "div",
           { class: "action-row" },
           h("span", { class: "picked-tokens" }, picked.map((c) => tokenChip(c, sel.tokens[c], { size: "sm" }))),
-          this.button(`Take ${tokensWords(sel.tokens)}`, action, { primary: true, key: "take", hint }),
+          this.button(t("Take {tokens}", { tokens: tokensWords(sel.tokens) }), action, { primary: true, key: "take", hint }),
           this.cancelButton(),
         ),
         whyLine("why-action", [hint]),
@@ -270,16 +275,16 @@ export class Controls {
       const canBuy = this.isLegal(buy);
       const canReserve = !!sel.card && this.isLegal(reserve);
       const me = this.view.players.find((p) => p.seat === this.view.you);
-      const buyWhy = canBuy ? null : cantAffordWhy(card.cost, me) || "You can't buy it now.";
-      const reserveWhy = !sel.card || canReserve ? null : reserveLimitWhy(me, this.catalog) || "You can't reserve now.";
+      const buyWhy = canBuy ? null : cantAffordWhy(card.cost, me) || t("You can't buy it now.");
+      const reserveWhy = !sel.card || canReserve ? null : reserveLimitWhy(me, this.catalog) || t("You can't reserve now.");
       return [
         h(
           "div",
           { class: "action-row" },
           cardFace(cardId, card, { size: "xs" }),
-          h("span", { class: "chosen" }, `${cardName(card)}; costs ${costWords(card.cost)}`),
-          this.button("Buy", canBuy ? buy : null, { primary: true, key: "buy", hint: buyWhy }),
-          sel.card ? this.button(this.view.bank.gold ? "Reserve (+1 gold)" : "Reserve", canReserve ? reserve : null, { key: "reserve", hint: reserveWhy }) : null,
+          h("span", { class: "chosen" }, t("{card}; costs {cost}", { card: cardName(card), cost: costWords(card.cost) })),
+          this.button(t("Buy"), canBuy ? buy : null, { primary: true, key: "buy", hint: buyWhy }),
+          sel.card ? this.button(this.view.bank.gold ? t("Reserve (+1 gold)") : t("Reserve"), canReserve ? reserve : null, { key: "reserve", hint: reserveWhy }) : null,
           this.cancelButton(),
         ),
         whyLine("why-action", [buyWhy, reserveWhy]),
@@ -289,13 +294,13 @@ export class Controls {
       const action = { kind: "reserve", level: sel.deck };
       const ok = this.isLegal(action);
       const me = this.view.players.find((p) => p.seat === this.view.you);
-      const why = ok ? null : reserveLimitWhy(me, this.catalog) || "You can't reserve now.";
+      const why = ok ? null : reserveLimitWhy(me, this.catalog) || t("You can't reserve now.");
       return [
         h(
           "div",
           { class: "action-row" },
-          h("span", { class: "chosen" }, `The top card of the level-${sel.deck} deck, unseen by the others.`),
-          this.button(this.view.bank.gold ? "Reserve blind (+1 gold)" : "Reserve blind", ok ? action : null, { primary: true, key: "reserve-blind", hint: why }),
+          h("span", { class: "chosen" }, t("The top card of the level-{level} deck, unseen by the others.", { level: sel.deck })),
+          this.button(this.view.bank.gold ? t("Reserve blind (+1 gold)") : t("Reserve blind"), ok ? action : null, { primary: true, key: "reserve-blind", hint: why }),
           this.cancelButton(),
         ),
         whyLine("why-action", [why]),
@@ -308,22 +313,22 @@ export class Controls {
     const v = this.view;
     const bar = h(
       "section",
-      { class: ["action-bar", this.myTurn && "my-turn"], "aria-label": "Your actions", dataset: { busy: String(this.busy) } },
+      { class: ["action-bar", this.myTurn && "my-turn"], "aria-label": t("Your actions"), dataset: { busy: String(this.busy) } },
       h("p", { class: "prompt", id: "prompt" }, this.prompt()),
     );
     if (v && this.myTurn && !this.busy) {
       if (this.phase === "main") {
-        bar.append(...[this.selectionRow() || h("div", { class: "action-row placeholder" }, h("span", { class: "hint" }, "Nothing chosen yet."))].flat());
+        bar.append(...[this.selectionRow() || h("div", { class: "action-row placeholder" }, h("span", { class: "hint" }, t("Nothing chosen yet.")))].flat());
         // Why some gems of the bank can't be picked (each disabled gem points here).
         bar.append(whyLine("why-bank", GEMS.map((c) => this.tokenWhy(c))));
-        if (this.isLegal({ kind: "pass" })) bar.append(h("div", { class: "action-row" }, this.button("Pass", { kind: "pass" }, { key: "pass" })));
+        if (this.isLegal({ kind: "pass" })) bar.append(h("div", { class: "action-row" }, this.button(t("Pass"), { kind: "pass" }, { key: "pass" })));
       } else {
         const dialog = this.phase === "return_tokens" ? this.returnDialog : this.nobleDialog;
         bar.append(
           h(
             "div",
             { class: "action-row" },
-            h("button", { type: "button", class: "btn btn-primary", dataset: { key: "reopen" }, onclick: () => showDialog(dialog) }, this.phase === "return_tokens" ? "Return tokens…" : "Choose a noble…"),
+            h("button", { type: "button", class: "btn btn-primary", dataset: { key: "reopen" }, onclick: () => showDialog(dialog) }, this.phase === "return_tokens" ? t("Return tokens…") : t("Choose a noble…")),
           ),
         );
       }
@@ -375,16 +380,16 @@ export class Controls {
       h(
         "div",
         { class: "dialog-body" },
-        h("p", {}, `You hold ${held} tokens: return ${need} to keep ${held - need}. Chosen: ${chosen} of ${need}.`),
-        tokenSteppers(TOKENS, me.tokens, pick, { chosen, need, verb: "Return", onStep: step }),
+        h("p", {}, tn("You hold {n} token: return {need} to keep {keep}. Chosen: {chosen} of {need}.", "You hold {n} tokens: return {need} to keep {keep}. Chosen: {chosen} of {need}.", held, { need, keep: held - need, chosen })),
+        tokenSteppers(TOKENS, me.tokens, pick, { chosen, need, verb: "return", onStep: step }),
         h(
           "div",
           { class: "dialog-actions" },
-          h("button", { type: "button", class: "btn btn-quiet", dataset: { key: "look" }, onclick: () => this.dismiss(this.returnDialog) }, "Look at the table"),
+          h("button", { type: "button", class: "btn btn-quiet", dataset: { key: "look" }, onclick: () => this.dismiss(this.returnDialog) }, t("Look at the table")),
           h(
             "button",
             { type: "button", class: "btn btn-primary", dataset: { key: "confirm-return" }, disabled: !action || this.busy, onclick: () => { this.returnDialog.close(); this.act(action); } },
-            chosen ? `Return ${tokensWords(wanted)}` : "Return",
+            chosen ? t("Return {tokens}", { tokens: tokensWords(wanted) }) : t("Return"),
           ),
         ),
       ),
@@ -399,7 +404,7 @@ export class Controls {
       h(
         "div",
         { class: "dialog-body" },
-        h("p", {}, `${plural(choices.length, "noble")} can visit you this turn, but only one will: choose who.`),
+        h("p", {}, tn("{n} noble can visit you this turn, but only one will: choose who.", "{n} nobles can visit you this turn, but only one will: choose who.", choices.length)),
         h(
           "div",
           { class: "noble-choices" },
@@ -416,7 +421,7 @@ export class Controls {
         h(
           "div",
           { class: "dialog-actions" },
-          h("button", { type: "button", class: "btn btn-quiet", onclick: () => this.dismiss(this.nobleDialog) }, "Look at the table"),
+          h("button", { type: "button", class: "btn btn-quiet", onclick: () => this.dismiss(this.nobleDialog) }, t("Look at the table")),
         ),
       ),
     );

@@ -10,6 +10,7 @@
 
 import { ApiError, fetchView, qrCode, seatToken } from "./api.js";
 import { h, mount } from "./dom.js";
+import { t } from "./i18n.js";
 import { rememberSeat } from "./seats.js";
 import { shareField } from "./share.js";
 
@@ -46,7 +47,7 @@ export function deviceMenu(gameId, token, { name = "", onReplaced = () => {} } =
   const note = h(
     "p",
     { class: "device-replace-note", id: "device-replace-note", role: "status" },
-    replaced ? "This is a new link: the one given out before no longer works." : "Gave this link to a device that is not yours? Make a new one: the link above then stops working everywhere.",
+    replaced ? t("This is a new link: the one given out before no longer works.") : t("Gave this link to a device that is not yours? Make a new one: the link above then stops working everywhere."),
   );
   const renew = h(
     "button",
@@ -62,28 +63,29 @@ export function deviceMenu(gameId, token, { name = "", onReplaced = () => {} } =
           replacedAt = gameId;
           onReplaced();
         } catch (err) {
-          note.textContent = `No new link now: ${err.message}`;
+          note.textContent = t("No new link now: {problem}", { problem: err.message });
           renew.disabled = false;
         }
       },
     },
-    "New link",
+    t("New link"),
   );
   const menu = h(
     "details",
     { class: "share-menu device-menu", id: "device-menu" },
-    h("summary", { class: "btn btn-small" }, "Other device"),
+    h("summary", { class: "btn btn-small" }, t("Other device")),
     h(
       "div",
       { class: "share-panel device-panel" },
-      h("h2", { class: "device-title" }, "Continue on another device"),
+      h("h2", { class: "device-title" }, t("Continue on another device")),
       h(
         "p",
         { class: "device-warning", role: "note" },
-        h("strong", {}, "Anyone with this link or its QR code can play your seat. "),
-        "Open it only on your own devices; don't post it where others can see it.",
+        h("strong", {}, t("Anyone with this link or its QR code can play your seat.")),
+        " ",
+        t("Open it only on your own devices; don't post it where others can see it."),
       ),
-      shareField("Your seat's link", link, "device"),
+      shareField(t("Your seat's link"), link, "device"),
       figure,
       h("div", { class: "device-replace" }, renew, note),
     ),
@@ -92,13 +94,13 @@ export function deviceMenu(gameId, token, { name = "", onReplaced = () => {} } =
   menu.addEventListener("toggle", async () => {
     if (!menu.open || figure.dataset.state) return;
     figure.dataset.state = "loading";
-    mount(figure, h("p", { class: "muted" }, "Drawing the QR code…"));
+    mount(figure, h("p", { class: "muted" }, t("Drawing the QR code…")));
     try {
       const src = await qrImage(link);
-      mount(figure, h("img", { src, width: 180, height: 180, alt: "QR code of your seat's link" }), h("figcaption", {}, "Scan it with the other device's camera."));
+      mount(figure, h("img", { src, width: 180, height: 180, alt: t("QR code of your seat's link") }), h("figcaption", {}, t("Scan it with the other device's camera.")));
       figure.dataset.state = "shown";
     } catch (err) {
-      mount(figure, h("p", { class: "muted" }, `The QR code can't be drawn now (${err.message}); the link above works the same.`));
+      mount(figure, h("p", { class: "muted" }, t("The QR code can't be drawn now ({problem}); the link above works the same.", { problem: err.message })));
       delete figure.dataset.state; // tried again when the menu opens next
     }
   });
@@ -113,9 +115,9 @@ function notice(main, title, words, gameId) {
       { class: "panel notice", id: "seat-link-notice" },
       h("h1", {}, title),
       h("p", {}, words),
-      h("a", { class: "btn", href: `#/watch/${encodeURIComponent(gameId)}` }, "Watch the game"),
+      h("a", { class: "btn", href: `#/watch/${encodeURIComponent(gameId)}` }, t("Watch the game")),
       " ",
-      h("a", { class: "btn", href: "#/" }, "Back to the lobby"),
+      h("a", { class: "btn", href: "#/" }, t("Back to the lobby")),
     ),
   );
 }
@@ -126,19 +128,19 @@ export async function showSeatLink(main, gameId) {
   // The token leaves the address bar and the history before anything else.
   window.history.replaceState(null, "", `#/seat/${encodeURIComponent(gameId)}`);
   if (!token) {
-    notice(main, "This link is incomplete", "It carries no seat: ask for the link again.", gameId);
+    notice(main, t("This link is incomplete"), t("It carries no seat: ask for the link again."), gameId);
     return;
   }
-  mount(main, h("p", { class: "loading" }, "Taking your seat…"));
+  mount(main, h("p", { class: "loading" }, t("Taking your seat…")));
   let view;
   try {
     ({ view } = await fetchView(gameId, { token }));
   } catch (err) {
     const refused = err instanceof ApiError && (err.code === "unauthorized" || err.code === "not_found");
-    notice(main, refused ? "This link holds no seat" : "The seat can't be checked now", refused ? "It is not a seat of this game (or the game is gone)." : err.message, gameId);
+    notice(main, refused ? t("This link holds no seat") : t("The seat can't be checked now"), refused ? t("It is not a seat of this game (or the game is gone).") : err.message, gameId);
     return;
   }
   const me = view.players.find((p) => p.seat === view.you);
-  rememberSeat(gameId, { seat: view.you, token, name: me ? me.name : `Seat ${view.you + 1}` });
+  rememberSeat(gameId, { seat: view.you, token, name: me ? me.name : t("Seat {n}", { n: view.you + 1 }) });
   window.location.replace(`#/play/${encodeURIComponent(gameId)}`);
 }

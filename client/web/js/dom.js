@@ -1,5 +1,7 @@
 // A tiny element builder: the page never puts server text into innerHTML.
 
+import { formatList } from "./i18n.js";
+
 /**
  * h("button", {class: "x", onclick: fn, dataset: {card: "1-07"}, "aria-label": "…"}, child, …)
  * Children may be strings, nodes, arrays, or null/false (skipped).
@@ -65,12 +67,7 @@ export function mount(el, ...children) {
   return append(el, children);
 }
 
-/** "a", "a and b", "a, b and c". */
+/** "a", "a and b", "a, b and c", in the page's language. */
 export function listWords(parts) {
-  if (parts.length <= 1) return parts.join("");
-  return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
-}
-
-export function plural(n, word, many = `${word}s`) {
-  return `${n} ${n === 1 ? word : many}`;
+  return formatList(parts);
 }

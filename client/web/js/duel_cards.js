@@ -3,8 +3,9 @@
 // royal cards, crowns and privilege scrolls.
 
 import { cardBack, cardShell, cardSlotEmpty, pieceAttrs } from "./cards.js";
-import { h, listWords, plural, svg } from "./dom.js";
-import { GEMS, costPip, gemIcon, gemLabel } from "./gems.js";
+import { h, listWords, svg } from "./dom.js";
+import { GEMS, colourWord, costPip, gemIcon, gemLabel, tokenWords } from "./gems.js";
+import { formatList, formatNumber, t, tn } from "./i18n.js";
 
 const ROMAN = { 1: "I", 2: "II", 3: "III" };
 const COST_ORDER = [...GEMS, "pearl"];
@@ -22,29 +23,33 @@ const ICONS = {
 };
 
 export const ABILITY_WORDS = {
-  extra_turn: "another turn",
-  wild: "wild: takes the colour of a card it is put on",
-  take_token: "take a token of its colour from the board",
-  take_privilege: "take a privilege",
-  steal_token: "steal a token from the opponent",
+  extra_turn: t("another turn"),
+  wild: t("wild: takes the colour of a card it is put on"),
+  take_token: t("take a token of its colour from the board"),
+  take_privilege: t("take a privilege"),
+  steal_token: t("steal a token from the opponent"),
   none: "",
 };
 
 /** An ability explained, for tooltips and the selection line (the words, not the rule: the server applies it). */
 export const ABILITY_HELP = {
-  extra_turn: "Ability: you play another turn right after this one.",
-  wild: "Wild: it goes on one of your cards with a bonus and takes that colour.",
-  take_token: "Ability: take a token of this card's colour from the board, if there is one.",
-  take_privilege: "Ability: take a privilege (from the opponent when none is left).",
-  steal_token: "Ability: take one gem or pearl token from the opponent.",
+  extra_turn: t("Ability: you play another turn right after this one."),
+  wild: t("Wild: it goes on one of your cards with a bonus and takes that colour."),
+  take_token: t("Ability: take a token of this card's colour from the board, if there is one."),
+  take_privilege: t("Ability: take a privilege (from the opponent when none is left)."),
+  steal_token: t("Ability: take one gem or pearl token from the opponent."),
 };
 
 /** Crowns explained with the rules' numbers (catalog.rules): "At 3 and 6 crowns a royal card joins you; 10 crowns win." */
 export function crownsHelp(catalog) {
   const rules = (catalog && catalog.rules) || {};
   const thresholds = rules.royal_thresholds || [];
-  const royal = thresholds.length ? `At ${listWords(thresholds.map(String))} crowns a royal card joins you` : "Crowns bring royal cards";
-  return `${royal}${rules.crowns_to_win ? `; ${rules.crowns_to_win} crowns win` : ""}.`;
+  const win = rules.crowns_to_win;
+  if (!thresholds.length) return win ? tn("Crowns bring royal cards; {n} crown wins.", "Crowns bring royal cards; {n} crowns win.", win) : t("Crowns bring royal cards.");
+  const args = { thresholds: listWords(thresholds.map(formatNumber)) };
+  return win
+    ? tn("At {thresholds} crowns a royal card joins you; {n} crown wins.", "At {thresholds} crowns a royal card joins you; {n} crowns win.", win, args)
+    : t("At {thresholds} crowns a royal card joins you.", args);
 }
 
 /** A player's best colour for the colour victory and its points: [colour, points] (on a tie the first in table order). */
@@ -60,30 +65,40 @@ export function icon(name, className = "duel-icon") {
 
 /** "2 white, 1 blue and 1 pearl". */
 export function duelCostWords(cost) {
-  const parts = COST_ORDER.filter((g) => cost[g]).map((g) => `${cost[g]} ${g}`);
-  return parts.length ? listWords(parts) : "nothing";
+  const parts = COST_ORDER.filter((g) => cost[g]).map((g) => tokenWords(g, cost[g]));
+  return parts.length ? listWords(parts) : t("nothing");
 }
 
 /** "level-2 blue card" / "level-1 wild card" / "level-3 card without bonus". */
 export function duelCardName(card) {
-  if (card.color === "none") return `level-${card.level} card without bonus`;
-  return `level-${card.level} ${card.color} card`;
+  if (card.color === "none") return t("level-{level} card without bonus", { level: card.level });
+  return t("level-{level} {colour} card", { level: card.level, colour: colourWord(card.color) });
+}
+
+/** "2 points": a card's or royal card's points. */
+function points(n) {
+  return tn("{n} point", "{n} points", n);
 }
 
 /** What the card gives, in words: "2 points, 1 crown, a double bonus, another turn". */
 export function duelCardGains(card) {
   const parts = [];
-  if (card.points) parts.push(plural(card.points, "point"));
-  if (card.crowns) parts.push(plural(card.crowns, "crown"));
-  if (card.bonus === 2) parts.push("a double bonus");
+  if (card.points) parts.push(points(card.points));
+  if (card.crowns) parts.push(tn("{n} crown", "{n} crowns", card.crowns));
+  if (card.bonus === 2) parts.push(t("a double bonus"));
   if (card.ability && card.ability !== "none") parts.push(ABILITY_WORDS[card.ability]);
   return parts;
 }
 
 export function duelCardLabel(card) {
-  const kind = card.color === "none" ? "card without bonus" : `${card.color === "wild" ? "wild" : gemLabel(card.color)} card`;
+  const args = { level: card.level, gem: card.color === "wild" ? colourWord("wild") : gemLabel(card.color), cost: duelCostWords(card.cost) };
   const gains = duelCardGains(card);
-  return `Level ${card.level} ${kind}${gains.length ? `, ${gains.join(", ")}` : ""}, costs ${duelCostWords(card.cost)}`;
+  // Translators: {gains} lists what the card gives: "2 points, 1 crown, another turn".
+  if (gains.length) {
+    args.gains = formatList(gains, { units: true });
+    return card.color === "none" ? t("Level {level} card without bonus, {gains}, costs {cost}", args) : t("Level {level} {gem} card, {gains}, costs {cost}", args);
+  }
+  return card.color === "none" ? t("Level {level} card without bonus, costs {cost}", args) : t("Level {level} {gem} card, costs {cost}", args);
 }
 
 /**
@@ -98,8 +113,8 @@ export function duelCardFace(id, card, { onClick, extra = [], size = "", label, 
     h(
       "span",
       { class: "card-head" },
-      h("span", { class: "card-points" }, card.points ? String(card.points) : ""),
-      card.crowns ? h("span", { class: "card-crowns", title: plural(card.crowns, "crown") }, Array.from({ length: card.crowns }, () => icon("crown", "crown-icon"))) : null,
+      h("span", { class: "card-points" }, card.points ? formatNumber(card.points) : ""),
+      card.crowns ? h("span", { class: "card-crowns", title: tn("{n} crown", "{n} crowns", card.crowns) }, Array.from({ length: card.crowns }, () => icon("crown", "crown-icon"))) : null,
       h("span", { class: ["card-bonus", card.bonus === 2 && "double"] }, bonusGems),
     ),
     card.color === "none" ? null : gemIcon(card.color === "wild" ? "wild" : card.color, "card-art"),
@@ -118,14 +133,19 @@ export function duelCardBack(level, opts = {}) {
 }
 
 export function royalLabel(royal) {
-  const ability = royal.ability && royal.ability !== "none" ? `, ${ABILITY_WORDS[royal.ability]}` : "";
-  return `Royal card, ${plural(royal.points, "point")}${ability}`;
+  if (royal.ability && royal.ability !== "none") {
+    return tn("Royal card, {n} point, {ability}", "Royal card, {n} points, {ability}", royal.points, { ability: ABILITY_WORDS[royal.ability] });
+  }
+  return tn("Royal card, {n} point", "Royal card, {n} points", royal.points);
 }
 
 /** A royal card's tooltip: what it gives and how one is won. */
 export function royalHelp(royal) {
-  const ability = royal.ability && royal.ability !== "none" ? ` ${ABILITY_HELP[royal.ability] || ""}` : "";
-  return `${royalLabel(royal)}.${ability} Royal cards join a player who reaches a crown threshold.`;
+  const ability = royal.ability && royal.ability !== "none" ? ABILITY_HELP[royal.ability] || "" : "";
+  const args = { label: royalLabel(royal), ability };
+  return ability
+    ? t("{label}. {ability} Royal cards join a player who reaches a crown threshold.", args)
+    : t("{label}. Royal cards join a player who reaches a crown threshold.", args);
 }
 
 /** A royal card: its points, a crown, and its ability. */
@@ -140,7 +160,7 @@ export function royalTile(id, royal, { onClick, extra = [], size = "" } = {}) {
       ...pieceAttrs(text, onClick),
       title: royalHelp(royal),
     },
-    h("span", { class: "royal-points" }, String(royal.points)),
+    h("span", { class: "royal-points" }, formatNumber(royal.points)),
     icon("crown", "royal-crown"),
     royal.ability && royal.ability !== "none" ? h("span", { class: ["ability", `ability-${royal.ability}`] }, icon(royal.ability, "ability-icon")) : null,
   );
@@ -150,7 +170,7 @@ export function royalTile(id, royal, { onClick, extra = [], size = "" } = {}) {
 export function privilegeScrolls(count, { total = 3, label } = {}) {
   return h(
     "span",
-    { class: "scrolls", role: "img", "aria-label": label || plural(count, "privilege") },
+    { class: "scrolls", role: "img", "aria-label": label || tn("{n} privilege", "{n} privileges", count) },
     Array.from({ length: total }, (_, i) => icon("privilege", ["scroll", i < count ? "scroll-on" : "scroll-off"].join(" "))),
   );
 }

@@ -10,9 +10,10 @@
 // half-made selection can be checked at once.
 
 import { actionMessage, focusAfterStep, givingBackCount, isMyTurn, pendingDialog, problemWords, sameTokens, showDialog, steppedPick, tokenSteppers } from "./acting.js";
-import { h, plural } from "./dom.js";
+import { h } from "./dom.js";
 import { ABILITY_HELP, ABILITY_WORDS, crownsHelp, duelCardFace, duelCardName, duelCostWords, royalTile } from "./duel_cards.js";
-import { DUEL_TOKENS, gemLabel, tokenChip } from "./gems.js";
+import { DUEL_TOKENS, colourWord, gemLabel, tokenChip } from "./gems.js";
+import { formatList, t, tn } from "./i18n.js";
 import { abilityHelpLink } from "./howto.js";
 import { cantAffordWhy, reserveLimitWhy, whyLine } from "./reasons.js";
 import { tokensWords } from "./words.js";
@@ -83,12 +84,12 @@ function emptySelection() {
 }
 
 const PHASE_DOING = {
-  main: "is playing",
-  replenish: "is replenishing the board",
-  take_bonus_token: "is taking a token with a card's ability",
-  steal_token: "is stealing a token",
-  choose_royal: "is choosing a royal card",
-  discard_tokens: "is putting tokens back into the bag",
+  main: (who) => t("{who} is playing…", { who }),
+  replenish: (who) => t("{who} is replenishing the board…", { who }),
+  take_bonus_token: (who) => t("{who} is taking a token with a card's ability…", { who }),
+  steal_token: (who) => t("{who} is stealing a token…", { who }),
+  choose_royal: (who) => t("{who} is choosing a royal card…", { who }),
+  discard_tokens: (who) => t("{who} is putting tokens back into the bag…", { who }),
 };
 
 export class DuelControls {
@@ -105,9 +106,9 @@ export class DuelControls {
     this.discardPick = {};
     this.dialogDismissed = null;
     this.dialogs = {
-      steal_token: this.makeDialog("steal-dialog", "Steal a token"),
-      choose_royal: this.makeDialog("royal-dialog", "Choose a royal card"),
-      discard_tokens: this.makeDialog("discard-dialog", "Put tokens back into the bag"),
+      steal_token: this.makeDialog("steal-dialog", t("Steal a token")),
+      choose_royal: this.makeDialog("royal-dialog", t("Choose a royal card")),
+      discard_tokens: this.makeDialog("discard-dialog", t("Put tokens back into the bag")),
     };
   }
 
@@ -203,24 +204,25 @@ export class DuelControls {
     if (!this.canAct || (this.phase !== "main" && this.phase !== "take_bonus_token")) return this.prompt();
     const sel = this.selection;
     const token = this.tokenAt(r, c);
-    if (this.phase === "take_bonus_token") return "Your card's ability takes a token of its colour: click one of the glowing cells.";
+    if (this.phase === "take_bonus_token") return t("Your card's ability takes a token of its colour: click one of the glowing cells.");
     if (token === "gold") {
-      if (sel.mode === "privilege") return "Privileges never take gold.";
-      return `A gold is taken only to reserve a card. ${this.reserveWhy() || "No card can be reserved now."}`;
+      if (sel.mode === "privilege") return t("Privileges never take gold.");
+      const why = this.reserveWhy() || t("No card can be reserved now.");
+      return t("A gold is taken only to reserve a card. {why}", { why });
     }
     // A gem or pearl that can't extend the pick stays enabled (a click starts a new one).
-    return sel.mode === "privilege" ? "This token can't be taken with your privileges." : "This token can't be taken now.";
+    return sel.mode === "privilege" ? t("This token can't be taken with your privileges.") : t("This token can't be taken now.");
   }
 
   /** Why no card can be reserved (null when one can). */
   reserveWhy() {
     if (this.index.has("reserve")) return null;
-    return reserveLimitWhy(this.me, this.catalog) || "No gold on the board to reserve with.";
+    return reserveLimitWhy(this.me, this.catalog) || t("No gold on the board to reserve with.");
   }
 
   deckWhy() {
     if (!this.canAct || this.phase !== "main") return this.prompt();
-    if (this.selection.mode === "privilege") return "Finish or cancel using your privileges first.";
+    if (this.selection.mode === "privilege") return t("Finish or cancel using your privileges first.");
     return this.reserveWhy();
   }
 
@@ -329,28 +331,28 @@ export class DuelControls {
   prompt() {
     const v = this.view;
     if (!v) return "";
-    if (v.status === "open") return "Waiting for the other player to join…";
-    if (v.status === "finished") return "The game is over.";
-    if (!this.myTurn) return `${this.names.of(v.turn.seat)} ${PHASE_DOING[v.turn.phase] || "is playing"}…`;
-    if (this.busy) return "Sending your move…";
-    const extra = v.turn.extra_turn ? "Extra turn! " : "";
+    if (v.status === "open") return t("Waiting for the other player to join…");
+    if (v.status === "finished") return t("The game is over.");
+    if (!this.myTurn) return (PHASE_DOING[v.turn.phase] || PHASE_DOING.main)(this.names.of(v.turn.seat));
+    if (this.busy) return t("Sending your move…");
     switch (this.phase) {
       case "replenish":
-        return "No take, reserve or buy is possible: replenish the board first.";
+        return t("No take, reserve or buy is possible: replenish the board first.");
       case "take_bonus_token": {
         const a = this.index.of("take_bonus_token")[0];
         const color = a ? this.tokenAt(a.cell[0], a.cell[1]) : "";
-        return `Your card's ability: take a ${color} token from the board (the glowing cells).`;
+        return t("Your card's ability: take a {colour} token from the board (the glowing cells).", { colour: colourWord(color) });
       }
       case "steal_token":
-        return `Your card's ability: steal a token from ${this.names.of(this.opponent.seat)}.`;
+        return t("Your card's ability: steal a token from {who}.", { who: this.names.of(this.opponent.seat) });
       case "choose_royal":
-        return "You have reached a crown threshold: choose a royal card.";
+        return t("You have reached a crown threshold: choose a royal card.");
       case "discard_tokens":
-        return "You hold more than 10 tokens: put some back into the bag.";
+        return t("You hold more than 10 tokens: put some back into the bag.");
       default:
-        if (this.selection.mode === "privilege") return `Use privileges: pick up to ${plural(this.me.privileges, "gem or pearl token")} anywhere on the board (never gold).`;
-        return `${extra}Your turn: take up to 3 tokens in a line, reserve a card with a gold, or buy a card.`;
+        if (this.selection.mode === "privilege") return tn("Use privileges: pick up to {n} gem or pearl token anywhere on the board (never gold).", "Use privileges: pick up to {n} gem or pearl tokens anywhere on the board (never gold).", this.me.privileges);
+        if (v.turn.extra_turn) return t("Extra turn! Your turn: take up to 3 tokens in a line, reserve a card with a gold, or buy a card.");
+        return t("Your turn: take up to 3 tokens in a line, reserve a card with a gold, or buy a card.");
     }
   }
 
@@ -372,7 +374,7 @@ export class DuelControls {
   }
 
   cancelButton() {
-    return h("button", { type: "button", class: "btn btn-quiet", dataset: { key: "cancel" }, onclick: () => this.cancel() }, "Cancel");
+    return h("button", { type: "button", class: "btn btn-quiet", dataset: { key: "cancel" }, onclick: () => this.cancel() }, t("Cancel"));
   }
 
   tokensAt(cells) {
@@ -389,11 +391,11 @@ export class DuelControls {
     const parts = [];
     const sel = this.selection;
     if (this.index.has("use_privileges") && sel.mode !== "privilege") {
-      parts.push(this.button(`Use a privilege (${this.me.privileges})`, null, { key: "privileges", onclick: () => this.setMode("privilege") }));
+      parts.push(this.button(t("Use a privilege ({n})", { n: this.me.privileges }), null, { key: "privileges", onclick: () => this.setMode("privilege") }));
     }
     if (this.index.has("replenish")) {
-      parts.push(this.button("Replenish the board", { kind: "replenish" }, { key: "replenish", hint: "The opponent takes a privilege" }));
-      parts.push(h("span", { class: "hint" }, `(+1 privilege to ${this.names.of(this.opponent.seat)})`));
+      parts.push(this.button(t("Replenish the board"), { kind: "replenish" }, { key: "replenish", hint: t("The opponent takes a privilege") }));
+      parts.push(h("span", { class: "hint" }, t("(+1 privilege to {who})", { who: this.names.of(this.opponent.seat) })));
     }
     return parts.length ? h("div", { class: "action-row optional-row" }, parts) : null;
   }
@@ -407,18 +409,18 @@ export class DuelControls {
     const tokens = this.tokensAt(sel.cells);
     const words = tokensWords(tokens);
     let hint = null;
-    if (!sel.cells.length) hint = privilege ? "Click the tokens to take with your privileges." : null;
-    else if (!action) hint = privilege ? "These can't be taken with your privileges." : "Complete the line: tokens must touch, in one row, column or diagonal.";
-    else if (!privilege && (Object.values(tokens).some((n) => n === 3) || tokens.pearl === 2)) hint = `${this.names.of(this.opponent.seat)} will take a privilege.`;
-    const why = action ? null : hint || "Click the tokens to take.";
+    if (!sel.cells.length) hint = privilege ? t("Click the tokens to take with your privileges.") : null;
+    else if (!action) hint = privilege ? t("These can't be taken with your privileges.") : t("Complete the line: tokens must touch, in one row, column or diagonal.");
+    else if (!privilege && (Object.values(tokens).some((n) => n === 3) || tokens.pearl === 2)) hint = t("{who} will take a privilege.", { who: this.names.of(this.opponent.seat) });
+    const why = action ? null : hint || t("Click the tokens to take.");
     return [
       h(
         "div",
         { class: "action-row" },
         sel.cells.length ? h("span", { class: "picked-tokens" }, DUEL_TOKENS.filter((c) => tokens[c]).map((c) => tokenChip(c, tokens[c], { size: "sm" }))) : null,
         privilege
-          ? this.button(sel.cells.length ? `Use ${plural(sel.cells.length, "privilege")}: take ${words}` : "Use privileges", action, { primary: true, key: "use-privileges", hint: why })
-          : this.button(`Take ${words}`, action, { primary: true, key: "take", hint: why }),
+          ? this.button(sel.cells.length ? tn("Use {n} privilege: take {tokens}", "Use {n} privileges: take {tokens}", sel.cells.length, { tokens: words }) : t("Use privileges"), action, { primary: true, key: "use-privileges", hint: why })
+          : this.button(t("Take {tokens}", { tokens: words }), action, { primary: true, key: "take", hint: why }),
         this.cancelButton(),
       ),
       whyLine("why-action", [hint]),
@@ -428,18 +430,18 @@ export class DuelControls {
   /** The buy buttons of a card: one, or one per card a wild card may go on. */
   buyButtons(cardId) {
     const buys = this.index.of("buy").filter((a) => a.card === cardId);
-    if (!buys.length) return [this.button("Buy", null, { primary: true, key: "buy", hint: this.buyWhy(cardId) })];
-    if (buys.length === 1 && !buys[0].wild_on) return [this.button("Buy", buys[0], { primary: true, key: "buy" })];
+    if (!buys.length) return [this.button(t("Buy"), null, { primary: true, key: "buy", hint: this.buyWhy(cardId) })];
+    if (buys.length === 1 && !buys[0].wild_on) return [this.button(t("Buy"), buys[0], { primary: true, key: "buy" })];
     return [
-      h("span", { class: "hint" }, "Buy it and put it on:"),
+      h("span", { class: "hint" }, t("Buy it and put it on:")),
       buys.map((a) => {
         const target = this.catalog.cards[a.wild_on];
         const colour = (this.me.wilds || {})[a.wild_on] || (target ? target.color : "");
         return h(
           "button",
-          { type: "button", class: "btn btn-primary btn-wild", dataset: { key: `buy-on-${a.wild_on}`, action: "buy" }, disabled: this.busy, onclick: () => this.act(a), "aria-label": `Buy it on your ${target ? duelCardName(target) : a.wild_on}, as ${colour}` },
+          { type: "button", class: "btn btn-primary btn-wild", dataset: { key: `buy-on-${a.wild_on}`, action: "buy" }, disabled: this.busy, onclick: () => this.act(a), "aria-label": t("Buy it on your {card}, as {colour}", { card: target ? duelCardName(target) : a.wild_on, colour: colourWord(colour) }) },
           tokenChip(colour, undefined, { size: "sm" }),
-          `on ${colour} (${target ? `level ${target.level}` : a.wild_on})`,
+          target ? t("on {colour} (level {level})", { colour: colourWord(colour), level: target.level }) : t("on {colour} ({card})", { colour: colourWord(colour), card: a.wild_on }),
         );
       }),
     ];
@@ -451,20 +453,20 @@ export class DuelControls {
     const gold = this.selection.gold;
     if (gold) {
       const a = options.find((o) => sameCell(o.gold_cell, gold));
-      return { action: a || null, hint: a ? null : "That gold can't be used." };
+      return { action: a || null, hint: a ? null : t("That gold can't be used.") };
     }
     const cells = new Set(options.map((o) => cellKey([o.gold_cell])));
     // One gold on the board: nothing to choose.
     if (cells.size === 1) return { action: options[0], hint: null };
-    return { action: null, hint: "Choose which gold to take: click a gold token on the board." };
+    return { action: null, hint: t("Choose which gold to take: click a gold token on the board.") };
   }
 
   /** Why this card can't be bought (asked when no listed buy names it). */
   buyWhy(id) {
     const card = this.catalog.cards[id];
     const noBonus = card.color === "wild" && !Object.values(this.me.bonuses).some(Boolean);
-    if (noBonus) return "A wild card needs one of your cards with a bonus to go on.";
-    return cantAffordWhy(card.cost, this.me) || "You can't buy it now.";
+    if (noBonus) return t("A wild card needs one of your cards with a bonus to go on.");
+    return cantAffordWhy(card.cost, this.me) || t("You can't buy it now.");
   }
 
   /** The chosen card's ability and crowns in words, for the selection line. */
@@ -472,7 +474,7 @@ export class DuelControls {
     const parts = [];
     if (card.color === "wild") parts.push(ABILITY_HELP.wild);
     else if (card.ability && card.ability !== "none") parts.push(ABILITY_HELP[card.ability]);
-    if (card.crowns) parts.push(`${plural(card.crowns, "crown")}: ${crownsHelp(this.catalog)}`);
+    if (card.crowns) parts.push(tn("{n} crown: {help}", "{n} crowns: {help}", card.crowns, { help: crownsHelp(this.catalog) }));
     return parts.join(" ");
   }
 
@@ -488,9 +490,9 @@ export class DuelControls {
         "div",
         { class: "action-row" },
         duelCardFace(id, card, { size: "xs" }),
-        h("span", { class: "chosen" }, `${duelCardName(card)}; costs ${duelCostWords(card.cost)}`),
+        h("span", { class: "chosen" }, t("{card}; costs {cost}", { card: duelCardName(card), cost: duelCostWords(card.cost) })),
         this.buyButtons(id),
-        reserve ? this.button(sel.gold ? "Reserve with this gold" : "Reserve (+1 gold)", reserve.action, { key: "reserve", hint: reserve.hint }) : null,
+        reserve ? this.button(sel.gold ? t("Reserve with this gold") : t("Reserve (+1 gold)"), reserve.action, { key: "reserve", hint: reserve.hint }) : null,
         this.cancelButton(),
       ),
       help ? h("p", { class: "card-help", id: "card-help" }, help, " ", abilityHelpLink(card.color === "wild" ? "wild" : card.ability)) : null,
@@ -505,8 +507,8 @@ export class DuelControls {
       h(
         "div",
         { class: "action-row" },
-        h("span", { class: "chosen" }, `The top card of the level-${sel.deck} deck, unseen by the other player.`),
-        this.button("Reserve blind (+1 gold)", action, { primary: true, key: "reserve-blind", hint }),
+        h("span", { class: "chosen" }, t("The top card of the level-{level} deck, unseen by the other player.", { level: sel.deck })),
+        this.button(t("Reserve blind (+1 gold)"), action, { primary: true, key: "reserve-blind", hint }),
         this.cancelButton(),
       ),
       whyLine("why-action", [action ? null : hint]),
@@ -518,7 +520,7 @@ export class DuelControls {
       "div",
       { class: "action-row" },
       tokenChip("gold", undefined, { size: "sm" }),
-      h("span", { class: "chosen" }, "This gold: now choose a card of the pyramid or a deck to reserve."),
+      h("span", { class: "chosen" }, t("This gold: now choose a card of the pyramid or a deck to reserve.")),
       this.cancelButton(),
     );
   }
@@ -530,7 +532,7 @@ export class DuelControls {
     else if (sel.card || sel.reserved) row = this.cardRow();
     else if (sel.deck) row = this.deckRow();
     else if (sel.gold) row = this.goldRow();
-    else row = h("div", { class: "action-row placeholder" }, h("span", { class: "hint" }, "Click tokens on the board, a gold to reserve with, or a card."));
+    else row = h("div", { class: "action-row placeholder" }, h("span", { class: "hint" }, t("Click tokens on the board, a gold to reserve with, or a card.")));
     // Why some tokens of the board or decks can't be clicked (each disabled one points here).
     const cells = [];
     for (let r = 0; r < SIZE; r += 1) for (let c = 0; c < SIZE; c += 1) if (this.tokenAt(r, c) && !this.cellState(r, c).enabled) cells.push(this.cellWhy(r, c));
@@ -541,22 +543,22 @@ export class DuelControls {
   actionBar() {
     const bar = h(
       "section",
-      { class: ["action-bar", this.myTurn && "my-turn"], "aria-label": "Your actions", dataset: { busy: String(this.busy), phase: this.phase || "" } },
+      { class: ["action-bar", this.myTurn && "my-turn"], "aria-label": t("Your actions"), dataset: { busy: String(this.busy), phase: this.phase || "" } },
       h("p", { class: "prompt", id: "prompt" }, this.prompt()),
     );
     if (this.view && this.myTurn && !this.busy) {
       if (this.phase === "main") {
         bar.append(...this.mainRows().filter(Boolean));
       } else if (this.phase === "replenish") {
-        bar.append(h("div", { class: "action-row" }, this.button("Replenish the board", this.index.of("replenish")[0], { primary: true, key: "replenish" })));
+        bar.append(h("div", { class: "action-row" }, this.button(t("Replenish the board"), this.index.of("replenish")[0], { primary: true, key: "replenish" })));
       } else if (this.phase === "take_bonus_token") {
         const cell = this.selection.cells[0];
         const action = cell ? this.index.of("take_bonus_token").find((a) => sameCell(a.cell, cell)) : null;
-        const why = action ? null : "Click a glowing token on the board: your card's ability takes one of its colour.";
-        bar.append(h("div", { class: "action-row" }, this.button("Take this token", action, { primary: true, key: "take-bonus", hint: why })), whyLine("why-action", [why]));
+        const why = action ? null : t("Click a glowing token on the board: your card's ability takes one of its colour.");
+        bar.append(h("div", { class: "action-row" }, this.button(t("Take this token"), action, { primary: true, key: "take-bonus", hint: why })), whyLine("why-action", [why]));
       } else if (this.dialogs[this.phase]) {
         const dialog = this.dialogs[this.phase];
-        bar.append(h("div", { class: "action-row" }, h("button", { type: "button", class: "btn btn-primary", dataset: { key: "reopen" }, onclick: () => showDialog(dialog) }, `${dialog.dataset.title}…`)));
+        bar.append(h("div", { class: "action-row" }, h("button", { type: "button", class: "btn btn-primary", dataset: { key: "reopen" }, onclick: () => showDialog(dialog) }, t("{title}…", { title: dialog.dataset.title }))));
       }
     }
     bar.append(actionMessage(this.message));
@@ -584,7 +586,7 @@ export class DuelControls {
         h(
           "div",
           { class: "dialog-actions" },
-          h("button", { type: "button", class: "btn btn-quiet", dataset: { key: "look" }, onclick: () => this.dismiss(dialog) }, "Look at the table"),
+          h("button", { type: "button", class: "btn btn-quiet", dataset: { key: "look" }, onclick: () => this.dismiss(dialog) }, t("Look at the table")),
           dialog.confirm || null,
         ),
       ),
@@ -603,16 +605,16 @@ export class DuelControls {
       const opp = this.opponent;
       this.frame(
         dialog,
-        h("p", {}, `Take one gem or pearl token from ${this.names.of(opp.seat)} (never gold).`, " ", abilityHelpLink("steal_token")),
+        h("p", {}, t("Take one gem or pearl token from {who} (never gold).", { who: this.names.of(opp.seat) }), " ", abilityHelpLink("steal_token")),
         h(
           "div",
           { class: "choice-row" },
           this.index.of("steal_token").map((a) =>
             h(
               "button",
-              { type: "button", class: "btn btn-choice", dataset: { key: `steal-${a.color}`, color: a.color }, onclick: () => this.choose(dialog, a), "aria-label": `Steal 1 ${gemLabel(a.color)} (they hold ${opp.tokens[a.color]})` },
+              { type: "button", class: "btn btn-choice", dataset: { key: `steal-${a.color}`, color: a.color }, onclick: () => this.choose(dialog, a), "aria-label": t("Steal 1 {gem} (they hold {n})", { gem: gemLabel(a.color), n: opp.tokens[a.color] }) },
               tokenChip(a.color, opp.tokens[a.color], { size: "md" }),
-              h("span", {}, a.color),
+              h("span", {}, colourWord(a.color)),
             ),
           ),
         ),
@@ -620,7 +622,7 @@ export class DuelControls {
     } else if (phase === "choose_royal") {
       this.frame(
         dialog,
-        h("p", {}, "A royal card joins you: its points count, and its ability acts at once."),
+        h("p", {}, t("A royal card joins you: its points count, and its ability acts at once.")),
         h(
           "div",
           { class: "noble-choices" },
@@ -630,7 +632,7 @@ export class DuelControls {
               "div",
               { class: "royal-option" },
               royalTile(a.royal, royal, { onClick: () => this.choose(dialog, a), extra: ["royal-choice"] }),
-              h("span", { class: "royal-caption" }, [plural(royal.points, "point"), royal.ability !== "none" && ABILITY_WORDS[royal.ability]].filter(Boolean).join(", ")),
+              h("span", { class: "royal-caption" }, formatList([tn("{n} point", "{n} points", royal.points), royal.ability !== "none" && ABILITY_WORDS[royal.ability]].filter(Boolean), { units: true })),
               abilityHelpLink(royal.ability),
             );
           }),
@@ -657,12 +659,12 @@ export class DuelControls {
     dialog.confirm = h(
       "button",
       { type: "button", class: "btn btn-primary", dataset: { key: "confirm-discard" }, disabled: !action, onclick: () => this.choose(dialog, action) },
-      chosen ? `Put back ${tokensWords(wanted)}` : "Put back",
+      chosen ? t("Put back {tokens}", { tokens: tokensWords(wanted) }) : t("Put back"),
     );
     this.frame(
       dialog,
-      h("p", {}, `You hold ${held} tokens: put ${need} back into the bag to keep ${held - need}. Chosen: ${chosen} of ${need}.`),
-      tokenSteppers(DUEL_TOKENS, me.tokens, pick, { chosen, need, verb: "Put back", onStep: step }),
+      h("p", {}, tn("You hold {n} token: put {need} back into the bag to keep {keep}. Chosen: {chosen} of {need}.", "You hold {n} tokens: put {need} back into the bag to keep {keep}. Chosen: {chosen} of {need}.", held, { need, keep: held - need, chosen })),
+      tokenSteppers(DUEL_TOKENS, me.tokens, pick, { chosen, need, verb: "discard", onStep: step }),
     );
   }
 }

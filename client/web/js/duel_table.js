@@ -6,11 +6,12 @@
 // DuelControls.tableUi) makes it clickable, and every part restates the view it
 // shows in data-attributes that the browser tests compare with GET /view.
 
-import { h, plural } from "./dom.js";
-import { tableDataset, waitingBoard } from "./table.js";
+import { h } from "./dom.js";
+import { formatNumber, t, tn, tp } from "./i18n.js";
+import { heldOfTen, heldTokens, playerLabel, tableDataset, waitingBoard } from "./table.js";
 import { explain } from "./reasons.js";
 import { bestColour, crownsHelp, duelCardBack, duelCardFace, duelCardLabel, icon, privilegeScrolls, royalTile } from "./duel_cards.js";
-import { DUEL_TOKENS, GEMS, gemIcon, gemLabel, tokenChip } from "./gems.js";
+import { DUEL_TOKENS, GEMS, colourWord, gemCount, gemIcon, gemLabel, tokenChip } from "./gems.js";
 import { botTag, seatLabel } from "./words.js";
 
 const SIZE = 5;
@@ -29,7 +30,7 @@ export function renderDuelTable(view, catalog, ui = null) {
     {
       class: ["table", "duel-table", ui && "interactive"],
       id: "table",
-      "aria-label": "The table",
+      "aria-label": t("The table"),
       dataset: {
         ...tableDataset(view),
         variant: "duel",
@@ -37,7 +38,7 @@ export function renderDuelTable(view, catalog, ui = null) {
       },
     },
     view.status === "open"
-      ? waitingBoard("The tokens are laid on the board and the pyramid dealt when the second player sits down.")
+      ? waitingBoard(t("The tokens are laid on the board and the pyramid dealt when the second player sits down."))
       : h(
           "div",
           { class: "board-area duel-area" },
@@ -48,7 +49,8 @@ export function renderDuelTable(view, catalog, ui = null) {
 }
 
 function cellLabel(r, c, token) {
-  return `Row ${r + 1}, column ${c + 1}: ${token ? gemLabel(token) : "empty"}`;
+  const what = token ? gemLabel(token) : t("empty");
+  return t("Row {row}, column {column}: {token}", { row: r + 1, column: c + 1, token: what });
 }
 
 export function renderTokenBoard(view, ui) {
@@ -81,7 +83,7 @@ export function renderTokenBoard(view, ui) {
     }
   }
   const left = (view.board || []).flat().filter(Boolean).length;
-  return h("div", { class: "token-board", id: "token-board", role: "group", "aria-label": `The board: ${plural(left, "token")}` }, cells);
+  return h("div", { class: "token-board", id: "token-board", role: "group", "aria-label": tn("The board: {n} token", "The board: {n} tokens", left) }, cells);
 }
 
 function renderSupply(view) {
@@ -93,21 +95,21 @@ function renderSupply(view) {
     h(
       "div",
       { class: "privilege-supply", id: "privilege-supply", dataset: { count: String(view.privileges ?? 0) } },
-      h("span", { class: "supply-title" }, "Privileges"),
-      privilegeScrolls(view.privileges ?? 0, { label: `${plural(view.privileges ?? 0, "privilege")} in the supply` }),
+      h("span", { class: "supply-title" }, tp("term", "Privileges")),
+      privilegeScrolls(view.privileges ?? 0, { label: tn("{n} privilege in the supply", "{n} privileges in the supply", view.privileges ?? 0) }),
     ),
     h(
       "div",
-      { class: "bag", id: "bag", role: "group", "aria-label": `The bag: ${plural(inBag, "token")}` },
-      h("span", { class: "supply-title" }, `Bag · ${inBag}`),
+      { class: "bag", id: "bag", role: "group", "aria-label": tn("The bag: {n} token", "The bag: {n} tokens", inBag) },
+      h("span", { class: "supply-title" }, t("Bag · {n}", { n: inBag })),
       h(
         "span",
         { class: "bag-tokens" },
-        DUEL_TOKENS.map((t) =>
+        DUEL_TOKENS.map((kind) =>
           h(
             "span",
-            { class: ["bag-token", !bag[t] && "bag-none"], dataset: { bag: t, count: String(bag[t] || 0) } },
-            tokenChip(t, bag[t] || 0, { size: "sm", label: `${bag[t] || 0} ${gemLabel(t)} in the bag` }),
+            { class: ["bag-token", !bag[kind] && "bag-none"], dataset: { bag: kind, count: String(bag[kind] || 0) } },
+            tokenChip(kind, bag[kind] || 0, { size: "sm", label: t("{tokens} in the bag", { tokens: gemCount(kind, bag[kind] || 0) }) }),
           ),
         ),
       ),
@@ -119,9 +121,9 @@ function renderRoyals(view, catalog) {
   const royals = view.royals || [];
   return h(
     "div",
-    { class: "royals", role: "list", "aria-label": `Royal cards still available: ${royals.length}` },
+    { class: "royals", role: "list", "aria-label": t("Royal cards still available: {n}", { n: royals.length }) },
     royals.map((id) => h("div", { role: "listitem" }, royalTile(id, catalog.royals[id]))),
-    royals.length ? null : h("p", { class: "royals-gone" }, "Every royal card has been taken."),
+    royals.length ? null : h("p", { class: "royals-gone" }, t("Every royal card has been taken.")),
   );
 }
 
@@ -139,9 +141,11 @@ function renderPyramid(view, catalog, ui) {
             onClick: ui ? () => ui.onDeck(level) : null,
             extra: ["deck", deckState && deckState.selected && "selected"],
             attrs: ui ? { "data-key": `deck-${level}`, "aria-pressed": String(!!(deckState && deckState.selected)), disabled: !deckState.enabled } : {},
-            label: `Level ${level} deck, ${plural(count, "card")} left${ui ? ": choose it to reserve its top card" : ""}`,
+            label: ui
+              ? tn("Level {level} deck, {n} card left: choose it to reserve its top card", "Level {level} deck, {n} cards left: choose it to reserve its top card", count, { level })
+              : tn("Level {level} deck, {n} card left", "Level {level} deck, {n} cards left", count, { level }),
           })
-        : h("div", { class: "card card-empty deck-empty", role: "img", "aria-label": `Level ${level} deck is empty` }, h("span", { class: "back-count" }, "0")),
+        : h("div", { class: "card card-empty deck-empty", role: "img", "aria-label": t("Level {level} deck is empty", { level }) }, h("span", { class: "back-count" }, formatNumber(0))),
     );
     const cards = Array.from({ length: PYRAMID[level] }, (_, index) => {
       const id = slots[index] ?? null;
@@ -157,14 +161,14 @@ function renderPyramid(view, catalog, ui) {
               onClick: ui ? () => ui.onCard(id) : null,
               extra: [selected && "selected", state.hint && "hint-card", affordable && "affordable"],
               attrs: ui ? { "data-key": `card-${id}`, "aria-pressed": String(selected) } : {},
-              label: ui ? `${duelCardLabel(card)}${affordable ? ", you can buy it" : ""}` : null,
+              label: ui ? (affordable ? t("{card}, you can buy it", { card: duelCardLabel(card) }) : duelCardLabel(card)) : null,
             })
-          : h("div", { class: "card card-empty", role: "img", "aria-label": "Empty slot" }),
+          : h("div", { class: "card card-empty", role: "img", "aria-label": t("Empty slot") }),
       );
     });
     return h(
       "div",
-      { class: "pyramid-row", dataset: { row: String(level) }, role: "group", "aria-label": `Level ${level} cards` },
+      { class: "pyramid-row", dataset: { row: String(level) }, role: "group", "aria-label": t("Level {level} cards", { level }) },
       deck,
       h("div", { class: "pyramid-cards" }, cards),
     );
@@ -178,18 +182,20 @@ export function renderDuelPlayers(view, catalog, ui = null) {
   const turn = view.turn || {};
   return h(
     "div",
-    { class: "players duel-players", role: "list", "aria-label": "Players" },
+    { class: "players duel-players", role: "list", "aria-label": t("Players") },
     (view.players || []).map((p) => renderPlayer(view, p, catalog, ui, view.status === "live" && turn.seat === p.seat)),
   );
 }
 
-function meter(label, value, goal, extra = "") {
+/** A bar towards a victory; `colour`: the colour it counts, said in its tooltip. */
+function meter(label, value, goal, colour = null) {
   const full = Math.min(1, value / goal);
+  const args = { label, value, goal, colour: colour ? colourWord(colour) : "" };
   return h(
     "span",
-    { class: ["meter", value >= goal && "meter-done"], title: `${label}: ${value} of ${goal}${extra}`, style: { "--fill": `${Math.round(full * 100)}%` } },
+    { class: ["meter", value >= goal && "meter-done"], title: colour ? t("{label}: {value} of {goal} ({colour})", args) : t("{label}: {value} of {goal}", args), style: { "--fill": `${Math.round(full * 100)}%` } },
     h("span", { class: "meter-label" }, label),
-    h("span", { class: "meter-value" }, `${value}/${goal}`),
+    h("span", { class: "meter-value" }, `${formatNumber(value)}/${formatNumber(goal)}`),
   );
 }
 
@@ -201,6 +207,7 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
   const colourPoints = p.colour_points || {};
   const [best, bestPoints] = bestColour(p);
   const noBonus = p.cards.filter((id) => catalog.cards[id] && catalog.cards[id].color === "none").length;
+  const score = t("{points}, {crowns}", { points: pointWords(p.points), crowns: crownWords(p.crowns) });
   const wildsOn = {};
   for (const colour of Object.values(p.wilds || {})) wildsOn[colour] = (wildsOn[colour] || 0) + 1;
   return h(
@@ -208,7 +215,7 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
     {
       class: ["player", "duel-player", toPlay && "to-play", mine && "mine", winner && "winner"],
       role: "listitem",
-      "aria-label": `${name}${mine ? " (you)" : ""}, ${plural(p.points, "point")}, ${plural(p.crowns, "crown")}${toPlay ? ", to play" : ""}`,
+      "aria-label": playerLabel(name, mine, toPlay, score),
       dataset: {
         player: String(p.seat),
         points: String(p.points),
@@ -228,24 +235,24 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
       { class: "player-head" },
       h("span", { class: "turn-dot", "aria-hidden": "true" }),
       h("span", { class: "player-name" }, name),
-      mine ? h("span", { class: "tag tag-you" }, "you") : null,
+      mine ? h("span", { class: "tag tag-you" }, t("you")) : null,
       botTag(p) ? h("span", { class: "tag tag-bot" }, botTag(p)) : null,
-      winner ? h("span", { class: "tag tag-win" }, "winner") : null,
-      toPlay && view.turn && view.turn.extra_turn ? h("span", { class: "tag tag-extra" }, "extra turn") : null,
+      winner ? h("span", { class: "tag tag-win" }, t("winner")) : null,
+      toPlay && view.turn && view.turn.extra_turn ? h("span", { class: "tag tag-extra" }, t("extra turn")) : null,
       h(
         "span",
         { class: "player-stats" },
-        h("span", { class: "stat stat-crowns", title: `${plural(p.crowns, "crown")}. ${crownsHelp(catalog)}`, "aria-hidden": "true" }, icon("crown", "stat-icon"), String(p.crowns)),
-        privilegeScrolls(p.privileges, { label: `${plural(p.privileges, "privilege")} held` }),
-        h("span", { class: "player-points", "aria-hidden": "true" }, String(p.points), h("small", {}, "pts")),
+        h("span", { class: "stat stat-crowns", title: tn("{n} crown. {help}", "{n} crowns. {help}", p.crowns, { help: crownsHelp(catalog) }), "aria-hidden": "true" }, icon("crown", "stat-icon"), formatNumber(p.crowns)),
+        privilegeScrolls(p.privileges, { label: tn("{n} privilege held", "{n} privileges held", p.privileges) }),
+        h("span", { class: "player-points", "aria-hidden": "true" }, formatNumber(p.points), h("small", {}, t("pts"))),
       ),
     ),
     h(
       "div",
-      { class: "victory-meters", "aria-label": `Towards victory: ${p.points} of 20 points, ${p.crowns} of 10 crowns, ${bestPoints} of 10 points in ${best}` },
-      meter("Points", p.points, 20),
-      meter("Crowns", p.crowns, 10),
-      meter(`Best colour`, bestPoints, 10, ` (${best})`),
+      { class: "victory-meters", "aria-label": t("Towards victory: {points} of 20 points, {crowns} of 10 crowns, {best} of 10 points in {colour}", { points: p.points, crowns: p.crowns, best: bestPoints, colour: colourWord(best) }) },
+      meter(tp("term", "Points"), p.points, 20),
+      meter(tp("term", "Crowns"), p.crowns, 10),
+      meter(tp("term", "Best colour"), bestPoints, 10, best),
     ),
     h(
       "div",
@@ -255,7 +262,8 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
         const bonus = isGem ? p.bonuses[color] || 0 : 0;
         const points = isGem ? colourPoints[color] || 0 : 0;
         const wilds = wildsOn[color] || 0;
-        const wildWords = wilds ? `, ${wilds === 1 ? "a wild card" : `${wilds} wild cards`} among them` : "";
+        const bonusWords = bonusLabel(color, bonus, wilds);
+        const pointsOn = { bonus: bonusWords, points: tn("{n} point", "{n} points", points), colour: colourWord(color) };
         return h(
           "div",
           { class: ["gem-col", `gem-col-${color}`], dataset: { col: color } },
@@ -265,28 +273,28 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
                 {
                   class: ["bonus", `bonus-${color}`, bonus === 0 && "bonus-zero", bonus > 1 && "stack-2", bonus > 2 && "stack-3"],
                   role: "img",
-                  "aria-label": `${color} bonus ${bonus}${wildWords}${points ? `, ${plural(points, "point")} on ${color} cards` : ""}`,
-                  title: `${color} bonus ${bonus}${wildWords}${points ? `; ${plural(points, "point")} on ${color} cards` : ""}`,
+                  "aria-label": points ? t("{bonus}, {points} on {colour} cards", pointsOn) : bonusWords,
+                  title: points ? t("{bonus}; {points} on {colour} cards", pointsOn) : bonusWords,
                   dataset: { wilds: wilds ? String(wilds) : null },
                 },
                 gemIcon(color, "bonus-icon"),
-                h("span", { class: "bonus-count" }, String(bonus)),
-                wilds ? h("span", { class: "wild-mark", "aria-hidden": "true" }, gemIcon("wild", "wild-icon"), wilds > 1 ? String(wilds) : null) : null,
-                points ? h("span", { class: "bonus-points" }, `${points}★`) : null,
+                h("span", { class: "bonus-count" }, formatNumber(bonus)),
+                wilds ? h("span", { class: "wild-mark", "aria-hidden": "true" }, gemIcon("wild", "wild-icon"), wilds > 1 ? formatNumber(wilds) : null) : null,
+                points ? h("span", { class: "bonus-points" }, `${formatNumber(points)}★`) : null,
               )
             : h("span", { class: "bonus bonus-none", "aria-hidden": "true" }),
-          tokenChip(color, p.tokens[color] || 0, { size: "sm", label: `${p.tokens[color] || 0} ${gemLabel(color)} token${p.tokens[color] === 1 ? "" : "s"}` }),
+          tokenChip(color, p.tokens[color] || 0, { size: "sm", label: heldTokens(color, p.tokens[color] || 0) }),
         );
       }),
     ),
     h(
       "div",
       { class: "player-extra" },
-      h("span", { class: ["held", held > 10 && "over"], title: "Tokens held (10 at most at a turn's end)" }, `${held}/10 tokens`),
-      noBonus ? h("span", { class: "held", title: "Cards without a bonus (points only)" }, `+${plural(noBonus, "card")} without bonus`) : null,
+      h("span", { class: ["held", held > 10 && "over"], title: t("Tokens held (10 at most at a turn's end)") }, heldOfTen(held)),
+      noBonus ? h("span", { class: "held", title: t("Cards without a bonus (points only)") }, tn("+{n} card without bonus", "+{n} cards without bonus", noBonus)) : null,
       h(
         "div",
-        { class: "reserved", role: "list", "aria-label": plural(p.reserved.length, "reserved card") },
+        { class: "reserved", role: "list", "aria-label": tn("{n} reserved card", "{n} reserved cards", p.reserved.length) },
         p.reserved.map((r, i) => {
           if (r.card) {
             const card = catalog.cards[r.card];
@@ -301,26 +309,41 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
                 onClick: clickable ? () => ui.onReserved(r.card) : null,
                 extra: ["reserved-card", selected && "selected", affordable && "affordable"],
                 attrs: clickable ? { "data-key": `res-${r.card}`, "aria-pressed": String(selected) } : {},
-                label: `Reserved: ${duelCardLabel(card)}${affordable ? ", you can buy it" : ""}`,
+                label: affordable ? t("Reserved: {card}, you can buy it", { card: duelCardLabel(card) }) : t("Reserved: {card}", { card: duelCardLabel(card) }),
               }),
             );
           }
           return h(
             "div",
             { role: "listitem", class: "reserved-item" },
-            duelCardBack(r.level, { size: "sm", label: `A hidden reserved level-${r.level} card`, attrs: { "data-hidden-level": String(r.level), "data-key": `hidden-${p.seat}-${i}` } }),
+            duelCardBack(r.level, { size: "sm", label: t("A hidden reserved level-{level} card", { level: r.level }), attrs: { "data-hidden-level": String(r.level), "data-key": `hidden-${p.seat}-${i}` } }),
           );
         }),
       ),
       p.royals.length
         ? h(
             "div",
-            { class: "player-royals", role: "list", "aria-label": plural(p.royals.length, "royal card") },
+            { class: "player-royals", role: "list", "aria-label": tn("{n} royal card", "{n} royal cards", p.royals.length) },
             p.royals.map((id) => h("div", { role: "listitem" }, royalTile(id, catalog.royals[id], { size: "sm" }))),
           )
         : null,
     ),
   );
+}
+
+function pointWords(n) {
+  return tn("{n} point", "{n} points", n);
+}
+
+function crownWords(n) {
+  return tn("{n} crown", "{n} crowns", n);
+}
+
+/** "red bonus 2, a wild card among them": a player's bonus of a colour. */
+function bonusLabel(color, bonus, wilds) {
+  const words = t("{colour} bonus {n}", { colour: colourWord(color), n: bonus });
+  if (!wilds) return words;
+  return tn("{bonus}, a wild card among them", "{bonus}, {n} wild cards among them", wilds, { bonus: words });
 }
 
 /**

@@ -5,7 +5,8 @@ import { TurnAlert } from "./attention.js";
 import { ApiError, fetchCatalog, fetchEvents, fetchView, gameSummary } from "./api.js";
 import { isMyTurn } from "./acting.js";
 import { Controls } from "./controls.js";
-import { h, mount, plural } from "./dom.js";
+import { h, mount } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { LastMove } from "./lastmove.js";
 import { LeaveControls, markOut } from "./leaving.js";
 import { TablePresence } from "./presence.js";
@@ -31,27 +32,31 @@ import { Names, variantName } from "./words.js";
 
 /** What draws and drives a table, per variant. */
 export const KITS = {
-  classic: { renderTable, renderPlayers, decorate, Controls, hidden: "hidden reserved cards stay face down" },
-  duel: { renderTable: renderDuelTable, renderPlayers: renderDuelPlayers, decorate: decorateDuel, Controls: DuelControls, hidden: "reserved cards stay face down" },
+  classic: { renderTable, renderPlayers, decorate, Controls, watching: t("You are watching: hidden reserved cards stay face down.") },
+  duel: { renderTable: renderDuelTable, renderPlayers: renderDuelPlayers, decorate: decorateDuel, Controls: DuelControls, watching: t("You are watching: reserved cards stay face down.") },
 };
 
-const DUEL_PHASE_WORDS = {
-  replenish: " (replenishing the board)",
-  take_bonus_token: " (taking a token)",
-  steal_token: " (stealing a token)",
-  choose_royal: " (choosing a royal card)",
-  discard_tokens: " (putting tokens back)",
+// What the mover is doing, after "Ana to play" in the head's line.
+const PHASE_WORDS = {
+  return_tokens: (who) => t("{who} (returning tokens)", { who }),
+  choose_noble: (who) => t("{who} (choosing a noble)", { who }),
+  replenish: (who) => t("{who} (replenishing the board)", { who }),
+  take_bonus_token: (who) => t("{who} (taking a token)", { who }),
+  steal_token: (who) => t("{who} (stealing a token)", { who }),
+  choose_royal: (who) => t("{who} (choosing a royal card)", { who }),
+  discard_tokens: (who) => t("{who} (putting tokens back)", { who }),
 };
+const CLASSIC_PHASES = new Set(["return_tokens", "choose_noble"]);
 
 const CONNECTION_WORDS = {
-  connecting: "Connecting…",
-  live: "Live",
-  reconnecting: "Reconnecting…",
-  problem: "Connection problem",
-  closed: "Disconnected",
+  connecting: t("Connecting…"),
+  live: t("Live"),
+  reconnecting: t("Reconnecting…"),
+  problem: t("Connection problem"),
+  closed: t("Disconnected"),
 };
 
-const OVER_WORDS = { finished: "Finished", aborted: "Aborted" };
+const OVER_WORDS = { finished: t("Finished"), aborted: t("Aborted") };
 
 /** The connection's badge; once the game is over and the page is up to date, the
  * game's end instead ("Finished", "Aborted"): nothing is live any more. `problem`:
@@ -96,26 +101,27 @@ function rerender(slot, build) {
 export function turnLine(view, names, turns = null, known = 0) {
   if (view.status === "open") {
     const seated = view.players.length;
-    return `Waiting for players: ${seated} of ${view.players_count || "?"} seated`;
+    return t("Waiting for players: {seated} of {seats} seated", { seated, seats: view.players_count || "?" });
   }
   const round = roundOfView(view, turns, known);
   if (view.status === "finished" || view.status === "aborted") {
     const rounds = turns && known >= view.version ? roundsPlayed(turns) : round;
-    const verb = view.status === "aborted" ? "Aborted" : "Finished";
-    return rounds ? `${verb} after ${plural(rounds, "round")}` : verb;
+    if (view.status === "aborted") return rounds ? tn("Aborted after {n} round", "Aborted after {n} rounds", rounds) : t("Aborted");
+    return rounds ? tn("Finished after {n} round", "Finished after {n} rounds", rounds) : t("Finished");
   }
-  const t = view.turn;
-  const who = view.you === t.seat ? "your move" : `${names.of(t.seat)} to play`;
-  if (view.variant === "duel") {
-    return `Round ${round} · ${who}${DUEL_PHASE_WORDS[t.phase] || ""}${t.extra_turn ? " · extra turn" : ""}`;
-  }
-  const phase = t.phase === "return_tokens" ? " (returning tokens)" : t.phase === "choose_noble" ? " (choosing a noble)" : "";
-  return `Round ${round} · ${who}${phase}${t.final_round ? " · final round" : ""}`;
+  const turn = view.turn;
+  let who = view.you === turn.seat ? t("your move") : t("{who} to play", { who: names.of(turn.seat) });
+  const duel = view.variant === "duel";
+  const phase = PHASE_WORDS[turn.phase];
+  if (phase && duel !== CLASSIC_PHASES.has(turn.phase)) who = phase(who);
+  const line = t("Round {round} · {who}", { round, who });
+  if (duel) return turn.extra_turn ? t("{line} · extra turn", { line }) : line;
+  return turn.final_round ? t("{line} · final round", { line }) : line;
 }
 
 export async function showGame(main, gameId, mode) {
   let seat = mode === "play" ? seatFor(gameId) : null;
-  mount(main, h("p", { class: "loading" }, "Loading the table…"));
+  mount(main, h("p", { class: "loading" }, t("Loading the table…")));
   let summary;
   try {
     summary = await gameSummary(gameId);
@@ -133,7 +139,7 @@ export async function showGame(main, gameId, mode) {
   const token = seat ? seat.token : null;
   const kit = KITS[summary.variant];
   if (!kit) {
-    mount(main, h("section", { class: "panel notice" }, h("h1", {}, variantName(summary.variant)), h("p", {}, "This page can't show tables of this game."), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
+    mount(main, h("section", { class: "panel notice" }, h("h1", {}, variantName(summary.variant)), h("p", {}, t("This page can't show tables of this game.")), h("a", { class: "btn", href: "#/" }, t("Back to the lobby"))));
     return () => {};
   }
   const catalog = await fetchCatalog(summary.variant);
@@ -164,7 +170,7 @@ export async function showGame(main, gameId, mode) {
   const clocks = new SeatClocks({
     names,
     onMine: (ms) => {
-      const note = ms !== null && ms < 60_000 ? `${titleText(ms)} left` : "";
+      const note = ms !== null && ms < 60_000 ? t("{time} left", { time: titleText(ms) }) : "";
       if (turnAlert && note !== clockNote) turnAlert.setClockNote(note);
       clockNote = note;
     },
@@ -277,7 +283,7 @@ export async function showGame(main, gameId, mode) {
   let headKey = null;
   function renderHead() {
     // Drawn again only when what it says changes (an open Share menu stays open).
-    const line = view ? turnLine({ ...view, players_count: summary.players }, names, turnsOf(log.events.values()), log.lastVersion) : "Connecting…";
+    const line = view ? turnLine({ ...view, players_count: summary.players }, names, turnsOf(log.events.values()), log.lastVersion) : t("Connecting…");
     const problem = connection === "problem" && live.problem ? live.problem.message : null;
     const key = JSON.stringify([connection, line, view ? view.status : null, problem, leave ? leave.key(view) : ""]);
     if (key === headKey) return;
@@ -294,12 +300,12 @@ export async function showGame(main, gameId, mode) {
         "div",
         { class: "head-side" },
         connectionBadge(connection, view ? view.status : null, problem),
-        h("span", { class: "who-am-i" }, token ? `Playing as ${seat.name}` : "Watching"),
+        h("span", { class: "who-am-i" }, token ? t("Playing as {name}", { name: seat.name }) : t("Watching")),
         turnAlert ? turnAlert.el : null,
         leave ? leave.buttons(view) : null,
         keys.button,
         view && view.status !== "open"
-          ? h("details", { class: "share-menu" }, h("summary", { class: "btn btn-small" }, "Share"), sharePanel(gameId, { join: false }))
+          ? h("details", { class: "share-menu" }, h("summary", { class: "btn btn-small" }, t("Share")), sharePanel(gameId, { join: false }))
           : null,
         deviceMenu && view && (view.status === "open" || view.status === "live") ? deviceMenu : null,
       ),
@@ -326,10 +332,10 @@ export async function showGame(main, gameId, mode) {
         bannerSlot,
         h(
           "section",
-          { class: "banner banner-end", id: "result-banner", "aria-label": "Result" },
+          { class: "banner banner-end", id: "result-banner", "aria-label": t("Result") },
           h("h2", {}, resultHeadline(view)),
           rankList(view),
-          h("div", { class: "banner-actions" }, again, h("a", { class: ["btn", !again && "btn-primary"], href: `#/replay/${encodeURIComponent(gameId)}` }, "Replay this game"), h("a", { class: "btn", href: "#/" }, "Back to the lobby")),
+          h("div", { class: "banner-actions" }, again, h("a", { class: ["btn", !again && "btn-primary"], href: `#/replay/${encodeURIComponent(gameId)}` }, t("Replay this game")), h("a", { class: "btn", href: "#/" }, t("Back to the lobby"))),
         ),
       );
     }
@@ -385,7 +391,7 @@ export async function showGame(main, gameId, mode) {
       if (lost || (myTurn && !drawn.myTurn && idle)) keys.focusStart(myTurn);
       drawn.myTurn = myTurn;
     }
-    else if (view.status === "live") mount(barSlot, h("p", { class: "watch-note" }, `You are watching: ${kit.hidden}.`));
+    else if (view.status === "live") mount(barSlot, h("p", { class: "watch-note" }, kit.watching));
     else mount(barSlot);
   }
 
@@ -394,16 +400,16 @@ export async function showGame(main, gameId, mode) {
     mount(endRematch, rematch.actions(view, "end"));
     mount(
       endDialog,
-      h("h2", { id: "end-title", class: "dialog-title" }, "Game over"),
+      h("h2", { id: "end-title", class: "dialog-title" }, t("Game over")),
       h("p", { class: "end-headline" }, resultHeadline(view)),
       resultTable(view),
       endRematch,
       h(
         "div",
         { class: "dialog-actions" },
-        h("button", { type: "button", class: "btn btn-quiet", onclick: () => endDialog.close() }, "Close"),
-        h("a", { class: "btn", href: "#/" }, "Lobby"),
-        h("a", { class: "btn btn-primary", href: `#/replay/${encodeURIComponent(gameId)}` }, "Replay"),
+        h("button", { type: "button", class: "btn btn-quiet", onclick: () => endDialog.close() }, t("Close")),
+        h("a", { class: "btn", href: "#/" }, t("Lobby")),
+        h("a", { class: "btn btn-primary", href: `#/replay/${encodeURIComponent(gameId)}` }, t("Replay")),
       ),
     );
     endDialog.showModal();
@@ -428,7 +434,7 @@ export async function showGame(main, gameId, mode) {
         "div",
         { class: ["game-grid", summary.players >= 3 && "many-players", summary.variant === "duel" && "duel-grid"] },
         h("div", { class: "col-board" }, tableSlot, barSlot),
-        h("div", { class: "col-players" }, h("h2", { class: "panel-title sr-only" }, "Players"), playersSlot),
+        h("div", { class: "col-players" }, h("h2", { class: "panel-title sr-only" }, t("Players")), playersSlot),
         h("div", { class: "col-log" }, log.el),
       ),
     ),
@@ -471,25 +477,25 @@ function seatMovedBanner(gameId, summary) {
       reroute();
       return;
     }
-    note.textContent = "The seat can't be taken back now: try again in a moment.";
+    note.textContent = t("The seat can't be taken back now: try again in a moment.");
     e.target.disabled = false;
   };
   const accountsSeat = (summary.seats || []).some((s) => s.account);
   return h(
     "section",
-    { class: "banner banner-moved", id: "seat-moved", "aria-label": "Seat" },
-    h("h2", {}, "This seat is played elsewhere now"),
+    { class: "banner banner-moved", id: "seat-moved", "aria-label": t("Seat") },
+    h("h2", {}, t("This seat is played elsewhere now")),
     h(
       "p",
       {},
-      "This page's seat token was replaced: the seat was opened in another browser, given a new link, or its account logged out everywhere. It acts no more here.",
+      t("This page's seat token was replaced: the seat was opened in another browser, given a new link, or its account logged out everywhere. It acts no more here."),
     ),
     h(
       "div",
       { class: "banner-actions" },
-      mine ? h("button", { type: "button", class: "btn btn-primary", id: "seat-take-back", onclick: takeBack }, "Take the seat back here") : null,
-      !account && accountsSeat ? h("button", { type: "button", class: "btn btn-primary", id: "seat-log-in", onclick: () => askToLogIn("login") }, "Log in to take it back") : null,
-      h("a", { class: "btn", href: `#/watch/${encodeURIComponent(gameId)}` }, "Watch instead"),
+      mine ? h("button", { type: "button", class: "btn btn-primary", id: "seat-take-back", onclick: takeBack }, t("Take the seat back here")) : null,
+      !account && accountsSeat ? h("button", { type: "button", class: "btn btn-primary", id: "seat-log-in", onclick: () => askToLogIn("login") }, t("Log in to take it back")) : null,
+      h("a", { class: "btn", href: `#/watch/${encodeURIComponent(gameId)}` }, t("Watch instead")),
     ),
     note,
   );
@@ -500,8 +506,8 @@ function notFound(err) {
   return h(
     "section",
     { class: "panel notice" },
-    h("h1", {}, missing ? "No such game" : "The game can't be loaded"),
-    h("p", {}, missing ? "This address names no game on this server." : err.message),
-    h("a", { class: "btn", href: "#/" }, "Back to the lobby"),
+    h("h1", {}, missing ? t("No such game") : t("The game can't be loaded")),
+    h("p", {}, missing ? t("This address names no game on this server.") : err.message),
+    h("a", { class: "btn", href: "#/" }, t("Back to the lobby")),
   );
 }

@@ -3,6 +3,7 @@
 // gold star; Duel's pearl a ringed circle).
 
 import { h, svg } from "./dom.js";
+import { formatNumber, lang, t, tnp, tp } from "./i18n.js";
 
 export const GEMS = ["white", "blue", "green", "red", "black"];
 export const TOKENS = [...GEMS, "gold"];
@@ -10,14 +11,47 @@ export const TOKENS = [...GEMS, "gold"];
 export const DUEL_TOKENS = [...GEMS, "pearl", "gold"];
 
 export const GEM_NAMES = {
-  white: "diamond",
-  blue: "sapphire",
-  green: "emerald",
-  red: "ruby",
-  black: "onyx",
-  gold: "gold",
-  pearl: "pearl",
-  wild: "any colour",
+  white: tp("gem", "diamond"),
+  blue: tp("gem", "sapphire"),
+  green: tp("gem", "emerald"),
+  red: tp("gem", "ruby"),
+  black: tp("gem", "onyx"),
+  gold: tp("gem", "gold"),
+  pearl: tp("gem", "pearl"),
+  wild: tp("gem", "any colour"),
+};
+
+/** The word a token or a card is named by: its colour ("red", "gold", "pearl"). */
+const COLOUR_WORDS = {
+  white: tp("token", "white"),
+  blue: tp("token", "blue"),
+  green: tp("token", "green"),
+  red: tp("token", "red"),
+  black: tp("token", "black"),
+  gold: tp("token", "gold"),
+  pearl: tp("token", "pearl"),
+  wild: tp("token", "wild"),
+};
+
+/** "red": a colour (a kind of token, a card's colour) in words; an unknown one as given. */
+export function colourWord(color) {
+  return COLOUR_WORDS[color] || color;
+}
+
+/** "Red": a colour's word at the start of a sentence or a label. */
+export function colourTitle(color) {
+  const word = colourWord(color);
+  return `${word.charAt(0).toLocaleUpperCase(lang)}${word.slice(1)}`;
+}
+
+const COUNTS = {
+  white: (n) => tnp("token", "{n} white", "{n} white", n),
+  blue: (n) => tnp("token", "{n} blue", "{n} blue", n),
+  green: (n) => tnp("token", "{n} green", "{n} green", n),
+  red: (n) => tnp("token", "{n} red", "{n} red", n),
+  black: (n) => tnp("token", "{n} black", "{n} black", n),
+  gold: (n) => tnp("token", "{n} gold", "{n} gold", n),
+  pearl: (n) => tnp("token", "{n} pearl", "{n} pearl", n),
 };
 
 const SYMBOLS = {
@@ -41,24 +75,31 @@ export function gemIcon(color, className = "gem-icon") {
 
 /** "blue (sapphire)": the words a screen reader hears for a colour. */
 export function gemLabel(color) {
-  if (color === "gold") return "gold (joker)";
-  if (color === "wild") return "wild (any colour)";
-  return `${color} (${GEM_NAMES[color]})`;
+  if (color === "gold") return t("gold (joker)");
+  if (color === "wild") return t("wild (any colour)");
+  // Translators: a token's colour and its gem, e.g. "blue (sapphire)".
+  return t("{colour} ({gem})", { colour: colourWord(color), gem: GEM_NAMES[color] || color });
 }
 
 /** "3 blue" / "1 gold": a token count in words. */
 export function tokenWords(color, n) {
-  return `${n} ${color}`;
+  return COUNTS[color] ? COUNTS[color](n) : `${n} ${colourWord(color)}`;
+}
+
+/** "3 blue (sapphire)": a count of a colour as a screen reader hears it. */
+export function gemCount(color, n) {
+  // Translators: a number of tokens and their colour, e.g. "3 blue (sapphire)".
+  return t("{count} {gem}", { count: n, gem: gemLabel(color) });
 }
 
 /** A round token with its symbol; `count` shown beside it when given. */
 export function tokenChip(color, count, { size = "md", label } = {}) {
-  const text = label || (count === undefined ? gemLabel(color) : `${count} ${gemLabel(color)}`);
+  const text = label || (count === undefined ? gemLabel(color) : gemCount(color, count));
   return h(
     "span",
     { class: `token token-${color} token-${size}`, role: "img", "aria-label": text, title: text },
     h("span", { class: "token-disc" }, gemIcon(color)),
-    count === undefined ? null : h("span", { class: "token-count" }, String(count)),
+    count === undefined ? null : h("span", { class: "token-count" }, formatNumber(count)),
   );
 }
 
@@ -66,8 +107,8 @@ export function tokenChip(color, count, { size = "md", label } = {}) {
 export function costPip(color, n, shape = "round") {
   return h(
     "span",
-    { class: `pip pip-${shape} pip-${color}`, role: "img", "aria-label": `${n} ${gemLabel(color)}` },
-    h("span", { class: "pip-num" }, String(n)),
+    { class: `pip pip-${shape} pip-${color}`, role: "img", "aria-label": gemCount(color, n) },
+    h("span", { class: "pip-num" }, formatNumber(n)),
     gemIcon(color, "pip-icon"),
   );
 }

@@ -31,7 +31,7 @@ export function classicContents() {
 }
 
 function gemName(colour) {
-  return colour === "gold" ? tp("token", "gold") : tp("gem", GEM_NAMES[colour]);
+  return colour === "gold" ? tp("token", "gold") : GEM_NAMES[colour];
 }
 
 export function classicHowto() {

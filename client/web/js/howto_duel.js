@@ -7,7 +7,7 @@
 import { duelCardBack, duelCardFace, privilegeScrolls, royalTile } from "./duel_cards.js";
 import { renderTokenBoard } from "./duel_table.js";
 import { h } from "./dom.js";
-import { DUEL_TOKENS, GEM_NAMES, tokenChip } from "./gems.js";
+import { DUEL_TOKENS, GEM_NAMES, colourWord, tokenChip } from "./gems.js";
 import { tp } from "./i18n.js";
 import { capital, figure, figures, glossary, list, named, or, para, section, subsection } from "./howto_parts.js";
 
@@ -85,7 +85,7 @@ export function duelContents() {
 }
 
 function tokenName(token) {
-  return token === "gold" || token === "pearl" ? tp("token", token) : tp("gem", GEM_NAMES[token]);
+  return token === "gold" || token === "pearl" ? colourWord(token) : GEM_NAMES[token];
 }
 
 /**

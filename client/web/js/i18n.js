@@ -98,7 +98,9 @@ const percents = new Intl.NumberFormat(lang, { style: "percent", maximumFraction
 const days = new Intl.NumberFormat(lang, { style: "unit", unit: "day", unitDisplay: "narrow" });
 const hours = new Intl.NumberFormat(lang, { style: "unit", unit: "hour", unitDisplay: "narrow" });
 // English lists are written without the serial comma ("a, b and c"), as the page always did.
-const lists = new Intl.ListFormat(lang === "en" || lang === PSEUDO ? "en-GB" : lang, { type: "conjunction" });
+const listLocale = lang === "en" || lang === PSEUDO ? "en-GB" : lang;
+const lists = new Intl.ListFormat(listLocale, { type: "conjunction" });
+const units = new Intl.ListFormat(listLocale, { type: "unit", style: "short" });
 const dates = new Intl.DateTimeFormat(lang);
 const dateTimes = new Intl.DateTimeFormat(lang, { year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
 
@@ -112,9 +114,10 @@ export function formatPercent(share) {
   return percents.format(share);
 }
 
-/** "a, b and c" in the language's words. */
-export function formatList(parts) {
-  return lists.format(parts.map(String));
+/** "a, b and c" in the language's words; with `units`, a plain list of what
+ * something holds or gives ("2 points, 1 crown, another turn"). */
+export function formatList(parts, { units: plain = false } = {}) {
+  return (plain ? units : lists).format(parts.map(String));
 }
 
 /** "0:42", "12:05": whole seconds as minutes and seconds. */

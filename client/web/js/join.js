@@ -5,7 +5,8 @@
 
 import { accountName, askToLogIn, onAccountChange, whenAccountKnown } from "./account.js";
 import { ApiError, gameSummary, takeSeat } from "./api.js";
-import { h, listWords, mount, plural } from "./dom.js";
+import { h, listWords, mount } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { seatBack } from "./seatback.js";
 import { playerName, rememberName, rememberSeat, seatFor } from "./seats.js";
 import { botName, variantName } from "./words.js";
@@ -15,12 +16,12 @@ export async function showJoin(main, gameId) {
     window.location.replace(`#/play/${encodeURIComponent(gameId)}`);
     return () => {};
   }
-  mount(main, h("p", { class: "loading" }, "Loading the game…"));
+  mount(main, h("p", { class: "loading" }, t("Loading the game…")));
   let game;
   try {
     game = await gameSummary(gameId);
   } catch (err) {
-    mount(main, h("section", { class: "panel notice" }, h("h1", {}, "No such game"), h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
+    mount(main, h("section", { class: "panel notice" }, h("h1", {}, t("No such game")), h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, t("Back to the lobby"))));
     return () => {};
   }
   if (await seatBack(gameId, game)) {
@@ -36,11 +37,11 @@ export async function showJoin(main, gameId) {
       h(
         "section",
         { class: "panel notice" },
-        h("h1", {}, replay ? "This game is over" : "This game has already started"),
-        h("p", {}, `${listWords(names)} ${replay ? "played" : "are playing"} it; every seat is taken.`),
-        h("a", { class: "btn btn-primary", href: `#/${replay ? "replay" : "watch"}/${encodeURIComponent(gameId)}` }, replay ? "Replay it" : "Watch it"),
+        h("h1", {}, replay ? t("This game is over") : t("This game has already started")),
+        h("p", {}, replay ? t("{players} played it; every seat is taken.", { players: listWords(names) }) : t("{players} are playing it; every seat is taken.", { players: listWords(names) })),
+        h("a", { class: "btn btn-primary", href: `#/${replay ? "replay" : "watch"}/${encodeURIComponent(gameId)}` }, replay ? t("Replay it") : t("Watch it")),
         " ",
-        h("a", { class: "btn", href: "#/" }, "Back to the lobby"),
+        h("a", { class: "btn", href: "#/" }, t("Back to the lobby")),
       ),
     );
     return () => {};
@@ -63,23 +64,27 @@ function drawJoin(main, gameId, game, names) {
       h(
         "section",
         { class: "panel join-panel", id: "join-rated" },
-        h("h1", { class: "panel-title" }, `Join a rated game of ${variantName(game.variant)}`),
-        h("p", {}, "This game is rated: only players logged in to an account can take a seat."),
+        h("h1", { class: "panel-title" }, t("Join a rated game of {game}", { game: variantName(game.variant) })),
+        h("p", {}, t("This game is rated: only players logged in to an account can take a seat.")),
         h(
           "div",
           { class: "form-actions" },
-          h("button", { type: "button", class: "btn btn-primary", id: "join-login", onclick: () => askToLogIn("login") }, "Log in"),
-          h("button", { type: "button", class: "btn", onclick: () => askToLogIn("signup") }, "Sign up"),
-          h("a", { class: "btn", href: `#/watch/${encodeURIComponent(gameId)}` }, "Just watch"),
+          h("button", { type: "button", class: "btn btn-primary", id: "join-login", onclick: () => askToLogIn("login") }, t("Log in")),
+          h("button", { type: "button", class: "btn", onclick: () => askToLogIn("signup") }, t("Sign up")),
+          h("a", { class: "btn", href: `#/watch/${encodeURIComponent(gameId)}` }, t("Just watch")),
         ),
       ),
     );
     return;
   }
-  const input = h("input", { id: "join-name", type: "text", maxlength: "24", autocomplete: "nickname", value: playerName(), placeholder: "Your name", required: true });
+  const input = h("input", { id: "join-name", type: "text", maxlength: "24", autocomplete: "nickname", value: playerName(), placeholder: t("Your name"), required: true });
   const error = h("p", { class: "form-error", role: "alert", id: "join-error" });
-  const submit = h("button", { type: "submit", class: "btn btn-primary", id: "join-game" }, "Take a seat");
-  const host = names.length ? `${listWords(names)} ${names.length > 1 ? "are" : "is"} waiting` : "Nobody has sat down yet";
+  const submit = h("button", { type: "submit", class: "btn btn-primary", id: "join-game" }, t("Take a seat"));
+  const taken = { seated: seated.length, seats: game.players };
+  // Translators: {seated} of {seats} seats are taken; {players} lists who sits.
+  const host = names.length
+    ? tn("{players} is waiting: {seated} seat of {seats} taken. The game starts when the last seat is taken.", "{players} are waiting: {seated} seats of {seats} taken. The game starts when the last seat is taken.", names.length, { ...taken, players: listWords(names) })
+    : t("Nobody has sat down yet: {seated} seats of {seats} taken. The game starts when the last seat is taken.", taken);
   mount(
     main,
     h(
@@ -91,7 +96,7 @@ function drawJoin(main, gameId, game, names) {
           e.preventDefault();
           const name = account || input.value.trim();
           if (!name) {
-            error.textContent = "Write your name first: the other players see it.";
+            error.textContent = t("Write your name first: the other players see it.");
             input.focus();
             return;
           }
@@ -103,17 +108,17 @@ function drawJoin(main, gameId, game, names) {
             rememberSeat(gameId, { seat: seat.seat, token: seat.token, name });
             window.location.hash = `#/play/${encodeURIComponent(gameId)}`;
           } catch (err) {
-            error.textContent = err instanceof ApiError && err.code === "illegal_action" ? `${err.message} You can still watch it.` : err.message;
+            error.textContent = err instanceof ApiError && err.code === "illegal_action" ? t("{problem} You can still watch it.", { problem: err.message }) : err.message;
             submit.disabled = false;
           }
         },
       },
-      h("h1", { id: "join-title", class: "panel-title" }, `Join a ${game.rated ? "rated " : ""}game of ${variantName(game.variant)}`),
-      h("p", {}, `${host}: ${plural(seated.length, "seat")} of ${game.players} taken. The game starts when the last seat is taken.`),
+      h("h1", { id: "join-title", class: "panel-title" }, game.rated ? t("Join a rated game of {game}", { game: variantName(game.variant) }) : t("Join a game of {game}", { game: variantName(game.variant) })),
+      h("p", {}, host),
       account
-        ? h("p", { id: "joining-as" }, `You join as ${account}.`)
-        : h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), input),
-      h("div", { class: "form-actions" }, submit, h("a", { class: "btn", href: `#/watch/${encodeURIComponent(gameId)}` }, "Just watch")),
+        ? h("p", { id: "joining-as" }, t("You join as {name}.", { name: account }))
+        : h("div", { class: "field" }, h("label", { for: "join-name" }, t("Your name")), input),
+      h("div", { class: "form-actions" }, submit, h("a", { class: "btn", href: `#/watch/${encodeURIComponent(gameId)}` }, t("Just watch"))),
       error,
     ),
   );

@@ -9,35 +9,37 @@
 import { h } from "./dom.js";
 import { GEMS } from "./gems.js";
 import { howtoLink } from "./howto.js";
+import { t, tp } from "./i18n.js";
 
+// The shortcuts are the same letters in every language; what they do is translated.
 const CLASSIC_KEYS = [
-  ["1 – 5", "pick white, blue, green, red, black from the bank"],
-  ["t", "take the picked tokens"],
-  ["b", "buy the chosen card"],
-  ["r", "reserve the chosen card or deck"],
-  ["p", "pass (when it is the only move)"],
-  ["g", "go to the bank"],
-  ["c", "go to the cards"],
-  ["y", "go to your reserved cards"],
+  ["1 – 5", t("pick white, blue, green, red, black from the bank")],
+  ["t", t("take the picked tokens")],
+  ["b", t("buy the chosen card")],
+  ["r", t("reserve the chosen card or deck")],
+  ["p", t("pass (when it is the only move)")],
+  ["g", t("go to the bank")],
+  ["c", t("go to the cards")],
+  ["y", t("go to your reserved cards")],
 ];
 
 const DUEL_KEYS = [
-  ["Arrows", "move between the board's tokens"],
-  ["t", "take the picked tokens (or use the privileges, or the ability's token)"],
-  ["b", "buy the chosen card"],
-  ["r", "reserve the chosen card or deck"],
-  ["p", "use a privilege"],
-  ["n", "replenish the board"],
-  ["g", "go to the board"],
-  ["c", "go to the cards"],
-  ["y", "go to your reserved cards"],
+  [tp("key", "Arrows"), t("move between the board's tokens")],
+  ["t", t("take the picked tokens (or use the privileges, or the ability's token)")],
+  ["b", t("buy the chosen card")],
+  ["r", t("reserve the chosen card or deck")],
+  ["p", t("use a privilege")],
+  ["n", t("replenish the board")],
+  ["g", t("go to the board")],
+  ["c", t("go to the cards")],
+  ["y", t("go to your reserved cards")],
 ];
 
 const COMMON_KEYS = [
-  ["Tab / Shift+Tab", "next / previous control"],
-  ["Enter / Space", "press the control in focus"],
-  ["Escape", "drop the current choice; in a dialog, hide it to look at the table"],
-  ["?", "this list"],
+  [tp("key", "Tab / Shift+Tab"), t("next / previous control")],
+  [tp("key", "Enter / Space"), t("press the control in focus")],
+  [tp("key", "Escape"), t("drop the current choice; in a dialog, hide it to look at the table")],
+  ["?", t("this list")],
 ];
 
 // Which buttons a letter presses, the first present one winning.
@@ -69,17 +71,17 @@ export class HelpDialog {
     this.dialog = h(
       "dialog",
       { class: "dialog help-dialog", id: "help-dialog", "aria-labelledby": "help-title" },
-      h("h2", { class: "dialog-title", id: "help-title" }, "Keyboard shortcuts"),
+      h("h2", { class: "dialog-title", id: "help-title" }, t("Keyboard shortcuts")),
       h(
         "table",
         { class: "help-keys" },
         h("tbody", {}, rows.map(([key, words]) => h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, key)), h("td", {}, words)))),
       ),
       variant ? h("p", { class: "help-howto" }, howtoLink(variant, { newTab: true })) : null,
-      h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "btn btn-primary", dataset: { key: "help-close" }, onclick: () => this.dialog.close() }, "Close")),
+      h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "btn btn-primary", dataset: { key: "help-close" }, onclick: () => this.dialog.close() }, t("Close"))),
     );
     document.body.append(this.dialog);
-    this.button = h("button", { type: "button", class: "btn btn-small btn-quiet", id: "help-open", "aria-keyshortcuts": "?", title: "Keyboard shortcuts (?)", onclick: () => this.open() }, "Keys ?");
+    this.button = h("button", { type: "button", class: "btn btn-small btn-quiet", id: "help-open", "aria-keyshortcuts": "?", title: t("Keyboard shortcuts (?)"), onclick: () => this.open() }, t("Keys ?"));
   }
 
   destroy() {

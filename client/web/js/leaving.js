@@ -3,6 +3,7 @@
 // which asks first in a dialog. The server decides; the page only sends the action.
 
 import { h, mount } from "./dom.js";
+import { t } from "./i18n.js";
 import { OUT_WORDS } from "./results.js";
 
 /** A tag in the head of each seat that is out (3-4 players: it resigned, ran out of
@@ -11,7 +12,7 @@ export function markOut(root, view) {
   for (const p of view.players || []) {
     const head = root.querySelector(`[data-player="${p.seat}"] .player-head`);
     if (!head || !p.out || head.querySelector(".tag-out")) continue;
-    head.querySelector(".player-name").after(h("span", { class: "tag tag-out", dataset: { out: p.out } }, `out: ${OUT_WORDS[p.out] || p.out}`));
+    head.querySelector(".player-name").after(h("span", { class: "tag tag-out", dataset: { out: p.out } }, t("out: {why}", { why: OUT_WORDS[p.out] || p.out })));
   }
 }
 
@@ -41,10 +42,10 @@ export class LeaveControls {
   /** What the head shows for `view`: Abort while allowed, else Resign, else nothing. */
   buttons(view) {
     if (canAbort(view)) {
-      return h("button", { type: "button", class: "btn btn-small btn-danger", id: "abort-game", dataset: { key: "abort" }, title: "Cancel the game before everyone has moved: no result", onclick: () => this.act({ kind: "abort" }) }, "Abort");
+      return h("button", { type: "button", class: "btn btn-small btn-danger", id: "abort-game", dataset: { key: "abort" }, title: t("Cancel the game before everyone has moved: no result"), onclick: () => this.act({ kind: "abort" }) }, t("Abort"));
     }
     if (canResign(view)) {
-      return h("button", { type: "button", class: "btn btn-small btn-danger", id: "resign-game", dataset: { key: "resign" }, onclick: () => this.ask() }, "Resign");
+      return h("button", { type: "button", class: "btn btn-small btn-danger", id: "resign-game", dataset: { key: "resign" }, onclick: () => this.ask() }, t("Resign"));
     }
     return null;
   }
@@ -57,12 +58,12 @@ export class LeaveControls {
   ask() {
     mount(
       this.dialog,
-      h("h2", { id: "resign-title", class: "dialog-title" }, "Resign this game?"),
-      h("p", {}, "You lose the game now (with more than two players, you are out and rank last). This can't be undone."),
+      h("h2", { id: "resign-title", class: "dialog-title" }, t("Resign this game?")),
+      h("p", {}, t("You lose the game now (with more than two players, you are out and rank last). This can't be undone.")),
       h(
         "div",
         { class: "dialog-actions" },
-        h("button", { type: "button", class: "btn", id: "resign-cancel", onclick: () => this.dialog.close() }, "Keep playing"),
+        h("button", { type: "button", class: "btn", id: "resign-cancel", onclick: () => this.dialog.close() }, t("Keep playing")),
         h(
           "button",
           {
@@ -74,7 +75,7 @@ export class LeaveControls {
               this.act({ kind: "resign" });
             },
           },
-          "Resign",
+          t("Resign"),
         ),
       ),
     );

@@ -3,7 +3,8 @@
 
 import { accountName, onAccountChange, whenAccountKnown } from "./account.js";
 import { ApiError, createGame, fetchView, gameSummary, listGames, takeSeat } from "./api.js";
-import { h, listWords, mount, plural } from "./dom.js";
+import { h, listWords, mount } from "./dom.js";
+import { formatNumber, formatRelative, t, tn, tp } from "./i18n.js";
 import { reasonWords } from "./duel_words.js";
 import { howtoPanel } from "./howto.js";
 import { pairingPanel } from "./pairing.js";
@@ -15,11 +16,11 @@ import { defaultPreset, gameTags, presetClock, PRESETS } from "./timecontrol.js"
 
 const REFRESH_MS = 8000;
 const SEAT_CHOICES = [
-  ["you", "You"],
-  ["open", "Open seat: a friend joins"],
-  ["bot:random", "Bot: random"],
-  ["bot:greedy", "Bot: greedy"],
-  ["bot:mcts", "Bot: MCTS (strongest)"],
+  ["you", t("You")],
+  ["open", t("Open seat: a friend joins")],
+  ["bot:random", t("Bot: random")],
+  ["bot:greedy", t("Bot: greedy")],
+  ["bot:mcts", t("Bot: MCTS (strongest)")],
 ];
 
 /** `?seed=42` in the page address fixes the game's random draws (tests, tournaments). */
@@ -52,14 +53,14 @@ export function showLobby(main) {
         pairing.panel,
         form,
         howtoPanel(),
-        h("section", { class: "panel", "aria-labelledby": "mine-title", id: "mine-panel", hidden: true }, h("h2", { id: "mine-title", class: "panel-title" }, "Your games"), lists.mine),
+        h("section", { class: "panel", "aria-labelledby": "mine-title", id: "mine-panel", hidden: true }, h("h2", { id: "mine-title", class: "panel-title" }, t("Your games")), lists.mine),
       ),
       h(
         "div",
         { class: "lobby-col" },
-        h("section", { class: "panel", "aria-labelledby": "open-title" }, h("h2", { id: "open-title", class: "panel-title" }, "Open games: join one"), lists.open),
-        h("section", { class: "panel", "aria-labelledby": "live-title" }, h("h2", { id: "live-title", class: "panel-title" }, "Live games: watch"), lists.live),
-        h("section", { class: "panel", "aria-labelledby": "finished-title" }, h("h2", { id: "finished-title", class: "panel-title" }, "Finished games: replay"), lists.finished),
+        h("section", { class: "panel", "aria-labelledby": "open-title" }, h("h2", { id: "open-title", class: "panel-title" }, t("Open games: join one")), lists.open),
+        h("section", { class: "panel", "aria-labelledby": "live-title" }, h("h2", { id: "live-title", class: "panel-title" }, t("Live games: watch")), lists.live),
+        h("section", { class: "panel", "aria-labelledby": "finished-title" }, h("h2", { id: "finished-title", class: "panel-title" }, t("Finished games: replay")), lists.finished),
       ),
     ),
   );
@@ -81,7 +82,7 @@ export function showLobby(main) {
 // ---------------------------------------------------------------- new game
 
 function newGameForm(seed) {
-  const nameInput = h("input", { id: "player-name", name: "name", type: "text", maxlength: "24", autocomplete: "nickname", value: playerName(), placeholder: "Your name" });
+  const nameInput = h("input", { id: "player-name", name: "name", type: "text", maxlength: "24", autocomplete: "nickname", value: playerName(), placeholder: t("Your name") });
   const variant = h(
     "select",
     {
@@ -94,11 +95,11 @@ function newGameForm(seed) {
         drawSeats();
       },
     },
-    h("option", { value: "classic" }, "Splendor (2–4 players)"),
-    h("option", { value: "duel" }, "Splendor Duel (2 players)"),
+    h("option", { value: "classic" }, t("Splendor (2–4 players)")),
+    h("option", { value: "duel" }, t("Splendor Duel (2 players)")),
   );
   const seatsBox = h("div", { class: "seat-choices", id: "seat-choices" });
-  const playersBox = h("div", { class: "segmented", role: "radiogroup", "aria-label": "Players" });
+  const playersBox = h("div", { class: "segmented", role: "radiogroup", "aria-label": t("Players") });
   const error = h("p", { class: "form-error", role: "alert", id: "new-game-error" });
   let players = 2;
   let choices = ["you", "open", "open", "open"];
@@ -115,21 +116,21 @@ function newGameForm(seed) {
   };
 
   // Logged in (docs/accounts.md), "You" is the account, and the game may be rated.
-  const nameField = h("div", { class: "field", id: "name-field" }, h("label", { for: "player-name" }, "Your name"), nameInput);
+  const nameField = h("div", { class: "field", id: "name-field" }, h("label", { for: "player-name" }, t("Your name")), nameInput);
   const playingAs = h("p", { class: "hint", id: "playing-as", hidden: true });
   const rated = h("input", { type: "checkbox", id: "rated", name: "rated" });
   const ratedField = h(
     "div",
     { class: "field rated-field", id: "rated-field", hidden: true },
     rated,
-    h("label", { for: "rated" }, "Rated"),
-    h("span", { class: "hint" }, "counts for the ratings; every player logs in"),
+    h("label", { for: "rated" }, t("Rated")),
+    h("span", { class: "hint" }, t("counts for the ratings; every player logs in")),
   );
   const showAccount = () => {
     const account = accountName();
     nameField.hidden = Boolean(account);
     playingAs.hidden = !account;
-    playingAs.textContent = account ? `You play as ${account}.` : "";
+    playingAs.textContent = account ? t("You play as {name}.", { name: account }) : "";
     ratedField.hidden = !account;
     if (!account) rated.checked = false;
   };
@@ -140,7 +141,7 @@ function newGameForm(seed) {
       [2, 3, 4].map((n) =>
         h(
           "label",
-          { class: ["segment", n === players && "checked", variant.value === "duel" && n !== 2 && "segment-off"], title: variant.value === "duel" && n !== 2 ? "Splendor Duel is for two players" : null },
+          { class: ["segment", n === players && "checked", variant.value === "duel" && n !== 2 && "segment-off"], title: variant.value === "duel" && n !== 2 ? t("Splendor Duel is for two players") : null },
           h("input", {
             type: "radio",
             name: "players",
@@ -153,7 +154,7 @@ function newGameForm(seed) {
               drawSeats();
             },
           }),
-          `${n} players`,
+          tn("{n} player", "{n} players", n),
         ),
       ),
     );
@@ -166,7 +167,7 @@ function newGameForm(seed) {
         h(
           "div",
           { class: "seat-choice" },
-          h("label", { for: `seat-${i}` }, `Seat ${i + 1}`),
+          h("label", { for: `seat-${i}` }, t("Seat {n}", { n: i + 1 })),
           h(
             "select",
             {
@@ -180,7 +181,7 @@ function newGameForm(seed) {
               },
             },
             SEAT_CHOICES.map(([value, label]) =>
-              h("option", { value, selected: choices[i] === value }, value === "bot:mcts" && variant.value === "duel" ? "Bot: MCTS (plays as greedy in Duel)" : label),
+              h("option", { value, selected: choices[i] === value }, value === "bot:mcts" && variant.value === "duel" ? t("Bot: MCTS (plays as greedy in Duel)") : label),
             ),
           ),
         ),
@@ -190,7 +191,7 @@ function newGameForm(seed) {
   drawPlayers();
   drawSeats();
 
-  const submit = h("button", { type: "submit", class: "btn btn-primary btn-wide", id: "start-game" }, "Start the game");
+  const submit = h("button", { type: "submit", class: "btn btn-primary btn-wide", id: "start-game" }, t("Start the game"));
   const form = h(
     "form",
     {
@@ -206,22 +207,22 @@ function newGameForm(seed) {
         const isRated = Boolean(account) && rated.checked;
         const clock = presetClock(timeControl.value);
         if (isRated && !clock) {
-          error.textContent = "A rated game needs a time control: choose one above.";
+          error.textContent = t("A rated game needs a time control: choose one above.");
           timeControl.focus();
           return;
         }
         if (isRated && seed !== undefined) {
-          error.textContent = "A rated game can't have a seed: open the lobby without ?seed= in its address.";
+          error.textContent = t("A rated game can't have a seed: open the lobby without ?seed= in its address.");
           return;
         }
         if (iPlay && !name) {
-          error.textContent = "Write your name first: the other players see it.";
+          error.textContent = t("Write your name first: the other players see it.");
           nameInput.focus();
           return;
         }
         if (name && !account) rememberName(name);
         submit.disabled = true;
-        submit.textContent = "Starting…";
+        submit.textContent = t("Starting…");
         try {
           const game = await createGame({ variant: variant.value, players, seed, clock, rated: isRated });
           // Seats are numbered in joining order: you first, then the bots;
@@ -237,20 +238,20 @@ function newGameForm(seed) {
         } catch (err) {
           error.textContent = err instanceof ApiError ? err.message : String(err);
           submit.disabled = false;
-          submit.textContent = "Start the game";
+          submit.textContent = t("Start the game");
         }
       },
     },
-    h("h1", { id: "new-title", class: "panel-title" }, "Start a game"),
-    h("p", { class: "intro" }, "Play Splendor with friends or bots, watch any game as it happens, and replay any game turn by turn."),
+    h("h1", { id: "new-title", class: "panel-title" }, t("Start a game")),
+    h("p", { class: "intro" }, t("Play Splendor with friends or bots, watch any game as it happens, and replay any game turn by turn.")),
     nameField,
     playingAs,
-    h("div", { class: "field" }, h("label", { for: "variant" }, "Game"), variant),
-    h("div", { class: "field" }, h("span", { class: "field-label", id: "players-label" }, "Players"), playersBox),
-    h("fieldset", { class: "field seats-field" }, h("legend", { class: "field-label" }, "Who sits where"), seatsBox),
-    h("div", { class: "field" }, h("label", { for: "time-control" }, "Time"), timeControl),
+    h("div", { class: "field" }, h("label", { for: "variant" }, t("Game")), variant),
+    h("div", { class: "field" }, h("span", { class: "field-label", id: "players-label" }, t("Players")), playersBox),
+    h("fieldset", { class: "field seats-field" }, h("legend", { class: "field-label" }, t("Who sits where")), seatsBox),
+    h("div", { class: "field" }, h("label", { for: "time-control" }, t("Time")), timeControl),
     ratedField,
-    seed === undefined ? null : h("p", { class: "hint", id: "seed-note" }, `Seed ${seed}: the deals of this game are fixed.`),
+    seed === undefined ? null : h("p", { class: "hint", id: "seed-note" }, t("Seed {seed}: the deals of this game are fixed.", { seed: String(seed) })),
     submit,
     error,
   );
@@ -261,15 +262,15 @@ function newGameForm(seed) {
 
 async function refreshLists(lists) {
   const [open, live, finished] = await Promise.all(["open", "live", "finished"].map((s) => listGames(s, 12).catch(() => null)));
-  if (open) mount(lists.open, rowsOf(open, openRow, "No open game right now: start one."));
+  if (open) mount(lists.open, rowsOf(open, openRow, t("No open game right now: start one.")));
   if (live) {
     // Summaries may carry each seat's points; otherwise the public view has them.
     const views = await Promise.all(
       live.map((g, i) => (i < 8 && !(g.seats || []).every((s) => "points" in s) ? fetchView(g.id).then((r) => r.view, () => null) : null)),
     );
-    mount(lists.live, rowsOf(live, (g, i) => liveRow(g, views[i]), "Nobody is playing right now."));
+    mount(lists.live, rowsOf(live, (g, i) => liveRow(g, views[i]), t("Nobody is playing right now.")));
   }
-  if (finished) mount(lists.finished, rowsOf(finished, finishedRow, "No finished game yet."));
+  if (finished) mount(lists.finished, rowsOf(finished, finishedRow, t("No finished game yet.")));
   await refreshMine(lists.mine);
 }
 
@@ -287,23 +288,23 @@ async function refreshMine(box) {
     .map(([s, g]) =>
       row(
         g,
-        [h("strong", {}, `${s.name}`), ` at ${variantName(g.variant)} #${g.id}`, h("span", { class: `status status-${g.status}` }, STATUS_WORDS[g.status] || g.status)],
+        [h("strong", {}, `${s.name}`), " ", t("at {game} #{id}", { game: variantName(g.variant), id: g.id }), h("span", { class: `status status-${g.status}` }, STATUS_WORDS[g.status] || g.status)],
         g.status === "finished" || g.status === "aborted"
-          ? [link(`#/replay/${g.id}`, "Replay", "replay")]
-          : [link(`#/play/${g.id}`, g.status === "open" ? "Wait at the table" : "Take your seat", "resume", true)],
+          ? [link(`#/replay/${g.id}`, t("Replay"), "replay")]
+          : [link(`#/play/${g.id}`, g.status === "open" ? t("Wait at the table") : t("Take your seat"), "resume", true)],
       ),
     );
   panel.hidden = rows.length === 0;
   mount(box, rows);
 }
 
-const STATUS_WORDS = { open: "Open", live: "Live", finished: "Finished", aborted: "Aborted" };
+const STATUS_WORDS = { open: tp("status", "Open"), live: tp("status", "Live"), finished: tp("status", "Finished"), aborted: tp("status", "Aborted") };
 
 function empty(text) {
   return h("p", { class: "empty" }, text);
 }
 
-const REBUILDING = "The server is rebuilding its lists of games: some may be missing for a moment.";
+const REBUILDING = t("The server is rebuilding its lists of games: some may be missing for a moment.");
 
 /** A list's rows, `none` when it is empty; while the server rebuilds its lists
  * (docs/http-api.md), a line saying so. */
@@ -323,54 +324,50 @@ function row(game, body, actions) {
 
 function openRow(g) {
   const seated = g.seats || [];
-  const who = seated.length ? listWords(seated.map((s) => ratedLabel(seated, s))) : "nobody yet";
+  const who = seated.length ? listWords(seated.map((s) => ratedLabel(seated, s))) : t("nobody yet");
+  const seats = t("{seated} of {seats} seated: {who}", { seated: seated.length, seats: g.players, who });
   return row(
     g,
-    [h("strong", {}, `${variantName(g.variant)}, ${g.players} players`), h("span", { class: "muted" }, `${seated.length} of ${g.players} seated: ${who}${waiting(g)}`)],
-    [link(`#/join/${g.id}`, "Join", "join", true), link(`#/watch/${g.id}`, "Watch", "watch")],
+    [h("strong", {}, tn("{game}, {n} player", "{game}, {n} players", g.players, { game: variantName(g.variant) })), h("span", { class: "muted" }, withWaiting(g, seats))],
+    [link(`#/join/${g.id}`, t("Join"), "join", true), link(`#/watch/${g.id}`, t("Watch"), "watch")],
   );
 }
 
 /** "3 min ago" from an ISO time (the summaries' created_at), or "". */
 function ago(iso) {
-  const t = Date.parse(iso || "");
-  if (!Number.isFinite(t)) return "";
-  const minutes = Math.round((Date.now() - t) / 60000);
-  if (minutes < 1) return "just now";
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${plural(hours, "hour")} ago`;
-  return `${plural(Math.round(hours / 24), "day")} ago`;
+  const at = Date.parse(iso || "");
+  return Number.isFinite(at) ? formatRelative(Date.now() - at) : "";
 }
 
-function when(g, verb) {
-  const t = ago(g.created_at);
-  return t ? ` · ${verb} ${t}` : "";
+/** "Splendor · started 3 min ago": `line` and when the game started, when known. */
+function started(g, line) {
+  const when = ago(g.created_at);
+  return when ? t("{line} · started {when}", { line, when }) : line;
 }
 
-/** " · waiting for 3 min": how long an open game has waited for its players. */
-function waiting(g) {
-  const t = waitedWords(g.created_at);
-  return t ? ` · waiting ${t}` : "";
+/** "… · waiting for 3 min": how long an open game has waited for its players. */
+function withWaiting(g, line) {
+  const waited = waitedWords(g.created_at);
+  return waited ? t("{line} · waiting {waited}", { line, waited }) : line;
 }
 
-/** "ended 3 min ago": a finished game is dated by its end (summaries before
- * `ended_at` existed say when they started). */
-function ended(g) {
-  const t = ago(g.ended_at);
-  return t ? ` · ended ${t}` : when(g, "started");
+/** "Splendor · ended 3 min ago": a finished game is dated by its end (summaries
+ * before `ended_at` existed say when they started). */
+function ended(g, line) {
+  const when = ago(g.ended_at);
+  return when ? t("{line} · ended {when}", { line, when }) : started(g, line);
 }
 
 /** A seat's name and, for an account or a bot, its rating in the game's variant now
  * (the lists' `seat.rating`, docs/ratings.md): "Ada (1623)". */
 function ratedLabel(seats, s) {
-  return Number.isInteger(s.rating) ? `${seatLabel(seats, s)} (${s.rating})` : seatLabel(seats, s);
+  return Number.isInteger(s.rating) ? t("{name} ({rating})", { name: seatLabel(seats, s), rating: s.rating }) : seatLabel(seats, s);
 }
 
 /** The rating of a seat of a listed game, as a small number beside its name. */
 function ratingOf(g, seat) {
   const s = (g.seats || []).find((x) => x.seat === seat);
-  return s && Number.isInteger(s.rating) ? h("span", { class: "seat-rating", "aria-label": `rating ${s.rating}` }, `${s.rating} `) : null;
+  return s && Number.isInteger(s.rating) ? h("span", { class: "seat-rating", "aria-label": t("rating {rating}", { rating: s.rating }) }, `${formatNumber(s.rating)} `) : null;
 }
 
 function liveRow(g, view) {
@@ -381,15 +378,16 @@ function liveRow(g, view) {
       { class: "score", dataset: { seat: String(p.seat) } },
       `${seatLabel(seats, p)} `,
       ratingOf(g, p.seat),
-      "points" in p ? h("b", { "aria-label": `${p.points} points` }, String(p.points)) : null,
+      "points" in p ? h("b", { "aria-label": tn("{n} point", "{n} points", p.points) }, formatNumber(p.points)) : null,
     ),
   );
   const round = view && view.turn ? roundOfView(view, null, 0) : null;
-  const turn = round ? ` · round ${round}` : "";
+  const game = variantName(g.variant);
+  const line = round ? t("{game} · round {round}", { game, round }) : game;
   return row(
     g,
-    [h("span", { class: "scores" }, scores), h("span", { class: "muted" }, `${variantName(g.variant)}${turn}${when(g, "started")}`)],
-    [link(`#/watch/${g.id}`, "Watch", "watch", true)],
+    [h("span", { class: "scores" }, scores), h("span", { class: "muted" }, started(g, line))],
+    [link(`#/watch/${g.id}`, t("Watch"), "watch", true)],
   );
 }
 
@@ -398,12 +396,13 @@ function finishedRow(g) {
   const r = g.result;
   let text = seats.map((s) => ratedLabel(seats, s)).join(" · ");
   if (r && r.winners) {
-    const name = (seat) => ratedLabel(seats, seats.find((s) => s.seat === seat) || { seat, name: `Seat ${seat + 1}` });
+    const name = (seat) => ratedLabel(seats, seats.find((s) => s.seat === seat) || { seat, name: t("Seat {n}", { n: seat + 1 }) });
     const others = seats.map((s) => s.seat).filter((s) => !r.winners.includes(s));
-    const points = r.points ? ` ${[...r.winners, ...others].map((s) => r.points[s]).join("–")}` : "";
-    const against = others.length ? ` against ${listWords(others.map(name))}` : "";
-    const how = r.reason ? ` ${reasonWords(r.reason)}` : "";
-    text = `${listWords(r.winners.map(name))} won${how}${points}${against}`;
+    const winners = listWords(r.winners.map(name));
+    const how = r.reason ? reasonWords(r.reason) : "";
+    text = how ? t("{winners} won {how}", { winners, how }) : t("{winners} won", { winners });
+    if (r.points) text = t("{result} {score}", { result: text, score: [...r.winners, ...others].map((s) => formatNumber(r.points[s])).join("–") });
+    if (others.length) text = t("{result} against {players}", { result: text, players: listWords(others.map(name)) });
   }
-  return row(g, [h("strong", {}, text), h("span", { class: "muted" }, `${variantName(g.variant)}${ended(g)}`)], [link(`#/replay/${g.id}`, "Replay", "replay", true)]);
+  return row(g, [h("strong", {}, text), h("span", { class: "muted" }, ended(g, variantName(g.variant)))], [link(`#/replay/${g.id}`, t("Replay"), "replay", true)]);
 }

@@ -4,10 +4,11 @@
 
 import { h } from "./dom.js";
 import { describerFor } from "./duel_words.js";
+import { formatNumber, t } from "./i18n.js";
 
 export class GameLog {
   /** onPick(version): makes lines clickable (the replay). */
-  constructor({ names, catalog, onPick = null, title = "Game log", variant = "classic" }) {
+  constructor({ names, catalog, onPick = null, title = t("Game log"), variant = "classic" }) {
     this.names = names;
     this.describe = describerFor(variant);
     this.catalog = catalog;
@@ -65,8 +66,8 @@ export class GameLog {
     const { text, kind } = this.describe(event, this.names, this.catalog);
     const cls = ["log-line", `log-${kind}`, `ev-${event.type}`];
     const content = this.onPick
-      ? h("button", { type: "button", class: "log-jump", onclick: () => this.onPick(event.version), "aria-label": `Move ${event.version}: ${text}` }, h("span", { class: "log-v" }, String(event.version)), h("span", { class: "log-text" }, text))
-      : [h("span", { class: "log-v", "aria-hidden": "true" }, String(event.version)), h("span", { class: "log-text" }, text)];
+      ? h("button", { type: "button", class: "log-jump", onclick: () => this.onPick(event.version), "aria-label": t("Move {n}: {text}", { n: event.version, text }) }, h("span", { class: "log-v" }, formatNumber(event.version)), h("span", { class: "log-text" }, text))
+      : [h("span", { class: "log-v", "aria-hidden": "true" }, formatNumber(event.version)), h("span", { class: "log-text" }, text)];
     return h("li", { class: cls, dataset: { version: String(event.version), type: event.type } }, content);
   }
 

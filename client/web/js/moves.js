@@ -4,6 +4,7 @@
 
 import { h } from "./dom.js";
 import { describerFor } from "./duel_words.js";
+import { formatNumber, formatPercent, t } from "./i18n.js";
 
 export class MoveList {
   /** turns from turns.js; onPick(turn) is called with the clicked turn. */
@@ -17,7 +18,7 @@ export class MoveList {
     this.current = null;
     this.mistakes = new Map(); // turn n -> {seat, lost}, from the analysis
     this.list = h("ol", { class: "move-list", id: "move-list" });
-    this.el = h("section", { class: "moves", "aria-label": "Moves" }, this.list);
+    this.el = h("section", { class: "moves", "aria-label": t("Moves") }, this.list);
   }
 
   /** What turn `turn` did, in sentences: its moves and what followed them. */
@@ -29,7 +30,7 @@ export class MoveList {
       const { text, kind } = this.describe(event, this.names, this.catalog);
       if (kind !== "minor") texts.push(text);
     }
-    return texts.join(" ") || `${this.names.of(turn.seat)} played.`;
+    return texts.join(" ") || t("{who} played.", { who: this.names.of(turn.seat) });
   }
 
   /** Mark the analysis's mistakes ([{version, seat, lost}]): each on the turn that
@@ -47,11 +48,13 @@ export class MoveList {
   render() {
     this.list.replaceChildren(
       ...this.turns.map((turn) => {
-        const round = `${turn.round}${turn.extra ? "+" : ""}`;
+        const round = `${formatNumber(turn.round)}${turn.extra ? "+" : ""}`;
         const text = this.words(turn);
         const mistake = this.mistakes.get(turn.n);
-        const lost = mistake ? `Mistake: ${this.names.of(mistake.seat)}'s chance to win fell by ${Math.round(mistake.lost * 100)} points.` : "";
-        const label = `Turn ${turn.n}, round ${turn.round}${turn.extra ? " (extra turn)" : ""}: ${text}${lost ? ` ${lost}` : ""}`;
+        const lost = mistake ? t("Mistake: {who}'s chance to win fell by {n} points.", { who: this.names.of(mistake.seat), n: Math.round(mistake.lost * 100) }) : "";
+        const args = { n: turn.n, round: turn.round, text };
+        let label = turn.extra ? t("Turn {n}, round {round} (extra turn): {text}", args) : t("Turn {n}, round {round}: {text}", args);
+        if (lost) label = t("{label} {mistake}", { label, mistake: lost });
         return h(
           "li",
           { class: ["move", mistake && "mistake"], dataset: { turn: String(turn.n), seat: String(turn.seat), version: String(turn.end ?? turn.start) } },
@@ -59,7 +62,7 @@ export class MoveList {
             "button",
             { type: "button", class: "move-jump", "aria-label": label, onclick: () => this.onPick(turn) },
             h("span", { class: "move-round", "aria-hidden": "true" }, round),
-            h("span", { class: "move-text" }, text, !mistake ? null : h("span", { class: "move-mistake", title: lost }, ` ?! −${Math.round(mistake.lost * 100)}%`)),
+            h("span", { class: "move-text" }, text, !mistake ? null : h("span", { class: "move-mistake", title: lost }, ` ?! −${formatPercent(mistake.lost)}`)),
           ),
         );
       }),

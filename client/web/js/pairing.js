@@ -6,25 +6,30 @@
 // pool) after a short pause; the server keeps the place for `grace_ms`.
 
 import { h, mount } from "./dom.js";
+import { formatMinutes, formatNumber, lang, t } from "./i18n.js";
 import { playerName, rememberName, rememberSeat } from "./seats.js";
 
 const CLOCKS = ["3+2", "5+3", "10+5"];
 const GAMES = [
-  ["classic", "Splendor"],
-  ["duel", "Duel"],
+  ["classic", t("Splendor")],
+  ["duel", t("Duel")],
 ];
 const RETRY_MS = [250, 1000, 2000, 4000];
 
 /** "0:07", "1:23": minutes and seconds waited. */
 export function waitClock(ms) {
-  const seconds = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  return formatMinutes(Math.max(0, Math.floor(ms / 1000)));
+}
+
+/** "5+3" in the language's digits. */
+function clockLabel(clock) {
+  return clock.split("+").map((n) => formatNumber(Number(n))).join("+");
 }
 
 /** What the pool is: rated (accounts, by rating) or casual (guests with guests). */
 export function kindWords(waiting) {
-  if (waiting.rated) return `Rated: an account near your rating (${Math.round(waiting.rating)}).`;
-  return "Casual: guests play guests. Log in to play rated.";
+  if (waiting.rated) return t("Rated: an account near your rating ({rating}).", { rating: Math.round(waiting.rating) });
+  return t("Casual: guests play guests. Log in to play rated.");
 }
 
 /** The logged-in account's username, or "" (a guest). */
@@ -39,7 +44,7 @@ async function loggedIn() {
 
 function pairingUrl(variant, clock, name, ticket) {
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-  const query = new URLSearchParams({ variant, clock, name });
+  const query = new URLSearchParams({ variant, clock, name, lang });
   if (ticket) query.set("ticket", ticket);
   return `${scheme}://${window.location.host}/ws/pairing?${query}`;
 }
@@ -49,7 +54,7 @@ export function pairingPanel() {
   let variant = "classic";
   let search = null; // {clock, socket, ticket, since, timer, done, retries}
   const error = h("p", { class: "form-error", role: "alert", id: "pairing-error" });
-  const games = h("div", { class: "segmented", role: "radiogroup", "aria-label": "Game to pair for" });
+  const games = h("div", { class: "segmented", role: "radiogroup", "aria-label": t("Game to pair for") });
   const buttons = h("div", { class: "pairing-buttons" });
   const status = h("div", { class: "pairing-status", id: "pairing-status", hidden: true });
 
@@ -91,7 +96,7 @@ export function pairingPanel() {
             disabled: search !== null,
             onclick: () => start(clock),
           },
-          `Play ${clock}`,
+          t("Play {clock}", { clock: clockLabel(clock) }),
         ),
       ),
     );
@@ -102,12 +107,12 @@ export function pairingPanel() {
       mount(status);
       return;
     }
-    const cancel = h("button", { type: "button", class: "btn", id: "pairing-cancel", onclick: () => cancel_() }, "Cancel");
+    const cancel = h("button", { type: "button", class: "btn", id: "pairing-cancel", onclick: () => cancel_() }, t("Cancel"));
     mount(
       status,
       h("p", { class: "pairing-words", role: "status" }, words),
       h("p", { class: "pairing-kind hint", id: "pairing-kind" }),
-      h("p", { class: "pairing-wait" }, "Waited ", h("span", { id: "pairing-timer", class: "pairing-timer" }, waitClock(Date.now() - search.since))),
+      h("p", { class: "pairing-wait" }, t("Waited"), " ", h("span", { id: "pairing-timer", class: "pairing-timer" }, waitClock(Date.now() - search.since))),
       cancel,
     );
     status.hidden = false;
@@ -164,7 +169,7 @@ export function pairingPanel() {
       const pause = event.code === 1012 ? Math.random() * 250 : RETRY_MS[Math.min(s.retries, RETRY_MS.length - 1)];
       s.retries += 1;
       if (s.retries > 8) {
-        finish("Lost the connection to the server: try again.");
+        finish(t("Lost the connection to the server: try again."));
         return;
       }
       window.setTimeout(() => {
@@ -181,7 +186,7 @@ export function pairingPanel() {
       // Logged in, an account plays under its username: no name to type.
       name = await loggedIn();
       if (!name) {
-        error.textContent = "Write your name first (or log in): your opponent sees it.";
+        error.textContent = t("Write your name first (or log in): your opponent sees it.");
         if (input) input.focus();
         return;
       }
@@ -194,7 +199,7 @@ export function pairingPanel() {
     const label = GAMES.find(([v]) => v === variant)[1];
     drawGames();
     drawButtons();
-    const cancel = drawStatus(`Looking for an opponent for ${label} ${clock}…`);
+    const cancel = drawStatus(t("Looking for an opponent for {game} {clock}…", { game: label, clock: clockLabel(clock) }));
     cancel.focus();
     connect();
   };
@@ -221,8 +226,8 @@ export function pairingPanel() {
   const panel = h(
     "section",
     { class: "panel pairing", "aria-labelledby": "pairing-title", id: "pairing-panel" },
-    h("h2", { id: "pairing-title", class: "panel-title" }, "Quick pairing"),
-    h("p", { class: "hint" }, "Play a stranger of your strength in seconds: pick a game and a time control."),
+    h("h2", { id: "pairing-title", class: "panel-title" }, t("Quick pairing")),
+    h("p", { class: "hint" }, t("Play a stranger of your strength in seconds: pick a game and a time control.")),
     h("div", { class: "field" }, games),
     buttons,
     status,

@@ -9,13 +9,13 @@
 
 import { h, mount } from "./dom.js";
 import { serverNow } from "./api.js";
+import { formatMinutes, t } from "./i18n.js";
 
 const RECHECK_MS = 3000;
 
 /** "0:42" */
 function minutes(ms) {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+  return formatMinutes(Math.max(0, Math.ceil(ms / 1000)));
 }
 
 /** The presence dots in the players' heads and the claim notice of one table. */
@@ -70,7 +70,7 @@ export class TablePresence {
         head.querySelector(".player-name").after(dot);
       }
       dot.dataset.present = String(here);
-      const words = `${this.names.of(seat)} is ${here ? "at the table" : "away"}`;
+      const words = here ? t("{who} is at the table", { who: this.names.of(seat) }) : t("{who} is away", { who: this.names.of(seat) });
       dot.setAttribute("aria-label", words);
       dot.title = words;
     }
@@ -113,9 +113,9 @@ export class TablePresence {
     const mine = this.mayClaim();
     if (mine && left <= 0 && !this.claimable && performance.now() - this.checkedAt > RECHECK_MS) this.recheck();
     let words;
-    if (!mine) words = `${name} left the table.`;
-    else if (left > 0) words = `${name} left — you can claim the game in ${minutes(left)}.`;
-    else words = `${name} left ${minutes(-left + this.claimAfterMs)} ago: you can claim the game.`;
+    if (!mine) words = t("{who} left the table.", { who: name });
+    else if (left > 0) words = t("{who} left — you can claim the game in {time}.", { who: name, time: minutes(left) });
+    else words = t("{who} left {time} ago: you can claim the game.", { who: name, time: minutes(-left + this.claimAfterMs) });
     const text = this.slot.querySelector(".claim-words");
     const wantButton = mine && this.claimable;
     if (text && !!this.slot.querySelector("#claim-game") === wantButton) {
@@ -126,9 +126,9 @@ export class TablePresence {
       this.slot,
       h(
         "section",
-        { class: "banner banner-claim", "aria-label": "A player left" },
+        { class: "banner banner-claim", "aria-label": t("A player left") },
         h("p", { class: "claim-words" }, words),
-        wantButton ? h("button", { type: "button", class: "btn btn-primary", id: "claim-game", onclick: () => this.claim() }, "Claim the game") : null,
+        wantButton ? h("button", { type: "button", class: "btn btn-primary", id: "claim-game", onclick: () => this.claim() }, t("Claim the game")) : null,
       ),
     );
   }

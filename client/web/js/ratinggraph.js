@@ -4,6 +4,7 @@
 // sentence for screen readers (the games list below it has the replay links).
 
 import { svgElement as el } from "./dom.js";
+import { formatDate, formatNumber, t, tn } from "./i18n.js";
 
 const W = 600;
 const H = 180;
@@ -24,24 +25,25 @@ export function ratingGraph(history, label) {
   const x = (i) => PAD.left + (i * (W - PAD.left - PAD.right)) / Math.max(1, ratings.length - 1);
   const y = (r) => PAD.top + ((high - r) * (H - PAD.top - PAD.bottom)) / (high - low);
   const last = ratings[ratings.length - 1];
-  const sentence = `${label}: ${history.length} rated games, from ${before} to ${last} (lowest ${Math.min(...ratings)}, highest ${Math.max(...ratings)}).`;
+  const sentence = tn("{label}: {n} rated game, from {before} to {last} (lowest {lowest}, highest {highest}).", "{label}: {n} rated games, from {before} to {last} (lowest {lowest}, highest {highest}).", history.length, { label, before, last, lowest: Math.min(...ratings), highest: Math.max(...ratings) });
   const graph = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-graph", role: "img", "aria-label": sentence });
   graph.append(el("title", {}, sentence));
   for (const r of [high, low]) {
     graph.append(el("line", { x1: PAD.left, x2: W - PAD.right, y1: y(r), y2: y(r), class: "rating-grid" }));
-    graph.append(el("text", { x: PAD.left - 6, y: y(r) + 4, "text-anchor": "end", class: "rating-axis" }, String(Math.round(r))));
+    graph.append(el("text", { x: PAD.left - 6, y: y(r) + 4, "text-anchor": "end", class: "rating-axis" }, formatNumber(Math.round(r))));
   }
   if (low < START && START < high) {
     graph.append(el("line", { x1: PAD.left, x2: W - PAD.right, y1: y(START), y2: y(START), class: "rating-start" }));
   }
-  graph.append(el("text", { x: PAD.left, y: H - 6, class: "rating-axis" }, "first game"));
-  graph.append(el("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end", class: "rating-axis" }, "latest"));
+  graph.append(el("text", { x: PAD.left, y: H - 6, class: "rating-axis" }, t("first game")));
+  graph.append(el("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end", class: "rating-axis" }, t("latest")));
   const points = ratings.map((r, i) => `${x(i).toFixed(1)},${y(r).toFixed(1)}`).join(" ");
   graph.append(el("polyline", { points, class: "rating-line" }));
   history.forEach((p, i) => {
     const dot = el("circle", { cx: x(i + 1), cy: y(p.rating), r: 4, class: p.delta >= 0 ? "rating-dot up" : "rating-dot down" });
     const sign = p.delta >= 0 ? "+" : "−";
-    dot.append(el("title", {}, `${p.rating} (${sign}${Math.abs(p.delta)}), ${p.rank === 1 ? "won" : `rank ${p.rank} of ${p.of}`}, ${new Date(p.at).toLocaleString()}`));
+    const args = { rating: p.rating, change: `${sign}${formatNumber(Math.abs(p.delta))}`, rank: p.rank, of: p.of, at: formatDate(p.at, { time: true }) };
+    dot.append(el("title", {}, p.rank === 1 ? t("{rating} ({change}), won, {at}", args) : t("{rating} ({change}), rank {rank} of {of}, {at}", args)));
     graph.append(dot);
   });
   return graph;

@@ -4,7 +4,9 @@
 // and the rules' numbers the catalog carries (`catalog.rules`, read on the server
 // from the rules' own constants), so no rule is written here a second time.
 
-import { h, listWords, plural } from "./dom.js";
+import { h, listWords } from "./dom.js";
+import { colourTitle, colourWord } from "./gems.js";
+import { t, tn } from "./i18n.js";
 
 /** The rules' numbers of a catalog (GET /api/catalog/{variant}'s "rules"). */
 export function ruleNumbers(catalog) {
@@ -14,15 +16,16 @@ export function ruleNumbers(catalog) {
 /** "Take two red needs 4 red in the bank, there are 3." */
 export function takeTwoWhy(colour, inBank, catalog) {
   const needed = ruleNumbers(catalog).take_two_minimum;
-  if (!needed) return `You can't take two ${colour} now.`;
-  return `Take two ${colour} needs ${needed} ${colour} in the bank, there ${inBank === 1 ? "is" : "are"} ${inBank}.`;
+  const args = { colour: colourWord(colour), needed };
+  if (!needed) return t("You can't take two {colour} now.", args);
+  return tn("Take two {colour} needs {needed} {colour} in the bank, there is {n}.", "Take two {colour} needs {needed} {colour} in the bank, there are {n}.", inBank, args);
 }
 
 /** "You already hold 3 reserved cards, the most allowed." (or null when that isn't why). */
 export function reserveLimitWhy(player, catalog) {
   const most = ruleNumbers(catalog).max_reserved;
   if (!player || !most || player.reserved.length < most) return null;
-  return `You already hold ${plural(player.reserved.length, "reserved card")}, the most allowed.`;
+  return tn("You already hold {n} reserved card, the most allowed.", "You already hold {n} reserved cards, the most allowed.", player.reserved.length);
 }
 
 /**
@@ -46,16 +49,17 @@ export function shortfall(cost, player) {
 export function cantAffordWhy(cost, player) {
   const { missing, total, gold } = shortfall(cost, player);
   if (total <= gold) return null;
-  const parts = Object.entries(missing).map(([kind, n]) => `${n} more ${kind}`);
-  const golds = gold ? `; your ${gold} gold make${gold === 1 ? "s" : ""} up ${gold} of them` : "";
-  return `You need ${listWords(parts)}${golds}.`;
+  const parts = Object.entries(missing).map(([kind, n]) => t("{n} more {colour}", { n, colour: colourWord(kind) }));
+  const args = { missing: listWords(parts) };
+  if (!gold) return t("You need {missing}.", args);
+  return tn("You need {missing}; your {n} gold makes up {n} of them.", "You need {missing}; your {n} gold make up {n} of them.", gold, args);
 }
 
 /** Why a bank gem (classic) can't be picked while the player may take tokens. (A gem
  * that can't join the picked ones stays enabled: clicking it starts a new pick.) */
 export function bankGemWhy(colour, inBank) {
-  if (!inBank) return `No ${colour} left in the bank.`;
-  return `${colour[0].toUpperCase()}${colour.slice(1)} can't be taken now.`;
+  if (!inBank) return t("No {colour} left in the bank.", { colour: colourWord(colour) });
+  return t("{Colour} can't be taken now.", { Colour: colourTitle(colour) });
 }
 
 /**

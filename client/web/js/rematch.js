@@ -5,6 +5,7 @@
 
 import { ApiError, rematchGame } from "./api.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { rememberSeat, seatFor } from "./seats.js";
 
 export class Rematch {
@@ -37,13 +38,13 @@ export class Rematch {
     const ids = { banner: "rematch-game", end: "end-rematch" };
     if (!this.seat) {
       if (!this.id) return null;
-      return h("p", { class: "rematch-offer" }, "The players started a rematch. ", h("a", { class: "btn btn-small btn-primary", id: where === "banner" ? "watch-rematch" : "end-watch-rematch", href: `#/watch/${encodeURIComponent(this.id)}` }, "Watch it"));
+      return h("p", { class: "rematch-offer" }, t("The players started a rematch."), " ", h("a", { class: "btn btn-small btn-primary", id: where === "banner" ? "watch-rematch" : "end-watch-rematch", href: `#/watch/${encodeURIComponent(this.id)}` }, t("Watch it")));
     }
     const joined = this.id ? seatFor(this.id) : null;
-    if (joined) return h("a", { class: "btn btn-primary", id: ids[where], href: `#/play/${encodeURIComponent(this.id)}` }, "Go to the rematch");
+    if (joined) return h("a", { class: "btn btn-primary", id: ids[where], href: `#/play/${encodeURIComponent(this.id)}` }, t("Go to the rematch"));
     return [
-      this.id ? h("p", { class: "rematch-offer" }, "A rematch is offered: same players and time control, seats moved round.") : null,
-      h("button", { type: "button", class: "btn btn-primary", id: ids[where], disabled: this.busy, onclick: () => this.go() }, this.id ? "Join the rematch" : "Rematch"),
+      this.id ? h("p", { class: "rematch-offer" }, t("A rematch is offered: same players and time control, seats moved round.")) : null,
+      h("button", { type: "button", class: "btn btn-primary", id: ids[where], disabled: this.busy, onclick: () => this.go() }, this.id ? t("Join the rematch") : t("Rematch")),
       this.error ? h("p", { class: "form-error", role: "alert" }, this.error) : null,
     ];
   }

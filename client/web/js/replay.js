@@ -8,6 +8,7 @@
 import { exportUrl, fetchCatalog, fetchEvents, fetchView, gameSummary } from "./api.js";
 import { ChanceGraph, actionWords } from "./chancegraph.js";
 import { h, mount, svg } from "./dom.js";
+import { t, tp } from "./i18n.js";
 import { describerFor } from "./duel_words.js";
 import { KITS, turnLine } from "./game.js";
 import { howtoLink } from "./howto.js";
@@ -21,10 +22,10 @@ import { Names, variantName } from "./words.js";
 
 // Milliseconds a turn stays on screen while playing.
 const SPEEDS = [
-  ["2000", "Slow"],
-  ["1000", "Normal"],
-  ["500", "Fast"],
-  ["200", "Very fast"],
+  ["2000", tp("speed", "Slow")],
+  ["1000", tp("speed", "Normal")],
+  ["500", tp("speed", "Fast")],
+  ["200", tp("speed", "Very fast")],
 ];
 const DEFAULT_SPEED = 1000;
 
@@ -55,23 +56,23 @@ function turnStops(turns, last) {
 /** The finished game's record as a file (GET /export); nothing for a game not over. */
 function downloadLink(gameId, summary) {
   if (summary.status !== "finished") return null;
-  return h("a", { class: "btn btn-small btn-quiet", id: "replay-download", href: exportUrl(gameId), download: `${gameId}.json`, title: "The whole game as a JSON file (docs/export.md)" }, "Download");
+  return h("a", { class: "btn btn-small btn-quiet", id: "replay-download", href: exportUrl(gameId), download: `${gameId}.json`, title: t("The whole game as a JSON file (docs/export.md)") }, t("Download"));
 }
 
 export async function showReplay(main, gameId, startAt) {
-  mount(main, h("p", { class: "loading" }, "Loading the replay…"));
+  mount(main, h("p", { class: "loading" }, t("Loading the replay…")));
   let summary;
   let events;
   try {
     summary = await gameSummary(gameId);
     events = await fetchEvents(gameId, { after: 0 });
   } catch (err) {
-    mount(main, h("section", { class: "panel notice" }, h("h1", {}, "This game can't be replayed"), h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
+    mount(main, h("section", { class: "panel notice" }, h("h1", {}, t("This game can't be replayed")), h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, t("Back to the lobby"))));
     return () => {};
   }
   const kit = KITS[summary.variant];
   if (!kit) {
-    mount(main, h("section", { class: "panel notice" }, h("h1", {}, variantName(summary.variant)), h("p", {}, "This page can't replay this game."), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
+    mount(main, h("section", { class: "panel notice" }, h("h1", {}, variantName(summary.variant)), h("p", {}, t("This page can't replay this game.")), h("a", { class: "btn", href: "#/" }, t("Back to the lobby"))));
     return () => {};
   }
   const describeEvent = describerFor(summary.variant);
@@ -92,7 +93,7 @@ export async function showReplay(main, gameId, startAt) {
   let stopped = false;
   const lastMove = new LastMove();
 
-  const log = new GameLog({ names, catalog, onPick: (v) => go(v), title: "Events", variant: summary.variant });
+  const log = new GameLog({ names, catalog, onPick: (v) => go(v), title: t("Events"), variant: summary.variant });
   log.add(events);
   const moves = new MoveList({ turns, events, names, catalog, variant: summary.variant, onPick: (t) => go(t.end ?? t.start) });
   moves.render();
@@ -102,7 +103,7 @@ export async function showReplay(main, gameId, startAt) {
   const graph = summary.status === "finished" ? new ChanceGraph({ gameId, names, players: summary.players, onPick: (v) => (pause(), go(v)) }) : null;
   let showBest = false;
   const bestLine = h("p", { class: "replay-best", id: "replay-best", "aria-live": "polite", hidden: true });
-  const bestButton = graph && h("button", { type: "button", class: "btn btn-small", id: "replay-best-toggle", "aria-pressed": "false", title: "What the bot would have played here (B)", onclick: () => toggleBest() }, "Bot's move");
+  const bestButton = graph && h("button", { type: "button", class: "btn btn-small", id: "replay-best-toggle", "aria-pressed": "false", title: t("What the bot would have played here (B)"), onclick: () => toggleBest() }, t("Bot's move"));
   function toggleBest() {
     showBest = !showBest;
     bestButton.setAttribute("aria-pressed", String(showBest));
@@ -112,25 +113,31 @@ export async function showReplay(main, gameId, startAt) {
     bestLine.hidden = !showBest;
     if (!showBest || !graph) return;
     if (!graph.analysis) {
-      bestLine.textContent = "The analysis is not ready yet.";
+      bestLine.textContent = t("The analysis is not ready yet.");
       return;
     }
     const best = graph.bestAt(current);
     const seat = best === null ? null : turns.find((t) => (t.end ?? Infinity) > best.version)?.seat;
-    const who = seat === null || seat === undefined ? "The bot" : `For ${names.of(seat)}, the bot`;
-    bestLine.textContent = best === null ? "No move to suggest here." : `${who} would play: ${actionWords(best.action)}. Chances here: ${graph.chancesWords(current)}.`;
+    if (best === null) {
+      bestLine.textContent = t("No move to suggest here.");
+      return;
+    }
+    const args = { move: actionWords(best.action), chances: graph.chancesWords(current) };
+    bestLine.textContent = seat === null || seat === undefined
+      ? t("The bot would play: {move}. Chances here: {chances}.", args)
+      : t("For {who}, the bot would play: {move}. Chances here: {chances}.", { ...args, who: names.of(seat) });
   }
 
   const tableSlot = h("div", { class: "table-slot" });
   const playersSlot = h("div", { class: "players-slot" });
   const caption = h("p", { class: "replay-caption", id: "replay-caption", "aria-live": "polite" });
   const position = h("span", { class: "replay-position", id: "replay-position" });
-  const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: String(stops.length - 1), value: "0", "aria-label": "Turn" });
-  const jump = h("input", { type: "number", id: "replay-goto", min: "0", max: String(played), value: "0", "aria-label": "Go to turn", inputmode: "numeric" });
-  const playButton = iconButton("play", "Play", () => (playing ? pause() : play()), "btn-play");
+  const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: String(stops.length - 1), value: "0", "aria-label": t("Turn") });
+  const jump = h("input", { type: "number", id: "replay-goto", min: "0", max: String(played), value: "0", "aria-label": t("Go to turn"), inputmode: "numeric" });
+  const playButton = iconButton("play", t("Play"), () => (playing ? pause() : play()), "btn-play");
   const speedSelect = h(
     "select",
-    { id: "replay-speed", "aria-label": "Speed", onchange: (e) => (speed = Number(e.target.value)) },
+    { id: "replay-speed", "aria-label": t("Speed"), onchange: (e) => (speed = Number(e.target.value)) },
     SPEEDS.map(([v, label]) => h("option", { value: v, selected: Number(v) === speed }, label)),
   );
   const title = h("p", { class: "turn-line", id: "turn-line" });
@@ -144,7 +151,7 @@ export async function showReplay(main, gameId, startAt) {
     log.el.hidden = which !== "events";
     (which === "moves" ? moves : log).setCurrent(which === "moves" ? moves.current : log.current);
   }
-  for (const [key, label] of [["moves", "Moves"], ["events", "Every event"]]) {
+  for (const [key, label] of [["moves", t("Moves")], ["events", t("Every event")]]) {
     tabs[key] = h("button", { type: "button", class: "btn btn-small list-tab", id: `replay-list-${key}`, "aria-pressed": "false", onclick: () => showList(key) }, label);
   }
 
@@ -162,12 +169,12 @@ export async function showReplay(main, gameId, startAt) {
   }
 
   function positionWords(version) {
-    if (version < stops[0]) return `Setting up: event ${version} of ${last}`;
+    if (version < stops[0]) return t("Setting up: event {version} of {last}", { version, last });
     const i = stopIndex(version);
-    if (stops[i] === version) return i === 0 ? `Start · ${played} turns` : `Turn ${i} of ${played}`;
+    if (stops[i] === version) return i === 0 ? t("Start · {played} turns", { played }) : t("Turn {n} of {played}", { n: i, played });
     const turn = turns[i];
     const step = turn ? turn.versions.indexOf(version) + 1 : 0;
-    return `Turn ${i + 1} of ${played} · event ${step} of ${turn ? turn.versions.length : "?"}`;
+    return t("Turn {n} of {played} · event {step} of {steps}", { n: i + 1, played, step, steps: turn ? turn.versions.length : "?" });
   }
 
   function captionWords(version) {
@@ -209,7 +216,7 @@ export async function showReplay(main, gameId, startAt) {
     try {
       view = await viewAt(target);
     } catch (err) {
-      caption.textContent = `This move can't be loaded: ${err.message}`;
+      caption.textContent = t("This move can't be loaded: {problem}", { problem: err.message });
       return;
     }
     if (stopped || current !== target) return; // a later step won
@@ -255,8 +262,8 @@ export async function showReplay(main, gameId, startAt) {
     if (current >= last) current = stops[0];
     playing = true;
     mount(playButton, svg("0 0 24 24", ICONS.pause));
-    playButton.setAttribute("aria-label", "Pause");
-    playButton.title = "Pause";
+    playButton.setAttribute("aria-label", t("Pause"));
+    playButton.title = t("Pause");
     prefetch(current);
     playTimer = window.setTimeout(tick, 50);
   }
@@ -265,17 +272,17 @@ export async function showReplay(main, gameId, startAt) {
     playing = false;
     window.clearTimeout(playTimer);
     mount(playButton, svg("0 0 24 24", ICONS.play));
-    playButton.setAttribute("aria-label", "Play");
-    playButton.title = "Play";
+    playButton.setAttribute("aria-label", t("Play"));
+    playButton.title = t("Play");
   }
 
   const help = new HelpDialog([
-    ["← / →", "one turn back / forward"],
-    ["Shift+← / Shift+→", "one event back / forward"],
-    ["Home / End", "the start / the end"],
-    ["Space", "play / pause"],
-    ["B", "the bot's move here (finished games)"],
-    ["?", "this list"],
+    ["← / →", t("one turn back / forward")],
+    [tp("key", "Shift+← / Shift+→"), t("one event back / forward")],
+    [tp("key", "Home / End"), t("the start / the end")],
+    [tp("key", "Space"), t("play / pause")],
+    ["B", t("the bot's move here (finished games)")],
+    ["?", t("this list")],
   ], { variant: summary.variant });
   const onKey = (e) => {
     if (help.onKey(e) || help.dialog.open) return;
@@ -314,25 +321,25 @@ export async function showReplay(main, gameId, startAt) {
       h(
         "div",
         { class: "game-head" },
-        h("div", { class: "game-title" }, h("h1", {}, `Replay: ${variantName(summary.variant)} `, h("span", { class: "game-id" }, `#${gameId}`)), title),
+        h("div", { class: "game-title" }, h("h1", {}, t("Replay: {game}", { game: variantName(summary.variant) }), " ", h("span", { class: "game-id" }, `#${gameId}`)), title),
         h("div", { class: "head-side" }, headline, downloadLink(gameId, summary), howtoLink(summary.variant, { newTab: true, short: true, className: "btn btn-small btn-quiet replay-howto" }), help.button),
       ),
       h(
         "section",
-        { class: "replay-bar", "aria-label": "Replay controls" },
+        { class: "replay-bar", "aria-label": t("Replay controls") },
         h(
           "div",
           { class: "replay-buttons" },
-          iconButton("first", "Start (Home)", stepped(() => stops[0])),
-          iconButton("prev-turn", "Previous turn (Left arrow)", stepped(() => turnStep(-1))),
-          iconButton("prev-event", "One event back (Shift+Left)", stepped(() => current - 1), "btn-event"),
+          iconButton("first", t("Start (Home)"), stepped(() => stops[0])),
+          iconButton("prev-turn", t("Previous turn (Left arrow)"), stepped(() => turnStep(-1))),
+          iconButton("prev-event", t("One event back (Shift+Left)"), stepped(() => current - 1), "btn-event"),
           playButton,
-          iconButton("next-event", "One event forward (Shift+Right)", stepped(() => current + 1), "btn-event"),
-          iconButton("next-turn", "Next turn (Right arrow)", stepped(() => turnStep(1))),
-          iconButton("last", "End (End)", stepped(() => last)),
+          iconButton("next-event", t("One event forward (Shift+Right)"), stepped(() => current + 1), "btn-event"),
+          iconButton("next-turn", t("Next turn (Right arrow)"), stepped(() => turnStep(1))),
+          iconButton("last", t("End (End)"), stepped(() => last)),
         ),
         h("div", { class: "replay-slider" }, slider, position),
-        h("div", { class: "replay-extra" }, h("label", { class: "goto" }, "Turn ", jump), speedSelect, bestButton),
+        h("div", { class: "replay-extra" }, h("label", { class: "goto" }, t("Turn"), " ", jump), speedSelect, bestButton),
         caption,
         bestLine,
       ),
@@ -345,7 +352,7 @@ export async function showReplay(main, gameId, startAt) {
         h(
           "div",
           { class: "col-log" },
-          h("section", { class: "log replay-lists", "aria-label": "Moves and events" }, h("div", { class: "list-tabs", role: "group", "aria-label": "Show" }, tabs.moves, tabs.events), moves.el, log.el),
+          h("section", { class: "log replay-lists", "aria-label": t("Moves and events") }, h("div", { class: "list-tabs", role: "group", "aria-label": t("Show") }, tabs.moves, tabs.events), moves.el, log.el),
         ),
       ),
     ),

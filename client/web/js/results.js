@@ -1,12 +1,21 @@
 // The end of a game in words and a table: winners, points, cards bought, nobles;
 // for Splendor Duel the winner, how they won (prestige, crowns or colour) and the tallies.
 
-import { h, listWords, plural, svg } from "./dom.js";
+import { h, listWords, svg } from "./dom.js";
 import { bestColour } from "./duel_cards.js";
+import { colourWord } from "./gems.js";
+import { formatNumber, t, tn, tp } from "./i18n.js";
 import { LEFT_WIN_WORDS, seatLabel } from "./words.js";
 
 /** What a seat that went out did (a player's `out`, RULES.md part 3). */
-export const OUT_WORDS = { time: "ran out of time", resign: "resigned", abandon: "left the game" };
+export const OUT_WORDS = { time: t("ran out of time"), resign: t("resigned"), abandon: t("left the game") };
+
+// "Ana ran out of time": who went out, and how.
+const WENT_OUT = {
+  time: (who) => t("{who} ran out of time", { who }),
+  resign: (who) => t("{who} resigned", { who }),
+  abandon: (who) => t("{who} left the game", { who }),
+};
 
 export function resultHeadline(view) {
   const r = view.result;
@@ -15,17 +24,18 @@ export function resultHeadline(view) {
   if (view.variant === "duel") return duelHeadline(view);
   const names = r.winners.map((s) => nameOf(view, s));
   const best = Math.max(...r.points);
-  if (names.length > 1) return `${listWords(names)} share the victory with ${plural(best, "point")}.`;
-  return `${names[0]} wins with ${plural(best, "point")}!`;
+  if (names.length > 1) return tn("{winners} share the victory with {n} point.", "{winners} share the victory with {n} points.", best, { winners: listWords(names) });
+  return tn("{winner} wins with {n} point!", "{winner} wins with {n} points!", best, { winner: names[0] });
 }
 
 /** "Ben wins on time: Ana ran out of time." */
 function leftHeadline(view) {
   const r = view.result;
   const winners = r.winners.map((s) => nameOf(view, s));
-  const outs = view.players.filter((p) => p.out).map((p) => `${nameOf(view, p.seat)} ${OUT_WORDS[p.out] || "left"}`);
-  const verb = winners.length > 1 ? "share the victory" : "wins";
-  return `${listWords(winners)} ${verb} ${LEFT_WIN_WORDS[r.reason]}${outs.length ? `: ${listWords(outs)}` : ""}.`;
+  const outs = view.players.filter((p) => p.out).map((p) => (WENT_OUT[p.out] || ((who) => t("{who} left", { who })))(nameOf(view, p.seat)));
+  const args = { winners: listWords(winners), how: LEFT_WIN_WORDS[r.reason], outs: listWords(outs) };
+  if (outs.length) return tn("{winners} wins {how}: {outs}.", "{winners} share the victory {how}: {outs}.", winners.length, args);
+  return tn("{winners} wins {how}.", "{winners} share the victory {how}.", winners.length, args);
 }
 
 /** The ranks (result.ranks): "1. Ana", "2. Ben (ran out of time)", best first. */
@@ -35,26 +45,28 @@ export function rankList(view) {
   const order = view.players.map((p) => p.seat).sort((a, b) => r.ranks[a] - r.ranks[b] || a - b);
   return h(
     "ol",
-    { class: "ranks", "aria-label": "Ranks" },
+    { class: "ranks", "aria-label": t("Ranks") },
     order.map((seat) => {
       const p = view.players.find((q) => q.seat === seat);
-      const out = p && p.out ? ` (${OUT_WORDS[p.out] || "out"})` : "";
-      return h("li", { dataset: { seat: String(seat), rank: String(r.ranks[seat]) } }, h("b", {}, `${r.ranks[seat]}.`), ` ${nameOf(view, seat)}${out}`);
+      const name = nameOf(view, seat);
+      const out = p && p.out ? OUT_WORDS[p.out] || t("out") : null;
+      const line = out ? t("{name} ({out})", { name, out }) : name;
+      return h("li", { dataset: { seat: String(seat), rank: String(r.ranks[seat]) } }, h("b", {}, t("{rank}.", { rank: r.ranks[seat] })), ` ${line}`);
     }),
   );
 }
 
 function nameOf(view, seat) {
   const p = view.players.find((q) => q.seat === seat);
-  return p ? seatLabel(view.players, p) : `Seat ${seat + 1}`;
+  return p ? seatLabel(view.players, p) : t("Seat {n}", { n: seat + 1 });
 }
 
 const DUEL_REASON = {
-  prestige: (p) => `by prestige, with ${plural(p.points, "point")}`,
-  crowns: (p) => `by crowns, with ${plural(p.crowns, "crown")}`,
-  colour: (p) => {
+  prestige: (who, p) => tn("{who} wins by prestige, with {n} point!", "{who} wins by prestige, with {n} points!", p.points, { who }),
+  crowns: (who, p) => tn("{who} wins by crowns, with {n} crown!", "{who} wins by crowns, with {n} crowns!", p.crowns, { who }),
+  colour: (who, p) => {
     const [colour, points] = bestColour(p);
-    return `by colour, with ${plural(points, "point")} on ${colour} cards`;
+    return tn("{who} wins by colour, with {n} point on {colour} cards!", "{who} wins by colour, with {n} points on {colour} cards!", points, { who, colour: colourWord(colour) });
   },
 };
 
@@ -63,8 +75,8 @@ function duelHeadline(view) {
   const r = view.result;
   const seat = r.winners[0];
   const p = view.players.find((q) => q.seat === seat);
-  const how = p && DUEL_REASON[r.reason] ? ` ${DUEL_REASON[r.reason](p)}` : "";
-  return `${nameOf(view, seat)} wins${how}!`;
+  const who = nameOf(view, seat);
+  return p && DUEL_REASON[r.reason] ? DUEL_REASON[r.reason](who, p) : t("{who} wins!", { who });
 }
 
 function duelResultTable(view) {
@@ -72,7 +84,7 @@ function duelResultTable(view) {
   return h(
     "table",
     { class: "result-table", dataset: { reason: r.reason } },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Points"), h("th", { scope: "col" }, "Crowns"), h("th", { scope: "col" }, "Best colour"), h("th", { scope: "col", class: "col-cards" }, "Cards"))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, tp("term", "Points")), h("th", { scope: "col" }, tp("term", "Crowns")), h("th", { scope: "col" }, tp("term", "Best colour")), h("th", { scope: "col", class: "col-cards" }, tp("term", "Cards")))),
     h(
       "tbody",
       {},
@@ -89,12 +101,12 @@ function duelResultTable(view) {
               { scope: "row" },
               won ? svg("0 0 24 24", '<path d="M3 18 4.5 7l4.5 5 3-7 3 7 4.5-5L21 18Z"/>', { class: "win-crown" }) : null,
               nameOf(view, p.seat),
-              won ? h("span", { class: "sr-only" }, " (winner)") : null,
+              won ? h("span", { class: "sr-only" }, " ", t("(winner)")) : null,
             ),
-            h("td", { class: r.reason === "prestige" && won ? "decisive" : null }, String(p.points)),
-            h("td", { class: r.reason === "crowns" && won ? "decisive" : null }, String(p.crowns)),
-            h("td", { class: r.reason === "colour" && won ? "decisive" : null }, points ? `${points} ${colour}` : "0"),
-            h("td", { class: "col-cards" }, String(p.cards.length)),
+            h("td", { class: r.reason === "prestige" && won ? "decisive" : null }, formatNumber(p.points)),
+            h("td", { class: r.reason === "crowns" && won ? "decisive" : null }, formatNumber(p.crowns)),
+            h("td", { class: r.reason === "colour" && won ? "decisive" : null }, points ? t("{n} {colour}", { n: points, colour: colourWord(colour) }) : formatNumber(0)),
+            h("td", { class: "col-cards" }, formatNumber(p.cards.length)),
           );
         }),
     ),
@@ -110,7 +122,7 @@ export function resultTable(view) {
   return h(
     "table",
     { class: "result-table" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Points"), h("th", { scope: "col" }, "Cards"), h("th", { scope: "col" }, "Nobles"))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, tp("term", "Points")), h("th", { scope: "col" }, tp("term", "Cards")), h("th", { scope: "col" }, tp("term", "Nobles")))),
     h(
       "tbody",
       {},
@@ -125,11 +137,11 @@ export function resultTable(view) {
             { scope: "row" },
             won ? svg("0 0 24 24", '<path d="M3 18 4.5 7l4.5 5 3-7 3 7 4.5-5L21 18Z"/>', { class: "win-crown" }) : null,
             nameOf(view, seat),
-            won ? h("span", { class: "sr-only" }, " (winner)") : null,
+            won ? h("span", { class: "sr-only" }, " ", t("(winner)")) : null,
           ),
-          h("td", {}, String(r.points[seat])),
-          h("td", {}, String(r.cards[seat])),
-          h("td", {}, String(p ? p.nobles.length : 0)),
+          h("td", {}, formatNumber(r.points[seat])),
+          h("td", {}, formatNumber(r.cards[seat])),
+          h("td", {}, formatNumber(p ? p.nobles.length : 0)),
         );
       }),
     ),

@@ -1,6 +1,7 @@
 // Shareable addresses of a game (join, watch, replay) with copy buttons.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 export function gameUrl(kind, gameId) {
   const { origin, pathname } = window.location;
@@ -35,16 +36,16 @@ export function shareField(label, url, key) {
       type: "button",
       class: "btn btn-small",
       dataset: { key: `copy-${key}` },
-      "aria-label": `Copy the address: ${label}`,
+      "aria-label": t("Copy the address: {label}", { label }),
       onclick: async () => {
         const ok = await copyText(url, input);
-        status.textContent = ok ? "Copied" : "Press Ctrl+C to copy";
+        status.textContent = ok ? t("Copied") : t("Press Ctrl+C to copy");
         window.setTimeout(() => {
           status.textContent = "";
         }, 2500);
       },
     },
-    "Copy",
+    t("Copy"),
   );
   return h("div", { class: "share-field" }, h("label", { for: id }, label), h("div", { class: "share-line" }, input, button, status));
 }
@@ -53,7 +54,7 @@ export function sharePanel(gameId, { join = true } = {}) {
   return h(
     "div",
     { class: "share-panel" },
-    join ? shareField("Invite a player", gameUrl("join", gameId), "join") : null,
-    shareField("Let anyone watch", gameUrl("watch", gameId), "watch"),
+    join ? shareField(t("Invite a player"), gameUrl("join", gameId), "join") : null,
+    shareField(t("Let anyone watch"), gameUrl("watch", gameId), "watch"),
   );
 }

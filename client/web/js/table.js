@@ -6,8 +6,9 @@
 // (the browser tests compare them to GET /view), so the DOM is checkable.
 
 import { cardBack, cardFace, cardLabel, nobleTile } from "./cards.js";
-import { h, plural, svg } from "./dom.js";
-import { GEMS, TOKENS, gemIcon, gemLabel, tokenChip } from "./gems.js";
+import { h, svg } from "./dom.js";
+import { GEMS, TOKENS, colourWord, gemCount, gemIcon, gemLabel, tokenChip } from "./gems.js";
+import { formatNumber, t, tn, tp } from "./i18n.js";
 import { explain } from "./reasons.js";
 import { botTag, seatLabel } from "./words.js";
 
@@ -24,11 +25,11 @@ export function renderTable(view, catalog, ui = null) {
     {
       class: ["table", ui && "interactive"],
       id: "table",
-      "aria-label": "The table",
+      "aria-label": t("The table"),
       dataset: tableDataset(view),
     },
     view.status === "open"
-      ? waitingBoard("The cards are dealt and the tokens set out when the last seat is taken.")
+      ? waitingBoard(t("The cards are dealt and the tokens set out when the last seat is taken."))
       : h(
           "div",
           { class: "board-area" },
@@ -54,7 +55,7 @@ function renderNobles(view, catalog) {
   const nobles = view.nobles || [];
   return h(
     "div",
-    { class: "nobles", role: "list", "aria-label": `Nobles on the table: ${nobles.length}` },
+    { class: "nobles", role: "list", "aria-label": t("Nobles on the table: {n}", { n: nobles.length }) },
     nobles.map((id) => h("div", { role: "listitem", class: "noble-wrap" }, nobleTile(id, catalog.nobles[id]))),
   );
 }
@@ -73,9 +74,11 @@ function renderRows(view, catalog, ui) {
             onClick: ui ? () => ui.onDeck(level) : null,
             extra: ["deck", selection && selection.deck === level && "selected"],
             attrs: ui ? { "data-key": `deck-${level}`, "aria-pressed": String(!!(selection && selection.deck === level)) } : {},
-            label: `Level ${level} deck, ${plural(count, "card")} left${ui ? ": choose to reserve its top card blind" : ""}`,
+            label: ui
+              ? tn("Level {level} deck, {n} card left: choose to reserve its top card blind", "Level {level} deck, {n} cards left: choose to reserve its top card blind", count, { level })
+              : tn("Level {level} deck, {n} card left", "Level {level} deck, {n} cards left", count, { level }),
           })
-        : h("div", { class: "card card-empty deck-empty", role: "img", "aria-label": `Level ${level} deck is empty` }, h("span", { class: "back-count" }, "0")),
+        : h("div", { class: "card card-empty deck-empty", role: "img", "aria-label": t("Level {level} deck is empty", { level }) }, h("span", { class: "back-count" }, formatNumber(0))),
     );
     const cards = [0, 1, 2, 3].map((index) => {
       const id = slots[index] ?? null;
@@ -89,14 +92,14 @@ function renderRows(view, catalog, ui) {
               onClick: ui ? () => ui.onCard(id) : null,
               extra: [selected && "selected", ui && ui.affordable && ui.affordable.has(id) && "affordable"],
               attrs: ui ? { "data-key": `card-${id}`, "aria-pressed": String(selected) } : {},
-              label: ui ? `${cardLabel(card)}${ui.affordable && ui.affordable.has(id) ? ", you can buy it" : ""}` : null,
+              label: ui ? (ui.affordable && ui.affordable.has(id) ? t("{card}, you can buy it", { card: cardLabel(card) }) : cardLabel(card)) : null,
             })
-          : h("div", { class: "card card-empty", role: "img", "aria-label": "Empty slot" }),
+          : h("div", { class: "card card-empty", role: "img", "aria-label": t("Empty slot") }),
       );
     });
     return h(
       "div",
-      { class: "card-row", dataset: { row: String(level) }, role: "group", "aria-label": `Level ${level} cards` },
+      { class: "card-row", dataset: { row: String(level) }, role: "group", "aria-label": t("Level {level} cards", { level }) },
       deck,
       cards,
     );
@@ -109,16 +112,16 @@ function renderBank(view, ui) {
   const selection = (ui && ui.selection && ui.selection.tokens) || {};
   return h(
     "div",
-    { class: "bank", role: "group", "aria-label": "The bank" },
-    h("h2", { class: "bank-title" }, "Bank"),
+    { class: "bank", role: "group", "aria-label": t("The bank") },
+    h("h2", { class: "bank-title" }, tp("term", "Bank")),
     TOKENS.map((color) => {
       const count = bank[color] ?? 0;
       const picked = selection[color] || 0;
-      const label = `${count} ${gemLabel(color)} in the bank${picked ? `, ${picked} picked` : ""}`;
+      const label = bankLabel(color, count, picked);
       const inner = [
         h("span", { class: "token-disc" }, gemIcon(color)),
-        h("span", { class: "token-count" }, String(count)),
-        picked ? h("span", { class: "picked", "aria-hidden": "true" }, `+${picked}`) : null,
+        h("span", { class: "token-count" }, formatNumber(count)),
+        picked ? h("span", { class: "picked", "aria-hidden": "true" }, `+${formatNumber(picked)}`) : null,
       ];
       if (ui && color !== "gold") {
         return h(
@@ -149,7 +152,7 @@ export function renderPlayers(view, catalog, ui = null) {
   const turn = view.turn || {};
   return h(
     "div",
-    { class: "players", role: "list", "aria-label": "Players" },
+    { class: "players", role: "list", "aria-label": t("Players") },
     (view.players || []).map((p) => renderPlayer(view, p, catalog, ui, view.status === "live" && turn.seat === p.seat)),
   );
 }
@@ -170,7 +173,7 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
     {
       class: ["player", toPlay && "to-play", mine && "mine", winner && "winner"],
       role: "listitem",
-      "aria-label": `${name}${mine ? " (you)" : ""}, ${plural(p.points, "point")}${toPlay ? ", to play" : ""}`,
+      "aria-label": playerLabel(name, mine, toPlay, tn("{n} point", "{n} points", p.points)),
       dataset: {
         player: String(p.seat),
         points: String(p.points),
@@ -186,10 +189,10 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
       { class: "player-head" },
       h("span", { class: "turn-dot", "aria-hidden": "true" }),
       h("span", { class: "player-name" }, name),
-      mine ? h("span", { class: "tag tag-you" }, "you") : null,
+      mine ? h("span", { class: "tag tag-you" }, t("you")) : null,
       botTag(p) ? h("span", { class: "tag tag-bot" }, botTag(p)) : null,
-      winner ? h("span", { class: "tag tag-win" }, "winner") : null,
-      h("span", { class: "player-points", "aria-hidden": "true" }, String(p.points), h("small", {}, "pts")),
+      winner ? h("span", { class: "tag tag-win" }, t("winner")) : null,
+      h("span", { class: "player-points", "aria-hidden": "true" }, formatNumber(p.points), h("small", {}, t("pts"))),
     ),
     h(
       "div",
@@ -198,6 +201,7 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
         const cards = byColor[color] || [];
         const bonus = p.bonuses[color] || 0;
         const points = cards.reduce((n, c) => n + c.points, 0);
+        const worth = { cards: colourCards(color, bonus), points: tn("{n} point", "{n} points", points) };
         return h(
           "div",
           { class: ["gem-col", `gem-col-${color}`] },
@@ -208,24 +212,24 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
                 {
                   class: ["bonus", `bonus-${color}`, bonus === 0 && "bonus-zero", bonus > 1 && "stack-2", bonus > 2 && "stack-3"],
                   role: "img",
-                  "aria-label": `${plural(bonus, `${color} card`)}${points ? ` worth ${plural(points, "point")}` : ""}`,
-                  title: `${plural(bonus, `${color} card`)}${points ? `, ${plural(points, "point")}` : ""}`,
+                  "aria-label": points ? t("{cards} worth {points}", worth) : worth.cards,
+                  title: points ? t("{cards}, {points}", worth) : worth.cards,
                 },
                 gemIcon(color, "bonus-icon"),
-                h("span", { class: "bonus-count" }, String(bonus)),
-                points ? h("span", { class: "bonus-points" }, `${points}★`) : null,
+                h("span", { class: "bonus-count" }, formatNumber(bonus)),
+                points ? h("span", { class: "bonus-points" }, `${formatNumber(points)}★`) : null,
               ),
-          tokenChip(color, p.tokens[color] || 0, { size: "sm", label: `${p.tokens[color] || 0} ${gemLabel(color)} token${p.tokens[color] === 1 ? "" : "s"}` }),
+          tokenChip(color, p.tokens[color] || 0, { size: "sm", label: heldTokens(color, p.tokens[color] || 0) }),
         );
       }),
     ),
     h(
       "div",
       { class: "player-extra" },
-      h("span", { class: ["held", held > 10 && "over"], title: "Tokens held (10 at most at a turn's end)" }, `${held}/10 tokens`),
+      h("span", { class: ["held", held > 10 && "over"], title: t("Tokens held (10 at most at a turn's end)") }, heldOfTen(held)),
       h(
         "div",
-        { class: "reserved", role: "list", "aria-label": `${plural(p.reserved.length, "reserved card")}` },
+        { class: "reserved", role: "list", "aria-label": tn("{n} reserved card", "{n} reserved cards", p.reserved.length) },
         p.reserved.map((r, i) => {
           if (r.card) {
             const card = catalog.cards[r.card];
@@ -239,17 +243,17 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
                 onClick: clickable ? () => ui.onReserved(r.card) : null,
                 extra: ["reserved-card", selected && "selected", clickable && ui.affordable && ui.affordable.has(r.card) && "affordable"],
                 attrs: clickable ? { "data-key": `res-${r.card}`, "aria-pressed": String(selected) } : {},
-                label: `Reserved: ${cardLabel(card)}`,
+                label: t("Reserved: {card}", { card: cardLabel(card) }),
               }),
             );
           }
-          return h("div", { role: "listitem", class: "reserved-item" }, cardBack(r.level, { size: "sm", label: `A hidden reserved level-${r.level} card`, attrs: { "data-hidden-level": String(r.level), "data-key": `hidden-${p.seat}-${i}` } }));
+          return h("div", { role: "listitem", class: "reserved-item" }, cardBack(r.level, { size: "sm", label: t("A hidden reserved level-{level} card", { level: r.level }), attrs: { "data-hidden-level": String(r.level), "data-key": `hidden-${p.seat}-${i}` } }));
         }),
       ),
       p.nobles.length
         ? h(
             "div",
-            { class: "player-nobles", role: "list", "aria-label": plural(p.nobles.length, "noble") },
+            { class: "player-nobles", role: "list", "aria-label": tn("{n} noble", "{n} nobles", p.nobles.length) },
             p.nobles.map((id) => h("div", { role: "listitem" }, nobleTile(id, catalog.nobles[id], { size: "sm" }))),
           )
         : null,
@@ -258,6 +262,34 @@ function renderPlayer(view, p, catalog, ui, toPlay) {
 }
 
 export { GEMS };
+
+/** "4 red (ruby) in the bank, 1 picked". */
+function bankLabel(color, count, picked) {
+  const args = { tokens: gemCount(color, count), picked };
+  return picked ? t("{tokens} in the bank, {picked} picked", args) : t("{tokens} in the bank", args);
+}
+
+/** "Ana (you), 3 points, to play": a player's area as a screen reader names it. */
+export function playerLabel(name, mine, toPlay, score) {
+  const args = { name, score };
+  if (mine) return toPlay ? t("{name} (you), {score}, to play", args) : t("{name} (you), {score}", args);
+  return toPlay ? t("{name}, {score}, to play", args) : t("{name}, {score}", args);
+}
+
+/** "3 red (ruby) tokens": a player's tokens of a colour. */
+export function heldTokens(color, n) {
+  return tn("{n} {gem} token", "{n} {gem} tokens", n, { gem: gemLabel(color) });
+}
+
+/** "7/10 tokens": the tokens a player holds of the 10 allowed. */
+export function heldOfTen(held) {
+  return t("{held}/10 tokens", { held });
+}
+
+/** "2 red cards": a player's cards of a colour. */
+function colourCards(color, n) {
+  return tn("{n} {colour} card", "{n} {colour} cards", n, { colour: colourWord(color) });
+}
 
 /**
  * Bring the selection shown on an already drawn table up to date (picked tokens,
@@ -273,14 +305,14 @@ export function decorate(root, view, ui) {
     button.setAttribute("aria-pressed", String(picked > 0));
     button.disabled = !ui.tokenEnabled(color);
     if (ui.tokenWhy) explain(button, button.disabled ? ui.tokenWhy(color) : null, ui.whyLine);
-    button.setAttribute("aria-label", `${button.dataset.count} ${gemLabel(color)} in the bank${picked ? `, ${picked} picked` : ""}`);
+    button.setAttribute("aria-label", bankLabel(color, Number(button.dataset.count), picked));
     let badge = button.querySelector(".picked");
     if (picked && !badge) {
       badge = h("span", { class: "picked", "aria-hidden": "true" });
       button.append(badge);
     }
     if (badge) {
-      if (picked) badge.textContent = `+${picked}`;
+      if (picked) badge.textContent = `+${formatNumber(picked)}`;
       else badge.remove();
     }
   }

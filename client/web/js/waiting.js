@@ -5,25 +5,26 @@
 // view's `legal` lists it: the game is aborted and leaves the open list).
 
 import { ApiError, takeSeat } from "./api.js";
-import { h, mount, plural } from "./dom.js";
+import { h, mount } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { howtoLink } from "./howto.js";
 import { sharePanel } from "./share.js";
 
 const BOT_LEVELS = [
-  ["greedy", "Greedy bot"],
-  ["random", "Random bot"],
-  ["mcts", "MCTS bot (strongest)"],
+  ["greedy", t("Greedy bot")],
+  ["random", t("Random bot")],
+  ["mcts", t("MCTS bot (strongest)")],
 ];
 
-/** "for 5 s", "for 3 min", "for 2 hours" since an ISO time; "" when unknown. */
+/** "for 5 seconds", "for 3 min", "for 2 hours" since an ISO time; "" when unknown. */
 export function waitedWords(iso, now = Date.now()) {
   const since = Date.parse(iso || "");
   if (!Number.isFinite(since)) return "";
   const seconds = Math.max(0, Math.round((now - since) / 1000));
-  if (seconds < 60) return `for ${plural(seconds, "second")}`;
+  if (seconds < 60) return tn("for {n} second", "for {n} seconds", seconds);
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 120) return `for ${minutes} min`;
-  return `for ${plural(Math.floor(minutes / 60), "hour")}`;
+  if (minutes < 120) return tn("for {n} min", "for {n} min", minutes);
+  return tn("for {n} hour", "for {n} hours", Math.floor(minutes / 60));
 }
 
 /** "Open for 3 min · it expires in 27 min unless its seats are taken": `openSeconds`
@@ -32,10 +33,10 @@ export function waitedLine(iso, openSeconds, now = Date.now()) {
   const waited = waitedWords(iso, now);
   if (!waited) return "";
   const since = Date.parse(iso);
-  if (!openSeconds) return `Open ${waited}`;
+  if (!openSeconds) return t("Open {waited}", { waited });
   const left = Math.ceil((since + openSeconds * 1000 - now) / 60000);
-  const expiry = left > 0 ? `it expires in ${left} min unless its seats are taken` : "it expires now";
-  return `Open ${waited} · ${expiry}`;
+  if (left > 0) return tn("Open {waited} · it expires in {n} min unless its seats are taken", "Open {waited} · it expires in {n} min unless its seats are taken", left, { waited });
+  return t("Open {waited} · it expires now", { waited });
 }
 
 /** Brings every "waited" line under `root` up to date (called every few seconds). */
@@ -55,7 +56,7 @@ export function waitingBanner({ gameId, summary, view, seated, cancel, openSecon
     message.textContent = err instanceof ApiError || err.message ? err.message : String(err);
   };
 
-  const level = h("select", { id: "bot-level", "aria-label": "Bot level" }, BOT_LEVELS.map(([value, label]) => h("option", { value }, label)));
+  const level = h("select", { id: "bot-level", "aria-label": t("Bot level") }, BOT_LEVELS.map(([value, label]) => h("option", { value }, label)));
   const fill = h(
     "button",
     {
@@ -73,7 +74,7 @@ export function waitingBanner({ gameId, summary, view, seated, cancel, openSecon
         }
       },
     },
-    "Fill a seat with a bot",
+    t("Fill a seat with a bot"),
   );
 
   const canCancel = (view.legal || []).some((a) => a.kind === "abort");
@@ -89,11 +90,11 @@ export function waitingBanner({ gameId, summary, view, seated, cancel, openSecon
         confirmBox.querySelector("button").focus();
       },
     },
-    "Cancel the game",
+    t("Cancel the game"),
   );
   mount(
     confirmBox,
-    h("span", {}, "Cancel this game for everyone? It leaves the list of open games."),
+    h("span", {}, t("Cancel this game for everyone? It leaves the list of open games.")),
     h(
       "button",
       {
@@ -111,7 +112,7 @@ export function waitingBanner({ gameId, summary, view, seated, cancel, openSecon
           }
         },
       },
-      "Yes, cancel it",
+      t("Yes, cancel it"),
     ),
     h(
       "button",
@@ -123,19 +124,19 @@ export function waitingBanner({ gameId, summary, view, seated, cancel, openSecon
           cancelButton.focus();
         },
       },
-      "Keep waiting",
+      t("Keep waiting"),
     ),
   );
 
   return h(
     "section",
-    { class: "banner banner-open", id: "waiting-room", "aria-label": "Waiting for players" },
-    h("h2", {}, `Waiting for ${plural(missing, "more player")}`),
+    { class: "banner banner-open", id: "waiting-room", "aria-label": t("Waiting for players") },
+    h("h2", {}, tn("Waiting for {n} more player", "Waiting for {n} more players", missing)),
     h("p", { class: "waited", id: "waited", dataset: { since: summary.created_at || "", openSeconds: String(openSeconds) } }, waitedLine(summary.created_at, openSeconds)),
     // A rematch keeps its seats for the finished game's players: nobody else joins.
     rematch
-      ? h("p", { id: "rematch-waiting" }, "A rematch: the other players join it with Join the rematch on the finished game's page; it starts by itself when the last one has.")
-      : [h("p", {}, "Send this address to a friend; the game starts by itself when the last seat is taken."), sharePanel(gameId)],
+      ? h("p", { id: "rematch-waiting" }, t("A rematch: the other players join it with Join the rematch on the finished game's page; it starts by itself when the last one has."))
+      : [h("p", {}, t("Send this address to a friend; the game starts by itself when the last seat is taken.")), sharePanel(gameId)],
     h("p", { class: "waiting-howto" }, howtoLink(summary.variant, { newTab: true })),
     seated
       ? h(
@@ -154,19 +155,19 @@ export function waitingBanner({ gameId, summary, view, seated, cancel, openSecon
  * page has it). `names.of(seat)` names a seat. */
 export function abortedWords(event, names) {
   if (!event) return null;
-  const who = event.seat === null || event.seat === undefined ? "A player" : names.of(event.seat);
-  if (event.reason === "expired") return "Nobody took the open seats within 30 minutes: the game expired without being played.";
-  if (event.reason === "first_move") return `${who} did not make a first move in time: the game was aborted, without a result.`;
-  return `${who} cancelled the game before it was played: it has no result.`;
+  const who = event.seat === null || event.seat === undefined ? t("A player") : names.of(event.seat);
+  if (event.reason === "expired") return t("Nobody took the open seats within 30 minutes: the game expired without being played.");
+  if (event.reason === "first_move") return t("{who} did not make a first move in time: the game was aborted, without a result.", { who });
+  return t("{who} cancelled the game before it was played: it has no result.", { who });
 }
 
 /** The banner of an aborted game (`event`: its GameAborted, when the page has it). */
 export function abortedBanner(event, names) {
   return h(
     "section",
-    { class: "banner banner-aborted", id: "aborted-banner", "aria-label": "Game aborted" },
-    h("h2", {}, event && event.reason === "expired" ? "Game expired" : "Game cancelled"),
-    h("p", {}, abortedWords(event, names) || "The game was aborted: it has no result."),
-    h("div", { class: "banner-actions" }, h("a", { class: "btn btn-primary", href: "#/" }, "Back to the lobby")),
+    { class: "banner banner-aborted", id: "aborted-banner", "aria-label": t("Game aborted") },
+    h("h2", {}, event && event.reason === "expired" ? t("Game expired") : t("Game cancelled")),
+    h("p", {}, abortedWords(event, names) || t("The game was aborted: it has no result.")),
+    h("div", { class: "banner-actions" }, h("a", { class: "btn btn-primary", href: "#/" }, t("Back to the lobby"))),
   );
 }
