@@ -25,7 +25,9 @@ export function howtoTitle(variant) {
 
 /** `#/howto/duel`, or `#/howto/duel/line` for a section. */
 export function howtoHref(variant, section = null) {
-  return `#/howto/${variant}${section ? `/${section}` : ""}`;
+  // No template inside a template: Babel's extractor would lose the messages after it.
+  const path = section ? `${variant}/${section}` : variant;
+  return `#/howto/${path}`;
 }
 
 function newTabWords() {
