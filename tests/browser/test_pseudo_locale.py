@@ -78,8 +78,8 @@ def escaped(page: Page, names: set[str]) -> list[str]:
 
 
 def seat_names(api: Api) -> set[str]:
-    """Every name a seat of a listed game has (the lobby shows them), and every
-    username of the leaderboards."""
+    """Every name a person's seat of a listed game has (the lobby shows them), and
+    every username of the leaderboards."""
     names: set[str] = set()
     for status in ("open", "live", "finished"):
         for game in api.http.get("/api/games", params={"status": status, "limit": 20}).json()[
@@ -93,7 +93,8 @@ def seat_names(api: Api) -> set[str]:
 
 
 def names_of(seats: list[dict[str, Any]]) -> set[str]:
-    return {s[key] for s in seats for key in ("name", "account") if s.get(key)}
+    """The names of the seats of people (a bot seat's name is the page's to write)."""
+    return {s[key] for s in seats if not s.get("bot") for key in ("name", "account") if s.get(key)}
 
 
 def clean(page: Page, names: set[str], ready: str) -> None:

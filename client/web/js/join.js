@@ -9,7 +9,7 @@ import { h, listWords, mount } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { seatBack } from "./seatback.js";
 import { playerName, rememberName, rememberSeat, seatFor } from "./seats.js";
-import { botName, variantName } from "./words.js";
+import { seatName, variantName } from "./words.js";
 
 export async function showJoin(main, gameId) {
   if (seatFor(gameId)) {
@@ -29,7 +29,7 @@ export async function showJoin(main, gameId) {
     return () => {};
   }
   const seated = game.seats || [];
-  const names = seated.map((s) => s.name || botName(s.bot));
+  const names = seated.map((s) => seatName(s.name, s.bot));
   if (game.status !== "open") {
     const replay = game.status === "finished";
     mount(

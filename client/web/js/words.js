@@ -20,11 +20,11 @@ export class Names {
   }
 
   learnEvent(event) {
-    if (event.type === "PlayerJoined") this.bySeat.set(event.seat, event.name || botName(event.bot));
+    if (event.type === "PlayerJoined") this.bySeat.set(event.seat, seatName(event.name, event.bot));
   }
 
   learnView(view) {
-    for (const p of (view && view.players) || []) this.bySeat.set(p.seat, p.name || botName(p.bot));
+    for (const p of (view && view.players) || []) this.bySeat.set(p.seat, seatName(p.name, p.bot));
   }
 
   of(seat) {
@@ -41,6 +41,8 @@ const BOT_LEVEL_ENGLISH = { greedy: "greedy", random: "random", mcts: "MCTS" };
 const BOT_LEVEL_WORDS = { greedy: tp("bot", "greedy"), random: tp("bot", "random"), mcts: tp("bot", "MCTS") };
 // "A greedy bot took seat 2.": a bot without a name of its own, by level.
 const BOT_JOINED = { greedy: t("A greedy bot"), random: t("A random bot"), mcts: t("An MCTS bot") };
+// The server's name for a bot seat ("Greedy bot", then "Greedy bot 2"), by level.
+const BOT_SEATS = { greedy: t("Greedy bot"), random: t("Random bot"), mcts: t("MCTS bot") };
 
 /** "greedy", "MCTS": a bot level as written in a sentence. */
 export function botLevelWords(bot) {
@@ -65,13 +67,26 @@ export function botTag(p) {
 function botJoined(event) {
   const level = botLevelWords(event.bot);
   if (!event.name) return BOT_JOINED[event.bot] || t("A {level} bot", { level });
-  return plainBotName(event.name, event.bot) ? event.name : t("{name} (a {level} bot)", { name: event.name, level });
+  return plainBotName(event.name, event.bot) ? seatName(event.name, event.bot) : t("{name} (a {level} bot)", { name: event.name, level });
+}
+
+/**
+ * A seat's name as the page writes it: a person's as given, the server's name for a
+ * bot seat ("Greedy bot 2", made in English) in the page's language, "Bot (greedy)"
+ * for a bot without a name.
+ */
+export function seatName(name, bot) {
+  if (!name) return botName(bot);
+  const words = bot ? BOT_SEATS[bot] : null;
+  const plain = words ? name.match(new RegExp(`^${BOT_LEVEL_ENGLISH[bot]} bot(?: (\\d+))?$`, "i")) : null;
+  if (!plain) return name;
+  return plain[1] ? t("{bot} {n}", { bot: words, n: Number(plain[1]) }) : words;
 }
 
 /** A seat's name on the page: its name, with its seat when another seat has the same. */
 export function seatLabel(players, p) {
-  const name = p.name || botName(p.bot);
-  const twin = players.some((q) => q.seat !== p.seat && (q.name || botName(q.bot)) === name);
+  const name = seatName(p.name, p.bot);
+  const twin = players.some((q) => q.seat !== p.seat && seatName(q.name, q.bot) === name);
   return twin ? t("{name} (seat {n})", { name, n: p.seat + 1 }) : name;
 }
 
