@@ -7,7 +7,7 @@ What a websocket command costs the server process between the decoded action and
 ack, the hubs' fan-out excepted: ``GameService.submit`` (lock, cached projection,
 ``decide``, encode, ``EventStore.append``'s Lua script on the command path's own
 connection (server/store/direct_path.py), fold, lobby index, subscribers), with
-``service.observer`` None as in a process with no sockets.
+``service.hooks.observer`` None as in a process with no sockets.
 
 Method: a private embedded redis-server (append-only, fsync every second, as
 ``splendor serve`` runs it) and the service built as ``server.web.app`` builds it (a plain
@@ -301,7 +301,7 @@ async def run(args: argparse.Namespace, url: str, redis_pid: int) -> None:
             lambda p: Tailer(tail, client, lambda game_id, events: None, mode="notify", notices=p),
         )
         tailer = pipeline.tailer
-        service.observer = TailerObserver(pipeline)
+        service.hooks.observer = TailerObserver(pipeline)
     bench = Bench(service, random.Random(args.seed), pipeline)
     games = [await bench.new_game() for _ in range(args.games)]
     # Warm-up: code paths, the script cache, the tailer's subscriptions.

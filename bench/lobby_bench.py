@@ -61,6 +61,7 @@ from server.games.service import GameService
 from server.store.embedded_redis import EmbeddedRedis
 from server.store.event_store import EventStore, events_key, meta_key, seats_key
 from server.web.app import create_app
+from server.web.state import running
 
 START_MS = 1_600_000_000_000
 MINUTE_MS = 60_000
@@ -246,7 +247,7 @@ async def lifespan_seconds(url: str) -> tuple[float, float]:
     started = time.perf_counter()
     async with app.router.lifespan_context(app):
         serving = time.perf_counter() - started
-        await app.state.service.lobby_ready()
+        await running(app).service.lobby_ready()
         ready = time.perf_counter() - started - serving
     return serving, ready
 

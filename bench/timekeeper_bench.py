@@ -76,7 +76,7 @@ async def run(games: int, real: int, idle: float) -> None:
         try:
             service = GameService(EventStore(client), Lobby(client), cache_games=real + 10)
             deadlines = Deadlines(client)
-            service.scheduler = deadlines
+            service.hooks.scheduler = deadlines
             far = time.time_ns() // 1_000_000 + 3 * 3600_000
             filler = {f"placeholder-{i}": far + i * 1000 for i in range(games)}
             for start in range(0, len(filler), 1000):

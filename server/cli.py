@@ -73,6 +73,7 @@ def serve(args: argparse.Namespace) -> int:
     from server.web.connections import server_options
     from server.web.drain import DrainingServer
     from server.web.logs import log_config
+    from server.web.state import parts
 
     try:
         settings = Settings.from_env().with_(host=args.host, port=args.port, data_dir=args.data_dir)
@@ -100,7 +101,7 @@ def serve(args: argparse.Namespace) -> int:
         **server_options(settings),
     )
     # A SIGTERM drains first: health says so, sockets closed with 1012 (server/web/drain.py).
-    server = DrainingServer(config, app.state.drain, settings.drain_seconds)
+    server = DrainingServer(config, parts(app).drain, settings.drain_seconds)
     server.run()
     return 0 if server.started else STARTUP_FAILURE
 

@@ -3,7 +3,7 @@
 A game that ends (finished or aborted) is noted in one sorted set of its own hash
 tag, ``{archive}:due``: game id -> when to archive it (ms since the epoch), its end
 plus ``SPLENDOR_ARCHIVE_AFTER`` (so a late spectator and a rematch see the live
-path meanwhile). The service notes it when it appends the end (``GameService.archives``),
+path meanwhile). The service notes it when it appends the end (``ServiceHooks.archives``),
 before the lobby update, and again whenever the lobby's start-up refresh or rebuild
 reads a game over (``ZADD NX``: a note keeps its time), so a process dying between the
 two is healed at the next start; an imported game is noted when it is written.
@@ -28,7 +28,6 @@ from contextlib import asynccontextmanager
 from typing import Any, Final
 
 from redis.exceptions import RedisError
-from starlette.applications import Starlette
 
 from server.common.background import Sleeper, running
 from server.common.errors import ServiceError
@@ -43,7 +42,7 @@ from server.store.event_store import EventStore, seats_key
 from server.store.fast_paths import command_path
 from server.store.public_path import Script
 
-__all__ = ["DUE_KEY", "ArchiveQueue", "Archiver", "archive_game", "lifespan"]
+__all__ = ["DUE_KEY", "ArchiveQueue", "Archiver", "archive_game", "running_archiver"]
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +118,7 @@ async def _seated_accounts(store: EventStore, game: Game) -> set[str]:
 
 
 class ArchiveQueue:
-    """The games to archive and when (``GameService.archives``)."""
+    """The games to archive and when (``ServiceHooks.archives``)."""
 
     def __init__(self, client: RedisClient, *, after_s: float) -> None:
         self._r = client
@@ -208,14 +207,9 @@ class Archiver:
 
 
 @asynccontextmanager
-async def lifespan(app: Starlette) -> AsyncIterator[None]:
-    """This process's archiver (the queue is the service's already)."""
-    service: GameService = app.state.service
-    queue = service.archives
-    if not isinstance(queue, ArchiveQueue):
-        yield
-        return
+async def running_archiver(service: GameService, queue: ArchiveQueue) -> AsyncIterator[Archiver]:
+    """This process's archiver of the games ``queue`` (the service's archive
+    schedule) holds, for as long as the context lasts."""
     archiver = Archiver(service, queue)
-    app.state.archiver = archiver
     async with running(archiver):
-        yield
+        yield archiver

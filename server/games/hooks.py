@@ -1,16 +1,18 @@
-"""What the game service tells others of, and asks them: the hooks it is given.
+"""What the game service tells others of, and asks them: the hooks it is given,
+together in ``ServiceHooks``.
 
 Each is a ``Protocol`` or a callable type, so the service names what it needs and
 nothing of who supplies it (the hubs, the timekeeper, the archiver, the analyser,
-the presence tracking: all in layers of their own).
+the presence tracking, the profiles, the metrics: all in layers of their own).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
-from server.games.projection import LoggedEvent
+from server.games.projection import Game, LoggedEvent
 
 __all__ = [
     "AnalysisSchedule",
@@ -18,7 +20,10 @@ __all__ = [
     "AppendedCallback",
     "ArchiveSchedule",
     "AwaySince",
+    "OnCommand",
+    "OnFinished",
     "Scheduler",
+    "ServiceHooks",
 ]
 
 AppendedCallback = Callable[[str, int], Awaitable[None]]
@@ -58,7 +63,7 @@ class ArchiveSchedule(Protocol):
 
 class AppendObserver(Protocol):
     """Told synchronously of every append this service makes to a game it has loaded
-    (``GameService.observer``): the hubs use it to show a process's own moves without
+    (``ServiceHooks.observer``): the hubs use it to show a process's own moves without
     reading them back from Redis."""
 
     def appending(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
@@ -72,3 +77,38 @@ class AppendObserver(Protocol):
 
     def append_failed(self, game_id: str) -> None:
         """The append wrote nothing (a conflict, a duplicate) or its outcome is unknown."""
+
+
+OnFinished = Callable[[Game, dict[str, Any]], Awaitable[None]]
+"""``on_finished(game, summary)``: a game this process appended the last event of
+has finished (not aborted)."""
+
+OnCommand = Callable[[str, float], None]
+"""``on_command(outcome, seconds)``: a command's outcome (``ok``, ``duplicate`` or the
+error code) and its handling time."""
+
+
+@dataclass
+class ServiceHooks:
+    """Whom the service tells of what it does; each is optional (None: nobody).
+
+    The app gives them to the constructor (server/web/app.py), except ``observer``
+    and ``away_since``: those are the hubs', which exist only once the sockets'
+    lifespan has started after the service (server/web/game_socket.py), so they are
+    bound then and unbound when it ends. Tests assign any of them directly.
+    """
+
+    # Told of each append, synchronously (the hubs show a process's own moves).
+    observer: AppendObserver | None = None
+    # Presence, for abandon claims and views (server.live.presence).
+    away_since: AwaySince | None = None
+    # Deadlines of games, for the timekeeper (server.games.timekeeper).
+    scheduler: Scheduler | None = None
+    # When games over are archived (server.games.archiver).
+    archives: ArchiveSchedule | None = None
+    # Finished games to analyse (server.workers.analyser).
+    analyses: AnalysisSchedule | None = None
+    # The profiles and ratings (server.players.profiles).
+    on_finished: OnFinished | None = None
+    # The metrics (server.web.metrics).
+    on_command: OnCommand | None = None

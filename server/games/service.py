@@ -29,7 +29,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, Final
 
 import msgspec
@@ -48,14 +48,7 @@ from server.common.errors import (
     missing_token,
 )
 from server.common.wire import decode_with
-from server.games.hooks import (
-    AnalysisSchedule,
-    AppendedCallback,
-    AppendObserver,
-    ArchiveSchedule,
-    AwaySince,
-    Scheduler,
-)
+from server.games.hooks import AppendedCallback, AppendObserver, ServiceHooks
 from server.games.listing import GameListing
 from server.games.lobby import Lobby, Status
 from server.games.projection import OVER, Game, LoggedEvent, encode_event, token_digest
@@ -76,6 +69,7 @@ __all__ = [
     "GameService",
     "JoinResult",
     "RematchResult",
+    "ServiceHooks",
 ]
 
 log = logging.getLogger(__name__)
@@ -125,6 +119,7 @@ class GameService:
         *,
         cache_games: int = 2000,
         clock_ms: Callable[[], int] = _now_ms,
+        hooks: ServiceHooks | None = None,
     ) -> None:
         self.store = store
         self.lobby = lobby
@@ -145,21 +140,8 @@ class GameService:
         # healed by ``_heal``.
         self.listing = GameListing(lobby, self.repository, self._heal)
         self.keeper = self.listing.keeper
-        self.observer: AppendObserver | None = None
-        # Presence, for abandon claims and views (set by the presence tracking).
-        self.away_since: AwaySince | None = None
-        # Deadlines of games, for the timekeeper (set by server.games.timekeeper).
-        self.scheduler: Scheduler | None = None
-        # When games over are archived (server.games.archiver; None: never).
-        self.archives: ArchiveSchedule | None = None
-        # Finished games to analyse (server.workers.analyser; None: never).
-        self.analyses: AnalysisSchedule | None = None
-        # Called once a game this process appended the last event of is finished (not
-        # aborted): the profiles and ratings (server.players.profiles), set by the app.
-        self.on_finished: Callable[[Game, dict[str, Any]], Awaitable[None]] | None = None
-        # Told each command's outcome (ok, duplicate or the error code) and handling
-        # time in seconds: the metrics (server.web.metrics), set by the app.
-        self.on_command: Callable[[str, float], None] | None = None
+        # Whom the service tells of what it does (server/games/hooks.py).
+        self.hooks = ServiceHooks() if hooks is None else hooks
 
     # ------------------------------------------------------------------ hooks
 
@@ -383,8 +365,8 @@ class GameService:
             outcome = e.code
             raise
         finally:
-            if self.on_command is not None:
-                self.on_command(outcome, time.perf_counter() - started)
+            if self.hooks.on_command is not None:
+                self.hooks.on_command(outcome, time.perf_counter() - started)
         if not result.duplicate:
             await self._notify(game_id, result.version)
         return result
@@ -441,9 +423,9 @@ class GameService:
     async def _facts(self, game: Game, now_ms: int) -> Facts:
         """The facts of ``now`` for the rules, who is away included: it costs a
         look-up, so only an abandon claim and a view ask for them."""
-        if self.away_since is None:
+        if self.hooks.away_since is None:
             return Facts(now_ms)
-        away = await self.away_since(game.id, len(game.state.players))
+        away = await self.hooks.away_since(game.id, len(game.state.players))
         return Facts(now_ms, tuple(away))
 
     # ------------------------------------------------------------------ time
@@ -484,13 +466,13 @@ class GameService:
 
     async def _schedule(self, game: Game, *, force: bool = False) -> None:
         """Tell the scheduler the game's deadline when it changed (or ``force``)."""
-        if self.scheduler is None:
+        if self.hooks.scheduler is None:
             return
         due = game.variant.deadline(game.state)
         if due == game.scheduled and not force:
             return
         try:
-            await self.scheduler.schedule(game.id, game.version, due)
+            await self.hooks.scheduler.schedule(game.id, game.version, due)
         except RedisError:
             # The timekeeper's start-up rebuild or the next change heals it.
             log.exception("deadline update failed for %s at %d", game.id, game.version)
@@ -499,11 +481,11 @@ class GameService:
 
     def _schedule_soon(self, game: Game) -> None:
         """``_schedule`` for the move path: written with others shortly (``note``)."""
-        if self.scheduler is None:
+        if self.hooks.scheduler is None:
             return
         due = game.variant.deadline(game.state)
         if due != game.scheduled:
-            self.scheduler.note(game.id, game.version, due)
+            self.hooks.scheduler.note(game.id, game.version, due)
             game.scheduled = due
 
     async def _recorded(self, game_id: str, command_id: str) -> CommandResult | None:
@@ -540,7 +522,7 @@ class GameService:
             at_ms=at_ms,
             acting=acting,
         )
-        observer = self.observer
+        observer = self.hooks.observer
         result: AppendResult | None = None
         try:
             if observer is not None:
@@ -730,10 +712,10 @@ class GameService:
 
     async def _archive_later(self, game: Game) -> None:
         """Have a game over archived ``SPLENDOR_ARCHIVE_AFTER`` after its end."""
-        if self.archives is None or game.archived:
+        if self.hooks.archives is None or game.archived:
             return
         try:
-            await self.archives.add(game.id, game.log[-1].at_ms)
+            await self.hooks.archives.add(game.id, game.log[-1].at_ms)
         except RedisError:
             # Healed at the next start: the lobby's refresh reads the game again.
             log.exception("archive of %s not scheduled", game.id)
@@ -741,13 +723,13 @@ class GameService:
     async def _finished(self, game: Game) -> None:
         """Note the game for analysis; tell ``on_finished`` the game and its summary
         (it logs its own failures: the end is appended)."""
-        if self.analyses is not None:
+        if self.hooks.analyses is not None:
             try:
-                await self.analyses.add(game.id)
+                await self.hooks.analyses.add(game.id)
             except RedisError:  # noted again when someone asks for its analysis
                 log.exception("analysis of %s not scheduled", game.id)
-        if self.on_finished is not None:
-            await self.on_finished(game, summary_of(game))
+        if self.hooks.on_finished is not None:
+            await self.hooks.on_finished(game, summary_of(game))
 
     # ------------------------------------------------------------------ projections
 

@@ -11,7 +11,7 @@ The deadlines live in Redis beside the lobby, derived from the streams like it:
   processes writing out of order never put back an older deadline.
 
 The service writes a game's deadline after each append that changes it
-(``GameService.scheduler``; a move's with the others of the next ``FLUSH_S``, in one
+(``ServiceHooks.scheduler``; a move's with the others of the next ``FLUSH_S``, in one
 script, so a move pays no round trip for it) and for every open or live game at start-up (the lobby's
 refresh, server/games/lobby_keeper.py), so the set survives a restart of every process. Each process's
 ``Timekeeper`` asks Redis, in one script, for the games now due and the next
@@ -33,7 +33,6 @@ from contextlib import asynccontextmanager
 from typing import Any, Final
 
 from redis.exceptions import RedisError
-from starlette.applications import Starlette
 
 from server.common.background import Sleeper, running
 from server.common.errors import ServiceError
@@ -42,7 +41,7 @@ from server.store.clients import RedisClient
 from server.store.fast_paths import command_path
 from server.store.public_path import Script
 
-__all__ = ["DEADLINES_KEY", "VERSIONS_KEY", "Deadlines", "Timekeeper", "lifespan"]
+__all__ = ["DEADLINES_KEY", "VERSIONS_KEY", "Deadlines", "Timekeeper", "running_timekeeper"]
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +94,7 @@ def _now_ms() -> int:
 
 
 class Deadlines:
-    """The deadlines of games in Redis (``GameService.scheduler``)."""
+    """The deadlines of games in Redis (``ServiceHooks.scheduler``)."""
 
     def __init__(self, client: RedisClient, *, flush_s: float = FLUSH_S) -> None:
         self._r = client
@@ -230,13 +229,11 @@ class Timekeeper:
 
 
 @asynccontextmanager
-async def lifespan(app: Starlette) -> AsyncIterator[None]:
-    """This process's timekeeper (the scheduler is the service's already)."""
-    service: GameService = app.state.service
-    deadlines = service.scheduler
-    if not isinstance(deadlines, Deadlines):
-        deadlines = Deadlines(app.state.redis)
+async def running_timekeeper(
+    service: GameService, deadlines: Deadlines
+) -> AsyncIterator[Timekeeper]:
+    """This process's timekeeper, expiring the games of ``deadlines`` (the service's
+    scheduler) for as long as the context lasts."""
     keeper = Timekeeper(service, deadlines)
-    app.state.timekeeper = keeper
     async with running(keeper):
-        yield
+        yield keeper

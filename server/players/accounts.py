@@ -20,11 +20,9 @@ Optional: guests play as before; an account gives a player a name of their own, 
 - **An unknown username costs the same as a wrong password**: it is verified against
   a dummy hash of the same parameters, and both get the same answer.
 
-``account_of_session(conn)`` is what other modules call: the username of the session
-a request or websocket carries, or None (a guest); ``session_account(conn)`` is the
-same for a request that changes something, its ``Origin`` checked first
-(``check_origin``: 403 ``unauthorized`` for another site's page: scheme, host and
-port are compared with the server's own as the client reached it).
+``Accounts.session_account(session)`` gives the username a session id logs in, or
+None; server/web/sessions.py asks it for the session a request or websocket carries,
+and checks the request's ``Origin``.
 
 Log-in limits (docs/accounts.md "Log-in limits") are counted here too, in Redis so
 that every process counts them: ``spend_address`` per client address,
@@ -44,15 +42,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar, cast
-from urllib.parse import urlsplit
 
 import msgspec
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from starlette.requests import HTTPConnection
 
 from events.base import PlayerJoined
-from server.common.errors import bad_request, forbidden
+from server.common.errors import bad_request
 from server.common.settings import Settings
 from server.games.projection import LoggedEvent
 from server.store.clients import RedisClient
@@ -68,16 +64,12 @@ __all__ = [
     "LoginBudget",
     "LoginTicket",
     "account_id",
-    "account_of_session",
     "accounts_named",
-    "check_origin",
     "check_password",
     "check_username",
     "deleted_among",
-    "mask_deleted",
     "mask_entries",
     "masked_log",
-    "session_account",
 ]
 
 COOKIE: Final = "splendor_session"
@@ -582,79 +574,6 @@ class Accounts:
         return ended
 
 
-async def account_of_session(conn: HTTPConnection) -> str | None:
-    """The username (as typed at sign-up; ``account_id`` gives its id) of the account
-    whose session cookie a request or websocket carries, or None: a guest, or a
-    session that ended (logged out, expired, the account deleted)."""
-    accounts = cast(Accounts, conn.app.state.accounts)
-    return await accounts.session_account(conn.cookies.get(COOKIE))
-
-
-Origin = tuple[str, str, int | None]
-"""An origin as compared: scheme, host (lowercase) and port (the scheme's default
-when the text names none)."""
-
-_DEFAULT_PORTS: Final = {"http": 80, "https": 443}
-# A websocket's scheme is its page's: ws is reached from http pages, wss from https.
-_PAGE_SCHEMES: Final = {"ws": "http", "wss": "https"}
-
-
-def parse_origin(text: str) -> Origin | None:
-    """``scheme://host[:port]`` as compared, or None for anything else (``null``, a
-    path, a port that is no number)."""
-    try:
-        parts = urlsplit(text.strip())
-        port = parts.port
-    except ValueError:
-        return None
-    if not parts.scheme or not parts.hostname or parts.path not in ("", "/"):
-        return None
-    if parts.query or parts.fragment or parts.username is not None:
-        return None
-    return parts.scheme, parts.hostname, port or _DEFAULT_PORTS.get(parts.scheme)
-
-
-def own_origin(conn: HTTPConnection) -> Origin | None:
-    """This server's origin as the client reached it: the request's scheme (behind a
-    trusted proxy, its ``X-Forwarded-Proto``, which uvicorn applies for
-    ``SPLENDOR_TRUSTED_PROXIES`` only) and the ``Host`` it was sent to (proxies pass
-    it on: docs/deploy)."""
-    host = conn.headers.get("host")
-    if not host:
-        return None
-    scheme = conn.url.scheme
-    return parse_origin(f"{_PAGE_SCHEMES.get(scheme, scheme)}://{host}")
-
-
-def check_origin(conn: HTTPConnection) -> None:
-    """Refuse (403) a request sent by another site's page: its ``Origin`` is neither
-    this server's (``own_origin``: scheme, host and port) nor one of
-    ``allowed_origins``. Without ``Origin`` (not a browser, which always sends it on
-    POST and DELETE) a ``Sec-Fetch-Site`` other than same-origin is refused too."""
-    origin = conn.headers.get("origin")
-    if origin is None:
-        site = conn.headers.get("sec-fetch-site")
-        if site is None or site in ("same-origin", "none"):
-            return
-        raise forbidden(f"A request from another site ({site}) can't use your session.")
-    given = parse_origin(origin)
-    if given is not None:
-        if given == own_origin(conn):
-            return
-        allowed = cast(Settings, conn.app.state.settings).allowed_origins
-        if any(given == parse_origin(a) for a in allowed):
-            return
-    raise forbidden(f"A request from another site ({origin[:100]}) can't use your session.")
-
-
-async def session_account(conn: HTTPConnection) -> str | None:
-    """``account_of_session`` for a request that changes something: its ``Origin``
-    is checked first when it carries a session cookie."""
-    if COOKIE in conn.cookies:
-        check_origin(conn)
-    return await account_of_session(conn)
-
-
 async def deleted_among(client: RedisClient, usernames: set[str]) -> set[str]:
     """Of these usernames, the ids (lowercase) of the deleted accounts (one ``MGET``)."""
     ids = sorted({account_id(u) for u in usernames})
@@ -666,14 +585,6 @@ async def deleted_among(client: RedisClient, usernames: set[str]) -> set[str]:
         for i, raw in zip(ids, raws, strict=True)
         if raw is not None and _decode_account(raw).deleted_ms is not None
     }
-
-
-async def mask_deleted(conn: HTTPConnection, entries: list[dict[str, Any]]) -> None:
-    """``mask_entries`` by the app's accounts."""
-    usernames = accounts_named(entries)
-    if usernames:
-        accounts = cast(Accounts, conn.app.state.accounts)
-        mask_entries(entries, await accounts.deleted_among(usernames))
 
 
 async def masked_log(client: RedisClient, logged: Sequence[LoggedEvent]) -> Sequence[LoggedEvent]:

@@ -21,7 +21,7 @@ already (else it records the game as uncounted, ``daily_limit``), and that every
 player's skill is still the one read (else it reads again): so two processes finishing
 games at once, or counting the same game twice, update each rating and each daily
 counter exactly once. Who counts: the process that appends a game's last event
-(``GameService.on_finished``); ``splendor ratings rebuild`` folds every finished game
+(``ServiceHooks.on_finished``); ``splendor ratings rebuild`` folds every finished game
 again in end order (``rebuild``) with the same rules (``server.players.rating_model.RatingBook``).
 """
 

@@ -35,7 +35,7 @@ from server.common.settings import Settings, SettingsError
 from server.games.archiver import ArchiveQueue
 from server.games.lobby import KEEP_FINISHED, Lobby
 from server.games.public_records import RecordError, iso_to_ms, parse_record, record_players
-from server.games.service import GameService
+from server.games.service import GameService, ServiceHooks
 from server.players.accounts import accounts_named, deleted_among, mask_entries
 from server.store.availability import REDIS_CONNECT_S
 from server.store.clients import open_client
@@ -156,8 +156,10 @@ async def games_on(
     client = await open_client(url, max_connections=64, socket_connect_timeout=REDIS_CONNECT_S)
     try:
         lobby = Lobby(client, keep_finished)
-        service = GameService(EventStore(client), lobby, cache_games=CACHED_GAMES)
-        service.archives = ArchiveQueue(client, after_s=archive_after)
+        archives = ArchiveQueue(client, after_s=archive_after)
+        service = GameService(
+            EventStore(client), lobby, cache_games=CACHED_GAMES, hooks=ServiceHooks(archives=archives)
+        )
         yield service
     finally:
         await client.aclose()

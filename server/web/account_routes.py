@@ -1,6 +1,6 @@
 """The HTTP API of accounts (docs/accounts.md): sign up, log in, log out (here or
-everywhere), who am I, delete the account; and the checks every request that uses a
-session makes (``check_origin``, ``session_account``).
+everywhere), who am I, delete the account. The checks every request that uses a
+session makes (``check_origin``, ``session_account``) are server/web/sessions.py.
 
 A request that changes something with a session's authority is refused (403
 ``unauthorized``) when its ``Origin`` is another site's: the cookie is also
@@ -11,39 +11,25 @@ A request that changes something with a session's authority is refused (403
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import Final
 
 import msgspec
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from server.common import wire
-from server.common.errors import ServiceError, rate_limited
-from server.common.settings import Settings
+from server.common.errors import ServiceError
 from server.players.accounts import (
     COOKIE,
     HINT_COOKIE,
     SESSION_SECONDS,
-    USERNAME,
-    Accounts,
-    LoginBudget,
-    LoginTicket,
-    account_of_session,
-    check_origin,
     check_password,
     check_username,
 )
 from server.web.api_routes import client_address, json, read_body
-
-if TYPE_CHECKING:
-    from server.games.service import GameService
-    from server.players.pairing_desk import Desk
-
-RatingsOf = Callable[[str], Awaitable[dict[str, Any]]]
-"""``app.state.ratings_of(username)``: the account's ratings per variant, for
-``GET /api/me`` (set by the ratings read model; ``{}`` without one)."""
+from server.web.sessions import account_of_session, check_origin
+from server.web.state import parts, running
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -63,84 +49,9 @@ class Confirmation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     password: str
 
 
-@dataclass(frozen=True)
-class Attempt:
-    """What ``LoginLimits.reserve`` took for one password check."""
-
-    address: str
-    ticket: LoginTicket | None
-    counted: bool  # a deletion's confirmation: its address counts it whatever its outcome
-
-
-class LoginLimits:
-    """The limits on guessing passwords (docs/accounts.md "Log-in limits"), all in
-    Redis so that every process counts them: per client address, failed log-ins,
-    sign-ups and deletions; per account and address, failed log-ins (strict); per
-    account, failed log-ins from any address, past which the account backs off for
-    the addresses that failed on it, not for one with no recent failure there (so
-    nobody can keep an owner out by failing on purpose)."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.address_rate = settings.login_rate
-        self.address_burst = settings.login_burst
-        self.budget = LoginBudget.of(settings)
-
-    async def attempt(self, accounts: Accounts, address: str) -> None:
-        """Count a sign-up on its address, or raise ``rate_limited``."""
-        wait = await accounts.spend_address(address, self.address_rate, self.address_burst)
-        if wait is not None:
-            raise rate_limited(wait, "sign-ups, deletions and failed log-ins from your address")
-
-    async def reserve(
-        self, accounts: Accounts, address: str, username: str, *, counted: bool = False
-    ) -> Attempt:
-        """Take what checking ``username``'s password costs if it proves wrong, before
-        it is checked (attempts sent at once can't all pass), or raise
-        ``rate_limited`` (nothing taken, whatever the password: the answer must not
-        tell a right one from a wrong one). ``counted``: the address counts the
-        attempt whatever its outcome (a deletion's confirmation)."""
-        wait = await accounts.spend_address(address, self.address_rate, self.address_burst)
-        if wait is not None:
-            raise rate_limited(wait, "failed log-ins from your address")
-        if not USERNAME.fullmatch(username):  # no account has it: the address counts it
-            return Attempt(address, None, counted)
-        ticket = await accounts.reserve_login(username, address, self.budget)
-        if ticket.wait is None:
-            return Attempt(address, ticket, counted)
-        if not counted:
-            await accounts.refund_address(address, self.address_rate, self.address_burst)
-        if ticket.why == "pair":
-            raise rate_limited(ticket.wait, "failed log-ins to this account from your address")
-        raise rate_limited(ticket.wait, "failed log-ins to this account")
-
-    async def right(self, accounts: Accounts, attempt: Attempt) -> None:
-        """The password was right: give back what its attempt took (only failures
-        count, so an owner who logs in often never runs out)."""
-        if not attempt.counted:
-            await accounts.refund_address(attempt.address, self.address_rate, self.address_burst)
-        if attempt.ticket is not None:
-            await accounts.refund_login(attempt.ticket, self.budget)
-
-
-def _accounts(conn: HTTPConnection) -> Accounts:
-    return cast(Accounts, conn.app.state.accounts)
-
-
-def _settings(conn: HTTPConnection) -> Settings:
-    return cast(Settings, conn.app.state.settings)
-
-
-def _login_limits(conn: HTTPConnection) -> LoginLimits:
-    state = conn.app.state
-    limits = getattr(state, "login_limits", None)
-    if limits is None:
-        limits = state.login_limits = LoginLimits(_settings(conn))
-    return cast(LoginLimits, limits)
-
-
 def _with_session(response: Response, request: Request, session: str) -> Response:
     """The session cookie (HttpOnly), and its hint for the page (no secret in it)."""
-    secure = _settings(request).secure_cookies or request.url.scheme == "https"
+    secure = parts(request).settings.secure_cookies or request.url.scheme == "https"
     for name, value, httponly in ((COOKIE, session, True), (HINT_COOKIE, "1", False)):
         response.set_cookie(
             name,
@@ -155,7 +66,7 @@ def _with_session(response: Response, request: Request, session: str) -> Respons
 
 
 def _without_session(response: Response, request: Request) -> Response:
-    secure = _settings(request).secure_cookies or request.url.scheme == "https"
+    secure = parts(request).settings.secure_cookies or request.url.scheme == "https"
     for name, httponly in ((COOKIE, True), (HINT_COOKIE, False)):
         response.delete_cookie(name, path="/", secure=secure, httponly=httponly, samesite="lax")
     return response
@@ -171,11 +82,11 @@ def _logged_out() -> ServiceError:
 async def sign_up(request: Request) -> Response:
     """``POST /api/accounts``: ``201 {"username"}`` and a session."""
     check_origin(request)
-    await _login_limits(request).attempt(_accounts(request), client_address(request))
+    await parts(request).login_limits.attempt(running(request).accounts, client_address(request))
     body = wire.decode(await read_body(request), Credentials)
     check_username(body.username)
     check_password(body.password)
-    accounts = _accounts(request)
+    accounts = running(request).accounts
     username = await accounts.create(body.username, body.password)
     if username is None:
         raise ServiceError("conflict", f"The username {body.username} is taken.")
@@ -190,7 +101,7 @@ async def log_in(request: Request) -> Response:
     answer for an unknown username and a wrong password)."""
     check_origin(request)
     body = wire.decode(await read_body(request), Credentials)
-    accounts, limits = _accounts(request), _login_limits(request)
+    accounts, limits = running(request).accounts, parts(request).login_limits
     attempt = await limits.reserve(accounts, client_address(request), body.username)
     username = await accounts.verify(body.username, body.password)
     if username is None:  # a failure: what its attempt took stays taken
@@ -205,7 +116,7 @@ async def log_in(request: Request) -> Response:
 async def log_out(request: Request) -> Response:
     """``DELETE /api/session``: this session ends (204, logged in or not)."""
     check_origin(request)
-    await _accounts(request).end_session(request.cookies.get(COOKIE))
+    await running(request).accounts.end_session(request.cookies.get(COOKIE))
     return _without_session(Response(status_code=204), request)
 
 
@@ -215,7 +126,7 @@ async def log_out_everywhere(request: Request) -> Response:
     username = await account_of_session(request)
     if username is None:
         raise _logged_out()
-    ended = await _accounts(request).end_all_sessions(username)
+    ended = await running(request).accounts.end_all_sessions(username)
     await _stop_pairing(request, username)
     await _revoke_seats(request, username)
     return _without_session(json({"ended": ended}), request)
@@ -225,14 +136,13 @@ async def _revoke_seats(request: Request, username: str) -> None:
     """The sessions ended, the account's seat tokens are revoked: whoever took one
     with a session (a stolen cookie's too) acts no more; its player gets the seats
     back with a new token when logged in again (server/players/seat_tokens.py)."""
-    service = cast("GameService", request.app.state.service)
-    await service.seat_tokens.revoke_account(username)
+    await running(request).service.seat_tokens.revoke_account(username)
 
 
 async def _stop_pairing(request: Request, username: str) -> None:
     """An account logged out everywhere (or deleted) stops waiting in quick pairing:
     its waiting socket is told (``conflict``, docs/pairing.md) rather than paired."""
-    desk = cast("Desk | None", getattr(request.app.state, "pairing", None))
+    desk = running(request).pairing
     if desk is not None:
         await desk.store.stop_waiting(username)
 
@@ -242,8 +152,7 @@ async def me(request: Request) -> Response:
     username = await account_of_session(request)
     if username is None:
         raise _logged_out()
-    ratings_of: RatingsOf | None = getattr(request.app.state, "ratings_of", None)
-    ratings = await ratings_of(username) if ratings_of is not None else {}
+    ratings = await running(request).profiles.ratings_of(username)
     return json({"username": username, "ratings": ratings})
 
 
@@ -255,7 +164,7 @@ async def delete_account(request: Request) -> Response:
     if username is None:
         raise _logged_out()
     body = wire.decode(await read_body(request), Confirmation)
-    accounts, limits = _accounts(request), _login_limits(request)
+    accounts, limits = running(request).accounts, parts(request).login_limits
     attempt = await limits.reserve(accounts, client_address(request), username, counted=True)
     if await accounts.verify(username, body.password) is None:
         raise ServiceError("unauthorized", "Wrong password.", 403)

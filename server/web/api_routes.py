@@ -10,7 +10,7 @@ pass.
 from __future__ import annotations
 
 import math
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import msgspec
 from redis.exceptions import RedisError
@@ -35,12 +35,12 @@ from server.games.lobby import STATUSES, Status
 from server.games.projection import token_digest
 from server.games.public_records import record_players
 from server.games.service import GameService, RematchResult
-from server.players.accounts import Accounts, mask_deleted, session_account
-from server.players.profiles import Profiles
 from server.store.availability import StoreUnavailable
 from server.store.clients import ping
 from server.web.qr_route import qr_code
-from server.web.rate_limits import ClientLimits, RateLimiter
+from server.web.rate_limits import ClientLimits
+from server.web.sessions import mask_deleted, session_account
+from server.web.state import parts, running
 from server.workers.analyser import AnalysisQueue
 
 DEFAULT_LIMIT: Final = 50
@@ -54,7 +54,7 @@ def json(body: Any, status: int = 200, headers: dict[str, str] | None = None) ->
 
 
 def _service(request: Request) -> GameService:
-    return cast(GameService, request.app.state.service)
+    return running(request).service
 
 
 def client_address(conn: HTTPConnection) -> str:
@@ -63,7 +63,7 @@ def client_address(conn: HTTPConnection) -> str:
 
 
 def _limits(conn: HTTPConnection) -> ClientLimits:
-    return cast(ClientLimits, conn.app.state.client_limits)
+    return parts(conn).client_limits
 
 
 async def seat_for_token(
@@ -72,7 +72,7 @@ async def seat_for_token(
     """The token's seat (None: a spectator), a request's or a websocket's; a token is
     checked within its address's budget of failed authentications (``verify``:
     ``GameService.seat_for_token``)."""
-    service = cast(GameService, conn.app.state.service)
+    service = running(conn).service
     if token is None:
         return await service.seat_for_token(game_id, None)
     return await _limits(conn).authenticate(
@@ -82,7 +82,7 @@ async def seat_for_token(
 
 async def read_body(request: Request) -> bytes:
     """The request body, refused (400) past the size limit without reading it all."""
-    limit: int = request.app.state.settings.max_body_bytes
+    limit = parts(request).settings.max_body_bytes
     too_large = bad_request(f"The request body is larger than {limit} bytes.")
     declared = request.headers.get("content-length")
     if declared is not None:
@@ -172,9 +172,7 @@ async def list_games(request: Request) -> Response:
     games = await service.list_games(status, limit)
     await mask_deleted(request, [seat for game in games for seat in game["seats"]])
     # Each account's and bot's rating beside its name (server/players/profiles.py).
-    profiles: Profiles | None = getattr(request.app.state, "profiles", None)
-    if profiles is not None:
-        games = await profiles.with_ratings(games)
+    games = await running(request).profiles.with_ratings(games)
     if await service.lobby_rebuilding():
         # Lists may be missing games while the index is rebuilt (server/games/lobby_keeper.py).
         return json({"games": games, "rebuilding": True})
@@ -185,9 +183,7 @@ async def game_summary(request: Request) -> Response:
     summary = await _service(request).summary(_game_id(request))
     await mask_deleted(request, summary["seats"])
     # A finished rated game says whether it moved ratings (server/players/profiles.py).
-    profiles: Profiles | None = getattr(request.app.state, "profiles", None)
-    if profiles is not None:
-        [summary] = await profiles.with_decisions([summary])
+    [summary] = await running(request).profiles.with_decisions([summary])
     return json(summary)
 
 
@@ -244,8 +240,9 @@ async def submit_command(request: Request) -> Response:
     service = _service(request)
     game_id = _game_id(request)
     token = bearer_token(request)
-    limiter: RateLimiter = request.app.state.rate_limiter
-    wait = limiter.allow(f"token:{token}" if token else f"ip:{client_address(request)}")
+    wait = parts(request).rate_limiter.allow(
+        f"token:{token}" if token else f"ip:{client_address(request)}"
+    )
     if wait is not None:
         raise rate_limited(wait)
     variant = await service.variant_of(game_id)
@@ -290,14 +287,13 @@ async def _refuse_deleted_account(request: Request, game_id: str, token: str) ->
     account = seats[seat]["account"] if seat in seats else None
     if account is None:
         return
-    accounts = cast(Accounts, request.app.state.accounts)
-    if await accounts.deleted_among({account}):
+    if await running(request).accounts.deleted_among({account}):
         raise forbidden(f"The account {account} was deleted: it plays no more rated games.")
 
 
 async def catalog(request: Request) -> Response:
     name: str = request.path_params["variant"]
-    cached: dict[str, bytes] = request.app.state.catalogs
+    cached = parts(request).catalogs
     body = cached.get(name)
     if body is None:
         rules = VARIANTS.get(name)
@@ -318,14 +314,13 @@ async def healthz(request: Request) -> Response:
     ``unavailable`` while Redis can't be reached. Unlike a request, the health check
     answers ``unavailable`` for any failed ping, a fault included: it asks whether this
     process can serve, not whose fault it is that it can't."""
-    drain = getattr(request.app.state, "drain", None)
-    if drain is not None and drain.draining:
+    if parts(request).drain.draining:
         return json({"status": "draining", "code": "unavailable", "message": DRAINING_MESSAGE}, 503)
     try:
         await ping(_service(request).store.client)
     except RedisError as e:
         error = unavailable(e)
-        keeper = getattr(request.app.state, "redis_keeper", None)
+        keeper = running(request).redis_keeper
         embedded = keeper.state() if keeper is not None else ""
         body = {"status": "unavailable", **error.to_wire()}
         if embedded:
@@ -375,7 +370,9 @@ async def websocket_only(request: Request) -> Response:
 
 
 async def on_service_error(request: Request, exc: Exception) -> Response:
-    error = cast(ServiceError, exc)
+    if not isinstance(exc, ServiceError):
+        raise exc
+    error = exc
     headers = None
     if error.retry_after is not None:
         headers = {"Retry-After": str(max(1, math.ceil(error.retry_after)))}
@@ -391,9 +388,10 @@ async def on_store_unavailable(request: Request, exc: Exception) -> Response:
 
 async def on_http_exception(request: Request, exc: Exception) -> Response:
     """Starlette's own refusals (no such route, wrong method) in the API's shape."""
-    http = cast(HTTPException, exc)
-    code = "not_found" if http.status_code == 404 else "bad_request"
-    return json({"code": code, "message": http.detail}, http.status_code, dict(http.headers or {}))
+    if not isinstance(exc, HTTPException):
+        raise exc
+    code = "not_found" if exc.status_code == 404 else "bad_request"
+    return json({"code": code, "message": exc.detail}, exc.status_code, dict(exc.headers or {}))
 
 
 EXCEPTION_HANDLERS: Final = {

@@ -10,7 +10,7 @@ it did before: uvicorn's own shutdown, then the app's lifespan (the bot runner a
 worker processes, the presence book's ends, the timekeeper, Redis). The whole drain is
 bounded by ``SPLENDOR_DRAIN_SECONDS``; a second signal stops at once.
 
-``Drain`` is the app's (``app.state.drain``, used by ``server.web.game_socket`` and ``/healthz``);
+``Drain`` is the app's (``AppParts.drain``, server/web/state.py), used by the sockets and ``/healthz``;
 ``DrainingServer`` is the uvicorn server ``splendor serve`` runs, which starts the drain
 on the signal and lets uvicorn stop once it is done. Under another server nothing
 drains: uvicorn alone closes every socket with 1012 at once. docs/operations.md,

@@ -30,7 +30,6 @@ import msgspec
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import MaxConnectionsError, RedisError
-from starlette.applications import Starlette
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.types import Receive, Scope
 from starlette.types import Send as ASGISend
@@ -51,8 +50,9 @@ from server.store.clients import RedisClient, StoreRedis, copy_client
 from server.web.api_routes import seat_for_token
 from server.web.drain import CLOSE_RESTART, RESTART_REASON, Drain
 from server.web.rate_limits import RateLimiter
+from server.web.state import parts, running
 
-__all__ = ["MAX_MESSAGE_BYTES", "lifespan", "routes"]
+__all__ = ["MAX_MESSAGE_BYTES", "live_hubs", "routes"]
 
 log = logging.getLogger(__name__)
 
@@ -277,10 +277,9 @@ async def _close_for_store(websocket: WebSocket, error: RedisError) -> None:
 async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = None) -> None:
     """``/ws/games/{game_id}``: a player (``?token=``) or a spectator watching a game.
     Its messages come from ``inbox`` when the server offers one, else from ASGI."""
-    app_state = websocket.app.state
-    service: GameService = app_state.service
-    hubs: HubRegistry = app_state.hubs
-    drain: Drain = app_state.drain
+    app_parts, now = parts(websocket), running(websocket)
+    service, hubs, drain = now.service, now.hubs, app_parts.drain
+    assert hubs is not None, "the game socket's route is served with its hubs (live_hubs)"
     game_id: str = websocket.path_params["game_id"]
     await websocket.accept()
     if drain.draining:  # this process is stopping: the client goes elsewhere at once
@@ -307,7 +306,7 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
         log.warning("socket on %s not started, Redis failed: %r", game_id, e)
         await _close_for_store(websocket, e)
         return
-    session = _Session(websocket, service, app_state.rate_limiter, outbox, token, inbox, drain)
+    session = _Session(websocket, service, app_parts.rate_limiter, outbox, token, inbox, drain)
     if not drain.admit(session):  # the drain began while the socket was starting
         await _close(websocket, CLOSE_RESTART, RESTART_REASON)
         await hubs.leave(outbox)
@@ -358,16 +357,19 @@ def tail_client(client: RedisClient) -> RedisClient:
 
 
 @asynccontextmanager
-async def lifespan(app: Starlette) -> AsyncIterator[None]:
-    """The process's hubs, from the service's Redis, for as long as the app runs."""
-    service: GameService = app.state.service
-    client: RedisClient = app.state.redis
+async def live_hubs(
+    service: GameService, client: RedisClient, settings: Settings
+) -> AsyncIterator[HubRegistry]:
+    """The process's hubs, on the service's Redis, for as long as the context lasts.
+
+    They load games through the service, so they are made after it: their hooks
+    (``ServiceHooks.observer`` and ``away_since``) are bound here, once they exist,
+    and unbound before they close."""
 
     async def load(game_id: str) -> tuple[Variant, Sequence[LoggedEvent]]:
         variant = await service.variant_of(game_id)
         return variant, await masked_log(client, await service.log(game_id))
 
-    settings: Settings = app.state.settings
     hubs = HubRegistry(
         load,
         tail_client(client),
@@ -377,17 +379,16 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         presence_beat_s=settings.presence_beat,
         durability=service.store.durability,
     )
-    app.state.hubs = hubs
     # This process's own moves go to its hubs straight from the service.
-    service.observer = hubs.pipeline
+    service.hooks.observer = hubs.pipeline
     # Who is away, for abandon claims and views (server.live.presence).
-    service.away_since = hubs.hub_presence.presence.seats_away_since
+    service.hooks.away_since = hubs.hub_presence.presence.seats_away_since
     await hubs.start()
     try:
-        yield
+        yield hubs
     finally:
-        service.observer = None
-        service.away_since = None
+        service.hooks.observer = None
+        service.hooks.away_since = None
         await hubs.close()
 
 

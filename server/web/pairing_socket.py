@@ -21,7 +21,6 @@ from typing import Any, Final
 
 import msgspec
 from redis.exceptions import RedisError
-from starlette.applications import Starlette
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -29,17 +28,19 @@ from server.common import wire
 from server.common.background import in_task
 from server.common.errors import ServiceError, bad_request
 from server.common.wire import iso_time
-from server.players.accounts import session_account
+from server.games.service import GameService
 from server.players.pairing_desk import Desk, Ticket, ratings_of
 from server.players.pairing_pools import Paired, PairingStore, new_ticket, seat_token
 from server.players.pairing_rules import CLOCKS, GRACE_MS, Pool, pool_named
 from server.store.availability import StoreUnavailable
+from server.store.clients import RedisClient
 from server.web.api_routes import client_address
-from server.web.drain import CLOSE_RESTART, RESTART_REASON, Drain
+from server.web.drain import CLOSE_RESTART, RESTART_REASON
 from server.web.game_socket import PingMessage
-from server.web.rate_limits import ClientLimits
+from server.web.sessions import session_account
+from server.web.state import parts, running
 
-__all__ = ["lifespan", "routes"]
+__all__ = ["routes", "running_pairing_desk"]
 
 log = logging.getLogger(__name__)
 
@@ -201,16 +202,15 @@ async def _close(websocket: WebSocket, code: int, reason: str, last: str | None 
 
 async def pairing_socket(websocket: WebSocket) -> None:
     """``/ws/pairing``: wait in a pool until paired or cancelled."""
-    desk: Desk = websocket.app.state.pairing
-    drain: Drain = websocket.app.state.drain
+    desk, drain = running(websocket).pairing, parts(websocket).drain
+    assert desk is not None, "the pairing socket's route is served with its desk"
     await websocket.accept()
     if drain.draining:
         await _close(websocket, CLOSE_RESTART, RESTART_REASON)
         return
     try:
         # Each socket may make a seat: priced as one (docs/http-api.md, "Rate limits").
-        limits: ClientLimits = websocket.app.state.client_limits
-        limits.spend_join(client_address(websocket))
+        parts(websocket).client_limits.spend_join(client_address(websocket))
         account = await account_of(websocket)
         pool = chosen_pool(websocket, account)
         name = _name(websocket, account)
@@ -249,13 +249,11 @@ async def pairing_socket(websocket: WebSocket) -> None:
 
 
 @asynccontextmanager
-async def lifespan(app: Starlette) -> AsyncIterator[None]:
-    """The process's pairing desk, ticking while the app runs."""
-    client = app.state.redis
-    desk = Desk(PairingStore(client), app.state.service, ratings=ratings_of(client))
-    app.state.pairing = desk
+async def running_pairing_desk(client: RedisClient, service: GameService) -> AsyncIterator[Desk]:
+    """The process's pairing desk, ticking for as long as the context lasts."""
+    desk = Desk(PairingStore(client), service, ratings=ratings_of(client))
     async with in_task(desk.run(), name="pairing desk"):
-        yield
+        yield desk
 
 
 routes: list[BaseRoute] = [WebSocketRoute("/ws/pairing", pairing_socket)]

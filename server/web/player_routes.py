@@ -5,7 +5,7 @@ profiles and the leaderboards, read from ``server.players.profiles`` and ``serve
 from __future__ import annotations
 
 import re
-from typing import Final, cast
+from typing import Final
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -14,10 +14,12 @@ from starlette.routing import BaseRoute, Route
 from bots import BOTS
 from server.common.errors import bad_request, not_found
 from server.common.wire import iso_time
-from server.players.accounts import Accounts, mask_deleted
+from server.players.accounts import Accounts
 from server.players.profiles import Profiles
 from server.players.rating_model import VARIANTS
 from server.web.api_routes import int_param, json
+from server.web.sessions import mask_deleted
+from server.web.state import running
 
 PROFILE_GAMES: Final = 100
 PROFILE_HISTORY: Final = 500
@@ -27,11 +29,11 @@ _PLAYER: Final = re.compile(r"[A-Za-z0-9_-]{1,40}|bot:[a-z]{1,20}")
 
 
 def _profiles(request: Request) -> Profiles:
-    return cast(Profiles, request.app.state.profiles)
+    return running(request).profiles
 
 
 def _accounts(request: Request) -> Accounts:
-    return cast(Accounts, request.app.state.accounts)
+    return running(request).accounts
 
 
 async def player(request: Request) -> Response:

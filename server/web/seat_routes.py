@@ -11,12 +11,10 @@ Two authorities, two uses:
   gets a new token. How a logged-in player sits at their table in a browser that
   holds no token, and how they get their seats back after "log out everywhere"
   revoked them. Checked like every request that acts with a session's authority
-  (``Origin``, server/players/accounts.py).
+  (``Origin``, server/web/sessions.py).
 """
 
 from __future__ import annotations
-
-from typing import cast
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -25,15 +23,16 @@ from starlette.routing import BaseRoute, Route
 from server.common.errors import ServiceError, missing_token, not_found
 from server.games.projection import token_digest
 from server.games.service import GameService
-from server.players.accounts import COOKIE, Accounts, session_account
+from server.players.accounts import COOKIE
 from server.web.api_routes import bearer_token, client_address, json
-from server.web.rate_limits import ClientLimits
+from server.web.sessions import session_account
+from server.web.state import parts, running
 
 __all__ = ["routes", "seat_token"]
 
 
 def _service(request: Request) -> GameService:
-    return cast(GameService, request.app.state.service)
+    return running(request).service
 
 
 async def seat_token(request: Request) -> Response:
@@ -42,8 +41,7 @@ async def seat_token(request: Request) -> Response:
     game_id: str = request.path_params["game_id"]
     token = bearer_token(request)
     if token is not None:
-        limits = cast(ClientLimits, request.app.state.client_limits)
-        seat, fresh = await limits.authenticate(
+        seat, fresh = await parts(request).client_limits.authenticate(
             client_address(request), lambda: _by_token(service, game_id, token)
         )
     else:
@@ -76,8 +74,7 @@ async def _by_session(request: Request, service: GameService, game_id: str) -> t
         raise not_found(f"{username} holds no seat in game {game_id}.")
     await service.seat_tokens.record(username, game_id, seat)
     fresh = await service.issue_token(game_id, seat)
-    accounts = cast(Accounts, request.app.state.accounts)
-    if await accounts.session_account(request.cookies.get(COOKIE)) is None:
+    if await running(request).accounts.session_account(request.cookies.get(COOKIE)) is None:
         await service.seat_tokens.withdraw(game_id, seat, token_digest(fresh))
         raise ServiceError("unauthorized", "Your session ended: log in again.", 401)
     return seat, fresh

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 import msgspec
-from starlette.applications import Starlette
 
 from bots import BOTS, choose
 from events.game import Variant
@@ -245,26 +244,24 @@ def _end_workers(grace: float) -> None:
 
 
 @asynccontextmanager
-async def lifespan(app: Starlette) -> AsyncIterator[None]:
-    """The server's own bot runner, unless its settings say ``bots="off"``
-    (``SPLENDOR_BOTS=off``)."""
-    settings: Settings = app.state.settings
+async def running_bots(
+    service: GameService, client: RedisClient, settings: Settings
+) -> AsyncIterator[tuple[BotRunner | None, Analyser | None]]:
+    """The server's own bot runner and its analyser of finished games, for as long
+    as the context lasts; neither when the settings say ``bots="off"``
+    (``SPLENDOR_BOTS=off``), and no analyser without an analysis budget."""
     if settings.bots == "off":
-        yield
+        yield None, None
         return
     from server.web.game_socket import tail_client
 
-    tail = tail_client(app.state.redis)
-    runner = BotRunner(
-        app.state.service, tail, delay=settings.bot_delay, seconds=settings.mcts_seconds
-    )
-    app.state.bot_runner = runner
-    analyser = _analyser(app.state.service, runner, settings)
-    app.state.analyser = analyser
+    tail = tail_client(client)
+    runner = BotRunner(service, tail, delay=settings.bot_delay, seconds=settings.mcts_seconds)
+    analyser = _analyser(service, runner, settings)
     task = asyncio.create_task(runner.run())
     try:
         async with _analysing(analyser):
-            yield
+            yield runner, analyser
     finally:
         await runner.close()
         task.cancel()
@@ -319,4 +316,4 @@ async def run_worker(settings: Settings) -> None:
         await client.aclose()
 
 
-__all__ = ["BOTS", "BOT_GAMES_KEY", "BotRunner", "lifespan", "run_worker"]
+__all__ = ["BOTS", "BOT_GAMES_KEY", "BotRunner", "run_worker", "running_bots"]

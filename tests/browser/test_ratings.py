@@ -33,7 +33,7 @@ def play_elsewhere(redis_url: str, counted: list[tuple[str, str]], early: tuple[
         client = aioredis.from_url(redis_url)
         try:
             service = GameService(EventStore(client), Lobby(client))
-            service.on_finished = Profiles(client).game_finished
+            service.hooks.on_finished = Profiles(client).game_finished
             for winner, loser in counted:
                 await counted_game(service, "classic", [winner, loser])
             game_id = await new_game(service, "classic", list(early))

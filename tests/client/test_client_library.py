@@ -17,6 +17,7 @@ from client.http import ProtocolError, Seat, SplendorHTTP
 from client.live import LiveGame
 from server.common.settings import Settings
 from server.store.embedded_redis import EmbeddedRedis
+from server.web.state import running
 from tests.ratings.helpers import counted_game, opening_move
 from tests.server.ws_helpers import live_server
 
@@ -314,7 +315,7 @@ async def test_a_rated_game_shows_in_the_clients_profiles_and_leaderboard(
         assert await bob.leaderboard("duel") == []
         for player in ("Ada", "Bob"):
             for rival in ["Cy", "Di", "Ed", "Flo"] * 2 + ["Cy"]:
-                await counted_game(server.app.state.service, "duel", [player, rival])
+                await counted_game(running(server.app).service, "duel", [player, rival])
         board = await bob.leaderboard("duel")
         assert [(p["username"], p["games"]) for p in board] == [("Ada", 10), ("Bob", 10)]
         assert (await ada.player("bot:greedy"))["bot"] is True

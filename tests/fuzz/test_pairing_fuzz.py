@@ -19,6 +19,7 @@ from websockets.asyncio.client import ClientConnection
 from server.common.settings import Settings
 from server.players.pairing_pools import PairingStore, entry_id
 from server.players.pairing_rules import pool_named
+from server.web.state import running
 from tests.fuzz.strategies import bodies, query_values
 from tests.fuzz.test_ws_fuzz import FUZZ, START_CLOSES, ServerLog, an_error, server_log
 from tests.server.ws_helpers import LiveServer, connect, live_server, receive
@@ -37,7 +38,7 @@ class Waiter:
     log: ServerLog
 
     async def in_pool(self) -> bool:
-        store = PairingStore(self.server.app.state.redis)
+        store = PairingStore(running(self.server.app).redis)
         return await store.entry(POOL, entry_id(self.ticket)) is not None
 
 

@@ -26,6 +26,7 @@ from websockets.asyncio.client import ClientConnection
 from server.common.errors import STATUS
 from server.common.settings import Settings
 from server.games.service import GameService
+from server.web.state import running
 from tests.fuzz.strategies import bodies, query_values
 from tests.server.helpers import Table, new_table, snapshot
 from tests.server.ws_helpers import LiveServer, connect, live_server, receive
@@ -95,7 +96,7 @@ class Arena:
     async def game(self) -> list[Any]:
         """The game's summary and every view, from the server's own service (what its
         HTTP reads answer, without their round trips)."""
-        service: GameService = self.server.app.state.service
+        service: GameService = running(self.server.app).service
         game_id = self.table.id
         views = [await service.view(game_id, viewer) for viewer in (0, 1, None)]
         return [await service.summary(game_id), *views]

@@ -51,7 +51,7 @@ async def test_a_killed_workers_analysis_is_resumed_by_another_worker(
     clock = Clock()
     service = GameService(EventStore(redis_client), Lobby(redis_client), clock_ms=clock)
     queue = AnalysisQueue(redis_client)
-    service.analyses = queue
+    service.hooks.analyses = queue
     game = await play(service, clock, "duel", 2, seed=11, timed=False)
     first = bots_worker(redis_server)
     try:
@@ -115,7 +115,7 @@ async def test_a_worker_stopped_mid_analysis_leaves_no_process_behind(
     clock = Clock()
     service = GameService(EventStore(redis_client), Lobby(redis_client), clock_ms=clock)
     queue = AnalysisQueue(redis_client)
-    service.analyses = queue
+    service.hooks.analyses = queue
     game = await play(service, clock, "duel", 2, seed=12, timed=False)
     worker = bots_worker(redis_server)
     try:

@@ -140,7 +140,7 @@ async def test_two_processes_archiving_the_same_games_archive_each_once(
 ) -> None:
     """Two processes archive the same 100 games at once, in the same order: each game is archived by exactly one of them, and reads as before."""
     service = GameService(EventStore(redis_client), Lobby(redis_client))
-    service.archives = ArchiveQueue(redis_client, after_s=0)
+    service.hooks.archives = ArchiveQueue(redis_client, after_s=0)
     games = await _short_games(service, 100)
     before = {g: await service.events(g, None) for g in games}
     command = [sys.executable, "-c", _ARCHIVING_ALL, redis_server]
@@ -180,7 +180,7 @@ async def test_a_process_killed_while_archiving_leaves_every_game_whole(
     clock = Clock()
     service = GameService(EventStore(redis_client), Lobby(redis_client), clock_ms=clock)
     queue = ArchiveQueue(redis_client, after_s=0)
-    service.archives = queue
+    service.hooks.archives = queue
     games = [
         (await play(service, clock, variant, n, seed=n, timed=False)).id
         for variant, n in (("classic", 4), ("duel", 2))

@@ -14,6 +14,7 @@ from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.store.event_store import EventStore
 from server.web.app import create_app
+from server.web.state import running
 
 
 @pytest.fixture
@@ -35,7 +36,7 @@ async def app(redis_client: aioredis.Redis, settings: Settings) -> AsyncIterator
     its lobby built (in the background at start-up: awaited, so tests see no late write)."""
     application = create_app(settings, plugins=False)
     async with application.router.lifespan_context(application):
-        await application.state.service.lobby_ready()
+        await running(application).service.lobby_ready()
         yield application
 
 

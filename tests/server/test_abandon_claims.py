@@ -30,7 +30,7 @@ async def clocked(
     service = GameService(store, Lobby(store.client), clock_ms=clock)
     presence = Presence(redis_client, beat_s=1.0, server_id="here", clock_ms=clock)
     await presence.start()
-    service.away_since = presence.seats_away_since
+    service.hooks.away_since = presence.seats_away_since
     try:
         yield service, presence, clock
     finally:

@@ -24,6 +24,7 @@ from server.games.archiver import archive_game
 from server.web.app import create_app
 from server.web.connections import server_options
 from server.web.logs import RedactSecrets
+from server.web.state import parts, running
 from tests.ratings.helpers import counted_game, play_turns_http
 from tests.server import helpers
 from tests.server.ws_helpers import LiveServer, Watcher, connect, listening_socket, live_server
@@ -346,7 +347,7 @@ async def test_a_deleted_accounts_finished_game_is_exported_and_watched_as_delet
         ("Bo", None),
     ]
     out = tmp_path / "games.jsonl"
-    url = server.app.state.settings.redis_url
+    url = parts(server.app).settings.redis_url
     assert await asyncio.to_thread(cli.main, ["export", "--redis-url", url, "--out", str(out)]) == 0
     (exported,) = [json.loads(line) for line in out.read_text().splitlines()]
     for record in (downloaded, exported):
@@ -358,7 +359,7 @@ async def test_a_deleted_accounts_finished_game_is_exported_and_watched_as_delet
 
 
 async def _stream_names(server: LiveServer, game_id: str) -> AsyncIterator[bytes]:
-    service = server.app.state.service
+    service = running(server.app).service
     for entry in await service.store.read(game_id, after=1):
         if b"PlayerJoined" in entry.data:
             yield entry.data
@@ -461,7 +462,7 @@ async def test_a_deleted_account_leaves_the_leaderboard_and_its_profile(
         await sign_up(lee, "Lee_8")
         for player in ("Kay_8", "Lee_8"):  # 9 counted games against 4 others each
             for rival in ["Ru_1", "Ru_2", "Ru_3", "Ru_4"] * 2 + ["Ru_1"]:
-                await counted_game(server.app.state.service, "duel", [player, rival])
+                await counted_game(running(server.app).service, "duel", [player, rival])
         rated = {"variant": "duel", "rated": True, "clock": {"initial": 300, "increment": 3}}
         game = (await kay.post("/api/games", json=rated)).json()
         token = (await kay.post(f"/api/games/{game['id']}/seats", json={})).json()["token"]
@@ -532,7 +533,7 @@ async def test_a_deleted_account_plays_no_rated_rematch(server: LiveServer) -> N
             f"{url}/commands", json=resign, headers={"Authorization": f"Bearer {tokens[0]}"}
         )
         assert r.status_code == 200, r.text
-        assert await archive_game(server.app.state.service, game["id"])
+        assert await archive_game(running(server.app).service, game["id"])
         assert (
             await mo.request("DELETE", "/api/me", json={"password": PASSWORD})
         ).status_code == 204

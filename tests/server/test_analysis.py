@@ -17,6 +17,7 @@ from server.games.archiver import archive_game
 from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.store.event_store import EventStore
+from server.web.state import running
 from server.workers.analyser import LEASE_MS, Analyser, AnalysisQueue, analysis_key
 from tests.server.archive_helpers import Clock, play
 from tests.server.ws_helpers import live_server
@@ -26,7 +27,7 @@ BUDGET = 4  # iterations a position: the figures don't matter here, only the plu
 
 def _service(client: aioredis.Redis, clock: Clock) -> GameService:
     service = GameService(EventStore(client), Lobby(client), clock_ms=clock)
-    service.analyses = AnalysisQueue(client)
+    service.hooks.analyses = AnalysisQueue(client)
     return service
 
 
@@ -169,7 +170,7 @@ async def test_the_analysis_route_is_pending_then_done_over_a_real_server(
         await _finished(http, game_id)
         r = await http.get(f"/api/games/{game_id}/analysis")
         assert r.status_code == 200 and r.json() == {"status": "pending"}
-        service: GameService = server.app.state.service
+        service: GameService = running(server.app).service
         analyser = Analyser(service, AnalysisQueue(redis_client), iterations=BUDGET)
         try:
             assert await analyser.tick()
@@ -197,4 +198,4 @@ async def test_the_servers_bot_runner_analyses_the_games_that_finish(
                 break
             await asyncio.sleep(0.1)
         assert body["status"] == "done"
-        assert body == await _pure(server.app.state.service, game_id, 2)
+        assert body == await _pure(running(server.app).service, game_id, 2)

@@ -29,6 +29,7 @@ from server.store.event_store import (
     seats_key,
 )
 from server.tools.export_import import export_games
+from server.web.state import running
 from tests.server.archive_helpers import KINDS, Clock, everything_read, game_keys, play
 from tests.server.helpers import auth, command_id, refused
 
@@ -98,7 +99,7 @@ async def test_the_archiver_archives_games_when_due(redis_client: aioredis.Redis
     clock = Clock()
     service = _service(redis_client, clock)
     queue = ArchiveQueue(redis_client, after_s=600)
-    service.archives = queue
+    service.hooks.archives = queue
     game = await play(service, clock, "duel", 2, seed=4, timed=False)
     ended = (await service.log(game.id))[-1].at_ms
     assert await queue.all() == {game.id: ended + 600_000}
@@ -117,7 +118,7 @@ async def test_a_command_to_an_archived_game_gets_game_over(
     app: Starlette, http: httpx.AsyncClient, redis_client: aioredis.Redis
 ) -> None:
     """Over HTTP, on an archived game: a seat's move and resign get game_over (its token is still its seat's), a wrong token is refused, events, export and the seat's view answer as before, and its seats can make its rematch."""
-    service: GameService = app.state.service
+    service: GameService = running(app).service
     game = await play(service, Clock(), "classic", 2, seed=6, timed=False)
     path = f"/api/games/{game.id}"
     before = [(await http.get(path + suffix)).json() for suffix in ("/events", "/export")]
@@ -173,7 +174,7 @@ async def test_an_imported_game_is_noted_for_its_archive(redis_client: aioredis.
     ended = (await service.log(game.id))[-1].at_ms
     await redis_client.flushdb()
     importing = _service(redis_client, clock)
-    queue = importing.archives = ArchiveQueue(redis_client, after_s=60)
+    queue = importing.hooks.archives = ArchiveQueue(redis_client, after_s=60)
     assert await importing.restore(parse_record(json.dumps(record).encode()))
     assert await queue.all() == {game.id: ended + 60_000}
 
@@ -186,7 +187,7 @@ async def test_a_lobby_rebuild_notes_games_over_whose_note_was_lost(
     game = await play(_service(redis_client, clock), clock, "duel", 2, seed=22, timed=False)
     ended = (await _service(redis_client, clock).log(game.id))[-1].at_ms
     rebuilding = _service(redis_client, clock)
-    queue = rebuilding.archives = ArchiveQueue(redis_client, after_s=600)
+    queue = rebuilding.hooks.archives = ArchiveQueue(redis_client, after_s=600)
     assert await queue.all() == {}
     assert rebuilding.keeper is not None
     await rebuilding.keeper.rebuild()

@@ -21,6 +21,7 @@ from server.games.service import GameService
 from server.live.game_signals import ARCHIVED_SIGNAL, signals_channel
 from server.store import archive_format as archive
 from server.store.event_store import EventStore, archive_key
+from server.web.state import running
 from tests.server.archive_helpers import Clock, play
 from tests.server.test_ws_resume import http_move, read_to
 from tests.server.test_ws_tailer import Delivered
@@ -47,7 +48,7 @@ async def test_a_game_archived_while_replayed_reads_the_same(
     settings = Settings(redis_url=redis_server, command_rate=0, archive_after=3600)
     rng = random.Random(8)
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
-        service: GameService = server.app.state.service
+        service: GameService = running(server.app).service
         table = await new_table(http, players=2, seed=8)
         watching = Watcher("live", await connect(server.ws_url(table.id)))
         status = "live"
@@ -82,7 +83,7 @@ async def test_a_game_archived_while_replayed_reads_the_same(
 
         # Cold: no hub, no cached projection; the hub loads the game from its archive.
         for _ in range(200):
-            if server.app.state.hubs.get(table.id) is None:
+            if running(server.app).hubs.get(table.id) is None:
                 break
             await asyncio.sleep(0.02)
         service.drop_cache()

@@ -15,6 +15,7 @@ from bots import choose
 from events.base import LEAVE_KINDS
 from server.common.settings import Settings
 from server.games.timekeeper import Deadlines
+from server.web.state import running
 from tests.server.ws_helpers import live_server
 
 BOT_THINKS_S = 1.5  # longer than a correspondence move of 1 s: a bot clock would run out
@@ -33,7 +34,7 @@ async def test_a_bot_thinking_longer_than_a_move_s_time_never_loses_on_time(
     """A person against a greedy bot at 1 s a move, the bot to move first and thinking 1.5 s: its clock is null, no deadline is kept while it thinks, and its move is played (no TimeRanOut, no abort)."""
     settings = settings.with_(bot_delay=BOT_THINKS_S)
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
-        deadlines = Deadlines(server.app.state.redis)
+        deadlines = Deadlines(running(server.app).redis)
         for seed in range(1, 40):  # a seed where the bot (seat 1) moves first
             r = await http.post(
                 "/api/games", json={"variant": "classic", "seed": seed, "clock": {"per_move": 1}}

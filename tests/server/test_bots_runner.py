@@ -13,6 +13,7 @@ from events.game import VARIANTS
 from server.common.settings import Settings
 from server.games.service import GameService
 from server.web.game_socket import tail_client
+from server.web.state import running
 from server.workers.bot_runner import BOT_GAMES_KEY, BotRunner, run_worker
 from tests.server.helpers import command_id
 from tests.server.test_service import action
@@ -96,7 +97,7 @@ async def test_a_bots_worker_plays_for_servers_that_run_without_their_own_runner
     """With SPLENDOR_BOTS=off the server plays no bot; a `splendor bots` worker on its Redis does."""
     settings = settings.with_(bot_delay=0.0, bots="off")
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
-        assert getattr(server.app.state, "bot_runner", None) is None
+        assert running(server.app).bot_runner is None
         game_id = (
             await http.post("/api/games", json={"variant": "duel", "players": 2, "seed": 3})
         ).json()["id"]

@@ -11,6 +11,7 @@ import websockets
 
 from bots.moves import moves as game_moves
 from server.common.settings import Settings
+from server.web.state import parts
 from tests.server.ws_helpers import connect, http_view, live_server, new_table, receive
 
 
@@ -29,7 +30,7 @@ async def test_a_draining_process_answers_what_it_took_and_closes_with_1012(
         await receive(spectator)
         assert (await http.get("/healthz")).status_code == 200
 
-        drain = server.app.state.drain
+        drain = parts(server.app).drain
         drain.begin()
         health = await http.get("/healthz")
         assert health.status_code == 503

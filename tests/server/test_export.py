@@ -35,6 +35,7 @@ from server.store.embedded_redis import EmbeddedRedis
 from server.store.event_store import EventStore, commands_key, events_key, meta_key, seats_key
 from server.tools.export_import import export_games, import_lines
 from server.web.app import create_app
+from server.web.state import running
 from tests.duel_helpers import every_field_named
 from tests.server.helpers import auth, refused
 
@@ -81,7 +82,7 @@ async def _play_to_the_end(
         joined = (await http.post(f"/api/games/{game_id}/seats", json=body)).json()
         if joined["token"]:
             tokens.append(joined["token"])
-    service: GameService = app.state.service
+    service: GameService = running(app).service
     rng = random.Random(len(seats))
     while (view := await service.view(game_id, None))["status"] != "finished":
         seat = view["turn"]["seat"]
@@ -144,7 +145,7 @@ async def _fill_source(url: str) -> Source:
                     assert await client.hlen(commands_key(game_id)) > 0
                 source.unfinished = await _unfinished_games(http)
                 out = io.BytesIO()
-                await export_games(app.state.service, out)
+                await export_games(running(app).service, out)
                 source.exported = out.getvalue()
     finally:
         await client.aclose()
@@ -225,7 +226,7 @@ async def test_imported_games_replay_exactly_as_on_the_source(
     source: Source, app: Starlette, http: httpx.AsyncClient, redis_client: aioredis.Redis
 ) -> None:
     """Imported into an empty Redis, every game has the same stream (versions, times, bytes), events, summary and view at every version as on the source, and is listed as finished."""
-    counts = await import_lines(app.state.service, lines(source.exported))
+    counts = await import_lines(running(app).service, lines(source.exported))
     assert counts == (3, 0, 0)
     for game_id, played in source.finished.items():
         again = await _read_back(http, game_id, redis_client)
@@ -248,7 +249,7 @@ async def test_importing_twice_adds_nothing(
     source: Source, app: Starlette, redis_client: aioredis.Redis
 ) -> None:
     """A second import of the same file skips every game and writes nothing."""
-    service: GameService = app.state.service
+    service: GameService = running(app).service
     assert await import_lines(service, lines(source.exported)) == (3, 0, 0)
     before = {g: await redis_client.xlen(events_key(g)) for g in source.finished}
     keys = sorted(await redis_client.keys("*"))
@@ -261,7 +262,7 @@ async def test_an_imported_game_refuses_commands_and_has_no_seats(
     source: Source, app: Starlette, http: httpx.AsyncClient, redis_client: aioredis.Redis
 ) -> None:
     """An imported game has no seat tokens (a token of the source is refused) and no command ids: nobody acts in it."""
-    await import_lines(app.state.service, lines(source.exported))
+    await import_lines(running(app).service, lines(source.exported))
     game_id = next(iter(source.finished))
     assert not await redis_client.exists(seats_key(game_id), commands_key(game_id))
     token = next(s for s in source.secrets if len(s) == 43)  # a seat token
@@ -279,7 +280,7 @@ async def test_a_record_that_is_not_a_finished_games_is_refused(
     edited = {**record, "result": {**record["result"], "winners": [9]}}
     later = {**record, "format": 2}
     bad = [json.dumps(r).encode() for r in (cut, edited, later)] + [b"{not json"]
-    counts = await import_lines(app.state.service, bad)
+    counts = await import_lines(running(app).service, bad)
     assert counts == (0, 0, 4)
     assert not await store.exists(record["id"])
 
@@ -288,7 +289,7 @@ async def test_the_export_route_gives_one_game_as_a_file(
     source: Source, app: Starlette, http: httpx.AsyncClient
 ) -> None:
     """GET /api/games/{id}/export answers the game's record (the export's line, byte for byte) as an attachment; 404 for an unknown game; 409 conflict for an open, live or aborted one."""
-    await import_lines(app.state.service, lines(source.exported))
+    await import_lines(running(app).service, lines(source.exported))
     for line in lines(source.exported):
         game_id = json.loads(line)["id"]
         r = await http.get(f"/api/games/{game_id}/export")
@@ -310,7 +311,7 @@ async def test_since_keeps_the_games_ended_at_or_after_it(source: Source) -> Non
     async with app.router.lifespan_context(app):
         for since, count in ((ends[1], 2), (ends[-1] + 1, 0), (0, 3)):
             out = io.BytesIO()
-            written, left_out = await export_games(app.state.service, out, since)
+            written, left_out = await export_games(running(app).service, out, since)
             assert (written, left_out) == (count, 6 - count)
             kept = [iso_to_ms(json.loads(line)["ended_at"]) for line in lines(out.getvalue())]
             assert all(end >= since for end in kept)

@@ -12,6 +12,7 @@ from starlette.applications import Starlette
 
 from server.common.settings import Settings
 from server.web.app import create_app
+from server.web.state import running
 from tests.server.helpers import Table, auth, command_id, new_table, refused, snapshot
 from tests.server.test_service import play
 
@@ -117,7 +118,7 @@ async def test_rules_refusals_have_their_codes(table: Table) -> None:
 
 async def test_a_finished_game_refuses_commands(table: Table, app: Starlette) -> None:
     """Any command on a finished game is 409 game_over."""
-    await play(app.state.service, table.id, 1000)
+    await play(running(app).service, table.id, 1000)
     before = await snapshot(table)
     assert before[0]["status"] == "finished"
     for seat in (0, 1):

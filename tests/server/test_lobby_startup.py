@@ -22,6 +22,7 @@ from server.games.archiver import archive_game
 from server.games.lobby import GAMES_KEY, REBUILDING_KEY, STATUSES, Lobby, LobbyEntry
 from server.games.service import GameService
 from server.store.event_store import EventStore, events_key
+from server.web import state
 from server.web.app import create_app
 from tests.server.helpers import command_id
 from tests.server.test_service import action, seated
@@ -105,7 +106,7 @@ async def test_a_game_past_the_bound_still_opens_by_id_and_exports(
     """A finished game the list no longer holds is served by id: its view, events and export, as a listed game's."""
     app = create_app(settings.with_(finished_games=1), plugins=False)
     async with running(app) as http:
-        service: GameService = app.state.service
+        service: GameService = state.running(app).service
         old = await finished(service)
         new = await finished(service)
         listed = (await http.get("/api/games", params={"status": "finished"})).json()
@@ -143,7 +144,7 @@ async def test_start_up_with_the_lobby_keys_reads_no_finished_game(
             await asyncio.sleep(0.01)
         app = create_app(settings)  # the hubs, the bots' runner and the timekeeper too
         async with running(app) as http:
-            await app.state.service.lobby_ready()
+            await state.running(app).service.lobby_ready()
             assert (await http.get("/healthz")).status_code == 200
             await redis_client.ping()
             await asyncio.sleep(0.1)  # MONITOR's last lines
@@ -238,7 +239,7 @@ async def test_the_server_answers_while_the_lobby_is_rebuilt(
     await redis_client.set(REBUILDING_KEY, b"another process", px=60_000)
     app = create_app(settings, plugins=False)
     async with running(app) as http:
-        keeper = app.state.service.keeper
+        keeper = state.running(app).service.keeper
         assert (await http.get("/healthz")).json() == {"status": "ok"}
         listed = (await http.get("/api/games", params={"status": "finished"})).json()
         assert listed == {"games": [], "rebuilding": True}
@@ -263,6 +264,6 @@ async def test_the_server_answers_while_the_lobby_is_rebuilt(
             await asyncio.sleep(0.01)
         assert listed["rebuilding"] is True and len(listed["games"]) == len(games) - 1
         gate.set()
-        await app.state.service.lobby_ready()
+        await state.running(app).service.lobby_ready()
         listed = (await http.get("/api/games", params={"status": "finished"})).json()
         assert "rebuilding" not in listed and sorted(ids(listed["games"])) == sorted(games)

@@ -13,6 +13,7 @@ import websockets
 
 from server.common.settings import Settings
 from server.players.pairing_rules import pool_named
+from server.web.state import running
 from tests.server.ws_helpers import LiveServer, connect, live_server
 
 PASSWORD = "a-long-enough-password"
@@ -179,6 +180,6 @@ async def test_an_account_logged_out_everywhere_or_deleted_stops_waiting(
             assert told["type"] == "error" and told["code"] == "conflict"
             await conn.wait_closed()
             assert conn.close_code == 4409
-        store = server.app.state.pairing.store
+        store = running(server.app).pairing.store
         pool = pool_named("classic-3+2-rated")
         assert pool is not None and await store.size(pool) == 0

@@ -9,6 +9,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection
 
 from server.common.settings import Settings
+from server.web.state import parts, running
 from tests.server.ws_helpers import LiveServer, connect, live_server
 
 
@@ -63,7 +64,7 @@ async def test_cancel_answers_cancelled_and_leaves_the_pool(settings: Settings) 
         assert ana.close_code == 1000
         bo = await connect(pairing_url(server, variant="duel", clock="3%2B2", name="Bo"))
         assert (await next_message(bo))["type"] == "waiting"
-        desk = server.app.state.pairing
+        desk = running(server.app).pairing
         pool = desk._tickets
         assert sum(len(t) for t in pool.values()) == 1
         await bo.send('{"type": "ping"}')
@@ -118,7 +119,7 @@ async def test_a_draining_process_closes_waiting_sockets_with_1012_and_the_ticke
         url = pairing_url(server, variant="duel", clock="5%2B3", name="Ana")
         ana = await connect(url)
         first = await next_message(ana)
-        drain = server.app.state.drain
+        drain = parts(server.app).drain
         drain.begin()
         late = await connect(url)
         await late.wait_closed()

@@ -28,6 +28,7 @@ from server.players.profiles import Profiles
 from server.players.rating_model import SCALE, START
 from server.store.event_store import EventStore
 from server.tools.ratings_rebuild import mend_recent, rebuild
+from server.web.state import running
 from tests.ratings.helpers import (
     CLOCK,
     act,
@@ -67,7 +68,7 @@ def rated_service(
     clock_ms = ticking_clock() if clock is None else clock
     service = GameService(EventStore(client), Lobby(client), clock_ms=clock_ms)
     profiles = Profiles(client)
-    service.on_finished = profiles.game_finished
+    service.hooks.on_finished = profiles.game_finished
     return service, profiles
 
 
@@ -303,7 +304,7 @@ async def test_over_http_the_leaderboard_lists_an_account_after_10_games_against
     on the leaderboard; Ana's 10th game and Bea's 11th, against a 5th opponent, list
     both, with the ratings their profiles give, best first; their opponents (at most
     6 games each) stay off it."""
-    service: GameService = app.state.service
+    service: GameService = running(app).service
     others = ["Oda", "Oli", "Ora", "Oto", "Ozy"]
     for rival in [*others[:4], *others]:  # 9 games, 5 opponents
         await counted_game(service, "duel", ["Ana", rival])
@@ -418,7 +419,7 @@ async def test_a_start_counts_rated_games_a_stopped_process_left_uncounted(
     the end's append and the count): mend_recent, what a starting process runs,
     counts both once, in end order, and a second run finds nothing to do."""
     service, profiles = rated_service(redis_client)
-    service.on_finished = None
+    service.hooks.on_finished = None
     first = await new_game(service, "duel", ["Ada", "Bob"])
     await play_turns(service, first)
     await act(service, first, 1, Resign())

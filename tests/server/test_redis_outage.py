@@ -30,6 +30,7 @@ from server.games.lobby import ABORTED_KEY
 from server.store.availability import REDIS_CONNECT_S
 from server.store.embedded_redis import EmbeddedRedis
 from server.web.app import create_app
+from server.web.state import running
 from tests.server.helpers import auth, choose, command_id
 from tests.server.test_durability import Server, alive, free_port, play, seated_game
 from tests.server.ws_helpers import connect as connect_async
@@ -40,7 +41,7 @@ WAIT_S = 30  # the longest any step may take before the test gives up
 
 async def test_connecting_to_redis_is_given_up_on_after_a_few_seconds(app: Starlette) -> None:
     """The app's Redis pool gives up connecting after REDIS_CONNECT_S (not the system's minutes), so an unreachable Redis is a prompt 503."""
-    pool = app.state.redis.connection_pool
+    pool = running(app).redis.connection_pool
     assert pool.connection_kwargs["socket_connect_timeout"] == REDIS_CONNECT_S <= 5
 
 

@@ -21,6 +21,7 @@ from server.games.service import GameService
 from server.games.timekeeper import Deadlines
 from server.store.event_store import meta_key
 from server.web.app import create_app
+from server.web.state import running
 from tests.server.helpers import Table, auth, choose, new_table
 
 
@@ -42,7 +43,7 @@ async def finished_table(
         body = {"bot": bots[seat]} if bots and seat in bots else {"name": f"P{seat}"}
         joined = (await http.post(f"/api/games/{table.id}/seats", json=body)).json()
         table.tokens.append(joined["token"])
-    service: GameService = app.state.service
+    service: GameService = running(app).service
     rng = random.Random(5)
     while (view := await service.view(table.id, None))["status"] != "finished":
         seat = view["turn"]["seat"]
@@ -105,7 +106,7 @@ async def test_a_rematch_keeps_the_time_control_and_is_not_seeded(
     # its deadline with the timekeeper.
     assert summary["status"] == "open" and summary["seats"] == []
     created = datetime.fromisoformat(summary["created_at"]).timestamp() * 1000
-    deadline = (await Deadlines(app.state.redis).all())[new_id]
+    deadline = (await Deadlines(running(app).redis).all())[new_id]
     assert deadline == round(created) + 30 * 60 * 1000
 
 

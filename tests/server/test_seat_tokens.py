@@ -22,6 +22,7 @@ from server.games.projection import token_digest
 from server.games.service import GameService
 from server.players.seat_tokens import account_seats_key
 from server.store.event_store import seats_key
+from server.web.state import running
 from tests.server.test_accounts import PASSWORD, client, log_in, settings_for, sign_up
 from tests.server.ws_helpers import LiveServer, connect, live_server, receive
 
@@ -199,7 +200,7 @@ async def test_a_seat_token_by_session_is_the_accounts_seat_only(server: LiveSer
         assert evil.status_code == 403 and evil.json()["code"] == "unauthorized"
         assert (await seat_token(second, "nosuchgame")).status_code == 404
         assert (await command(second, game_id, r.json()["token"], RESIGN)).status_code == 200
-        service: GameService = server.app.state.service
+        service: GameService = running(server.app).service
         assert await archive_game(service, game_id)
         archived = await seat_token(second, game_id)
         assert archived.status_code == 409 and archived.json()["code"] == "conflict"
@@ -216,7 +217,7 @@ async def test_the_accounts_list_of_seats_is_unlisted_when_archived(
         assert key.startswith("{accounts}:")
         assert await redis_client.hgetall(key) == {game_id.encode(): b"0"}
         assert (await command(owner, game_id, token, RESIGN)).status_code == 200
-        service: GameService = server.app.state.service
+        service: GameService = running(server.app).service
         assert await archive_game(service, game_id)
         assert await redis_client.hgetall(key) == {}
 

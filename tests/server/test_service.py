@@ -307,12 +307,12 @@ async def test_the_observer_is_told_of_an_append_and_of_one_that_wrote_nothing(
     game_id, _ = await seated(service)
     seat, legal = await mover_and_legal(service, game_id)
     take = action(service, "classic", next(a for a in legal if a["kind"] == "take_three"))
-    service.observer = observer = RecordingObserver()
+    service.hooks.observer = observer = RecordingObserver()
     await service.submit(game_id, seat, "c-1", take)
     assert observer.calls == [("appending", [5, 6]), ("appended", [5, 6])]
     # The same command id with an action legal now: decided, then refused by the store.
     other = GameService(service.store, Lobby(service.store.client))
-    other.observer = observer = RecordingObserver()
+    other.hooks.observer = observer = RecordingObserver()
     mover, legal = await mover_and_legal(other, game_id)
     assert mover != seat
     again = await other.submit(game_id, mover, "c-1", action(service, "classic", legal[0]))

@@ -12,6 +12,7 @@ import pytest
 import websockets
 
 from server.common.settings import Settings
+from server.web.state import running
 from tests.server.ws_helpers import Watcher, connect, http_view, live_server, new_table
 
 
@@ -185,7 +186,7 @@ async def test_a_hub_stops_with_its_last_socket(redis_client: Any, settings: Set
     """The process keeps a game's hub while sockets watch it, and drops it (and stops tailing the game) when the last one leaves."""
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
         table = await new_table(http, players=2, seed=7)
-        hubs = server.app.state.hubs
+        hubs = running(server.app).hubs
         first = Watcher("a", await connect(server.ws_url(table.id)))
         second = Watcher("b", await connect(server.ws_url(table.id, table.tokens[0])))
         for watcher in (first, second):

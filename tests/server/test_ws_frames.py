@@ -18,6 +18,7 @@ from websockets.streams import StreamReader
 from server.common.settings import Settings
 from server.live.hub_registry import HubRegistry
 from server.live.socket_writers import INBOX_PAUSE, Batch, Inbox, TransportWire, text_frame
+from server.web.state import running
 from tests.fast_paths_marks import needs_our_protocols
 from tests.server.ws_helpers import connect, live_server, new_table, receive
 
@@ -82,7 +83,7 @@ async def watching(redis_server: str) -> AsyncIterator[Watching]:
         table = await new_table(http, players=2, seed=3)
         conn = await connect(server.ws_url(table.id))
         assert (await receive(conn))["type"] == "snapshot"
-        yield Watching(cast(HubRegistry, server.app.state.hubs), table.id, conn)
+        yield Watching(cast(HubRegistry, running(server.app).hubs), table.id, conn)
 
 
 @needs_our_protocols

@@ -9,6 +9,7 @@ import httpx
 
 from server.common.settings import Settings
 from server.live.hub_registry import HubRegistry
+from server.web.state import running
 from tests.server.ws_helpers import (
     LiveServer,
     StalledSocket,
@@ -71,7 +72,7 @@ async def test_a_stalled_socket_does_not_delay_the_others(
         assert stalled_spread < SPREAD_BOUND_S, (stalled_spread, calm_spread)
 
         # The server dropped the stalled socket's diffs when its queue overflowed.
-        hubs = cast(HubRegistry, server.app.state.hubs)
+        hubs = cast(HubRegistry, running(server.app).hubs)
         hub = hubs.get(table.id)
         assert hub is not None
         assert max(o.resets for o in hub.outboxes()) >= 1

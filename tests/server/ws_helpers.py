@@ -35,7 +35,7 @@ RECV_TIMEOUT = 20.0
 
 @dataclass
 class LiveServer:
-    """A running server: its address and its app (for ``app.state.hubs``)."""
+    """A running server: its address and its app (for ``running(app).hubs``)."""
 
     host: str
     port: int

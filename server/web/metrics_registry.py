@@ -1,0 +1,157 @@
+"""What ``GET /metrics`` (server/web/metrics.py) counts, in one process's registry
+(docs/operations.md "Metrics"):
+
+- on the command path, one counter and one histogram observation a command
+  (``ServiceHooks.on_command``): commands by outcome (``ok``, ``duplicate``, or the
+  error code) and their handling time;
+- read when scraped, nothing kept in between: sockets by kind, hubs, games in the
+  process's cache, whether the process is draining and whether its tailer finds Redis
+  up, and from Redis the analysis and archive queues' lengths;
+- the process (CPU, memory, open files), Python's garbage collector and its version,
+  by ``prometheus_client``'s own collectors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Final, Protocol
+
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    GCCollector,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+from redis.exceptions import RedisError
+
+from server.games.service import GameService
+from server.live.hub_registry import HubRegistry
+from server.web.drain import Drain
+
+__all__ = ["Metrics", "Queue"]
+
+
+class Queue(Protocol):
+    """A queue whose length is read from Redis when scraped."""
+
+    async def length(self) -> int: ...
+
+
+# In seconds. A move is decided and appended in about a millisecond, and the slow tail
+# is Redis's.
+COMMAND_BUCKETS: Final = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0)
+
+
+class Metrics:
+    """One process's metrics, in a registry of its own (an app's, not the module's
+    global one: two apps in one process, as tests make, don't collide)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.commands = Counter(
+            "splendor_commands",
+            "Commands handled (HTTP, websocket, bots), by outcome: ok, duplicate, or the error code.",
+            ["outcome"],
+            registry=self.registry,
+        )
+        self.command_seconds = Histogram(
+            "splendor_command_seconds",
+            "Time to handle a command: decide, append, acknowledge.",
+            buckets=COMMAND_BUCKETS,
+            registry=self.registry,
+        )
+        self._by_outcome: dict[str, Counter] = {}
+        ProcessCollector(registry=self.registry)
+        PlatformCollector(registry=self.registry)
+        GCCollector(registry=self.registry)
+        self._live = _LiveCollector()
+        self.registry.register(self._live)
+
+    def command_handled(self, outcome: str, seconds: float) -> None:
+        """``ServiceHooks.on_command``: one command's outcome and handling time."""
+        counter = self._by_outcome.get(outcome)
+        if counter is None:
+            # ``labels`` takes a lock and builds a key, so it is called once an outcome.
+            counter = self._by_outcome[outcome] = self.commands.labels(outcome)
+        counter.inc()
+        self.command_seconds.observe(seconds)
+
+    async def render(
+        self,
+        *,
+        service: GameService,
+        drain: Drain,
+        hubs: HubRegistry | None,
+        queues: Mapping[str, Queue],
+    ) -> bytes:
+        """The text exposition, the live gauges read now from what is given (no hubs
+        in an app without sockets); ``queues`` by the names of ``QUEUE_HELP``."""
+        self._live.service, self._live.drain, self._live.hubs = service, drain, hubs
+        self._live.queues = await _queue_lengths(queues)
+        return generate_latest(self.registry)
+
+
+class _LiveCollector(Collector):
+    """Gauges read from the app's state when scraped (nothing to keep up to date)."""
+
+    def __init__(self) -> None:
+        self.service: GameService | None = None  # None until the first scrape
+        self.drain: Drain | None = None
+        self.hubs: HubRegistry | None = None
+        self.queues: dict[str, int] = {}
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        service, drain, hubs = self.service, self.drain, self.hubs
+        if service is None or drain is None:
+            return
+        if hubs is not None:
+            players, spectators = hubs.socket_counts()
+            sockets = GaugeMetricFamily(
+                "splendor_sockets", "Game websockets open on this process.", labels=["kind"]
+            )
+            sockets.add_metric(["player"], players)
+            sockets.add_metric(["spectator"], spectators)
+            yield sockets
+            yield GaugeMetricFamily(
+                "splendor_hubs", "Games watched over websockets on this process.", len(hubs)
+            )
+            yield GaugeMetricFamily(
+                "splendor_redis_up",
+                "1 while this process's tailer reads Redis, 0 while it finds it down.",
+                0 if hubs.tailer.down is not None else 1,
+            )
+        yield GaugeMetricFamily(
+            "splendor_cached_games",
+            "Games folded in this process's cache.",
+            service.cached_games(),
+        )
+        yield GaugeMetricFamily(
+            "splendor_draining",
+            "1 once this process was told to stop (it finishes what it has).",
+            1 if drain.draining else 0,
+        )
+        for name, help_text in QUEUE_HELP.items():
+            if name in self.queues:
+                yield GaugeMetricFamily(f"splendor_{name}", help_text, self.queues[name])
+
+
+QUEUE_HELP: Final = {
+    "analysis_queue": "Finished games waiting for their analysis (all processes).",
+    "archive_queue": "Finished games waiting to be archived (all processes).",
+}
+
+
+async def _queue_lengths(queues: Mapping[str, Queue]) -> dict[str, int]:
+    """The queues' lengths from Redis; a queue Redis can't answer for is left out."""
+    lengths: dict[str, int] = {}
+    for name, queue in queues.items():
+        try:
+            lengths[name] = await queue.length()
+        except (RedisError, OSError):
+            continue
+    return lengths
