@@ -9,12 +9,17 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 import websockets
 
 from server.common.settings import Settings
 from server.players.pairing_rules import pool_named
 from server.web.state import running
 from tests.server.ws_helpers import LiveServer, connect, live_server
+
+# Pools are shared keys: each test starts on an emptied database, so that a wait
+# left by an earlier test's server can't be paired with this test's players.
+pytestmark = pytest.mark.usefixtures("redis_client")
 
 PASSWORD = "a-long-enough-password"
 

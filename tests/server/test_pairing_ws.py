@@ -6,11 +6,16 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 from websockets.asyncio.client import ClientConnection
 
 from server.common.settings import Settings
 from server.web.state import parts, running
 from tests.server.ws_helpers import LiveServer, connect, live_server
+
+# Pools are shared keys: each test starts on an emptied database, so that a wait
+# left by an earlier test's server can't be paired with this test's players.
+pytestmark = pytest.mark.usefixtures("redis_client")
 
 
 def pairing_url(server: LiveServer, **params: str) -> str:
