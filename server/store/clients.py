@@ -58,6 +58,7 @@ __all__ = [
     "open_client",
     "ping",
     "subscriber_client",
+    "tail_client",
 ]
 
 log = logging.getLogger(__name__)
@@ -201,6 +202,20 @@ def copy_client(cluster: RedisCluster, **changes: Any) -> RedisCluster:
     ``changes`` (its own connections: closing it leaves ``cluster``'s alone)."""
     nodes = [ClusterNode(node.host, node.port) for node in cluster.get_nodes()]
     return StoreCluster(startup_nodes=nodes, **_options(cluster, changes))
+
+
+def tail_client(client: RedisClient) -> RedisClient:
+    """A single-connection client like ``client``, without a socket timeout: the
+    tailer's ``XREAD BLOCK`` holds its connection for seconds. On a cluster, where
+    nothing blocks (``EventStore.tail``), a cluster client of its own. Either is one
+    of the store's clients, whose unreachable Redis is ``StoreUnavailable``."""
+    if isinstance(client, RedisCluster):
+        return copy_client(client)
+    pool = client.connection_pool
+    kwargs = dict(pool.connection_kwargs)
+    kwargs["socket_timeout"] = None
+    own_pool = aioredis.ConnectionPool(connection_class=pool.connection_class, **kwargs)
+    return StoreRedis(connection_pool=own_pool, single_connection_client=True)
 
 
 def node_client(cluster: RedisCluster, node: ClusterNode, **changes: Any) -> aioredis.Redis:

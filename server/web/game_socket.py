@@ -27,8 +27,6 @@ from contextlib import asynccontextmanager
 from typing import Any, Final, TypeVar
 
 import msgspec
-import redis.asyncio as aioredis
-from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import MaxConnectionsError, RedisError
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.types import Receive, Scope
@@ -46,7 +44,7 @@ from server.live.hubs import CLOSE_INTERNAL, Outbox
 from server.live.socket_writers import Inbox, Wire, inbox_for, wire_for
 from server.players.accounts import masked_log
 from server.store.availability import StoreUnavailable
-from server.store.clients import RedisClient, StoreRedis, copy_client
+from server.store.clients import RedisClient, tail_client
 from server.web.api_routes import seat_for_token
 from server.web.drain import CLOSE_RESTART, RESTART_REASON, Drain
 from server.web.rate_limits import RateLimiter
@@ -340,20 +338,6 @@ class GameSocketApp:
             await game_socket(WebSocket(scope, receive=receive, send=send), wire, inbox)
         finally:
             wire.close()
-
-
-def tail_client(client: RedisClient) -> RedisClient:
-    """A single-connection client like ``client``, without a socket timeout: the
-    tailer's ``XREAD BLOCK`` holds its connection for seconds. On a cluster, where
-    nothing blocks (``EventStore.tail``), a cluster client of its own. Either is one
-    of the store's clients, whose unreachable Redis is ``StoreUnavailable``."""
-    if isinstance(client, RedisCluster):
-        return copy_client(client)
-    pool = client.connection_pool
-    kwargs = dict(pool.connection_kwargs)
-    kwargs["socket_timeout"] = None
-    own_pool = aioredis.ConnectionPool(connection_class=pool.connection_class, **kwargs)
-    return StoreRedis(connection_pool=own_pool, single_connection_client=True)
 
 
 @asynccontextmanager

@@ -35,7 +35,7 @@ from server.common.settings import Settings
 from server.games.projection import decode_event
 from server.games.service import GameService
 from server.store.availability import REDIS_CONNECT_S, StoreUnavailable
-from server.store.clients import RedisClient, close_client, open_client
+from server.store.clients import RedisClient, close_client, open_client, tail_client
 from server.store.event_store import BOT_GAMES_KEY, EventStore
 from server.workers.analyser import Analyser, AnalysisQueue
 
@@ -253,8 +253,6 @@ async def running_bots(
     if settings.bots == "off":
         yield None, None
         return
-    from server.web.game_socket import tail_client
-
     tail = tail_client(client)
     runner = BotRunner(service, tail, delay=settings.bot_delay, seconds=settings.mcts_seconds)
     analyser = _analyser(service, runner, settings)
@@ -297,8 +295,6 @@ async def run_worker(settings: Settings) -> None:
         raise ValueError("a bots worker needs the servers' Redis URL")
     from server.games.lobby import Lobby
     from server.store.durability import Durability
-    from server.web.game_socket import tail_client
-
     client = await open_client(
         redis_url, max_connections=WORKER_CONNECTIONS, socket_connect_timeout=REDIS_CONNECT_S
     )

@@ -12,7 +12,7 @@ from bots.moves import moves as game_moves
 from events.game import VARIANTS
 from server.common.settings import Settings
 from server.games.service import GameService
-from server.web.game_socket import tail_client
+from server.store.clients import tail_client
 from server.web.state import running
 from server.workers.bot_runner import BOT_GAMES_KEY, BotRunner, run_worker
 from tests.server.helpers import command_id

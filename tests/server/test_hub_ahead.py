@@ -22,8 +22,8 @@ from server.live.hub_registry import HubRegistry
 from server.live.hubs import Fold, Hub, Outbox
 from server.live.presence import SeatsSeen
 from server.live.socket_writers import Batch, SendWire
+from server.store.clients import tail_client
 from server.store.event_store import StoredEvent, meta_key
-from server.web.game_socket import tail_client
 from tests.server.test_service import action, mover_and_legal, seated
 from tests.server.test_ws_outbox import GatedSocket, rebuild, seeded_log, settle
 

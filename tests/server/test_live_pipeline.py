@@ -15,8 +15,8 @@ from server.games.projection import LoggedEvent, encode_event
 from server.live.hubs import Fold, Hub
 from server.live.pipeline import GameLine, LivePipeline, Stage
 from server.live.tailer import Tailer
+from server.store.clients import tail_client
 from server.store.event_store import StoredEvent
-from server.web.game_socket import tail_client
 from tests.server.test_hub_ahead import other_move, watched
 from tests.server.test_ws_outbox import rebuild, seeded_log, settle
 

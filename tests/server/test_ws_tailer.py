@@ -14,8 +14,8 @@ from server.common.settings import Settings
 from server.live.hubs import Hub
 from server.live.pipeline import LivePipeline
 from server.live.tailer import Tailer, TailMode
+from server.store.clients import tail_client
 from server.store.event_store import EventStore, StoredEvent
-from server.web.game_socket import tail_client
 from tests.server.ws_helpers import Watcher, connect, live_server, new_table
 
 

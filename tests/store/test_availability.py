@@ -16,7 +16,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.games.lobby import Lobby, LobbyEntry
 from server.store.availability import StoreTimedOut, StoreUnavailable, is_store_down
-from server.store.clients import StoreCluster, StoreRedis, open_client
+from server.store.clients import StoreCluster, StoreRedis, close_client, open_client, tail_client
 from server.store.direct_path import DirectRedis
 from server.store.durability import NotDurable
 from server.store.embedded_redis import EmbeddedRedis
@@ -58,10 +58,11 @@ def entry(game_id: str) -> LobbyEntry:
 async def test_a_stopped_redis_is_store_unavailable_on_every_way_in(
     command_path: str, own_redis: EmbeddedRedis
 ) -> None:
-    """With its Redis stopped, the server's client (as ``open_client`` makes it) gives StoreUnavailable from an append, a read, the lobby's update (command path) and listing (a registered script), a plain command and a pipeline; its message is the cause's."""
+    """With its Redis stopped, the server's client (as ``open_client`` makes it) gives StoreUnavailable from an append, a read, the lobby's update (command path) and listing (a registered script), a plain command, a pipeline and a tail client's read; its message is the cause's."""
     client = await open_client(own_redis.url, max_connections=8, socket_connect_timeout=1)
     assert isinstance(client, StoreRedis)
     store, lobby = EventStore(client), Lobby(client)
+    tail = tail_client(client)  # the tailers' and the bot runner's
     assert isinstance(store._direct, PublicRedis if command_path == "public" else DirectRedis)
     try:
         await store.append("g", [b"e1"], expected_version=0, command_id=None, at_ms=1)
@@ -76,6 +77,7 @@ async def test_a_stopped_redis_is_store_unavailable_on_every_way_in(
             "lobby script": lobby.newest("open", 5),
             "command": store.get_meta("g"),
             "pipeline": client.pipeline(transaction=False).get("k").get("l").execute(),
+            "tail": EventStore(tail).tail({"g": 1}, 100),
         }
         for name, call in calls.items():
             with pytest.raises(StoreUnavailable) as failed:
@@ -85,6 +87,7 @@ async def test_a_stopped_redis_is_store_unavailable_on_every_way_in(
             assert str(error) == (str(error.cause) or type(error.cause).__name__), name
             assert repr(error) == f"StoreUnavailable({error.cause!r})", name
     finally:
+        await close_client(tail)
         await client.aclose()
 
 
