@@ -16,8 +16,7 @@ from events.base import PlayerJoined
 from events.classic.events import CardReserved
 from events.game import DUEL
 from server.common.wire import event_to_wire, iso_time
-from server.games.projection import LOAD_LUA, pairs, unpack_log
-from server.store.event_store import EventStore, archive_key, events_key, meta_key
+from server.store.event_store import EventStore
 from server.web.rate_limits import RateLimiter
 from tests.duel_helpers import DUEL_EVENTS, every_field_named, optional_fields
 
@@ -31,16 +30,11 @@ async def test_the_packed_log_reads_what_the_store_wrote(
     await store.append("g", payloads[2:], expected_version=2, command_id="c", at_ms=9)
     await store.set_meta("g", {"seed": 42, "variant": "classic"})
     await redis_client.hset("game:{g}:seats", "0", "abc")
-    script = redis_client.register_script(LOAD_LUA)
-    keys = [events_key("g"), meta_key("g"), "game:{g}:seats", archive_key("g")]
-    packed, meta, seats = await script(keys=keys)
-    assert unpack_log(packed) == await store.read("g")
-    assert pairs(meta) == {"seed": b"42", "variant": b"classic"}
-    assert pairs(seats) == {"0": b"abc"}
-    empty, _, _ = await script(
-        keys=[events_key("h"), meta_key("h"), "game:{h}:seats", archive_key("h")]
-    )
-    assert unpack_log(empty) == []
+    loaded = await store.load("g")
+    assert loaded.events == await store.read("g")
+    assert loaded.meta == {"seed": b"42", "variant": b"classic"}
+    assert loaded.digests == {0: "abc"} and not loaded.archived
+    assert (await store.load("h")).events == []
 
 
 def test_wire_events_name_every_field_with_version_type_and_time() -> None:
