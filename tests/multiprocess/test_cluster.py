@@ -73,6 +73,10 @@ async def test_games_on_every_primary_player_on_one_process_spectators_on_the_ot
             ]
             on_a = Watcher("s@a", await connect(ws_url(a, table.id)))
             on_b = Watcher("s@b", await connect(ws_url(b, table.id)))
+            # Both spectators have their snapshot before anyone plays: a snapshot sent
+            # after the first moves would leave nothing to compare those moves with.
+            for spectator in (on_a, on_b):
+                assert (await spectator.next())["type"] == "snapshot"
             games.append((table, on_a, on_b, players))
         everyone = [w for _, on_a, on_b, players in games for w in (*players, on_a, on_b)]
         await asyncio.wait_for(asyncio.gather(*(w.run() for w in everyone)), GAME_S)
