@@ -139,6 +139,8 @@ async def test_bots_clocks_the_lobby_and_transfers_on_a_cluster(
         assert game_id in {g["id"] for g in _games(listed)}
         on_b = Watcher("s@b", await connect(ws_url(b.base, game_id)))
         on_a = Watcher("s@a", await connect(ws_url(a.base, game_id)))
+        for spectator in (on_a, on_b):
+            assert (await spectator.next())["type"] == "snapshot"  # before the bots play
         for level in ("greedy", "random"):
             r = await http_a.post(f"/api/games/{game_id}/seats", json={"bot": level})
             assert r.status_code == 201, r.text
