@@ -9,7 +9,7 @@
 import { gameAnalysis } from "./api.js";
 import { h, mount, svgElement as el } from "./dom.js";
 import { colourWord } from "./gems.js";
-import { formatList, formatPercent, t, tp } from "./i18n.js";
+import { dir, formatList, formatPercent, t, tp } from "./i18n.js";
 
 const W = 600;
 const H = 150;
@@ -20,6 +20,9 @@ const PAD = { left: 0, right: 0, top: 8, bottom: 8 };
 export const SEAT_COLOURS = ["#56B4E9", "#E69F00", "#CC79A7", "#F0E442"];
 export const SEAT_DASHES = ["", "8 4", "2 3", "10 3 2 3"];
 const POLL_MS = 3000;
+// The moves run the way the page reads, as the replay's slider does: from the right
+// in a page written right to left (docs/web.md "Right to left").
+const MIRRORED = dir === "rtl";
 
 const percent = (p) => formatPercent(p);
 
@@ -118,7 +121,8 @@ export class ChanceGraph {
   }
 
   x(version) {
-    return PAD.left + (version * (W - PAD.left - PAD.right)) / Math.max(1, this.versions);
+    const along = (version * (W - PAD.left - PAD.right)) / Math.max(1, this.versions);
+    return MIRRORED ? W - PAD.right - along : PAD.left + along;
   }
 
   y(p) {
@@ -129,7 +133,8 @@ export class ChanceGraph {
   versionAt(graph, clientX) {
     const box = graph.getBoundingClientRect();
     const inside = ((clientX - box.left) / box.width) * W;
-    const share = (inside - PAD.left) / (W - PAD.left - PAD.right);
+    const along = MIRRORED ? W - PAD.right - inside : inside - PAD.left;
+    const share = along / (W - PAD.left - PAD.right);
     return Math.max(0, Math.min(this.versions, Math.round(share * this.versions)));
   }
 

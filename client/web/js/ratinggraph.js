@@ -4,12 +4,17 @@
 // sentence for screen readers (the games list below it has the replay links).
 
 import { svgElement as el } from "./dom.js";
-import { formatDate, formatNumber, t, tn } from "./i18n.js";
+import { dir, formatDate, formatNumber, t, tn } from "./i18n.js";
 
 const W = 600;
 const H = 180;
 const PAD = { left: 44, right: 10, top: 12, bottom: 22 };
 const START = 1500;
+// The games run the way the page reads: from the right in a page written right to
+// left. Only x is mirrored: an SVG text's anchor (start, end) follows the page's
+// direction by itself, so the labels stay beside their marks.
+const MIRRORED = dir === "rtl";
+const across = (x) => (MIRRORED ? W - x : x);
 
 /** `history`: [{game, at, rating, delta, rank, of}], oldest first; `label` names it. */
 export function ratingGraph(history, label) {
@@ -22,21 +27,21 @@ export function ratingGraph(history, label) {
     low -= 20;
     high += 20;
   }
-  const x = (i) => PAD.left + (i * (W - PAD.left - PAD.right)) / Math.max(1, ratings.length - 1);
+  const x = (i) => across(PAD.left + (i * (W - PAD.left - PAD.right)) / Math.max(1, ratings.length - 1));
   const y = (r) => PAD.top + ((high - r) * (H - PAD.top - PAD.bottom)) / (high - low);
   const last = ratings[ratings.length - 1];
   const sentence = tn("{label}: {n} rated game, from {before} to {last} (lowest {lowest}, highest {highest}).", "{label}: {n} rated games, from {before} to {last} (lowest {lowest}, highest {highest}).", history.length, { label, before, last, lowest: Math.min(...ratings), highest: Math.max(...ratings) });
   const graph = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-graph", role: "img", "aria-label": sentence });
   graph.append(el("title", {}, sentence));
   for (const r of [high, low]) {
-    graph.append(el("line", { x1: PAD.left, x2: W - PAD.right, y1: y(r), y2: y(r), class: "rating-grid" }));
-    graph.append(el("text", { x: PAD.left - 6, y: y(r) + 4, "text-anchor": "end", class: "rating-axis" }, formatNumber(Math.round(r))));
+    graph.append(el("line", { x1: across(PAD.left), x2: across(W - PAD.right), y1: y(r), y2: y(r), class: "rating-grid" }));
+    graph.append(el("text", { x: across(PAD.left - 6), y: y(r) + 4, "text-anchor": "end", class: "rating-axis" }, formatNumber(Math.round(r))));
   }
   if (low < START && START < high) {
-    graph.append(el("line", { x1: PAD.left, x2: W - PAD.right, y1: y(START), y2: y(START), class: "rating-start" }));
+    graph.append(el("line", { x1: across(PAD.left), x2: across(W - PAD.right), y1: y(START), y2: y(START), class: "rating-start" }));
   }
-  graph.append(el("text", { x: PAD.left, y: H - 6, class: "rating-axis" }, t("first game")));
-  graph.append(el("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end", class: "rating-axis" }, t("latest")));
+  graph.append(el("text", { x: across(PAD.left), y: H - 6, class: "rating-axis" }, t("first game")));
+  graph.append(el("text", { x: across(W - PAD.right), y: H - 6, "text-anchor": "end", class: "rating-axis" }, t("latest")));
   const points = ratings.map((r, i) => `${x(i).toFixed(1)},${y(r).toFixed(1)}`).join(" ");
   graph.append(el("polyline", { points, class: "rating-line" }));
   history.forEach((p, i) => {

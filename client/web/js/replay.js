@@ -8,7 +8,7 @@
 import { exportUrl, fetchCatalog, fetchEvents, fetchView, gameSummary } from "./api.js";
 import { ChanceGraph, actionWords } from "./chancegraph.js";
 import { h, mount, svg } from "./dom.js";
-import { t, tp } from "./i18n.js";
+import { dir, t, tp } from "./i18n.js";
 import { describerFor } from "./duel_words.js";
 import { KITS, turnLine } from "./game.js";
 import { howtoLink } from "./howto.js";
@@ -28,6 +28,14 @@ const SPEEDS = [
   ["200", tp("speed", "Very fast")],
 ];
 const DEFAULT_SPEED = 1000;
+// The arrow keys go the way the page reads, as the slider's own keys do: in a page
+// written right to left the next turn is to the left (docs/web.md "Right to left").
+const FORWARD_KEY = dir === "rtl" ? "ArrowLeft" : "ArrowRight";
+
+/** A key's name with its arrows pointing the way they step in this page. */
+function readingArrows(keys) {
+  return dir === "rtl" ? keys.replace(/[←→]/g, (arrow) => (arrow === "←" ? "→" : "←")) : keys;
+}
 
 const ICONS = {
   first: '<path d="M5 5h2v14H5zM19 5v14l-6-7zM13 5v14l-6-7z"/>',
@@ -277,8 +285,8 @@ export async function showReplay(main, gameId, startAt) {
   }
 
   const help = new HelpDialog([
-    ["← / →", t("one turn back / forward")],
-    [tp("key", "Shift+← / Shift+→"), t("one event back / forward")],
+    [readingArrows("← / →"), t("one turn back / forward")],
+    [readingArrows(tp("key", "Shift+← / Shift+→")), t("one event back / forward")],
     [tp("key", "Home / End"), t("the start / the end")],
     [tp("key", "Space"), t("play / pause")],
     ["B", t("the bot's move here (finished games)")],
@@ -292,9 +300,9 @@ export async function showReplay(main, gameId, startAt) {
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
       if (typing) return; // the slider and the number field step themselves
       e.preventDefault();
-      const dir = e.key === "ArrowLeft" ? -1 : 1;
+      const step = e.key === FORWARD_KEY ? 1 : -1;
       pause();
-      go(e.shiftKey ? current + dir : turnStep(dir));
+      go(e.shiftKey ? current + step : turnStep(step));
     } else if ((e.key === "Home" || e.key === "End") && !typing) {
       e.preventDefault();
       pause();
