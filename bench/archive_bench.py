@@ -32,7 +32,8 @@ from server.games.archiver import archive_game
 from server.games.service import GameService
 from server.store import archive_format as archive
 from server.store.embedded_redis import EmbeddedRedis
-from server.store.event_store import EventStore, archive_key, seats_key
+from server.store.event_store import EventStore
+from server.store.keys import archive_key, seats_key
 
 
 async def write_live(store: EventStore, game: PlayedGame) -> None:

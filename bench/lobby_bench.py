@@ -48,18 +48,19 @@ import redis.asyncio as aioredis
 
 from server.common.settings import Settings
 from server.common.wire import iso_time
-from server.games.lobby import (
-    BUILT_KEY,
-    FINISHED_KEY,
-    GAMES_KEY,
-    KEEP_FINISHED,
-    VERSIONS_KEY,
-    Lobby,
-    LobbyEntry,
-)
+from server.games.lobby import KEEP_FINISHED, Lobby, LobbyEntry
 from server.games.service import GameService
 from server.store.embedded_redis import EmbeddedRedis
-from server.store.event_store import EventStore, events_key, meta_key, seats_key
+from server.store.event_store import EventStore
+from server.store.keys import (
+    LOBBY_BUILT_KEY,
+    LOBBY_FINISHED_KEY,
+    LOBBY_GAMES_KEY,
+    LOBBY_VERSIONS_KEY,
+    events_key,
+    meta_key,
+    seats_key,
+)
 from server.web.app import create_app
 from server.web.state import running
 
@@ -211,16 +212,16 @@ async def write_lobby(client: aioredis.Redis, made: list[Template], games: int, 
         }
         entry = template.entry
         await lobby.update(LobbyEntry(game_id, "finished", created, entry.version, summary, ended))
-    await client.set(BUILT_KEY, b"1")
+    await client.set(LOBBY_BUILT_KEY, b"1")
 
 
 async def forget_finished(client: aioredis.Redis, games: int) -> None:
     """Take the finished games out of the lobby (the live ones stay)."""
-    await client.delete(FINISHED_KEY)
+    await client.delete(LOBBY_FINISHED_KEY)
     ids = [game_id_of(n) for n in range(games)]
     for start in range(0, games, 10_000):
-        await client.hdel(GAMES_KEY, *ids[start : start + 10_000])
-        await client.hdel(VERSIONS_KEY, *ids[start : start + 10_000])
+        await client.hdel(LOBBY_GAMES_KEY, *ids[start : start + 10_000])
+        await client.hdel(LOBBY_VERSIONS_KEY, *ids[start : start + 10_000])
 
 
 async def live_games(client: aioredis.Redis, count: int) -> None:

@@ -35,9 +35,10 @@ import redis.asyncio as aioredis
 from events.base import TimeControl
 from server.games.lobby import Lobby
 from server.games.service import GameService
-from server.games.timekeeper import DEADLINES_KEY, Deadlines, Timekeeper
+from server.games.timekeeper import Deadlines, Timekeeper
 from server.store.embedded_redis import EmbeddedRedis
 from server.store.event_store import EventStore
+from server.store.keys import DEADLINES_KEY
 
 
 async def redis_cpu(client: aioredis.Redis) -> float:

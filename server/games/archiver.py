@@ -34,19 +34,23 @@ from server.common.errors import ServiceError
 from server.games.projection import OVER, Game
 from server.games.rematch_plan import decode_plan
 from server.games.service import GameService
-from server.live.game_signals import ARCHIVED_SIGNAL, signals_channel
-from server.live.presence import presence_key
 from server.store import archive_format as archives
 from server.store.clients import RedisClient
-from server.store.event_store import EventStore, seats_key
+from server.store.event_store import EventStore
 from server.store.fast_paths import command_path
+from server.store.keys import (
+    ARCHIVE_DUE_KEY,
+    ARCHIVED_SIGNAL,
+    presence_key,
+    seats_key,
+    signals_channel,
+)
 from server.store.public_path import Script
 
-__all__ = ["DUE_KEY", "ArchiveQueue", "Archiver", "archive_game", "running_archiver"]
+__all__ = ["ArchiveQueue", "Archiver", "archive_game", "running_archiver"]
 
 log = logging.getLogger(__name__)
 
-DUE_KEY: Final = "{archive}:due"
 POLL_S: Final = 1.0  # an archive is due to the second at best: nobody waits for it
 LEASE_MS: Final = 60_000  # a taken game is due again this long after, if not done
 BATCH: Final = 32  # games archived at once
@@ -58,7 +62,7 @@ local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, to
 for i = 1, #due do redis.call('ZADD', KEYS[1], 'XX', ARGV[3], due[i]) end
 return due
 """)
-_KEYS: Final = (DUE_KEY.encode(),)
+_KEYS: Final = (ARCHIVE_DUE_KEY.encode(),)
 
 
 def _now_ms() -> int:
@@ -127,7 +131,7 @@ class ArchiveQueue:
 
     async def add(self, game_id: str, ended_ms: int) -> None:
         """Archive the game ``after_s`` after ``ended_ms`` (a noted game keeps its time)."""
-        await self._r.zadd(DUE_KEY, {game_id: ended_ms + self.after_ms}, nx=True)
+        await self._r.zadd(ARCHIVE_DUE_KEY, {game_id: ended_ms + self.after_ms}, nx=True)
 
     async def take(self, now_ms: int, limit: int = BATCH, lease_ms: int = LEASE_MS) -> list[str]:
         """The games due at ``now_ms`` (at most ``limit``), leased for ``lease_ms``."""
@@ -136,15 +140,15 @@ class ArchiveQueue:
         return [g.decode() if isinstance(g, bytes) else str(g) for g in due]
 
     async def done(self, game_id: str) -> None:
-        await self._r.zrem(DUE_KEY, game_id)
+        await self._r.zrem(ARCHIVE_DUE_KEY, game_id)
 
     async def length(self) -> int:
         """How many games are noted (metrics)."""
-        return int(await self._r.zcard(DUE_KEY))
+        return int(await self._r.zcard(ARCHIVE_DUE_KEY))
 
     async def all(self) -> dict[str, int]:
         """Every game noted and its time (tests and tools)."""
-        pairs: list[Any] = await self._r.zrange(DUE_KEY, 0, -1, withscores=True)
+        pairs: list[Any] = await self._r.zrange(ARCHIVE_DUE_KEY, 0, -1, withscores=True)
         return {(g.decode() if isinstance(g, bytes) else g): int(s) for g, s in pairs}
 
 

@@ -31,27 +31,29 @@ import msgspec
 from server.common.settings import Settings
 from server.store.clients import RedisClient
 from server.store.fast_paths import command_path
+from server.store.keys import (
+    LOBBY_ABORTED_KEY,
+    LOBBY_BUILT_KEY,
+    LOBBY_FINISHED_KEY,
+    LOBBY_GAMES_KEY,
+    LOBBY_LIVE_KEY,
+    LOBBY_OPEN_KEY,
+    LOBBY_REBUILDING_KEY,
+    LOBBY_VERSIONS_KEY,
+)
 from server.store.public_path import Script
 
 Status = Literal["open", "live", "finished", "aborted"]
 STATUSES: Final[tuple[Status, ...]] = ("open", "live", "finished", "aborted")
 LISTED: Final[tuple[Status, ...]] = ("open", "live", "finished")  # a list of all games
 
-OPEN_KEY: Final = "{lobby}:open"
-LIVE_KEY: Final = "{lobby}:live"
-FINISHED_KEY: Final = "{lobby}:finished"
-ABORTED_KEY: Final = "{lobby}:aborted"
-GAMES_KEY: Final = "{lobby}:games"
-VERSIONS_KEY: Final = "{lobby}:versions"
-BUILT_KEY: Final = "{lobby}:built"
-REBUILDING_KEY: Final = "{lobby}:rebuilding"
 KEEP_FINISHED: Final[int] = Settings.finished_games  # finished (and aborted) games indexed
 TRIM_AT_ONCE: Final = 1000  # games one update drops past the bound (a lowered bound)
 _STATUS_KEYS: Final = {
-    "open": OPEN_KEY,
-    "live": LIVE_KEY,
-    "finished": FINISHED_KEY,
-    "aborted": ABORTED_KEY,
+    "open": LOBBY_OPEN_KEY,
+    "live": LOBBY_LIVE_KEY,
+    "finished": LOBBY_FINISHED_KEY,
+    "aborted": LOBBY_ABORTED_KEY,
 }
 
 # KEYS: open, live, finished, aborted, games, versions. ARGV: id, status index (1-4),
@@ -87,7 +89,15 @@ return 1
 """.replace("TRIM_AT_ONCE", str(TRIM_AT_ONCE))
 )
 _UPDATE_KEYS: Final = tuple(
-    k.encode() for k in (OPEN_KEY, LIVE_KEY, FINISHED_KEY, ABORTED_KEY, GAMES_KEY, VERSIONS_KEY)
+    k.encode()
+    for k in (
+        LOBBY_OPEN_KEY,
+        LOBBY_LIVE_KEY,
+        LOBBY_FINISHED_KEY,
+        LOBBY_ABORTED_KEY,
+        LOBBY_GAMES_KEY,
+        LOBBY_VERSIONS_KEY,
+    )
 )
 
 # KEYS: one status set, games. ARGV: limit. The newest ``limit`` summaries.
@@ -181,7 +191,7 @@ class Lobby:
 
     async def newest(self, status: Status, limit: int) -> list[dict[str, Any]]:
         """The newest ``limit`` games with this status, as summaries."""
-        raw = await self._list(keys=[_STATUS_KEYS[status], GAMES_KEY], args=[limit])
+        raw = await self._list(keys=[_STATUS_KEYS[status], LOBBY_GAMES_KEY], args=[limit])
         return [self._decoder.decode(item) for item in raw if item is not None]
 
     async def list_all(self, limit: int) -> list[dict[str, Any]]:
@@ -193,10 +203,10 @@ class Lobby:
         return merged[:limit]
 
     async def is_built(self) -> bool:
-        return bool(await self._r.exists(BUILT_KEY))
+        return bool(await self._r.exists(LOBBY_BUILT_KEY))
 
     async def mark_built(self) -> None:
-        await self._r.set(BUILT_KEY, b"1")
+        await self._r.set(LOBBY_BUILT_KEY, b"1")
 
     async def members(self, statuses: Iterable[Status]) -> list[str]:
         """The ids these lists hold (all of them: the open and live lists are the games
@@ -209,7 +219,7 @@ class Lobby:
 
     async def indexed(self) -> set[str]:
         """Every game the index holds anything of."""
-        raw: list[Any] = await self._r.hkeys(GAMES_KEY)
+        raw: list[Any] = await self._r.hkeys(LOBBY_GAMES_KEY)
         found = {m.decode() if isinstance(m, bytes) else str(m) for m in raw}
         return found.union(await self.members(STATUSES))
 
@@ -221,17 +231,23 @@ class Lobby:
 
     async def claim_rebuild(self, token: str, hold_ms: int) -> bool:
         """Hold the rebuild for ``hold_ms`` unless another process holds it."""
-        return bool(await self._r.set(REBUILDING_KEY, token, nx=True, px=hold_ms))
+        return bool(await self._r.set(LOBBY_REBUILDING_KEY, token, nx=True, px=hold_ms))
 
     async def renew_rebuild(self, token: str, hold_ms: int) -> bool:
         """Hold it ``hold_ms`` more; False if it is no longer this holder's."""
-        return bool(await self._renew(keys=[REBUILDING_KEY], args=[token, hold_ms]))
+        return bool(await self._renew(keys=[LOBBY_REBUILDING_KEY], args=[token, hold_ms]))
 
     async def release_rebuild(self, token: str) -> None:
-        await self._release(keys=[REBUILDING_KEY], args=[token])
+        await self._release(keys=[LOBBY_REBUILDING_KEY], args=[token])
 
     async def forget(self) -> None:
         """Drop the whole index (it is rebuilt from the games' keys at the next start)."""
         await self._r.delete(
-            OPEN_KEY, LIVE_KEY, FINISHED_KEY, ABORTED_KEY, GAMES_KEY, VERSIONS_KEY, BUILT_KEY
+            LOBBY_OPEN_KEY,
+            LOBBY_LIVE_KEY,
+            LOBBY_FINISHED_KEY,
+            LOBBY_ABORTED_KEY,
+            LOBBY_GAMES_KEY,
+            LOBBY_VERSIONS_KEY,
+            LOBBY_BUILT_KEY,
         )

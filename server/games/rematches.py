@@ -20,8 +20,8 @@ from server.common.errors import ServiceError
 from server.games.projection import Game, encode_event
 from server.games.rematch_plan import PlannedSeat, encode_plan, plan_seats
 from server.games.repository import GameRepository, new_game_id
-from server.live.game_signals import rematch_signal, signals_channel
 from server.store.event_store import VersionConflict
+from server.store.keys import rematch_signal, signals_channel
 
 __all__ = ["Rematches"]
 

@@ -39,14 +39,13 @@ from server.common.errors import ServiceError
 from server.games.service import GameService
 from server.store.clients import RedisClient
 from server.store.fast_paths import command_path
+from server.store.keys import DEADLINE_VERSIONS_KEY, DEADLINES_KEY
 from server.store.public_path import Script
 
-__all__ = ["DEADLINES_KEY", "VERSIONS_KEY", "Deadlines", "Timekeeper", "running_timekeeper"]
+__all__ = ["Deadlines", "Timekeeper", "running_timekeeper"]
 
 log = logging.getLogger(__name__)
 
-DEADLINES_KEY: Final = "{clock}:deadlines"
-VERSIONS_KEY: Final = "{clock}:versions"
 POLL_S: Final = 0.25  # the longest sleep: a deadline another process wrote is seen within it
 # A move's new deadline is written with the others of the next FLUSH_S, in one script
 # (not one round trip a move: +35% of Redis CPU a command at 100 moves/s, bench/README.md);
@@ -73,7 +72,7 @@ for i = 1, #ARGV, 3 do
 end
 return 1
 """)
-_KEYS: Final = (DEADLINES_KEY.encode(), VERSIONS_KEY.encode())
+_KEYS: Final = (DEADLINES_KEY.encode(), DEADLINE_VERSIONS_KEY.encode())
 
 # KEYS: deadlines. ARGV: now ms, batch. Returns {the ids due (at most batch), the
 # next deadline or false}.

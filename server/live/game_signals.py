@@ -4,7 +4,7 @@ Things happen to a game that are not events of its log and must reach the
 watchers on every process: a seat's presence changing (``server.live.presence``), a
 rematch being made (``server.games.rematch_plan``), a seat's token replaced. Each is published
 on the game's channel, ``game:{<id>}:signals`` (the game's hash tag), as a short
-message:
+message (the channel and its messages are named in server/store/keys.py):
 
 - ``p``: the presence of the game's seats may have changed; read it again;
 - ``r<id>``: the game's rematch is ``<id>``;
@@ -34,42 +34,13 @@ from redis.exceptions import RedisError
 
 from server.store.clients import RedisClient
 from server.store.fast_paths import subscription_path
+from server.store.keys import game_of, signals_channel
 
-__all__ = [
-    "ARCHIVED_SIGNAL",
-    "PRESENCE_SIGNAL",
-    "SEAT_PREFIX",
-    "Signals",
-    "rematch_signal",
-    "seat_signal",
-    "signals_channel",
-]
+__all__ = ["Signals"]
 
 log = logging.getLogger(__name__)
 
-PRESENCE_SIGNAL: Final = b"p"
-ARCHIVED_SIGNAL: Final = b"a"
-REMATCH_PREFIX: Final = b"r"
-SEAT_PREFIX: Final = b"k"
 _RETRY_S: Final = (0.05, 0.2, 1.0, 2.0)
-
-
-def signals_channel(game_id: str) -> str:
-    """The channel of a game's signals, beside its keys."""
-    return f"game:{{{game_id}}}:signals"
-
-
-def rematch_signal(rematch_id: str) -> bytes:
-    return REMATCH_PREFIX + rematch_id.encode()
-
-
-def seat_signal(seat: int) -> bytes:
-    return SEAT_PREFIX + b"%d" % seat
-
-
-def _game_of(channel: bytes) -> str:
-    text = channel.decode()
-    return text[text.find("{") + 1 : text.rfind("}")]
 
 
 class Signals:
@@ -111,7 +82,7 @@ class Signals:
         await self._connection.aclose()
 
     def _message(self, channel: bytes, message: bytes) -> None:
-        game_id = _game_of(channel)
+        game_id = game_of(channel.decode())
         if game_id in self._games:
             self._on_signal(game_id, message)
 

@@ -33,17 +33,17 @@ from redis.exceptions import RedisError
 
 from server.common.errors import forbidden
 from server.games.seats import REVOKED
-from server.live.game_signals import (
-    ARCHIVED_SIGNAL,
-    PRESENCE_SIGNAL,
-    REMATCH_PREFIX,
-    SEAT_PREFIX,
-    Signals,
-)
+from server.live.game_signals import Signals
 from server.live.hubs import CLOSE_FORBIDDEN, Hub
 from server.live.presence import DEAD_AFTER_BEATS, PRESENCE_BEAT_S, Presence, SeatsSeen
 from server.store.clients import RedisClient
-from server.store.event_store import seats_key
+from server.store.keys import (
+    ARCHIVED_SIGNAL,
+    PRESENCE_SIGNAL,
+    REMATCH_SIGNAL_PREFIX,
+    SEAT_SIGNAL_PREFIX,
+    seats_key,
+)
 
 __all__ = ["RECONCILE_BEATS", "REREAD_CHUNK", "HubPresence"]
 
@@ -162,12 +162,12 @@ class HubPresence:
             return
         if message == PRESENCE_SIGNAL:
             self._reread([game_id])
-        elif message.startswith(REMATCH_PREFIX):
-            hub.rematch_made(message[len(REMATCH_PREFIX) :].decode())
+        elif message.startswith(REMATCH_SIGNAL_PREFIX):
+            hub.rematch_made(message[len(REMATCH_SIGNAL_PREFIX) :].decode())
         elif message == ARCHIVED_SIGNAL:
             self._read_archived(game_id)
-        elif message.startswith(SEAT_PREFIX):
-            self._spawn(self.seat_changed(game_id, int(message[len(SEAT_PREFIX) :])))
+        elif message.startswith(SEAT_SIGNAL_PREFIX):
+            self._spawn(self.seat_changed(game_id, int(message[len(SEAT_SIGNAL_PREFIX) :])))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)

@@ -39,25 +39,21 @@ from typing import Any, Final
 
 from redis.exceptions import RedisError
 
-from server.live.game_signals import signals_channel
 from server.store.clients import RedisClient
-from server.store.event_store import events_key, meta_key
 from server.store.fast_paths import command_path
+from server.store.keys import (
+    PRESENCE_SERVERS_KEY,
+    events_key,
+    meta_key,
+    presence_key,
+    signals_channel,
+)
 from server.store.public_path import Script
 
-__all__ = [
-    "DEAD_AFTER_BEATS",
-    "PRESENCE_BEAT_S",
-    "SERVERS_KEY",
-    "Presence",
-    "SeatsSeen",
-    "presence_key",
-    "seat_away_since",
-]
+__all__ = ["DEAD_AFTER_BEATS", "PRESENCE_BEAT_S", "Presence", "SeatsSeen", "seat_away_since"]
 
 log = logging.getLogger(__name__)
 
-SERVERS_KEY: Final = "presence:servers"
 PRESENCE_BEAT_S: Final = 3.0
 DEAD_AFTER_BEATS: Final = 3
 FORGET_MS: Final = 3_600_000  # a server silent this long leaves the set
@@ -110,10 +106,6 @@ def seat_away_since(raw: int | None, started_ms: int | None) -> int | None:
     if started_ms is not None:
         return max(raw, started_ms)
     return raw or None
-
-
-def presence_key(game_id: str) -> str:
-    return f"game:{{{game_id}}}:presence"
 
 
 def _now_ms() -> int:
@@ -207,7 +199,7 @@ class Presence:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         with contextlib.suppress(RedisError, OSError):
-            await self._r.zrem(SERVERS_KEY, self.server_id)
+            await self._r.zrem(PRESENCE_SERVERS_KEY, self.server_id)
 
     # ------------------------------------------------------------ this process
 
@@ -273,7 +265,7 @@ class Presence:
         now = self._clock_ms()
         flat = await self._direct.run(
             _BEAT_LUA,
-            (SERVERS_KEY.encode(),),
+            (PRESENCE_SERVERS_KEY.encode(),),
             (self.server_id.encode(), b"%d" % now, b"%d" % (now - FORGET_MS)),
         )
         self._beats = {_text(flat[i]): int(float(flat[i + 1])) for i in range(0, len(flat), 2)}

@@ -58,8 +58,9 @@ from redis.exceptions import RedisError, ResponseError
 from server.common.settings import TailMode
 from server.store.clients import RedisClient, node_client, subscriber_client
 from server.store.durability import Durability, NotDurable
-from server.store.event_store import EventStore, StoredEvent, events_key
+from server.store.event_store import EventStore, StoredEvent
 from server.store.fast_paths import subscription_path
+from server.store.keys import events_key, game_of, keyspace_channel
 from server.store.public_path import CLOSE_TIMEOUT_S, Subscription, SubscriptionPath, within
 
 __all__ = ["SWEEP_S", "TAIL_BLOCK_MS", "TAIL_COUNT", "Notices", "TailMode", "Tailer"]
@@ -307,7 +308,7 @@ class Tailer:
         db = 0
         if not isinstance(self._wake_client, RedisCluster):
             db = self._wake_client.connection_pool.connection_kwargs.get("db", 0)
-        return f"__keyspace@{db}__:{events_key(game_id)}".encode()
+        return keyspace_channel(db, game_id).encode()
 
     def _node_of(self, game_id: str) -> str:
         """The name of the feed a game's notifications come on: its primary's."""
@@ -506,7 +507,7 @@ class Tailer:
 
     def _notified(self, channel: bytes, message: bytes) -> None:
         """A notification came: mark its game, unless one of our own appends sent it."""
-        game_id = _game_of(channel)
+        game_id = game_of(channel.decode())
         if game_id not in self._positions:
             return
         notices = self._notices
@@ -633,11 +634,3 @@ async def _notify_streams(client: aioredis.Redis) -> None:
         return
     wanted = flags + ("" if "K" in flags else "K") + ("" if streams else "t")
     await client.config_set("notify-keyspace-events", wanted)
-
-
-def _game_of(channel: bytes | str) -> str:
-    """The game id in ``__keyspace@0__:game:{<id>}:events``."""
-    text = channel.decode() if isinstance(channel, bytes) else channel
-    start = text.find("{")
-    end = text.rfind("}")
-    return text[start + 1 : end] if 0 <= start < end else ""

@@ -33,7 +33,6 @@ failures count: a right password gives back what its attempt took).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import os
 import re
 import secrets
@@ -52,6 +51,7 @@ from server.common.errors import bad_request
 from server.common.settings import Settings
 from server.games.projection import LoggedEvent
 from server.store.clients import RedisClient
+from server.store.keys import account_key, address_logins_key, login_keys, session_key, sessions_key
 
 T = TypeVar("T")
 
@@ -99,30 +99,6 @@ USERNAME: Final = re.compile(r"[A-Za-z0-9_-]{3,20}")
 def account_id(username: str) -> str:
     """An account's id: its username in lowercase (how uniqueness and keys see it)."""
     return username.lower()
-
-
-def account_key(username: str) -> str:
-    return f"{{accounts}}:{account_id(username)}"
-
-
-def sessions_key(username: str) -> str:
-    return f"{{accounts}}:{account_id(username)}:sessions"
-
-
-def session_key(session: str) -> str:
-    return f"session:{hashlib.sha256(session.encode()).hexdigest()}"
-
-
-def address_key(address: str) -> str:
-    """A client address's bucket of attempts: a hash tag of its own (its own slot)."""
-    return f"logins:{{{address}}}"
-
-
-def login_keys(username: str, address: str) -> list[str]:
-    """The account's log-in record and its bucket for one address: both in the
-    ``{accounts}`` slot, so that one script reads and takes both."""
-    record = f"{account_key(username)}:logins"
-    return [record, f"{record}:{address}"]
 
 
 BACKOFF_QUIET_S: Final = 3600
@@ -457,7 +433,7 @@ class Accounts:
             return None
         now = _now_ms() if now_ms is None else now_ms
         wait_ms = await self._address_bucket(
-            keys=[address_key(address)], args=[now, rate / 1000, burst, 1]
+            keys=[address_logins_key(address)], args=[now, rate / 1000, burst, 1]
         )
         return None if not wait_ms else int(wait_ms) / 1000
 
@@ -468,7 +444,7 @@ class Accounts:
         if rate > 0:
             now = _now_ms() if now_ms is None else now_ms
             await self._address_bucket(
-                keys=[address_key(address)], args=[now, rate / 1000, burst, -1]
+                keys=[address_logins_key(address)], args=[now, rate / 1000, burst, -1]
             )
 
     async def reserve_login(
@@ -579,7 +555,7 @@ async def deleted_among(client: RedisClient, usernames: set[str]) -> set[str]:
     ids = sorted({account_id(u) for u in usernames})
     if not ids:
         return set()
-    raws = await client.mget([f"{{accounts}}:{i}" for i in ids])
+    raws = await client.mget([account_key(i) for i in ids])
     return {
         i
         for i, raw in zip(ids, raws, strict=True)

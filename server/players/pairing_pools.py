@@ -43,6 +43,7 @@ import msgspec
 from server.games.projection import token_digest
 from server.players.pairing_rules import GRACE_MS, Entry, Plan, Pool, pool_named
 from server.store.clients import RedisClient
+from server.store.keys import account_wait_key, paired_key, pool_keys, pool_lock_key
 
 __all__ = [
     "LEFT",
@@ -111,23 +112,6 @@ class Paired(msgspec.Struct, frozen=True):
 
 _waiting_decoder = msgspec.json.Decoder(Waiting)
 _paired_decoder = msgspec.json.Decoder(Paired)
-
-
-def pool_keys(pool: Pool) -> tuple[str, str, str]:
-    tag = f"pair:{{{pool.name}}}"
-    return f"{tag}:queue", f"{tag}:entries", f"{tag}:seen"
-
-
-def paired_key(pool: Pool, entry: str) -> str:
-    return f"pair:{{{pool.name}}}:paired:{entry}"
-
-
-def account_wait_key(account: str) -> str:
-    return f"pair:account:{{{account.lower()}}}"
-
-
-def lock_key(pool: Pool) -> str:
-    return f"pair:{{{pool.name}}}:lock"
 
 
 # KEYS queue, entries, seen. ARGV id, rating, entry JSON, now. 1 if added, 0 if there.
@@ -245,13 +229,13 @@ class PairingStore:
         """Put a player in the pool; False if its entry was there (resumed)."""
         body = msgspec.json.encode(waiting)
         added = await self._enqueue(
-            keys=pool_keys(pool), args=[waiting.id, repr(waiting.rating), body, now_ms]
+            keys=pool_keys(pool.name), args=[waiting.id, repr(waiting.rating), body, now_ms]
         )
         return bool(added)
 
     async def cancel(self, pool: Pool, entry: str) -> bool:
         """Take an entry out of the pool; False if it was not there (paired, gone)."""
-        return bool(await self._cancel(keys=pool_keys(pool), args=[entry]))
+        return bool(await self._cancel(keys=pool_keys(pool.name), args=[entry]))
 
     async def touch(
         self, pool: Pool, now_ms: int, entries: Sequence[str]
@@ -261,13 +245,13 @@ class PairingStore:
         waiting elsewhere, False if it is in the pool no more and not paired."""
         if not entries:
             return []
-        keys = [*pool_keys(pool), *(paired_key(pool, e) for e in entries)]
+        keys = [*pool_keys(pool.name), *(paired_key(pool.name, e) for e in entries)]
         raw: list[bytes] = await self._touch(keys=keys, args=[now_ms, *entries])
         return [_touched(r) for r in raw]
 
     async def waiting(self, pool: Pool) -> list[Waiting]:
         """Everyone in the pool, lowest rating first."""
-        _, hash_key, _ = pool_keys(pool)
+        _, hash_key, _ = pool_keys(pool.name)
         raw = await self.client.hgetall(hash_key)
         return sorted(
             (_waiting_decoder.decode(v) for v in raw.values()), key=lambda w: (w.rating, w.id)
@@ -275,13 +259,13 @@ class PairingStore:
 
     async def entry(self, pool: Pool, entry: str) -> Waiting | None:
         """One waiting player, None if it is not in the pool."""
-        _, hash_key, _ = pool_keys(pool)
+        _, hash_key, _ = pool_keys(pool.name)
         raw = await self.client.hget(hash_key, entry)
         return None if raw is None else _waiting_decoder.decode(raw)
 
     async def entries(self, pool: Pool) -> tuple[list[Waiting], list[Entry]]:
         """The pool's players, and as the matcher sees them (with when each was seen)."""
-        _, _, seen_key = pool_keys(pool)
+        _, _, seen_key = pool_keys(pool.name)
         waiting = await self.waiting(pool)
         seen = await self.client.hgetall(seen_key)
         entries = [
@@ -291,7 +275,7 @@ class PairingStore:
         return waiting, entries
 
     async def size(self, pool: Pool) -> int:
-        queue, _, _ = pool_keys(pool)
+        queue, _, _ = pool_keys(pool.name)
         return int(await self.client.zcard(queue))
 
     async def claim(self, pool: Pool, now_ms: int, plan: Plan) -> list[tuple[Waiting, Waiting]]:
@@ -299,7 +283,7 @@ class PairingStore:
         gone entries still unseen): the pairs this caller, and nobody else, now owns."""
         flat = [x for pair in plan.pairs for x in pair]
         args: list[str | int] = [now_ms, GRACE_MS, len(plan.gone), *plan.gone, *flat]
-        raw: list[bytes] = await self._claim(keys=pool_keys(pool), args=args)
+        raw: list[bytes] = await self._claim(keys=pool_keys(pool.name), args=args)
         taken = [_waiting_decoder.decode(r) for r in raw]
         return list(zip(taken[::2], taken[1::2], strict=True))
 
@@ -323,17 +307,19 @@ class PairingStore:
         name, _, entry = where.partition(" ")
         pool = pool_named(name)
         if pool is not None:
-            keys = [*pool_keys(pool), paired_key(pool, entry)]
+            keys = [*pool_keys(pool.name), paired_key(pool.name, entry)]
             await self._leave(keys=keys, args=[entry, PAIRED_TTL_S])
 
     async def tell(self, pool: Pool, entry: str, paired: Paired) -> None:
         """Record what an entry was paired to, for its player's server to pick up."""
         body = msgspec.json.encode(paired)
-        await self.client.set(paired_key(pool, entry), body, ex=PAIRED_TTL_S)
+        await self.client.set(paired_key(pool.name, entry), body, ex=PAIRED_TTL_S)
 
     async def lock(self, pool: Pool) -> bool:
         """Whether this process matches the pool now (nobody else does until unlock)."""
-        return bool(await self.client.set(lock_key(pool), self._owner, nx=True, px=LOCK_MS))
+        return bool(
+            await self.client.set(pool_lock_key(pool.name), self._owner, nx=True, px=LOCK_MS)
+        )
 
     async def unlock(self, pool: Pool) -> None:
-        await self._unlock(keys=[lock_key(pool)], args=[self._owner])
+        await self._unlock(keys=[pool_lock_key(pool.name)], args=[self._owner])

@@ -29,6 +29,12 @@ from server.games.projection import Game
 from server.players.rating_model import NEW, VARIANTS
 from server.players.ratings import Ratings, player_id, rated_game, seated
 from server.store.clients import RedisClient
+from server.store.keys import (
+    player_games_key,
+    player_record_key,
+    player_seats_key,
+    player_summaries_key,
+)
 
 log = logging.getLogger(__name__)
 
@@ -45,22 +51,6 @@ redis.call('HINCRBY', KEYS[3], 'games', 1)
 if ARGV[4] == '1' then redis.call('HINCRBY', KEYS[3], 'wins', 1) end
 return 1
 """
-
-
-def games_key(player: str) -> str:
-    return "player:{" + player + "}:games"
-
-
-def seats_key(player: str) -> str:
-    return "player:{" + player + "}:seats"
-
-
-def summaries_key(player: str) -> str:
-    return "player:{" + player + "}:summaries"
-
-
-def record_key(player: str) -> str:
-    return "player:{" + player + "}:record"
 
 
 class Profiles:
@@ -95,21 +85,21 @@ class Profiles:
         for seat, player, _ in seated(game):
             if player is None:
                 continue
-            keys = [games_key(player), seats_key(player), record_key(player)]
+            keys = [player_games_key(player), player_seats_key(player), player_record_key(player)]
             await self._add(
-                keys=[*keys, summaries_key(player)],
+                keys=[*keys, player_summaries_key(player)],
                 args=[game.id, ended_ms, seat, int(seat in winners), encoded],
             )
 
     async def games(self, player: str, limit: int) -> list[dict[str, Any]]:
         """The player's newest ``limit`` finished games: each game's summary as it
         ended, with the player's ``seat``."""
-        members = cast(list[bytes], await self._r.zrevrange(games_key(player), 0, limit - 1))
+        members = cast(list[bytes], await self._r.zrevrange(player_games_key(player), 0, limit - 1))
         ids = [_text(g) for g in members]
         if not ids:
             return []
-        seats = await self._r.hmget(seats_key(player), ids)
-        summaries = await self._r.hmget(summaries_key(player), ids)
+        seats = await self._r.hmget(player_seats_key(player), ids)
+        summaries = await self._r.hmget(player_summaries_key(player), ids)
         games = []
         for seat, raw in zip(seats, summaries, strict=True):
             if raw is not None:
@@ -177,7 +167,7 @@ class Profiles:
 
     async def record(self, player: str) -> tuple[int, int]:
         """How many finished games the player played, and won."""
-        raw = await self._r.hmget(record_key(player), ["games", "wins"])
+        raw = await self._r.hmget(player_record_key(player), ["games", "wins"])
         return int(raw[0] or 0), int(raw[1] or 0)
 
 

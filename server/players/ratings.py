@@ -56,6 +56,16 @@ from server.players.rating_model import (
     rate,
 )
 from server.store.clients import RedisClient
+from server.store.keys import (
+    ratings_board_key,
+    ratings_counted_key,
+    ratings_history_key,
+    ratings_names_key,
+    ratings_opponents_key,
+    ratings_pairs_key,
+    ratings_skills_key,
+    ratings_uncounted_key,
+)
 
 log = logging.getLogger(__name__)
 
@@ -66,42 +76,6 @@ BACKOFF_S: Final = 0.002
 """The first wait after a lost race; doubled each time up to ``BACKOFF_MAX_S``, and
 drawn at random below that, so racing updates spread out."""
 BACKOFF_MAX_S: Final = 0.1
-
-
-def _prefix(variant: str) -> str:
-    return "{ratings:" + variant + "}"
-
-
-def counted_key(variant: str) -> str:
-    return f"{_prefix(variant)}:counted"
-
-
-def uncounted_key(variant: str) -> str:
-    return f"{_prefix(variant)}:uncounted"
-
-
-def skills_key(variant: str) -> str:
-    return f"{_prefix(variant)}:skills"
-
-
-def board_key(variant: str) -> str:
-    return f"{_prefix(variant)}:board"
-
-
-def names_key(variant: str) -> str:
-    return f"{_prefix(variant)}:names"
-
-
-def pairs_key(variant: str) -> str:
-    return f"{_prefix(variant)}:pairs"
-
-
-def history_key(variant: str, player: str) -> str:
-    return f"{_prefix(variant)}:history:{player}"
-
-
-def opponents_key(variant: str, player: str) -> str:
-    return f"{_prefix(variant)}:opponents:{player}"
 
 
 # KEYS: counted, uncounted, skills, board, names, pairs, then per player its history
@@ -246,21 +220,21 @@ class Ratings:
         uncounted, with why)."""
         variant = game.variant
         if game.early:  # Its own events decide it, the same in every process.
-            await self._r.hsetnx(uncounted_key(variant), game.id, "early_end")
+            await self._r.hsetnx(ratings_uncounted_key(variant), game.id, "early_end")
             return False
         keys = [
-            counted_key(variant),
-            uncounted_key(variant),
-            skills_key(variant),
-            board_key(variant),
-            names_key(variant),
-            pairs_key(variant),
+            ratings_counted_key(variant),
+            ratings_uncounted_key(variant),
+            ratings_skills_key(variant),
+            ratings_board_key(variant),
+            ratings_names_key(variant),
+            ratings_pairs_key(variant),
         ]
         for p in game.players:
-            keys += [history_key(variant, p), opponents_key(variant, p)]
+            keys += [ratings_history_key(variant, p), ratings_opponents_key(variant, p)]
         fields = pair_fields(game)
         for attempt in range(ATTEMPTS):
-            raw = await self._r.hmget(skills_key(variant), list(game.players))
+            raw = await self._r.hmget(ratings_skills_key(variant), list(game.players))
             before = {p: decode_skill(r) for p, r in zip(game.players, raw, strict=True) if r}
             after = rate(game, before)
             points = changes(game, before, after)
@@ -278,31 +252,33 @@ class Ratings:
         raise RedisError(f"ratings of game {game.id}: gave up after {ATTEMPTS} lost races")
 
     async def skill(self, variant: str, player: str) -> Skill | None:
-        raw = await self._r.hget(skills_key(variant), player)
+        raw = await self._r.hget(ratings_skills_key(variant), player)
         return None if raw is None else decode_skill(raw)
 
     async def skills(self, variant: str, players: Sequence[str]) -> dict[str, Skill]:
         """The skills of those of ``players`` who have one in ``variant``."""
         if not players:
             return {}
-        raw = await self._r.hmget(skills_key(variant), list(players))
+        raw = await self._r.hmget(ratings_skills_key(variant), list(players))
         return {p: decode_skill(r) for p, r in zip(players, raw, strict=True) if r}
 
     async def history(self, variant: str, player: str, last: int | None = None) -> list[Change]:
         """The player's rating after each of its rated games, oldest first (only the
         ``last`` ones if given)."""
         start = 0 if last is None else -last
-        raw = await self._r.lrange(history_key(variant, player), start, -1)
+        raw = await self._r.lrange(ratings_history_key(variant, player), start, -1)
         return [_CHANGES.decode(item) for item in raw]
 
     async def leaderboard(self, variant: str, limit: int) -> list[tuple[str, str, Skill]]:
         """The best ``limit`` players of ``variant``: id, name, skill; best first."""
-        members = cast(list[bytes], await self._r.zrevrange(board_key(variant), 0, limit - 1))
+        members = cast(
+            list[bytes], await self._r.zrevrange(ratings_board_key(variant), 0, limit - 1)
+        )
         players = [_text(p) for p in members]
         if not players:
             return []
         skills = await self.skills(variant, players)
-        names = await self._r.hmget(names_key(variant), players)
+        names = await self._r.hmget(ratings_names_key(variant), players)
         return [
             (p, _text(n) if n else p, skills[p])
             for p, n in zip(players, names, strict=True)
@@ -314,8 +290,14 @@ class Ratings:
         many different opponents it met in counted games, and whether it is listed on
         the leaderboard (else provisional; a bot is never provisional)."""
         skill = await self.skill(variant, player)
-        met = 0 if is_bot(player) else int(await self._r.scard(opponents_key(variant, player)))
-        shown = is_bot(player) or await self._r.zscore(board_key(variant), player) is not None
+        met = (
+            0
+            if is_bot(player)
+            else int(await self._r.scard(ratings_opponents_key(variant, player)))
+        )
+        shown = (
+            is_bot(player) or await self._r.zscore(ratings_board_key(variant), player) is not None
+        )
         return Standing(skill, met, shown)
 
     async def undecided(self, variant: str, game_ids: Sequence[str]) -> list[str]:
@@ -324,8 +306,8 @@ class Ratings:
         if not game_ids:
             return []
         ids = list(game_ids)
-        counted = await self._r.hmget(counted_key(variant), ids)
-        refused = await self._r.hmget(uncounted_key(variant), ids)
+        counted = await self._r.hmget(ratings_counted_key(variant), ids)
+        refused = await self._r.hmget(ratings_uncounted_key(variant), ids)
         return [g for g, c, r in zip(ids, counted, refused, strict=True) if c is None and r is None]
 
     async def decisions(self, variant: str, game_ids: Sequence[str]) -> dict[str, str]:
@@ -335,8 +317,8 @@ class Ratings:
         if not game_ids:
             return {}
         ids = list(game_ids)
-        counted = await self._r.hmget(counted_key(variant), ids)
-        refused = await self._r.hmget(uncounted_key(variant), ids)
+        counted = await self._r.hmget(ratings_counted_key(variant), ids)
+        refused = await self._r.hmget(ratings_uncounted_key(variant), ids)
         return {
             g: "counted" if c is not None else _text(r) if r is not None else "pending"
             for g, c, r in zip(ids, counted, refused, strict=True)
@@ -344,27 +326,27 @@ class Ratings:
 
     async def counted(self, variant: str) -> dict[str, int]:
         """The games counted in ``variant``: id -> end (ms)."""
-        raw = await self._r.hgetall(counted_key(variant))
+        raw = await self._r.hgetall(ratings_counted_key(variant))
         return {_text(k): int(v) for k, v in raw.items()}
 
     async def uncounted(self, variant: str) -> dict[str, str]:
         """The finished rated games of ``variant`` that moved no rating: id -> why."""
-        raw = await self._r.hgetall(uncounted_key(variant))
+        raw = await self._r.hgetall(ratings_uncounted_key(variant))
         return {_text(k): _text(v) for k, v in raw.items()}
 
     async def forget(self, variant: str) -> None:
         """Drop a variant's ratings (its per-player keys found through its names)."""
-        players = [_text(p) for p in await self._r.hkeys(names_key(variant))]
+        players = [_text(p) for p in await self._r.hkeys(ratings_names_key(variant))]
         keys = [
-            counted_key(variant),
-            uncounted_key(variant),
-            skills_key(variant),
-            board_key(variant),
-            names_key(variant),
-            pairs_key(variant),
+            ratings_counted_key(variant),
+            ratings_uncounted_key(variant),
+            ratings_skills_key(variant),
+            ratings_board_key(variant),
+            ratings_names_key(variant),
+            ratings_pairs_key(variant),
         ]
         for p in players:
-            keys += [history_key(variant, p), opponents_key(variant, p)]
+            keys += [ratings_history_key(variant, p), ratings_opponents_key(variant, p)]
         for start in range(0, len(keys), 500):
             await self._r.delete(*keys[start : start + 500])
 
@@ -374,20 +356,22 @@ class Ratings:
         await self.forget(variant)
         pipe = self._r.pipeline(transaction=False)
         for player, skill in book.skills.items():
-            pipe.hset(skills_key(variant), player, encode_skill(skill))
+            pipe.hset(ratings_skills_key(variant), player, encode_skill(skill))
             if book.is_listed(player):
-                pipe.zadd(board_key(variant), {player: skill.ordinal})
-            pipe.hset(names_key(variant), player, book.names[player])
+                pipe.zadd(ratings_board_key(variant), {player: skill.ordinal})
+            pipe.hset(ratings_names_key(variant), player, book.names[player])
             history = book.history[player]
-            pipe.rpush(history_key(variant, player), *(_CHANGE.encode(c) for c in history))
+            pipe.rpush(ratings_history_key(variant, player), *(_CHANGE.encode(c) for c in history))
         for player, met in book.opponents.items():
-            pipe.sadd(opponents_key(variant, player), *sorted(met))
+            pipe.sadd(ratings_opponents_key(variant, player), *sorted(met))
         if book.counted:
-            pipe.hset(counted_key(variant), mapping={g: e for g, e in book.counted.items()})
+            pipe.hset(ratings_counted_key(variant), mapping={g: e for g, e in book.counted.items()})
         if book.uncounted:
-            pipe.hset(uncounted_key(variant), mapping={g: r for g, r in book.uncounted.items()})
+            pipe.hset(
+                ratings_uncounted_key(variant), mapping={g: r for g, r in book.uncounted.items()}
+            )
         if book.pairs:
-            pipe.hset(pairs_key(variant), mapping={f: n for f, n in book.pairs.items()})
+            pipe.hset(ratings_pairs_key(variant), mapping={f: n for f, n in book.pairs.items()})
         await pipe.execute()
 
     async def rebuild(self, games: Iterable[RatedGame]) -> dict[str, int]:

@@ -32,17 +32,10 @@ from collections.abc import Iterable
 from typing import Final, cast
 
 from server.games.projection import token_digest
-from server.live.game_signals import seat_signal, signals_channel
-from server.players.accounts import account_id
 from server.store.clients import RedisClient
-from server.store.event_store import seats_key
+from server.store.keys import account_seats_key, seat_signal, seats_key, signals_channel
 
-__all__ = [
-    "SeatTokens",
-    "account_seats_key",
-    "new_token",
-    "revoked_digest",
-]
+__all__ = ["SeatTokens", "new_token", "revoked_digest"]
 
 REVOKE_PASSES: Final = 8
 """Reads of an account's seats by one revocation at most: each reads again what was
@@ -61,11 +54,6 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PUBLISH', ARGV[4], ARGV[5])
 return 1
 """
-
-
-def account_seats_key(username: str) -> str:
-    """The account's seats: game id -> seat number."""
-    return f"{{accounts}}:{account_id(username)}:seats"
 
 
 def new_token() -> tuple[str, str]:

@@ -10,7 +10,8 @@ What differs on a cluster, and where it is handled:
 - A script, a transaction or a multi-key command may only touch keys of one slot.
   One game's keys share the hash tag ``{<id>}``; the lobby's share ``{lobby}``, the
   timekeeper's ``{clock}``; the other global keys are single keys (``bots:games``,
-  ``presence:servers``). ``PUBLISH`` reaches the subscribers of every node.
+  ``presence:servers``). Every key is named, with its tag, in server/store/keys.py.
+  ``PUBLISH`` reaches the subscribers of every node.
 - ``SCAN`` is per node: the cluster client's ``scan_iter`` walks every primary.
 - Keyspace notifications are per node: the tailer subscribes on each primary
   (``node_client``) and follows the slots as they move (server/live/tailer.py).

@@ -43,13 +43,7 @@ from server.common.settings import Settings
 from server.store.availability import StoreTimedOut, translated
 from server.store.public_path import Script
 
-__all__ = [
-    "LANES",
-    "PROBE_LUA",
-    "Durability",
-    "NotDurable",
-    "probe_key",
-]
+__all__ = ["LANES", "PROBE_LUA", "Durability", "NotDurable"]
 
 LANES: Final = 4
 """Connections the waiting appends of one process share (see the module's doc)."""
@@ -104,8 +98,3 @@ class Durability:
                 f"{int(acknowledged)} of {self.replicas} replica(s) acknowledged the write"
                 f" within {self.timeout_ms} ms"
             )
-
-
-def probe_key(game_id: str) -> bytes:
-    """The probe's key: in the game's slot, so that it is written where the game is."""
-    return f"game:{{{game_id}}}:probe".encode()

@@ -1,6 +1,7 @@
 """The event store: one Redis stream per game, appended atomically by a Lua script.
 
-Keys of one game share a hash tag, so they live in one cluster slot:
+Keys of one game share a hash tag, so they live in one cluster slot (their names:
+server/store/keys.py):
 
 - ``game:{<id>}:events``   the stream; entry id ``<version>-0``, fields ``e`` (event
   bytes, opaque here) and ``t`` (timestamp, integer ms since the epoch);
@@ -33,12 +34,21 @@ from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 
 from server.store import archive_format as archives
 from server.store.clients import RedisClient, is_cluster
-from server.store.durability import LANES, PROBE_LUA, Durability, probe_key
+from server.store.durability import LANES, PROBE_LUA, Durability
 from server.store.fast_paths import command_lanes, command_path
+from server.store.keys import (
+    BOT_GAMES_KEY,
+    archive_key,
+    commands_key,
+    events_key,
+    game_of,
+    meta_key,
+    probe_key,
+    seats_key,
+)
 from server.store.public_path import CommandPath, Script, WaitingPath, WaitingReplies
 
 __all__ = [
-    "BOT_GAMES_KEY",
     "AppendResult",
     "EventStore",
     "LoadedGame",
@@ -46,22 +56,11 @@ __all__ = [
     "SeatRevoked",
     "StoredEvent",
     "VersionConflict",
-    "archive_key",
     "archived_events",
-    "commands_key",
-    "events_key",
-    "meta_key",
-    "seats_key",
 ]
 
 READ_PAGE: Final = 1000
 CLUSTER_POLL_S: Final = 0.05  # a cluster's blocking tail: how often it reads again
-
-_EVENTS_PREFIX: Final = "game:{"
-_EVENTS_SUFFIX: Final = "}:events"
-_ARCHIVE_SUFFIX: Final = "}:archive"
-BOT_GAMES_KEY: Final = "bots:games"
-"""Redis set of the games with a bot seat, watched by the bot runners."""
 
 # KEYS[1] events stream, KEYS[2] commands hash, KEYS[3] archive, KEYS[4] (optional)
 # the game's seats hash. ARGV[1] expected version, ARGV[2] command id ('' for none),
@@ -248,41 +247,6 @@ class AppendResult(msgspec.Struct, frozen=True):
     version: int
     duplicate: bool
     reply: bytes = b""
-
-
-def _check_id(game_id: str) -> None:
-    if not game_id or "{" in game_id or "}" in game_id:
-        raise ValueError(f"invalid game id {game_id!r}: must be non-empty, without braces")
-
-
-def events_key(game_id: str) -> str:
-    """The stream key of a game."""
-    _check_id(game_id)
-    return f"game:{{{game_id}}}:events"
-
-
-def commands_key(game_id: str) -> str:
-    """The command-id hash key of a game."""
-    _check_id(game_id)
-    return f"game:{{{game_id}}}:commands"
-
-
-def meta_key(game_id: str) -> str:
-    """The metadata hash key of a game."""
-    _check_id(game_id)
-    return f"game:{{{game_id}}}:meta"
-
-
-def seats_key(game_id: str) -> str:
-    """A game's seats: hash seat number -> SHA-256 of its token (server/players/seat_tokens.py)."""
-    _check_id(game_id)
-    return f"game:{{{game_id}}}:seats"
-
-
-def archive_key(game_id: str) -> str:
-    """The key of a game's archive (server/store/archive_format.py), once it is archived."""
-    _check_id(game_id)
-    return f"game:{{{game_id}}}:archive"
 
 
 def _as_bytes(value: object) -> bytes:
@@ -537,7 +501,7 @@ class EventStore:
             probed = list(by_node.values())
         replies = await asyncio.gather(
             *(
-                self._lane().run_waiting(PROBE_LUA, (probe_key(g),), (), durability.wait)
+                self._lane().run_waiting(PROBE_LUA, (probe_key(g).encode(),), (), durability.wait)
                 for g in probed
             )
         )
@@ -789,13 +753,16 @@ class EventStore:
         """The ids of all games with a stream or an archive, sorted (SCAN, so cheap on
         the server)."""
         found: set[str] = set()
-        for suffix, kind in ((_EVENTS_SUFFIX, "stream"), (_ARCHIVE_SUFFIX, "string")):
-            async for key in self._r.scan_iter(
-                match=f"{_EVENTS_PREFIX}*{suffix}", count=1000, _type=kind
-            ):
+        for key_of, kind in ((events_key, "stream"), (archive_key, "string")):
+            # SCAN's pattern is the game's key with a glob in place of its id.
+            async for key in self._r.scan_iter(match=key_of("*"), count=1000, _type=kind):
                 name = _as_bytes(key).decode()
-                if name.startswith(_EVENTS_PREFIX) and name.endswith(suffix):
-                    game_id = name[len(_EVENTS_PREFIX) : -len(suffix)]
-                    if game_id and "{" not in game_id and "}" not in game_id:
-                        found.add(game_id)
+                game_id = game_of(name)
+                if (
+                    game_id
+                    and "{" not in game_id
+                    and "}" not in game_id
+                    and key_of(game_id) == name
+                ):
+                    found.add(game_id)
         return sorted(found)

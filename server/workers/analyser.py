@@ -44,13 +44,13 @@ from server.common.errors import ServiceError
 from server.games.service import GameService
 from server.store.clients import RedisClient
 from server.store.fast_paths import command_path
+from server.store.keys import ANALYSIS_DUE_KEY, analysis_key
 from server.store.public_path import Script
 
-__all__ = ["DUE_KEY", "LEASE_MS", "Analyser", "AnalysisQueue", "analysis_key", "done_value"]
+__all__ = ["LEASE_MS", "Analyser", "AnalysisQueue", "done_value"]
 
 log = logging.getLogger(__name__)
 
-DUE_KEY: Final = "{analysis}:due"
 LEASE_MS: Final = 120_000  # a taken game is taken again this long after its last position
 POLL_S: Final = 1.0
 BUSY_WAIT_S: Final = 0.05  # while a bot thinks, the next position waits this long
@@ -62,18 +62,13 @@ if #due == 0 then return false end
 redis.call('ZADD', KEYS[1], 'XX', ARGV[2], due[1])
 return due[1]
 """)
-_KEYS: Final = (DUE_KEY.encode(),)
+_KEYS: Final = (ANALYSIS_DUE_KEY.encode(),)
 # KEYS[1] a game's analysis hash. ARGV[1] the whole analysis: the positions give way to it.
 _DONE_LUA: Final = Script("""
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'done', ARGV[1])
 return 1
 """)
-
-
-def analysis_key(game_id: str) -> str:
-    """A game's analysis hash (its own hash tag: beside its stream or archive)."""
-    return f"game:{{{game_id}}}:analysis"
 
 
 def done_value(body: dict[str, Any]) -> bytes:
@@ -98,7 +93,7 @@ class AnalysisQueue:
 
     async def add(self, game_id: str) -> None:
         """Have a finished game analysed (a noted game keeps its time)."""
-        await self._r.zadd(DUE_KEY, {game_id: 0}, nx=True)
+        await self._r.zadd(ANALYSIS_DUE_KEY, {game_id: 0}, nx=True)
 
     async def take(self, now_ms: int, lease_ms: int = LEASE_MS) -> str | None:
         """A game due at ``now_ms``, leased for ``lease_ms``; None if none is."""
@@ -107,15 +102,15 @@ class AnalysisQueue:
         return None if game is None else _text(game)
 
     async def renew(self, game_id: str, until_ms: int) -> None:
-        await self._r.zadd(DUE_KEY, {game_id: until_ms}, xx=True)
+        await self._r.zadd(ANALYSIS_DUE_KEY, {game_id: until_ms}, xx=True)
 
     async def length(self) -> int:
         """How many games are noted (metrics)."""
-        return int(await self._r.zcard(DUE_KEY))
+        return int(await self._r.zcard(ANALYSIS_DUE_KEY))
 
     async def due(self) -> dict[str, int]:
         """Every game noted and its time (tests and tools)."""
-        pairs: list[Any] = await self._r.zrange(DUE_KEY, 0, -1, withscores=True)
+        pairs: list[Any] = await self._r.zrange(ANALYSIS_DUE_KEY, 0, -1, withscores=True)
         return {_text(g): int(s) for g, s in pairs}
 
     async def positions(self, game_id: str) -> dict[int, Estimate]:
@@ -138,10 +133,10 @@ class AnalysisQueue:
         of the set."""
         value = done_value(body)
         await self._direct.run(_DONE_LUA, (analysis_key(game_id).encode(),), (value,))
-        await self._r.zrem(DUE_KEY, game_id)
+        await self._r.zrem(ANALYSIS_DUE_KEY, game_id)
 
     async def drop(self, game_id: str) -> None:
-        await self._r.zrem(DUE_KEY, game_id)
+        await self._r.zrem(ANALYSIS_DUE_KEY, game_id)
 
     async def result(self, game_id: str) -> bytes | None:
         """The done analysis's JSON body, None while there is none."""

@@ -36,7 +36,8 @@ from server.games.projection import decode_event
 from server.games.service import GameService
 from server.store.availability import REDIS_CONNECT_S, StoreUnavailable
 from server.store.clients import RedisClient, close_client, open_client, tail_client
-from server.store.event_store import BOT_GAMES_KEY, EventStore
+from server.store.event_store import EventStore
+from server.store.keys import BOT_GAMES_KEY
 from server.workers.analyser import Analyser, AnalysisQueue
 
 log = logging.getLogger(__name__)
@@ -312,4 +313,4 @@ async def run_worker(settings: Settings) -> None:
         await client.aclose()
 
 
-__all__ = ["BOTS", "BOT_GAMES_KEY", "BotRunner", "run_worker", "running_bots"]
+__all__ = ["BOTS", "BotRunner", "run_worker", "running_bots"]

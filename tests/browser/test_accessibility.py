@@ -13,7 +13,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from bots.analysis import Estimate, assemble
-from server.workers.analyser import analysis_key, done_value
+from server.store.keys import analysis_key
+from server.workers.analyser import done_value
 from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.pages import Api, give_seat
 from tests.browser.test_layout import bots_finish, seat_in_play

@@ -9,8 +9,8 @@ from pathlib import Path
 import redis
 from playwright.sync_api import Browser, BrowserContext, expect
 
-from server.games.lobby import REBUILDING_KEY
 from server.store.embedded_redis import EmbeddedRedis
+from server.store.keys import LOBBY_REBUILDING_KEY
 from tests.browser.conftest import PHONE, Console, ServerProcess, open_page
 from tests.browser.pages import Api, play_moves, seat_record
 
@@ -98,7 +98,7 @@ def test_the_lobby_says_when_the_server_is_rebuilding_its_lists(
     store = EmbeddedRedis(tmp_path / "redis").start()
     try:
         with redis.Redis.from_url(store.url) as client:
-            client.set(REBUILDING_KEY, "another process", px=60_000)
+            client.set(LOBBY_REBUILDING_KEY, "another process", px=60_000)
         server = ServerProcess(store.url, server_logs).start()
         try:
             page = open_page(browser, contexts, console, "lobby")

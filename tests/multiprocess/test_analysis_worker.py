@@ -18,7 +18,8 @@ from bots.analysis import analyse
 from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.store.event_store import EventStore
-from server.workers.analyser import DUE_KEY, AnalysisQueue, analysis_key
+from server.store.keys import ANALYSIS_DUE_KEY, analysis_key
+from server.workers.analyser import AnalysisQueue
 from tests.server.archive_helpers import Clock, play
 
 BUDGET = 40  # iterations a position: enough for the analysis to last a few seconds
@@ -66,7 +67,7 @@ async def test_a_killed_workers_analysis_is_resumed_by_another_worker(
     written = len(await queue.positions(game.id))
     assert written >= 3 and await queue.result(game.id) is None
     assert (await queue.due())[game.id] > 0  # leased by the dead worker
-    await redis_client.zadd(DUE_KEY, {game.id: 0})  # the lease is over
+    await redis_client.zadd(ANALYSIS_DUE_KEY, {game.id: 0})  # the lease is over
     second = bots_worker(redis_server)
     try:
         for _ in range(2400):

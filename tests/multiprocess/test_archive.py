@@ -21,7 +21,8 @@ from events.game import VARIANTS
 from server.games.archiver import LEASE_MS, ArchiveQueue, Archiver
 from server.games.lobby import Lobby
 from server.games.service import GameService
-from server.store.event_store import EventStore, archive_key, commands_key, events_key, seats_key
+from server.store.event_store import EventStore
+from server.store.keys import archive_key, commands_key, events_key, seats_key
 from tests.multiprocess.servers import served, ws_url
 from tests.server.archive_helpers import Clock, play
 from tests.server.test_ws_resume import http_move

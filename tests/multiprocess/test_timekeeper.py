@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import redis.asyncio as aioredis
 
-from server.games.timekeeper import DEADLINES_KEY, VERSIONS_KEY
+from server.store.keys import DEADLINE_VERSIONS_KEY, DEADLINES_KEY
 from tests.multiprocess.servers import served, splendor_serve
 
 LATE_MS = 1000  # a deadline is met within 1 s
@@ -94,6 +94,6 @@ async def test_a_restarted_server_still_records_the_loss_on_time(
     """The only server stops mid-clock and its deadlines are lost; started again, it rebuilds them from the streams and records the loss within 1 s of the deadline."""
     async with served(redis_server) as first, httpx.AsyncClient(base_url=first.base) as http:
         game_id, _ = await timed_game(http, 8)
-    await redis_client.delete(DEADLINES_KEY, VERSIONS_KEY)
+    await redis_client.delete(DEADLINES_KEY, DEADLINE_VERSIONS_KEY)
     async with served(redis_server) as second, httpx.AsyncClient(base_url=second.base) as http:
         check_lost_on_time(await ended(http, game_id, 20), 8)

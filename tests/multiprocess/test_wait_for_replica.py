@@ -21,7 +21,7 @@ import websockets
 from bots.moves import moves as game_moves
 from client.live import LiveGame
 from client.patch import apply_patch
-from server.store.event_store import events_key
+from server.store.keys import events_key
 from tests.multiprocess.servers import served, ws_url
 from tests.replica_helpers import Replicated, replicated_redis
 from tests.server.ws_helpers import choose, new_table

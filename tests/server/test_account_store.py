@@ -10,7 +10,8 @@ import pytest
 import redis.asyncio as aioredis
 from argon2 import PasswordHasher, extract_parameters
 
-from server.players.accounts import Accounts, account_key, password_hasher
+from server.players.accounts import Accounts, password_hasher
+from server.store.keys import account_key
 
 PASSWORD = "a-long-enough-password"
 

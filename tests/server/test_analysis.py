@@ -17,8 +17,9 @@ from server.games.archiver import archive_game
 from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.store.event_store import EventStore
+from server.store.keys import analysis_key
 from server.web.state import running
-from server.workers.analyser import LEASE_MS, Analyser, AnalysisQueue, analysis_key
+from server.workers.analyser import LEASE_MS, Analyser, AnalysisQueue
 from tests.server.archive_helpers import Clock, play
 from tests.server.ws_helpers import live_server
 

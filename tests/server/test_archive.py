@@ -20,14 +20,8 @@ from server.games.archiver import ArchiveQueue, Archiver, archive_game
 from server.games.lobby import Lobby
 from server.games.public_records import parse_record
 from server.games.service import GameService
-from server.store.event_store import (
-    EventStore,
-    archive_key,
-    commands_key,
-    events_key,
-    meta_key,
-    seats_key,
-)
+from server.store.event_store import EventStore
+from server.store.keys import archive_key, commands_key, events_key, meta_key, seats_key
 from server.tools.export_import import export_games
 from server.web.state import running
 from tests.server.archive_helpers import KINDS, Clock, everything_read, game_keys, play

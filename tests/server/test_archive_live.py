@@ -18,9 +18,9 @@ from events.game import VARIANTS
 from server.common.settings import Settings
 from server.games.archiver import archive_game
 from server.games.service import GameService
-from server.live.game_signals import ARCHIVED_SIGNAL, signals_channel
 from server.store import archive_format as archive
-from server.store.event_store import EventStore, archive_key
+from server.store.event_store import EventStore
+from server.store.keys import ARCHIVED_SIGNAL, archive_key, signals_channel
 from server.web.state import running
 from tests.server.archive_helpers import Clock, play
 from tests.server.test_ws_resume import http_move, read_to

@@ -13,8 +13,9 @@ from events.game import VARIANTS
 from server.common.settings import Settings
 from server.games.service import GameService
 from server.store.clients import tail_client
+from server.store.keys import BOT_GAMES_KEY
 from server.web.state import running
-from server.workers.bot_runner import BOT_GAMES_KEY, BotRunner, run_worker
+from server.workers.bot_runner import BotRunner, run_worker
 from tests.server.helpers import command_id
 from tests.server.test_service import action
 from tests.server.ws_helpers import live_server

@@ -8,7 +8,8 @@ import asyncio
 from redis.asyncio.cluster import RedisCluster
 
 from server.store.clients import RedisClient
-from server.store.event_store import EventStore, events_key
+from server.store.event_store import EventStore
+from server.store.keys import events_key
 from tests.cluster_helpers import LocalCluster, ids_on_every_primary
 from tests.server.test_ws_tailer import Delivered
 

@@ -32,7 +32,8 @@ from server.common.wire import iso_time
 from server.games.public_records import iso_to_ms, parse_record
 from server.games.service import GameService
 from server.store.embedded_redis import EmbeddedRedis
-from server.store.event_store import EventStore, commands_key, events_key, meta_key, seats_key
+from server.store.event_store import EventStore
+from server.store.keys import commands_key, events_key, meta_key, seats_key
 from server.tools.export_import import export_games, import_lines
 from server.web.app import create_app
 from server.web.state import running

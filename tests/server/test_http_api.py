@@ -8,7 +8,7 @@ import asyncio
 import httpx
 import redis.asyncio as aioredis
 
-from server.store.event_store import events_key
+from server.store.keys import events_key
 from tests.server.helpers import auth, command_id, new_table
 
 

@@ -17,13 +17,13 @@ from events.game import CLASSIC
 from server.games.lobby import Lobby
 from server.games.projection import LoggedEvent, encode_event
 from server.games.service import GameService
-from server.live.game_signals import rematch_signal
 from server.live.hub_registry import HubRegistry
 from server.live.hubs import Fold, Hub, Outbox
 from server.live.presence import SeatsSeen
 from server.live.socket_writers import Batch, SendWire
 from server.store.clients import tail_client
-from server.store.event_store import StoredEvent, meta_key
+from server.store.event_store import StoredEvent
+from server.store.keys import meta_key, rematch_signal
 from tests.server.test_service import action, mover_and_legal, seated
 from tests.server.test_ws_outbox import GatedSocket, rebuild, seeded_log, settle
 

@@ -16,7 +16,8 @@ from events.base import TimeControl
 from server.common.settings import Settings
 from server.games.lobby import Lobby
 from server.games.service import GameService
-from server.store.event_store import EventStore, commands_key
+from server.store.event_store import EventStore
+from server.store.keys import commands_key
 from tests.server.helpers import Table, auth, new_table
 from tests.server.ws_helpers import connect, live_server
 from tests.server.ws_helpers import new_table as ws_table

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import redis.asyncio as aioredis
 
-from server.games.lobby import GAMES_KEY, Lobby, LobbyEntry
+from server.games.lobby import Lobby, LobbyEntry
 from server.games.service import GameService
 from server.store.event_store import EventStore
+from server.store.keys import LOBBY_GAMES_KEY
 from tests.server.test_service import play, seated
 
 
@@ -99,7 +100,7 @@ async def test_an_older_summary_never_overwrites_a_newer_one(redis_client: aiore
     assert not await lobby.update(older)
     assert await lobby.newest("live", 5) == [{"id": "g1", "version": 9}]
     assert await lobby.newest("open", 5) == []
-    assert await redis_client.hget(GAMES_KEY, "g1") == b'{"id":"g1","version":9}'
+    assert await redis_client.hget(LOBBY_GAMES_KEY, "g1") == b'{"id":"g1","version":9}'
 
 
 async def test_a_stream_that_cannot_be_read_does_not_stop_the_start(store: EventStore) -> None:

@@ -19,9 +19,10 @@ from starlette.applications import Starlette
 from server import cli
 from server.common.settings import Settings
 from server.games.archiver import archive_game
-from server.games.lobby import GAMES_KEY, REBUILDING_KEY, STATUSES, Lobby, LobbyEntry
+from server.games.lobby import STATUSES, Lobby, LobbyEntry
 from server.games.service import GameService
-from server.store.event_store import EventStore, events_key
+from server.store.event_store import EventStore
+from server.store.keys import LOBBY_GAMES_KEY, LOBBY_REBUILDING_KEY, events_key
 from server.web import state
 from server.web.app import create_app
 from tests.server.helpers import command_id
@@ -72,7 +73,7 @@ async def test_the_finished_list_keeps_the_games_that_ended_last(store: EventSto
     service = GameService(store, Lobby(store.client, KEEP), clock_ms=ticking())
     games = [await finished(service) for _ in range(5)]
     assert ids(await service.list_games("finished", ALL)) == games[:1:-1]
-    listed = await store.client.hkeys(GAMES_KEY)
+    listed = await store.client.hkeys(LOBBY_GAMES_KEY)
     assert {g.decode() for g in listed} == set(games[2:])
 
 
@@ -201,12 +202,12 @@ async def test_a_rebuild_from_scan_gives_the_lobby_the_live_updates_gave(
     before = await lists(service)
     assert len(before["finished"]) == KEEP
     await Lobby(store.client).forget()
-    await store.client.hset(GAMES_KEY, "gone", b"{}")  # an entry whose game has no key
+    await store.client.hset(LOBBY_GAMES_KEY, "gone", b"{}")  # an entry whose game has no key
     restarted = GameService(store, Lobby(store.client, KEEP))
     await restarted.start()
     await restarted.lobby_ready()
     assert await lists(restarted) == before
-    assert not await store.client.hexists(GAMES_KEY, "gone")
+    assert not await store.client.hexists(LOBBY_GAMES_KEY, "gone")
     assert not await restarted.lobby_rebuilding()
 
 
@@ -236,7 +237,7 @@ async def test_the_server_answers_while_the_lobby_is_rebuilt(
     service = GameService(EventStore(redis_client), Lobby(redis_client))
     games = [await finished(service) for _ in range(3)]
     await Lobby(redis_client).forget()
-    await redis_client.set(REBUILDING_KEY, b"another process", px=60_000)
+    await redis_client.set(LOBBY_REBUILDING_KEY, b"another process", px=60_000)
     app = create_app(settings, plugins=False)
     async with running(app) as http:
         keeper = state.running(app).service.keeper
@@ -254,7 +255,7 @@ async def test_the_server_answers_while_the_lobby_is_rebuilt(
             return await entry_of(game_id)
 
         keeper._entry_of = gated
-        await redis_client.delete(REBUILDING_KEY)  # the other process is gone
+        await redis_client.delete(LOBBY_REBUILDING_KEY)  # the other process is gone
         await asyncio.wait_for(halfway.wait(), 10)
         for _ in range(500):  # the games read beside the held one are indexed
             assert (await http.get("/healthz")).json() == {"status": "ok"}

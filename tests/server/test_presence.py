@@ -11,8 +11,7 @@ import httpx
 import redis.asyncio as aioredis
 
 from server.common.settings import Settings
-from server.live.presence import SERVERS_KEY, presence_key
-from server.store.event_store import meta_key
+from server.store.keys import PRESENCE_SERVERS_KEY, meta_key, presence_key
 from tests.server import helpers
 from tests.server.ws_helpers import Watcher, connect, live_server, new_table
 
@@ -144,7 +143,9 @@ async def test_what_a_lost_signal_hid_is_told_within_the_reconcile_bound(
 
         async def beating() -> None:  # the other process, alive
             while True:
-                await redis_client.zadd(SERVERS_KEY, {elsewhere: time.time_ns() // 1_000_000})
+                await redis_client.zadd(
+                    PRESENCE_SERVERS_KEY, {elsewhere: time.time_ns() // 1_000_000}
+                )
                 await asyncio.sleep(beat / 2)
 
         other = asyncio.create_task(beating())

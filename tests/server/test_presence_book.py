@@ -8,7 +8,8 @@ import asyncio
 import redis.asyncio as aioredis
 
 from server.games.service import GameService
-from server.live.presence import DEAD_AFTER_BEATS, SERVERS_KEY, Presence, SeatsSeen, presence_key
+from server.live.presence import DEAD_AFTER_BEATS, Presence, SeatsSeen
+from server.store.keys import PRESENCE_SERVERS_KEY, presence_key
 
 BEAT_S = 1.0
 DEAD_MS = int(BEAT_S * 1000 * DEAD_AFTER_BEATS)
@@ -89,8 +90,8 @@ async def test_a_dead_servers_sockets_stop_counting_from_its_last_beat(
     assert held_elsewhere(b, seen, 2) == [False, False]
     assert b.away_since(seen, 1) == last_beat
     await b.close()
-    assert await redis_client.zscore(SERVERS_KEY, "b") is None
-    assert await redis_client.zscore(SERVERS_KEY, "a") is not None
+    assert await redis_client.zscore(PRESENCE_SERVERS_KEY, "b") is None
+    assert await redis_client.zscore(PRESENCE_SERVERS_KEY, "a") is not None
 
 
 async def test_a_server_newer_than_the_last_beat_read_counts_until_the_next_one(

@@ -26,9 +26,9 @@ from websockets.sync.client import ClientConnection, connect
 
 from bots.moves import moves as game_moves
 from server.common.settings import Settings
-from server.games.lobby import ABORTED_KEY
 from server.store.availability import REDIS_CONNECT_S
 from server.store.embedded_redis import EmbeddedRedis
+from server.store.keys import LOBBY_ABORTED_KEY
 from server.web.app import create_app
 from server.web.state import running
 from tests.server.helpers import auth, choose, command_id
@@ -103,7 +103,7 @@ async def test_each_edge_answers_a_stopped_redis_with_unavailable_and_a_fault_wi
         ):
             table = await new_table(http)
             admin = aioredis.from_url(redis_server.url)
-            await admin.set(ABORTED_KEY, b"not a sorted set")
+            await admin.set(LOBBY_ABORTED_KEY, b"not a sorted set")
             await admin.aclose()
             fault = await http.get("/api/games", params={"status": "aborted"})
             assert fault.status_code == 500 and fault.json()["code"] == "server_error"

@@ -19,7 +19,7 @@ from bots.moves import moves as game_moves
 from server.common.settings import Settings
 from server.games.service import GameService
 from server.games.timekeeper import Deadlines
-from server.store.event_store import meta_key
+from server.store.keys import meta_key
 from server.web.app import create_app
 from server.web.state import running
 from tests.server.helpers import Table, auth, choose, new_table

@@ -20,8 +20,7 @@ import websockets
 from server.games.archiver import archive_game
 from server.games.projection import token_digest
 from server.games.service import GameService
-from server.players.seat_tokens import account_seats_key
-from server.store.event_store import seats_key
+from server.store.keys import account_seats_key, seats_key
 from server.web.state import running
 from tests.server.test_accounts import PASSWORD, client, log_in, settings_for, sign_up
 from tests.server.ws_helpers import LiveServer, connect, live_server, receive

@@ -16,7 +16,8 @@ from server.common.errors import ServiceError
 from server.games.lobby import Lobby
 from server.games.projection import _SeededOnDraw, token_digest
 from server.games.service import GameService
-from server.store.event_store import EventStore, events_key, meta_key, seats_key
+from server.store.event_store import EventStore
+from server.store.keys import events_key, meta_key, seats_key
 from tests.server.helpers import choose, command_id
 
 

@@ -7,7 +7,8 @@ import asyncio
 
 import redis.asyncio as aioredis
 
-from server.live.game_signals import Signals, rematch_signal, signals_channel
+from server.live.game_signals import Signals
+from server.store.keys import rematch_signal, signals_channel
 
 
 async def test_signals_arrive_and_survive_a_killed_connection(

@@ -7,7 +7,8 @@ from __future__ import annotations
 from argon2 import PasswordHasher
 from redis.asyncio.cluster import RedisCluster
 
-from server.players.accounts import Accounts, LoginBudget, account_key, login_keys, sessions_key
+from server.players.accounts import Accounts, LoginBudget
+from server.store.keys import account_key, login_keys, sessions_key
 from tests.cluster_helpers import key_slot
 
 PASSWORD = "a-long-enough-password"

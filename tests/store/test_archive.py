@@ -11,15 +11,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.store import archive_format as archive
-from server.store.event_store import (
-    EventStore,
-    StoredEvent,
-    VersionConflict,
-    archive_key,
-    commands_key,
-    events_key,
-    meta_key,
-)
+from server.store.event_store import EventStore, StoredEvent, VersionConflict
+from server.store.keys import archive_key, commands_key, events_key, meta_key
 
 CREATED = b'{"type":"GameCreated","game":"g1","variant":"classic","players":2}'
 EVENTS = [

@@ -20,8 +20,9 @@ from server.store.clients import StoreCluster, StoreRedis, close_client, open_cl
 from server.store.direct_path import DirectRedis
 from server.store.durability import NotDurable
 from server.store.embedded_redis import EmbeddedRedis
-from server.store.event_store import EventStore, events_key
+from server.store.event_store import EventStore
 from server.store.fast_paths import PUBLIC_PATHS_ENV, forget_choices, redis_shortfall
+from server.store.keys import events_key
 from server.store.public_path import PublicRedis
 from tests.cluster_helpers import LocalCluster
 

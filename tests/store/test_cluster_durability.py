@@ -13,7 +13,8 @@ from redis.exceptions import RedisError
 from server.store.availability import is_store_down
 from server.store.clients import RedisClient
 from server.store.durability import Durability
-from server.store.event_store import EventStore, events_key
+from server.store.event_store import EventStore
+from server.store.keys import events_key
 from tests.cluster_helpers import LocalCluster, ids_on_every_primary
 
 DURABLE = Durability(replicas=1, timeout_ms=1000)

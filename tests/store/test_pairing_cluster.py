@@ -4,18 +4,9 @@ from __future__ import annotations
 
 from redis.asyncio.cluster import RedisCluster
 
-from server.players.pairing_pools import (
-    LEFT,
-    Paired,
-    PairingStore,
-    Waiting,
-    entry_id,
-    lock_key,
-    new_ticket,
-    paired_key,
-    pool_keys,
-)
+from server.players.pairing_pools import LEFT, Paired, PairingStore, Waiting, entry_id, new_ticket
 from server.players.pairing_rules import POOLS, pair_off
+from server.store.keys import paired_key, pool_keys, pool_lock_key
 from tests.cluster_helpers import key_slot
 
 NOW = 1_900_000_000_000
@@ -25,7 +16,7 @@ def test_each_pools_keys_share_one_slot_and_pools_spread() -> None:
     """Every key of a pool hashes to one slot (its hash tag); the twelve pools do not all share one."""
     slots = set()
     for pool in POOLS:
-        keys = [*pool_keys(pool), lock_key(pool), paired_key(pool, "e" * 32)]
+        keys = [*pool_keys(pool.name), pool_lock_key(pool.name), paired_key(pool.name, "e" * 32)]
         assert len({key_slot(k) for k in keys}) == 1
         slots.add(key_slot(keys[0]))
     assert len(slots) > 1

@@ -9,7 +9,8 @@ import random
 import redis.asyncio as aioredis
 
 from server.players.rating_model import RatedGame, RatingBook
-from server.players.ratings import Ratings, counted_key, pairs_key
+from server.players.ratings import Ratings
+from server.store.keys import ratings_counted_key, ratings_pairs_key
 from tests.ratings.helpers import ratings_state
 
 DAY_MS = 86_400_000
@@ -83,7 +84,7 @@ async def test_rebuild_writes_what_live_counting_wrote(redis_client: aioredis.Re
     assert sorted(set(refused.values())) == ["daily_limit", "early_end"]
     assert len(counted) + len(refused) == len(games)
     live = await ratings_state(redis_client)
-    await redis_client.hset(counted_key("classic"), "stray", 1)  # the rebuild drops it
+    await redis_client.hset(ratings_counted_key("classic"), "stray", 1)  # the rebuild drops it
     counts = await ratings.rebuild(reversed(games))  # given in any order: sorted by end
     assert counts == {"classic": len(counted), "duel": 0}
     assert await ratings_state(redis_client) == live
@@ -115,7 +116,7 @@ async def test_a_pairs_daily_limit_holds_when_games_race(
     assert await ratings.uncounted("duel") == {
         g.id: "daily_limit" for g in games if g.id not in counted
     }
-    assert await redis_client.hgetall(pairs_key("duel")) == {b"1970-01-06 ada bob": b"3"}
+    assert await redis_client.hgetall(ratings_pairs_key("duel")) == {b"1970-01-06 ada bob": b"3"}
     ada = await ratings.skill("duel", "ada")
     assert ada is not None and ada.games == len(await ratings.history("duel", "ada")) == 3
 

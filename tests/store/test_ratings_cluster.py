@@ -8,18 +8,21 @@ import asyncio
 
 from redis.asyncio.cluster import RedisCluster
 
-from server.players.profiles import games_key, record_key, seats_key, summaries_key
 from server.players.rating_model import RatedGame
-from server.players.ratings import (
-    Ratings,
-    board_key,
-    counted_key,
-    history_key,
-    names_key,
-    opponents_key,
-    pairs_key,
-    skills_key,
-    uncounted_key,
+from server.players.ratings import Ratings
+from server.store.keys import (
+    player_games_key,
+    player_record_key,
+    player_seats_key,
+    player_summaries_key,
+    ratings_board_key,
+    ratings_counted_key,
+    ratings_history_key,
+    ratings_names_key,
+    ratings_opponents_key,
+    ratings_pairs_key,
+    ratings_skills_key,
+    ratings_uncounted_key,
 )
 from tests.cluster_helpers import key_slot
 from tests.store.test_ratings import DAY_MS, random_games
@@ -30,13 +33,30 @@ def test_a_variants_keys_share_a_slot_and_a_players_too() -> None:
     variants to different ones; a player's profile keys to one slot."""
     slots = {}
     for variant in ("classic", "duel"):
-        keys = [counted_key(variant), skills_key(variant), board_key(variant)]
-        keys += [names_key(variant), history_key(variant, "ada"), history_key(variant, "bot:mcts")]
-        keys += [uncounted_key(variant), pairs_key(variant), opponents_key(variant, "ada")]
+        keys = [
+            ratings_counted_key(variant),
+            ratings_skills_key(variant),
+            ratings_board_key(variant),
+        ]
+        keys += [
+            ratings_names_key(variant),
+            ratings_history_key(variant, "ada"),
+            ratings_history_key(variant, "bot:mcts"),
+        ]
+        keys += [
+            ratings_uncounted_key(variant),
+            ratings_pairs_key(variant),
+            ratings_opponents_key(variant, "ada"),
+        ]
         assert len({key_slot(k) for k in keys}) == 1
         slots[variant] = key_slot(keys[0])
     assert slots["classic"] != slots["duel"]
-    profile = [games_key("ada"), seats_key("ada"), record_key("ada"), summaries_key("ada")]
+    profile = [
+        player_games_key("ada"),
+        player_seats_key("ada"),
+        player_record_key("ada"),
+        player_summaries_key("ada"),
+    ]
     assert len({key_slot(k) for k in profile}) == 1
 
 

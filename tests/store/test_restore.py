@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 import redis.asyncio as aioredis
 
-from server.store.event_store import EventStore, StoredEvent, meta_key
+from server.store.event_store import EventStore, StoredEvent
+from server.store.keys import meta_key
 
 EVENTS = [
     StoredEvent(1, 1_000, b'{"a":1}'),

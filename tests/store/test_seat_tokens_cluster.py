@@ -14,9 +14,8 @@ from server.common.errors import ServiceError
 from server.games.lobby import Lobby
 from server.games.projection import token_digest
 from server.games.service import GameService
-from server.players.accounts import account_key, sessions_key
-from server.players.seat_tokens import account_seats_key
-from server.store.event_store import EventStore, events_key, seats_key
+from server.store.event_store import EventStore
+from server.store.keys import account_key, account_seats_key, events_key, seats_key, sessions_key
 from tests.cluster_helpers import key_slot
 
 

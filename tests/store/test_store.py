@@ -15,9 +15,8 @@ from server.store.event_store import (
     EventStore,
     StoredEvent,
     VersionConflict,
-    commands_key,
-    events_key,
 )
+from server.store.keys import commands_key, events_key
 
 T0 = 1_700_000_000_000
 

@@ -13,7 +13,8 @@ import redis.asyncio as aioredis
 from server.common.settings import Settings, SettingsError
 from server.store.availability import is_store_down
 from server.store.durability import Durability, NotDurable
-from server.store.event_store import EventStore, VersionConflict, events_key
+from server.store.event_store import EventStore, VersionConflict
+from server.store.keys import events_key
 from tests.replica_helpers import Replicated, replicated_redis
 
 DURABLE = Durability(replicas=1, timeout_ms=200)
