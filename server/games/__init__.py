@@ -1,6 +1,6 @@
 """Games: the service that turns commands into events, the projections it keeps,
-the lobby and its keeper, the clocks (timekeeper), rematches, public records
-(export/import format) and the archiver.
+the seats and their tokens, the lobby and its keeper, the clocks (timekeeper),
+rematches, public records (export/import format) and the archiver.
 
 May import: server.store, server.common, events/.
 """

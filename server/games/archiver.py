@@ -102,7 +102,7 @@ async def archive_game(service: GameService, game_id: str) -> bool:
         if done >= 0:
             game.archived = True
     if done == 1:
-        # Its seats are final: its accounts no longer list them (server/players/seat_tokens.py).
+        # Its seats are final: its accounts no longer list them (server/games/seat_tokens.py).
         try:
             await service.seat_tokens.forget(accounts, game_id)
         except RedisError:  # left listed: a revocation finds no token there, harmlessly

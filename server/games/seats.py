@@ -1,6 +1,6 @@
 """Who acts for each seat of a game: the token a request or a socket comes with, read
 against the seats' token digests (never the tokens), the seat an account holds, and a
-seat's token given anew (server/players/seat_tokens.py keeps the accounts' seats and
+seat's token given anew (server/games/seat_tokens.py keeps the accounts' seats and
 replaces digests in Redis).
 
 A token replaced on one process must be refused on every other, so a token is read
@@ -17,7 +17,7 @@ from server.common.errors import ServiceError, forbidden
 from server.games.projection import Game, token_digest
 from server.games.rematch_plan import PlannedSeat, new_seat, rematch_token
 from server.games.repository import GameRepository
-from server.players.seat_tokens import SeatTokens, new_token
+from server.games.seat_tokens import SeatTokens, new_token
 
 __all__ = ["REVOKED", "Seats"]
 
@@ -83,7 +83,7 @@ class Seats:
         seat_there = new_seat(seat, len(plan))
         account = plan[seat_there].account
         # Listed, written, then the finished game's token checked again: a token
-        # revoked meanwhile (server/players/seat_tokens.py) either sees this seat
+        # revoked meanwhile (server/games/seat_tokens.py) either sees this seat
         # listed and revokes it too, or is seen here, and its rematch seat is withdrawn.
         if account is not None:
             await self.tokens.record(account, rematch_id, seat_there)
@@ -97,7 +97,7 @@ class Seats:
 
     async def account_seat(self, game_id: str, username: str) -> int | None:
         """The seat the account holds in a game: taken (its ``PlayerJoined``), or
-        called in a rematch and not yet taken (listed, server/players/seat_tokens.py);
+        called in a rematch and not yet taken (listed, server/games/seat_tokens.py);
         None if it holds none. Raises ``not_found``."""
         lock = self.repository.lock(game_id)
         async with lock:

@@ -57,8 +57,8 @@ from server.games.reading import GameReader
 from server.games.rematch_plan import PlannedSeat, join_command_id
 from server.games.rematches import Rematches
 from server.games.repository import GameRepository, new_game_id
+from server.games.seat_tokens import SeatTokens
 from server.games.seats import REVOKED, Seats
-from server.players.seat_tokens import SeatTokens
 from server.store.event_store import AppendResult, EventStore, SeatRevoked, VersionConflict
 
 __all__ = [
@@ -133,7 +133,7 @@ class GameService:
         self.reader = GameReader(
             self.repository, self.rematches, clock_ms=clock_ms, facts_of=self._facts
         )
-        # The seats of accounts and the replacing of tokens (server/players/seat_tokens.py).
+        # The seats of accounts and the replacing of tokens (server/games/seat_tokens.py).
         self.seat_tokens = SeatTokens(store.client)
         self.seats = Seats(self.repository, self.seat_tokens)
         # The lobby's entries, its start-up and its rebuilds; a game read for them is

@@ -10,7 +10,7 @@ message (the channel and its messages are named in server/store/keys.py):
 - ``r<id>``: the game's rematch is ``<id>``;
 - ``a``: the game was archived (server/store/archive_format.py): its stream is gone, so what a
   hub has not read yet is read from the store (the archive) rather than tailed;
-- ``k<seat>``: the seat's token was replaced (server/players/seat_tokens.py): sockets opened
+- ``k<seat>``: the seat's token was replaced (server/games/seat_tokens.py): sockets opened
   with another token than the seat's now are closed.
 
 A message only says *what to look at*: the truth is in Redis (the presence hash, the

@@ -10,7 +10,7 @@ A hub's presence and rematch are read when the hub is made, after its game's
 channel is subscribed to, so that a change after the read is signalled. A signal
 makes the game's presence be read again; a rematch signal is shown at once; an
 archive signal has the tailer read the game from its archive; a seat's signal (its
-token was replaced: server/players/seat_tokens.py) closes the seat's sockets opened
+token was replaced: server/games/seat_tokens.py) closes the seat's sockets opened
 with another token. Since a signal is delivered at most once, every hub is also read
 again on its share of the beats (``RECONCILE_BEATS``), and every hub and every seat
 with sockets here after the signals' connection is made again.
@@ -175,7 +175,7 @@ class HubPresence:
         task.add_done_callback(self._tasks.discard)
 
     async def seat_changed(self, game_id: str, seat: int) -> None:
-        """The seat's token was replaced (server/players/seat_tokens.py): its sockets
+        """The seat's token was replaced (server/games/seat_tokens.py): its sockets
         opened with another token are told (``unauthorized``) and closed with 4403.
         Their commands are refused by the append anyway; this ends their view of the
         seat."""

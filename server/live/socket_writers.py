@@ -15,7 +15,7 @@ gets the same batch. A ``Wire`` puts batches on one socket:
 
 ``server.live.websocket_protocol.FrameWritingProtocol`` is uvicorn's websockets-sansio protocol
 offering its transport to the app, as the ASGI extension ``splendor.frames``;
-``splendor serve`` runs with it when ``server.store.fast_paths`` allows (else uvicorn's own
+``splendor serve`` runs with it when ``server.web.socket_fast_paths`` allows (else uvicorn's own
 protocol, and ``SendWire``: nothing here depends on uvicorn's internals). Everything else in the connection (handshake, pings, close, reading)
 is uvicorn's: a frame written here is only ever a whole frame, between two of its.
 

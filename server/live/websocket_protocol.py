@@ -1,12 +1,12 @@
 """uvicorn's websockets-sansio protocol extended (one of the two fast paths below the
-libraries, ``server.store.fast_paths``): it offers the app its transport and an ``Inbox``
+libraries, ``server.web.socket_fast_paths``): it offers the app its transport and an ``Inbox``
 through the ASGI extension ``splendor.frames`` (server/live/socket_writers.py says why), answers
 an upgrade the websockets library refused, closes a text message that is not UTF-8
 with 1007 without a traceback, and breaks the reference cycles a closed socket
 would leave to the cyclic collector.
 
 It reads and overrides uvicorn's internals (``frames``, ``curr_msg_data_type``,
-``send_receive_event_to_app``...): ``server.store.fast_paths`` checks they are there before
+``send_receive_event_to_app``...): ``server.web.socket_fast_paths`` checks they are there before
 ``splendor serve`` uses it, and uses uvicorn's own protocol otherwise.
 """
 

@@ -68,7 +68,7 @@ CLUSTER_POLL_S: Final = 0.05  # a cluster's blocking tail: how often it reads ag
 # ARGV[5] a seat and ARGV[6] the digest of the token it acts with; then the events.
 # Returns {0, new_version} | {1, recorded_version, recorded_reply} | {2, actual_version}
 # (always {2, n} for a game archived at version n: an archive is never appended to)
-# | {3, actual_version}: the seat's token is not that one any more (server/players/seat_tokens.py).
+# | {3, actual_version}: the seat's token is not that one any more (server/games/seat_tokens.py).
 _APPEND_LUA: Final = Script("""
 local cmd = ARGV[2]
 if cmd ~= '' then

@@ -1,15 +1,14 @@
-"""The two places below the libraries, chosen once per process: each fast path is
-used only if the installed library still has what it reads and overrides, and the
-public API is used otherwise, with one log line saying why.
+"""The places below the libraries, chosen once per process: each fast path is used
+only if the installed library still has what it reads and overrides, and the public
+API is used otherwise, with one log line saying why.
 
 - **Redis** (``server.store.direct_path``): the command path's connection taken from
   redis-py's pool and read with hiredis, and the subscriptions (tailer, signals) read
   the same way. Public path: ``server.store.public_path`` (the ``redis.asyncio`` client and
   its ``PubSub``).
-- **Sockets** (``server.live.websocket_protocol``, ``server.web.http_protocol``): uvicorn's
-  websockets-sansio and httptools protocols extended. Public path: uvicorn's own
-  ``websockets-sansio`` and ``h11`` protocols (``server.live.socket_writers.SendWire`` through
-  ASGI's ``websocket.send``; the head bounded by h11's own limit; no request timeout).
+- **Sockets**: the check of uvicorn's protocols is ``server.web.socket_fast_paths``, at
+  the edge where those protocols are; it makes its choice here (``choose``), so every
+  choice is made, logged and forgotten in one place.
 
 The check is of capability, not of version strings: the private modules import, the
 classes have the methods the fast path calls or overrides (with the parameters it
@@ -49,8 +48,6 @@ __all__ = [
     "public_forced",
     "redis_shortfall",
     "subscription_path",
-    "uvicorn_protocols",
-    "uvicorn_shortfall",
 ]
 
 log = logging.getLogger(__name__)
@@ -63,41 +60,6 @@ REDIS_CONNECTION_METHODS: Final = ("connect", "disconnect")
 REDIS_CONNECTION_ATTRIBUTES: Final = ("_writer",)
 REDIS_POOL_METHODS: Final = ("get_connection", "release")
 REDIS_POOL_ATTRIBUTES: Final = ("connection_kwargs",)
-WS_METHODS: Final = (
-    "data_received",
-    "send_receive_event_to_app",
-    "handle_connect",
-    "handle_parser_exception",
-    "connection_lost",
-)
-WS_ATTRIBUTES: Final = (
-    "transport",
-    "conn",
-    "frames",
-    "curr_msg_data_type",
-    "handshake_initiated",
-    "handshake_complete",
-    "close_sent",
-    "disconnected",
-    "writable",
-    "queue",
-    "scope",
-)
-HTTP_METHODS: Final = (
-    "connection_made",
-    "connection_lost",
-    "data_received",
-    "handle_websocket_upgrade",
-    "on_message_begin",
-    "on_url",
-    "on_header",
-    "on_headers_complete",
-    "on_message_complete",
-    "_unset_keepalive_if_required",
-    "_should_upgrade",
-    "_unsupported_upgrade_warning",
-)
-HTTP_ATTRIBUTES: Final = ("parser", "url", "cycle", "loop", "transport", "logger")
 
 _choices: dict[str, bool] = {}
 
@@ -200,31 +162,6 @@ def redis_shortfall(
     return None
 
 
-def uvicorn_shortfall(ws_class: type | None = None, http_class: type | None = None) -> str | None:
-    """What ``server.live.websocket_protocol`` and ``server.web.http_protocol`` need and the installed
-    uvicorn lacks (None: nothing)."""
-    try:
-        from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
-        from uvicorn.protocols.websockets.websockets_sansio_impl import (
-            WebSocketsSansIOProtocol,
-        )
-
-        import server.live.websocket_protocol
-        import server.web.http_protocol  # noqa: F401  # their own imports work
-    except ImportError as e:
-        return f"cannot import them ({e})"
-    ws_class = ws_class or WebSocketsSansIOProtocol
-    http_class = http_class or HttpToolsProtocol
-    missing = missing_members(ws_class, WS_METHODS, WS_ATTRIBUTES) + missing_members(
-        http_class, HTTP_METHODS, HTTP_ATTRIBUTES
-    )
-    if missing:
-        return "missing " + ", ".join(missing)
-    if not all(status in STATUS_LINE for status in (400, 408, 414, 431)):
-        return "httptools_impl.STATUS_LINE lacks a status it answers"
-    return None
-
-
 def choose(path: str, library: str, shortfall: Callable[[], str | None]) -> bool:
     """Whether to take the fast path ``path`` (decided once, logged once)."""
     chosen = _choices.get(path)
@@ -246,11 +183,6 @@ def choose(path: str, library: str, shortfall: Callable[[], str | None]) -> bool
 def direct_redis() -> bool:
     """Whether this process takes the Redis fast path (``server.store.direct_path``)."""
     return choose("redis_direct", "redis", redis_shortfall)
-
-
-def uvicorn_fast() -> bool:
-    """Whether this process runs uvicorn with our protocols."""
-    return choose("uvicorn_protocols", "uvicorn", uvicorn_shortfall)
 
 
 def forget_choices() -> None:
@@ -317,22 +249,3 @@ def subscription_path(
             lambda transport, previous: Subscriber(transport, previous, notify, on_lost),
         )
     return PublicSubscription(client, notify, on_lost)
-
-
-def uvicorn_protocols(request_timeout: float) -> dict[str, Any]:
-    """uvicorn's ``http`` and ``ws`` options: ours, or uvicorn's own."""
-    from server.web.connections import MAX_HEAD_BYTES
-
-    if uvicorn_fast():
-        from server.live.websocket_protocol import FrameWritingProtocol
-        from server.web.http_protocol import GuardedHttpProtocol
-
-        return {
-            "http": GuardedHttpProtocol.with_timeout(request_timeout),
-            "ws": FrameWritingProtocol,
-        }
-    return {
-        "http": "h11",
-        "h11_max_incomplete_event_size": MAX_HEAD_BYTES,
-        "ws": "websockets-sansio",
-    }

@@ -32,7 +32,7 @@ server processes' last beats.
 
 **Accounts**, tag ``{accounts}`` (``server.players.accounts``): an account, its
 sessions' list, its log-in record and budgets, and its seats' list
-(``server.players.seat_tokens``) share one slot; the budget of a client address has a
+(``server.games.seat_tokens``) share one slot; the budget of a client address has a
 tag of its own, so that addresses spread over the slots; a session is a single key.
 
 **Quick pairing**, tag ``{<pool>}`` per pool, and ``{<account id>}`` for the wait an

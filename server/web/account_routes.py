@@ -27,7 +27,7 @@ from server.players.accounts import (
     check_password,
     check_username,
 )
-from server.web.api_routes import client_address, json, read_body
+from server.web.request_parts import client_address, json, read_body
 from server.web.sessions import account_of_session, check_origin
 from server.web.state import parts, running
 
@@ -135,7 +135,7 @@ async def log_out_everywhere(request: Request) -> Response:
 async def _revoke_seats(request: Request, username: str) -> None:
     """The sessions ended, the account's seat tokens are revoked: whoever took one
     with a session (a stolen cookie's too) acts no more; its player gets the seats
-    back with a new token when logged in again (server/players/seat_tokens.py)."""
+    back with a new token when logged in again (server/games/seat_tokens.py)."""
     await running(request).service.seat_tokens.revoke_account(username)
 
 

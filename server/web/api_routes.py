@@ -10,12 +10,12 @@ pass.
 from __future__ import annotations
 
 import math
-from typing import Any, Final
+from typing import Final
 
 import msgspec
 from redis.exceptions import RedisError
 from starlette.exceptions import HTTPException
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
@@ -37,8 +37,18 @@ from server.games.public_records import record_players
 from server.games.service import GameService, RematchResult
 from server.store.availability import StoreUnavailable
 from server.store.clients import ping
+from server.web.player_routes import routes as player_routes
 from server.web.qr_route import qr_code
-from server.web.rate_limits import ClientLimits
+from server.web.request_parts import (
+    bearer_token,
+    client_address,
+    client_limits,
+    int_param,
+    json,
+    read_body,
+    seat_for_token,
+)
+from server.web.seat_routes import routes as seat_routes
 from server.web.sessions import mask_deleted, session_account
 from server.web.state import parts, running
 from server.workers.analyser import AnalysisQueue
@@ -49,76 +59,8 @@ MAX_LIMIT: Final = 200
 _encoder = msgspec.json.Encoder()
 
 
-def json(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(_encoder.encode(body), status, headers, media_type="application/json")
-
-
 def _service(request: Request) -> GameService:
     return running(request).service
-
-
-def client_address(conn: HTTPConnection) -> str:
-    """The client's address: the peer's (or X-Forwarded-For's, from a trusted proxy)."""
-    return conn.client.host if conn.client else "unknown"
-
-
-def _limits(conn: HTTPConnection) -> ClientLimits:
-    return parts(conn).client_limits
-
-
-async def seat_for_token(
-    conn: HTTPConnection, game_id: str, token: str | None, *, verify: bool = True
-) -> int | None:
-    """The token's seat (None: a spectator), a request's or a websocket's; a token is
-    checked within its address's budget of failed authentications (``verify``:
-    ``GameService.seat_for_token``)."""
-    service = running(conn).service
-    if token is None:
-        return await service.seat_for_token(game_id, None)
-    return await _limits(conn).authenticate(
-        client_address(conn), lambda: service.seat_for_token(game_id, token, verify=verify)
-    )
-
-
-async def read_body(request: Request) -> bytes:
-    """The request body, refused (400) past the size limit without reading it all."""
-    limit = parts(request).settings.max_body_bytes
-    too_large = bad_request(f"The request body is larger than {limit} bytes.")
-    declared = request.headers.get("content-length")
-    if declared is not None:
-        try:
-            size = int(declared)
-        except ValueError:
-            raise bad_request("Content-Length is not a number.") from None
-        if size > limit:
-            raise too_large
-    body = bytearray()
-    async for chunk in request.stream():  # also counted: a length may be absent or lie
-        body += chunk
-        if len(body) > limit:
-            raise too_large
-    return bytes(body)
-
-
-def bearer_token(request: Request) -> str | None:
-    """The seat token of ``Authorization: Bearer <token>``, None without the header."""
-    header = request.headers.get("authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise forbidden("The Authorization header must be: Bearer <seat token>.")
-    return token.strip()
-
-
-def int_param(request: Request, name: str, default: int | None) -> int | None:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise bad_request(f"{name} must be an integer, not {raw!r}.") from None
 
 
 def _game_id(request: Request) -> str:
@@ -130,7 +72,7 @@ def _game_id(request: Request) -> str:
 
 
 async def create_game(request: Request) -> Response:
-    _limits(request).spend_create(client_address(request))
+    client_limits(request).spend_create(client_address(request))
     body = wire.decode(await read_body(request), wire.CreateGame)
     if body.rated and await session_account(request) is None:
         raise missing_token("A rated game is created by a player logged in to an account.")
@@ -141,7 +83,7 @@ async def create_game(request: Request) -> Response:
 
 
 async def join_seat(request: Request) -> Response:
-    _limits(request).spend_join(client_address(request))
+    client_limits(request).spend_join(client_address(request))
     service = _service(request)
     game_id = _game_id(request)
     await service.variant_of(game_id)  # 404 before looking at the body
@@ -272,7 +214,9 @@ async def rematch(request: Request) -> Response:
             await _refuse_deleted_account(request, game_id, token)
             return await service.rematch(game_id, token)
 
-        result = await _limits(request).authenticate(client_address(request), rematch_for_token)
+        result = await client_limits(request).authenticate(
+            client_address(request), rematch_for_token
+        )
     return json({"id": result.id, "seat": result.seat, "token": result.token}, 201)
 
 
@@ -404,9 +348,6 @@ EXCEPTION_HANDLERS: Final = {
 def api_routes() -> list[BaseRoute]:
     """Every route of PROTOCOL.md's HTTP table, plus ``/healthz``, players' profiles
     and leaderboards."""
-    from server.web.player_routes import routes as player_routes  # it uses this module's helpers
-    from server.web.seat_routes import routes as seat_routes
-
     return [
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games", list_games, methods=["GET"]),

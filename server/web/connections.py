@@ -4,18 +4,18 @@ a request, how large its head may be, and the options ``splendor serve`` gives u
 uvicorn's HTTP protocol (httptools) times out only the wait between two requests
 (keep-alive): a client that sends nothing, or half a request, is held forever, and a
 request line or headers of any size are read into memory.
-``server.web.http_protocol.GuardedHttpProtocol`` (used when ``server.store.fast_paths`` allows:
-it extends uvicorn's internals) adds:
+``server.web.http_protocol.GuardedHttpProtocol`` (used when ``server.web.socket_fast_paths``
+allows: it extends uvicorn's internals) adds:
 
 - a **request timeout**: the whole request (line, headers, body) must arrive within
   ``request_timeout`` seconds of the connection's opening, or of the request's first
   byte after a keep-alive wait. Then the connection is closed, after a ``408`` if part
   of a request had come (nothing is answered to a client that sent nothing). A
   websocket's opening handshake is its upgrade request: the same clock.
-- **size limits** on the head: a request target over ``MAX_REQUEST_TARGET`` bytes is
-  answered ``414``; more than ``MAX_HEADERS`` headers, a header line over
-  ``MAX_HEADER_LINE`` bytes or header lines over ``MAX_HEADER_BYTES`` in all, ``431``. Both in
-  the API's error shape (``bad_request``), then the connection is closed. So is a
+- **size limits** on the head (``server.web.head_limits``): a request target over
+  ``MAX_REQUEST_TARGET`` bytes is answered ``414``; more than ``MAX_HEADERS`` headers,
+  a header line over ``MAX_HEADER_LINE`` bytes or header lines over
+  ``MAX_HEADER_BYTES`` in all, ``431``. Both in the API's error shape (``bad_request``), then the connection is closed. So is a
   request httptools cannot parse (``400``), where uvicorn answered in plain text.
 
 It also drops its parser once a connection is upgraded to a websocket: the parser
@@ -35,37 +35,20 @@ out (docs/operations.md, "Timeouts").
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from server.common.settings import MAX_BODY_BYTES, Settings
+from server.web.socket_fast_paths import uvicorn_protocols
 
-__all__ = [
-    "MAX_HEADERS",
-    "MAX_HEADER_BYTES",
-    "MAX_HEADER_LINE",
-    "MAX_HEAD_BYTES",
-    "MAX_REQUEST_TARGET",
-    "server_options",
-]
-
-# Below the websockets library's own limits (8192 bytes a line, 128 headers), so an
-# upgrade request that passes here is read whole by it too.
-MAX_REQUEST_TARGET: Final = 8000
-MAX_HEADER_LINE: Final = 8000
-MAX_HEADERS: Final = 100
-MAX_HEADER_BYTES: Final = 16 * 1024  # every header line, in all
-# The raw bytes of a head not yet whole: the largest head allowed, and some room.
-MAX_HEAD_BYTES: Final = MAX_REQUEST_TARGET + MAX_HEADER_BYTES + 1024
+__all__ = ["server_options"]
 
 
 def server_options(settings: Settings) -> dict[str, Any]:
     """uvicorn's options for ``settings`` (besides host, port and logging): our
     protocols, the timeouts, and whom to trust for ``X-Forwarded-For``."""
-    from server.store.fast_paths import uvicorn_protocols
-
     trusted = settings.trusted_proxies
     return {
-        # Ours, or uvicorn's own when they can't be used (server/store/fast_paths.py).
+        # Ours, or uvicorn's own when they can't be used (server/web/socket_fast_paths.py).
         **uvicorn_protocols(settings.request_timeout),
         # A frame above 64 KiB is refused (close 1009); diffs are encoded once per
         # audience, and per-socket compression would redo that work for every socket.

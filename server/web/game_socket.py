@@ -11,7 +11,7 @@ message larger than 64 KiB closes it with 1009 (the server is also run with
 ``ws_max_size=65536`` so uvicorn refuses it before it is read whole). A socket that
 cannot start (unknown game, bad token, bad ``since``) gets one ``error`` and is closed
 with 4000 + the HTTP status of that error (4400, 4403, 4404); so is a seat's socket
-once its token is replaced (``unauthorized``, 4403: server/players/seat_tokens.py).
+once its token is replaced (``unauthorized``, 4403: server/games/seat_tokens.py).
 docs/live.md tells all.
 
 ``server.web.app.create_app`` picks this module up by itself: ``routes`` and ``lifespan``.
@@ -45,9 +45,9 @@ from server.live.socket_writers import Inbox, Wire, inbox_for, wire_for
 from server.players.accounts import masked_log
 from server.store.availability import StoreUnavailable
 from server.store.clients import RedisClient, tail_client
-from server.web.api_routes import seat_for_token
 from server.web.drain import CLOSE_RESTART, RESTART_REASON, Drain
 from server.web.rate_limits import RateLimiter
+from server.web.request_parts import seat_for_token
 from server.web.state import parts, running
 
 __all__ = ["MAX_MESSAGE_BYTES", "live_hubs", "routes"]

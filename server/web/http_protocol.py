@@ -1,7 +1,8 @@
 """uvicorn's httptools protocol with a request timeout and head size limits (see
 ``server.web.connections``): it overrides uvicorn's parser callbacks and reads its
-internals (``parser``, ``url``, ``cycle``...), so ``server.store.fast_paths`` checks they are
-there before ``splendor serve`` uses it, and uses uvicorn's own h11 protocol otherwise.
+internals (``parser``, ``url``, ``cycle``...), so ``server.web.socket_fast_paths``
+checks they are there before ``splendor serve`` uses it, and uses uvicorn's own h11
+protocol otherwise.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import httptools
 import msgspec
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
-from server.web.connections import (
+from server.web.head_limits import (
     MAX_HEAD_BYTES,
     MAX_HEADER_BYTES,
     MAX_HEADER_LINE,

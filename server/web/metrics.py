@@ -22,7 +22,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from server.common.errors import forbidden, missing_token, not_found
-from server.web.api_routes import client_address
+from server.web.request_parts import client_address
 from server.web.state import parts, running
 
 __all__ = ["metrics_routes"]

@@ -34,9 +34,9 @@ from server.players.pairing_pools import Paired, PairingStore, new_ticket, seat_
 from server.players.pairing_rules import CLOCKS, GRACE_MS, Pool, pool_named
 from server.store.availability import StoreUnavailable
 from server.store.clients import RedisClient
-from server.web.api_routes import client_address
 from server.web.drain import CLOSE_RESTART, RESTART_REASON
 from server.web.game_socket import PingMessage
+from server.web.request_parts import client_address
 from server.web.sessions import session_account
 from server.web.state import parts, running
 

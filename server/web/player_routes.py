@@ -17,7 +17,7 @@ from server.common.wire import iso_time
 from server.players.accounts import Accounts
 from server.players.profiles import Profiles
 from server.players.rating_model import VARIANTS
-from server.web.api_routes import int_param, json
+from server.web.request_parts import int_param, json
 from server.web.sessions import mask_deleted
 from server.web.state import running
 

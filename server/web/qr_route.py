@@ -18,6 +18,7 @@ from starlette.responses import Response
 
 from server.common import wire
 from server.common.errors import bad_request
+from server.web.request_parts import read_body
 
 __all__ = ["MAX_QR_TEXT", "qr_code", "qr_svg"]
 
@@ -53,8 +54,6 @@ def qr_svg(text: str) -> bytes:
 
 
 async def qr_code(request: Request) -> Response:
-    from server.web.api_routes import read_body  # routes lists this route
-
     body: QrRequest = wire.decode(await read_body(request), QrRequest)
     text = body.text
     if not 0 < len(text) <= MAX_QR_TEXT or not text.startswith(("http://", "https://")):

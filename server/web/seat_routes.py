@@ -24,7 +24,7 @@ from server.common.errors import ServiceError, missing_token, not_found
 from server.games.projection import token_digest
 from server.games.service import GameService
 from server.players.accounts import COOKIE
-from server.web.api_routes import bearer_token, client_address, json
+from server.web.request_parts import bearer_token, client_address, json
 from server.web.sessions import session_account
 from server.web.state import parts, running
 
@@ -62,7 +62,7 @@ async def _by_session(request: Request, service: GameService, game_id: str) -> t
     The seat is listed as the account's before its token is written, and the session
     is checked again after: a "log out everywhere" running meanwhile either revokes
     the token written here or ended the session before the check, and the token is
-    withdrawn (server/players/seat_tokens.py)."""
+    withdrawn (server/games/seat_tokens.py)."""
     await service.variant_of(game_id)  # 404 first
     username = await session_account(request)  # 403 for another site's page
     if username is None:

@@ -32,10 +32,12 @@ from events.game import Variant
 from server.common.background import running
 from server.common.errors import ServiceError
 from server.common.settings import Settings
+from server.games.lobby import Lobby
 from server.games.projection import decode_event
 from server.games.service import GameService
 from server.store.availability import REDIS_CONNECT_S, StoreUnavailable
 from server.store.clients import RedisClient, close_client, open_client, tail_client
+from server.store.durability import Durability
 from server.store.event_store import EventStore
 from server.store.keys import BOT_GAMES_KEY
 from server.workers.analyser import Analyser, AnalysisQueue
@@ -294,8 +296,6 @@ async def run_worker(settings: Settings) -> None:
     redis_url = settings.redis_url
     if not redis_url:
         raise ValueError("a bots worker needs the servers' Redis URL")
-    from server.games.lobby import Lobby
-    from server.store.durability import Durability
     client = await open_client(
         redis_url, max_connections=WORKER_CONNECTIONS, socket_connect_timeout=REDIS_CONNECT_S
     )

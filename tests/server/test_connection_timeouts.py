@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from server.common.settings import Settings
-from server.web.connections import MAX_HEADER_LINE, MAX_HEADERS, MAX_REQUEST_TARGET
+from server.web.head_limits import MAX_HEADER_LINE, MAX_HEADERS, MAX_REQUEST_TARGET
 from tests.fast_paths_marks import needs_our_protocols
 from tests.server.ws_helpers import LiveServer, connect, live_server, new_table
 

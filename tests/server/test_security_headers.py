@@ -18,7 +18,7 @@ from starlette.routing import Route
 
 from server.common.settings import Settings
 from server.web.app import create_app
-from server.web.connections import MAX_REQUEST_TARGET
+from server.web.head_limits import MAX_REQUEST_TARGET
 from server.web.security_headers import private_request
 from tests.fast_paths_marks import needs_our_protocols
 from tests.server.ws_helpers import LiveServer, live_server, new_table

@@ -24,10 +24,9 @@ from server.store.fast_paths import (
     command_path,
     redis_shortfall,
     subscription_path,
-    uvicorn_protocols,
-    uvicorn_shortfall,
 )
 from server.store.public_path import PublicRedis, PublicSubscription, Script
+from server.web.socket_fast_paths import uvicorn_protocols, uvicorn_shortfall
 
 
 @pytest.fixture(autouse=True)

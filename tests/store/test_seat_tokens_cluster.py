@@ -1,4 +1,4 @@
-"""Seat tokens on a real Redis Cluster (server/players/seat_tokens.py): an account's list of
+"""Seat tokens on a real Redis Cluster (server/games/seat_tokens.py): an account's list of
 seats shares the accounts' slot, each game's seats hash its game's; joining lists the
 seat, a command acting for a seat checks its token in the append script (the game's
 slot), a token is replaced there, and an account's revocation reaches games of other

@@ -1,0 +1,103 @@
+"""The parts of a request that every handler reads the same way, whichever route or
+socket it serves: the JSON answer, the client's address and its budgets, the seat a
+token holds, the body within its size limit, the bearer token, an integer query
+parameter. A module of its own below the routes, so that the HTTP API, the account,
+player, seat and QR routes, the metrics and both websockets share them without
+importing one another.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
+
+from server.common.errors import bad_request, forbidden
+from server.web.rate_limits import ClientLimits
+from server.web.state import parts, running
+
+__all__ = [
+    "bearer_token",
+    "client_address",
+    "client_limits",
+    "int_param",
+    "json",
+    "read_body",
+    "seat_for_token",
+]
+
+_encoder = msgspec.json.Encoder()
+
+
+def json(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """A JSON answer, encoded with msgspec."""
+    return Response(_encoder.encode(body), status, headers, media_type="application/json")
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The client's address: the peer's (or X-Forwarded-For's, from a trusted proxy)."""
+    return conn.client.host if conn.client else "unknown"
+
+
+def client_limits(conn: HTTPConnection) -> ClientLimits:
+    """The process's budgets of requests per client."""
+    return parts(conn).client_limits
+
+
+async def seat_for_token(
+    conn: HTTPConnection, game_id: str, token: str | None, *, verify: bool = True
+) -> int | None:
+    """The token's seat (None: a spectator), a request's or a websocket's; a token is
+    checked within its address's budget of failed authentications (``verify``:
+    ``GameService.seat_for_token``)."""
+    service = running(conn).service
+    if token is None:
+        return await service.seat_for_token(game_id, None)
+    return await client_limits(conn).authenticate(
+        client_address(conn), lambda: service.seat_for_token(game_id, token, verify=verify)
+    )
+
+
+async def read_body(request: Request) -> bytes:
+    """The request body, refused (400) past the size limit without reading it all."""
+    limit = parts(request).settings.max_body_bytes
+    too_large = bad_request(f"The request body is larger than {limit} bytes.")
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        try:
+            size = int(declared)
+        except ValueError:
+            raise bad_request("Content-Length is not a number.") from None
+        if size > limit:
+            raise too_large
+    body = bytearray()
+    async for chunk in request.stream():  # also counted: a length may be absent or lie
+        body += chunk
+        if len(body) > limit:
+            raise too_large
+    return bytes(body)
+
+
+def bearer_token(request: Request) -> str | None:
+    """The seat token of ``Authorization: Bearer <token>``, None without the header."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise forbidden("The Authorization header must be: Bearer <seat token>.")
+    return token.strip()
+
+
+def int_param(request: Request, name: str, default: int | None) -> int | None:
+    """The query parameter ``name`` as an integer, ``default`` when it is absent, and a
+    400 when it is not an integer."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise bad_request(f"{name} must be an integer, not {raw!r}.") from None
