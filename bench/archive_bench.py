@@ -10,7 +10,7 @@ On a private embedded redis-server, ``--games`` finished games of each kind (cla
 - bytes per game at rest: ``MEMORY USAGE`` of all of a game's keys, stream-stored
   (stream, commands, seats, meta) and archived (archive, meta);
 - cold replay: a service with nothing cached reads the game and folds it
-  (``GameService.log``: one script, then decode and fold), stream-stored and then
+  (``GameReader.log``: one script, then decode and fold), stream-stored and then
   archived (read + inflate + fold), each game's best of ``--rounds``; and the
   inflate alone (``server.store.archive_format.decode``).
 """
@@ -78,7 +78,7 @@ async def cold_replays(
         for game in games:
             service = GameService(EventStore(client))
             start = time.perf_counter()
-            log = await service.log(game.game_id)
+            log = await service.reader.log(game.game_id)
             elapsed = (time.perf_counter() - start) * 1000
             assert len(log) == len(game.log)
             best[game.game_id] = min(best[game.game_id], elapsed)

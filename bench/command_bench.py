@@ -289,7 +289,7 @@ async def run(args: argparse.Namespace, url: str, redis_pid: int) -> None:
     client = aioredis.Redis(connection_pool=pool)
     store = EventStore(client)
     service = GameService(store, Lobby(client))
-    await service.start()
+    await service.listing.start()
     tailer: Tailer | None = None
     pipeline: LivePipeline | None = None
     if args.tailer:

@@ -91,7 +91,7 @@ class Template:
 
 
 async def play_to_the_end(service: GameService, game_id: str, rng: random.Random) -> None:
-    variant = await service.variant_of(game_id)
+    variant = await service.reader.variant_of(game_id)
     for n in range(5000):
         game = service.repository.cached(game_id)  # the benchmark peeks at the projection
         if game.state.status != "live":
@@ -115,7 +115,7 @@ async def templates(client: aioredis.Redis) -> list[Template]:
         await play_to_the_end(service, game_id, rng)
         stored = await store.read(game_id)
         created = stored[0].at_ms
-        entry = await service.lobby_entry(game_id)
+        entry = await service.listing.lobby_entry(game_id)
         assert entry is not None and entry.status == "finished"
         made.append(
             Template(
@@ -231,7 +231,7 @@ async def live_games(client: aioredis.Redis, count: int) -> None:
         game_id = (await service.create_game("classic", 2, seed=1000 + n))["id"]
         await service.join(game_id, "Ana")
         await service.join(game_id, "Bo")
-        variant = await service.variant_of(game_id)
+        variant = await service.reader.variant_of(game_id)
         for k in range(6):
             state = service.repository.cached(game_id).state
             action = rng.choice(variant.legal_actions(state, state.seat))
@@ -248,7 +248,7 @@ async def lifespan_seconds(url: str) -> tuple[float, float]:
     started = time.perf_counter()
     async with app.router.lifespan_context(app):
         serving = time.perf_counter() - started
-        await running(app).service.lobby_ready()
+        await running(app).service.listing.ready()
         ready = time.perf_counter() - started - serving
     return serving, ready
 

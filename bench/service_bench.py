@@ -53,7 +53,7 @@ async def record_game(service: GameService, seed: int) -> list[tuple[int, Any]]:
     await service.join(game_id, "Bo")
     rng = random.Random(seed)
     moves: list[tuple[int, Any]] = []
-    variant = await service.variant_of(game_id)
+    variant = await service.reader.variant_of(game_id)
     for i in range(5000):
         game = service.repository.cached(game_id)  # the benchmark peeks at the projection
         if game.state.status != "live":
@@ -105,11 +105,11 @@ async def cold_loads(
     walls, cpus, with_view = [], [], []
     for game_id in game_ids:
         start, cpu = time.perf_counter(), time.process_time()
-        await GameService(store).variant_of(game_id)
+        await GameService(store).reader.variant_of(game_id)
         walls.append(time.perf_counter() - start)
         cpus.append(time.process_time() - cpu)
         start = time.perf_counter()
-        await GameService(store).view(game_id, None)
+        await GameService(store).reader.view(game_id, None)
         with_view.append(time.perf_counter() - start)
     return walls, cpus, with_view
 

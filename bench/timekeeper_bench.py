@@ -51,7 +51,7 @@ async def real_game(service: GameService, bank: int, seed: int) -> str:
     game_id = (await service.create_game("classic", 2, seed, TimeControl(initial=bank)))["id"]
     await service.join(game_id, "Ana")
     await service.join(game_id, "Bo")
-    variant = await service.variant_of(game_id)
+    variant = await service.reader.variant_of(game_id)
     for n in range(2):
         game = service.repository.cached(game_id)  # the benchmark peeks at the projection
         seat = game.state.seat
@@ -63,7 +63,7 @@ async def real_game(service: GameService, bank: int, seed: int) -> str:
 async def lateness(service: GameService, game_ids: list[str], banks: dict[str, int]) -> list[int]:
     late = []
     for game_id in game_ids:
-        log = await service.log(game_id)
+        log = await service.reader.log(game_id)
         flag = next(e for e in log if type(e.event).__name__ == "TimeRanOut")
         turn = [e for e in log if type(e.event).__name__ == "TurnEnded"][-1]
         late.append(flag.at_ms - (turn.at_ms + banks[game_id] * 1000))

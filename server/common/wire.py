@@ -17,6 +17,7 @@ import msgspec
 
 from events.base import TimeControl
 from events.clock import iso_ms
+from events.game import VARIANTS
 from events.turns import bot_name
 from server.common.errors import bad_request
 
@@ -26,6 +27,9 @@ MAX_NAME: Final = 40
 MAX_COMMAND_ID: Final = 128
 
 T = TypeVar("T")
+
+# Each variant's decoder of actions, made at its first action.
+_ACTION_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
 
 
 MAX_INITIAL: Final = 3 * 3600  # A real-time bank holds at most 3 hours.
@@ -108,6 +112,15 @@ def decode_with(decode: Callable[[bytes], T], data: bytes, what: str = "request"
         raise bad_request("Malformed JSON: a string is not UTF-8.") from None
     except RecursionError:
         raise bad_request("Malformed JSON: nested too deeply.") from None
+
+
+def decode_action(variant: str, raw: bytes) -> Any:
+    """A JSON action of a game of ``variant`` (a variant this server plays) as the
+    variant's action Struct, or ``bad_request``."""
+    decoder = _ACTION_DECODERS.get(variant)
+    if decoder is None:
+        decoder = _ACTION_DECODERS[variant] = VARIANTS[variant].action_decoder()
+    return decode_with(decoder.decode, raw, "action")
 
 
 def decode(data: bytes, kind: type[Any]) -> Any:

@@ -1,18 +1,28 @@
 """What the game service tells others of, and asks them: the hooks it is given,
-together in ``ServiceHooks``.
+together in ``ServiceHooks``, and how each is told.
 
-Each is a ``Protocol`` or a callable type, so the service names what it needs and
+Each hook is a ``Protocol`` or a callable type, so the service names what it needs and
 nothing of who supplies it (the hubs, the timekeeper, the archiver, the analyser,
 the presence tracking, the profiles, the metrics: all in layers of their own).
+
+What a hook is told after an append is already written: a hook that fails must not
+fail the command, so its Redis errors are logged here, and what they lost is written
+again later (the next change of the game, or the lobby's refresh at the next start,
+which calls ``heal``).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from server.games.projection import Game, LoggedEvent
+from redis.exceptions import RedisError
+
+from events.leaving import Facts
+from server.games.projection import OVER, Game, LoggedEvent
+from server.games.public_records import summary_of
 
 __all__ = [
     "AnalysisSchedule",
@@ -25,6 +35,8 @@ __all__ = [
     "Scheduler",
     "ServiceHooks",
 ]
+
+log = logging.getLogger(__name__)
 
 AppendedCallback = Callable[[str, int], Awaitable[None]]
 """``on_appended(game_id, version)``: called after this process appended events."""
@@ -96,6 +108,10 @@ class ServiceHooks:
     and ``away_since``: those are the hubs', which exist only once the sockets'
     lifespan has started after the service (server/web/game_socket.py), so they are
     bound then and unbound when it ends. Tests assign any of them directly.
+
+    Its methods are how the service, the reader and the listing tell them: each reads
+    the hook when called, so a hook bound later is used from then on. One object is
+    shared by all three, so it is changed attribute by attribute, never replaced.
     """
 
     # Told of each append, synchronously (the hubs show a process's own moves).
@@ -112,3 +128,65 @@ class ServiceHooks:
     on_finished: OnFinished | None = None
     # The metrics (server.web.metrics).
     on_command: OnCommand | None = None
+
+    async def schedule(self, game: Game, *, force: bool = False) -> None:
+        """Tell the scheduler the game's deadline when it changed (or ``force``)."""
+        if self.scheduler is None:
+            return
+        due = game.variant.deadline(game.state)
+        if due == game.scheduled and not force:
+            return
+        try:
+            await self.scheduler.schedule(game.id, game.version, due)
+        except RedisError:
+            # The timekeeper's start-up rebuild or the game's next change writes it again.
+            log.exception("deadline update failed for %s at %d", game.id, game.version)
+            return
+        game.scheduled = due
+
+    def schedule_soon(self, game: Game) -> None:
+        """``schedule`` for a player's move: the deadline is written with others
+        shortly (``Scheduler.note``), so the move does not wait for it."""
+        if self.scheduler is None:
+            return
+        due = game.variant.deadline(game.state)
+        if due != game.scheduled:
+            self.scheduler.note(game.id, game.version, due)
+            game.scheduled = due
+
+    async def archive_later(self, game: Game) -> None:
+        """Have a game over archived ``SPLENDOR_ARCHIVE_AFTER`` after its end."""
+        if self.archives is None or game.archived:
+            return
+        try:
+            await self.archives.add(game.id, game.log[-1].at_ms)
+        except RedisError:
+            # The lobby's refresh at the next start reads the game again and heals it.
+            log.exception("archive of %s not scheduled", game.id)
+
+    async def finished(self, game: Game) -> None:
+        """Note a game just finished for analysis, and tell ``on_finished`` the game
+        and its summary (which logs its own failures, since the end is appended)."""
+        if self.analyses is not None:
+            try:
+                await self.analyses.add(game.id)
+            except RedisError:  # It is noted again when someone asks for its analysis.
+                log.exception("analysis of %s not scheduled", game.id)
+        if self.on_finished is not None:
+            await self.on_finished(game, summary_of(game))
+
+    async def heal(self, game: Game) -> None:
+        """Write again what a game's lobby entry is rebuilt with, the game's lock
+        held: its deadline, and the note of its archive in case its end's note was
+        lost."""
+        await self.schedule(game)
+        if game.status in OVER:
+            await self.archive_later(game)
+
+    async def facts(self, game: Game, now_ms: int) -> Facts:
+        """The facts of ``now_ms`` for the rules, who is away included: that costs a
+        look-up, so only an abandon claim and a view ask for them."""
+        if self.away_since is None:
+            return Facts(now_ms)
+        away = await self.away_since(game.id, len(game.state.players))
+        return Facts(now_ms, tuple(away))

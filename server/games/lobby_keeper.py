@@ -49,7 +49,7 @@ EntryOf = Callable[[str], Awaitable[LobbyEntry | None]]
 
 
 class LobbyKeeper:
-    """The lobby's start-up and rebuilds for one process (``GameService.keeper``)."""
+    """The lobby's start-up and rebuilds for one process (``GameListing.keeper``)."""
 
     def __init__(
         self,

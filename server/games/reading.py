@@ -28,11 +28,11 @@ __all__ = ["FactsOf", "GameReader", "with_facts"]
 
 FactsOf = Callable[[Game, int], Awaitable[Facts]]
 """``facts_of(game, now_ms)``: the facts of ``now_ms`` for the rules, who is away
-included (``GameService``'s presence hook supplies it)."""
+included (``ServiceHooks.facts``)."""
 
 
 class GameReader:
-    """The reading side of the games: what ``GameService``'s reading methods answer."""
+    """The reading side of the games: views, logs, events, summaries and records."""
 
     def __init__(
         self,
@@ -62,6 +62,12 @@ class GameReader:
         lock = self.repository.lock(game_id)
         async with lock:
             return (await self.repository.get(game_id, lock, fresh=False)).variant
+
+    async def rated(self, game_id: str) -> bool:
+        """Whether a game is rated (``not_found`` for no game)."""
+        lock = self.repository.lock(game_id)
+        async with lock:
+            return bool((await self.repository.get(game_id, lock, fresh=False)).state.clock.rated)
 
     async def view(
         self, game_id: str, viewer: int | None, version: int | None = None

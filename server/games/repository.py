@@ -27,7 +27,7 @@ import msgspec
 
 from events.game import VARIANTS
 from server.common.errors import not_found
-from server.games.projection import OVER, Game, GapError, decode_created
+from server.games.projection import OVER, Game, GapError, LoggedEvent, decode_created
 from server.store import archive_format as archives
 from server.store.event_store import EventStore
 
@@ -135,6 +135,20 @@ class GameRepository:
             self.forget(game.id)
             raise
         return bool(stored)
+
+    def fold_appended(self, game: Game, logged: list[LoggedEvent], version: int) -> None:
+        """Fold events this process just appended into the game's projection, which
+        must then be at ``version``. A projection half folded, or at another version,
+        is dropped from the cache, so that no command is decided on it."""
+        try:
+            for entry in logged:
+                game.apply_event(entry.event, entry.at_ms)
+        except BaseException:
+            self.forget(game.id)
+            raise
+        if game.version != version:  # pragma: no cover - a bug, not a race
+            self.forget(game.id)
+            raise RuntimeError(f"{game.id}: projection at {game.version}, log at {version}")
 
     async def seats(self, game: Game) -> None:
         """Read the game's seat digests again (another process may have seated a

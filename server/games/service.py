@@ -17,10 +17,12 @@ answering. So a command costs one round trip to Redis, plus the lobby update.
 The seed never leaves the server: it is kept in the game's meta hash, never in an
 event, and every draw is written into the events it causes (principle 2).
 
-What is not a command has a module of its own, made here: reading views, logs and
-records (reading.py), who acts for a seat (seats.py), the rematches' bookkeeping
-(rematches.py) and the lobby's entries (listing.py). The service answers for them in
-one-line methods, so that the web edge and the workers hold one object for games.
+What is not a command has a module of its own: reading views, logs and records
+(reading.py, ``service.reader``), who acts for a seat (seats.py, ``service.seats``),
+the rematches' bookkeeping (rematches.py), the lobby's entries (listing.py,
+``service.listing``) and whom the service tells of an append (hooks.py,
+``service.hooks``). The constructor makes them over one repository, so that the web
+edge and the workers hold one object for games; callers use them directly.
 """
 
 from __future__ import annotations
@@ -33,11 +35,10 @@ from collections.abc import Callable
 from typing import Any, Final
 
 import msgspec
-from redis.exceptions import RedisError
 
 from events.base import ClaimAbandon, TimeControl
 from events.errors import RuleViolation
-from events.game import VARIANTS, Variant
+from events.game import VARIANTS
 from events.leaving import Facts, TimeIsUp, expiry_seat
 from server.common.errors import (
     ServiceError,
@@ -47,10 +48,9 @@ from server.common.errors import (
     from_violation,
     missing_token,
 )
-from server.common.wire import decode_with
-from server.games.hooks import AppendedCallback, AppendObserver, ServiceHooks
+from server.games.hooks import AppendedCallback, ServiceHooks
 from server.games.listing import GameListing
-from server.games.lobby import Lobby, Status
+from server.games.lobby import Lobby
 from server.games.projection import OVER, Game, LoggedEvent, encode_event, token_digest
 from server.games.public_records import Restorable, restore, summary_of
 from server.games.reading import GameReader
@@ -61,16 +61,7 @@ from server.games.seat_tokens import SeatTokens
 from server.games.seats import REVOKED, Seats
 from server.store.event_store import AppendResult, EventStore, SeatRevoked, VersionConflict
 
-__all__ = [
-    "REVOKED",
-    "AppendObserver",
-    "AppendedCallback",
-    "CommandResult",
-    "GameService",
-    "JoinResult",
-    "RematchResult",
-    "ServiceHooks",
-]
+__all__ = ["CommandResult", "GameService", "JoinResult", "RematchResult"]
 
 log = logging.getLogger(__name__)
 
@@ -126,24 +117,24 @@ class GameService:
         self._clock_ms = clock_ms
         self._last_created_ms = 0
         self._subscribers: list[AppendedCallback] = []
-        self._action_decoders: dict[str, msgspec.json.Decoder[Any]] = {}
+        # Whom the service tells of what it does (server/games/hooks.py).
+        self.hooks = ServiceHooks() if hooks is None else hooks
         # The games' projections: cached, locked, loaded and caught up from the store.
         self.repository = GameRepository(store, cache_games=cache_games)
         self.rematches = Rematches(self.repository)
+        # What is read of the games: views, logs, summaries, records.
         self.reader = GameReader(
-            self.repository, self.rematches, clock_ms=clock_ms, facts_of=self._facts
+            self.repository, self.rematches, clock_ms=clock_ms, facts_of=self.hooks.facts
         )
         # The seats of accounts and the replacing of tokens (server/games/seat_tokens.py).
         self.seat_tokens = SeatTokens(store.client)
+        # Who acts for a seat: a token read against the seat's digest.
         self.seats = Seats(self.repository, self.seat_tokens)
-        # The lobby's entries, its start-up and its rebuilds; a game read for them is
-        # healed by ``_heal``.
-        self.listing = GameListing(lobby, self.repository, self._heal)
-        self.keeper = self.listing.keeper
-        # Whom the service tells of what it does (server/games/hooks.py).
-        self.hooks = ServiceHooks() if hooks is None else hooks
+        # The lobby's entries, its start-up and its rebuilds; a game read for them has
+        # its deadline and its archive's note written again (``ServiceHooks.heal``).
+        self.listing = GameListing(lobby, self.repository, self.hooks.heal)
 
-    # ------------------------------------------------------------------ hooks
+    # ------------------------------------------------------------------ appended
 
     def subscribe(self, callback: AppendedCallback) -> Callable[[], None]:
         """Call ``callback(game_id, version)`` after each append made by this service
@@ -229,7 +220,7 @@ class GameService:
                 game.apply_event(event, at_ms)
             self.repository.remember(game)
             await self.listing.index(game)
-            await self._schedule(game)
+            await self.hooks.schedule(game)
             await self._notify(game_id, game.version)
             return summary_of(game)
         raise ServiceError("conflict", "Could not find a free game id; try again.")
@@ -263,12 +254,6 @@ class GameService:
             result = await self._join_locked(game, name, bot, account, digest)
         await self._notify(game_id, result.version)
         return result
-
-    async def rated(self, game_id: str) -> bool:
-        """Whether a game is rated (``not_found`` for no game)."""
-        lock = self.repository.lock(game_id)
-        async with lock:
-            return bool((await self.repository.get(game_id, lock, fresh=False)).state.clock.rated)
 
     async def _join_locked(
         self,
@@ -308,31 +293,7 @@ class GameService:
             return JoinResult(seat, token, game.version)
         raise _busy()
 
-    # ------------------------------------------------------------------ seats
-    # Who acts for a seat is the seats' (server/games/seats.py).
-
-    async def seat_for_token(
-        self, game_id: str, token: str | None, *, verify: bool = True
-    ) -> int | None:
-        """See ``Seats.seat_for_token``."""
-        return await self.seats.seat_for_token(game_id, token, verify=verify)
-
-    async def account_seat(self, game_id: str, username: str) -> int | None:
-        """See ``Seats.account_seat``."""
-        return await self.seats.account_seat(game_id, username)
-
-    async def issue_token(self, game_id: str, seat: int, replacing: str | None = None) -> str:
-        """See ``Seats.issue_token``."""
-        return await self.seats.issue_token(game_id, seat, replacing)
-
     # ------------------------------------------------------------------ commands
-
-    def decode_action(self, variant: str, raw: bytes) -> Any:
-        """A JSON action as the variant's action Struct, or ``bad_request``."""
-        decoder = self._action_decoders.get(variant)
-        if decoder is None:
-            decoder = self._action_decoders[variant] = VARIANTS[variant].action_decoder()
-        return decode_with(decoder.decode, raw, "action")
 
     async def submit(
         self,
@@ -386,7 +347,7 @@ class GameService:
                 if expected_version is not None and expected_version != game.version:
                     raise _Stale
                 facts = (
-                    await self._facts(game, now)
+                    await self.hooks.facts(game, now)
                     if type(action) is ClaimAbandon
                     else Facts(now)  # no look-up, no await: the path of every move
                 )
@@ -420,14 +381,6 @@ class GameService:
                 raise forbidden(REVOKED) from None
         raise _busy()
 
-    async def _facts(self, game: Game, now_ms: int) -> Facts:
-        """The facts of ``now`` for the rules, who is away included: it costs a
-        look-up, so only an abandon claim and a view ask for them."""
-        if self.hooks.away_since is None:
-            return Facts(now_ms)
-        away = await self.hooks.away_since(game.id, len(game.state.players))
-        return Facts(now_ms, tuple(away))
-
     # ------------------------------------------------------------------ time
 
     async def expire(self, game_id: str) -> CommandResult | None:
@@ -444,7 +397,7 @@ class GameService:
                 await self.repository.catch_up(game)  # another process recorded it
             # Written even if unchanged here: the set may hold another process's older
             # word (that is why this game was found due).
-            await self._schedule(game, force=True)
+            await self.hooks.schedule(game, force=True)
         if result is not None and not result.duplicate:
             await self._notify(game_id, result.version)
         return result
@@ -463,30 +416,6 @@ class GameService:
             except VersionConflict:
                 await self.repository.catch_up(game)
         raise _busy()
-
-    async def _schedule(self, game: Game, *, force: bool = False) -> None:
-        """Tell the scheduler the game's deadline when it changed (or ``force``)."""
-        if self.hooks.scheduler is None:
-            return
-        due = game.variant.deadline(game.state)
-        if due == game.scheduled and not force:
-            return
-        try:
-            await self.hooks.scheduler.schedule(game.id, game.version, due)
-        except RedisError:
-            # The timekeeper's start-up rebuild or the next change heals it.
-            log.exception("deadline update failed for %s at %d", game.id, game.version)
-            return
-        game.scheduled = due
-
-    def _schedule_soon(self, game: Game) -> None:
-        """``_schedule`` for the move path: written with others shortly (``note``)."""
-        if self.hooks.scheduler is None:
-            return
-        due = game.variant.deadline(game.state)
-        if due != game.scheduled:
-            self.hooks.scheduler.note(game.id, game.version, due)
-            game.scheduled = due
 
     async def _recorded(self, game_id: str, command_id: str) -> CommandResult | None:
         """The answer recorded for a command id already applied, if any."""
@@ -538,30 +467,17 @@ class GameService:
         if result.duplicate:
             return CommandResult(result.version, duplicate=True)
         was = game.status
-        self._fold_appended(game, logged, result.version)
+        self.repository.fold_appended(game, logged, result.version)
         if game.status in OVER and was not in OVER:
-            await self._archive_later(game)  # before the lobby: a restart heals it then
+            await self.hooks.archive_later(game)  # before the lobby: a restart heals it then
         await self.listing.index(game)
         if game.status == "finished" and was != "finished":
-            await self._finished(game)
+            await self.hooks.finished(game)
         if moved:
-            self._schedule_soon(game)
+            self.hooks.schedule_soon(game)
         else:
-            await self._schedule(game)
+            await self.hooks.schedule(game)
         return CommandResult(result.version)
-
-    def _fold_appended(self, game: Game, logged: list[LoggedEvent], version: int) -> None:
-        """Fold events just appended into the projection (dropped from the cache if
-        that fails)."""
-        try:
-            for entry in logged:
-                game.apply_event(entry.event, entry.at_ms)
-        except BaseException:
-            self.repository.forget(game.id)  # a half-applied projection must not be reused
-            raise
-        if game.version != version:  # pragma: no cover - a bug, not a race
-            self.repository.forget(game.id)
-            raise RuntimeError(f"{game.id}: projection at {game.version}, log at {version}")
 
     # ------------------------------------------------------------------ rematch
 
@@ -625,46 +541,10 @@ class GameService:
                 joined = True
                 if planned.bot is not None:
                     await self.store.note_bot_game(rematch_id)
-            await self._schedule(game)  # an open game expires (even one nobody joined)
+            await self.hooks.schedule(game)  # an open game expires (even one nobody joined)
             version = game.version
         if joined:
             await self._notify(rematch_id, version)
-
-    # ------------------------------------------------------------------ reading
-    # Reading is the reader's (server/games/reading.py); the service answers for it,
-    # so that the web edge and the workers hold one object for a game.
-
-    async def finished_game(self, game_id: str) -> tuple[Game, dict[str, Any]] | None:
-        """See ``GameReader.finished_game``."""
-        return await self.reader.finished_game(game_id)
-
-    async def variant_of(self, game_id: str) -> Variant:
-        """See ``GameReader.variant_of``."""
-        return await self.reader.variant_of(game_id)
-
-    async def view(
-        self, game_id: str, viewer: int | None, version: int | None = None
-    ) -> dict[str, Any]:
-        """See ``GameReader.view``."""
-        return await self.reader.view(game_id, viewer, version)
-
-    async def log(self, game_id: str, after: int = 0) -> list[LoggedEvent]:
-        """See ``GameReader.log``."""
-        return await self.reader.log(game_id, after)
-
-    async def events(
-        self, game_id: str, viewer: int | None, after: int = 0
-    ) -> list[dict[str, Any]]:
-        """See ``GameReader.events``."""
-        return await self.reader.events(game_id, viewer, after)
-
-    async def summary(self, game_id: str) -> dict[str, Any]:
-        """See ``GameReader.summary``."""
-        return await self.reader.summary(game_id)
-
-    async def record(self, game_id: str) -> dict[str, Any]:
-        """See ``GameReader.record``."""
-        return await self.reader.record(game_id)
 
     # ------------------------------------------------------------------ import
 
@@ -675,71 +555,8 @@ class GameService:
 
     async def _restored(self, game: Game) -> None:
         """List a game just imported, and note it for archiving (its lock held)."""
-        await self._archive_later(game)
+        await self.hooks.archive_later(game)
         await self.listing.index(game)
-
-    # ------------------------------------------------------------------ lobby
-    # The lobby's entries are the listing's (server/games/listing.py).
-
-    async def start(self) -> None:
-        """See ``GameListing.start``."""
-        await self.listing.start()
-
-    async def lobby_ready(self) -> None:
-        """See ``GameListing.ready``."""
-        await self.listing.ready()
-
-    async def lobby_rebuilding(self) -> bool:
-        """See ``GameListing.rebuilding``."""
-        return await self.listing.rebuilding()
-
-    async def aclose(self) -> None:
-        """See ``GameListing.aclose``."""
-        await self.listing.aclose()
-
-    async def list_games(self, status: Status | None, limit: int) -> list[dict[str, Any]]:
-        """See ``GameListing.list_games``."""
-        return await self.listing.list_games(status, limit)
-
-    async def _heal(self, game: Game) -> None:
-        """Write again what a game's lobby entry is rebuilt with: its deadline, and the
-        note of its archive if its end's note was lost (the game's lock held)."""
-        await self._schedule(game)
-        if game.status in OVER:
-            await self._archive_later(game)
-
-    # ------------------------------------------------------------------ archive
-
-    async def _archive_later(self, game: Game) -> None:
-        """Have a game over archived ``SPLENDOR_ARCHIVE_AFTER`` after its end."""
-        if self.hooks.archives is None or game.archived:
-            return
-        try:
-            await self.hooks.archives.add(game.id, game.log[-1].at_ms)
-        except RedisError:
-            # Healed at the next start: the lobby's refresh reads the game again.
-            log.exception("archive of %s not scheduled", game.id)
-
-    async def _finished(self, game: Game) -> None:
-        """Note the game for analysis; tell ``on_finished`` the game and its summary
-        (it logs its own failures: the end is appended)."""
-        if self.hooks.analyses is not None:
-            try:
-                await self.hooks.analyses.add(game.id)
-            except RedisError:  # noted again when someone asks for its analysis
-                log.exception("analysis of %s not scheduled", game.id)
-        if self.hooks.on_finished is not None:
-            await self.hooks.on_finished(game, summary_of(game))
-
-    # ------------------------------------------------------------------ projections
-
-    def cached_games(self) -> int:
-        """How many projections are held in memory (``GameRepository.cached_games``)."""
-        return self.repository.cached_games()
-
-    def drop_cache(self) -> None:
-        """Forget every projection (``GameRepository.drop_cache``)."""
-        self.repository.drop_cache()
 
 
 def check_rated(seeded: bool, clock: TimeControl | None) -> None:

@@ -2,7 +2,7 @@
 the sockets.
 
 Events reach a game's hub (``server.live.hubs.Hub``) by two roads. This process's
-own appends come from the game service (``server.games.service.AppendObserver``):
+own appends come from the game service (``server.games.hooks.AppendObserver``):
 ``appending`` before the append's round trip to Redis, then ``appended`` or
 ``append_failed``. Every other process's appends come from the tailer
 (``server.live.tailer``): a keyspace notification marks the game, the tailer reads
@@ -173,7 +173,7 @@ class LivePipeline:
             self._unwatched[game_id] = line.logged
         self.tailer.unwatch(game_id)
 
-    # -- this process's own appends (``server.games.service.AppendObserver``)
+    # -- this process's own appends (``server.games.hooks.AppendObserver``)
 
     def appending(self, game_id: str, logged: Sequence[LoggedEvent]) -> None:
         """IDLE to AHEAD or IN_FLIGHT_UNSHOWN: the events are about to be appended.

@@ -33,9 +33,10 @@ import msgspec
 from server.common.errors import ServiceError
 from server.common.settings import Settings, SettingsError
 from server.games.archiver import ArchiveQueue
+from server.games.hooks import ServiceHooks
 from server.games.lobby import KEEP_FINISHED, Lobby
 from server.games.public_records import RecordError, iso_to_ms, parse_record, record_players
-from server.games.service import GameService, ServiceHooks
+from server.games.service import GameService
 from server.players.accounts import accounts_named, deleted_among, mask_entries
 from server.store.availability import REDIS_CONNECT_S
 from server.store.clients import open_client
@@ -176,7 +177,7 @@ async def export_games(
     written = left_out = 0
     for game_id in await service.store.game_ids():
         try:
-            record = await service.record(game_id)
+            record = await service.reader.record(game_id)
         except ServiceError:  # The game is not finished, or not one this server reads.
             left_out += 1
             continue

@@ -41,8 +41,8 @@ def lobby_command(args: argparse.Namespace) -> int:
 
     async def run(url: str) -> int:
         async with games_on(url, settings.finished_games, settings.archive_after) as service:
-            assert service.keeper is not None
-            count = await service.keeper.rebuild()
+            assert service.listing.keeper is not None
+            count = await service.listing.keeper.rebuild()
             return count or 0
 
     started = time.monotonic()

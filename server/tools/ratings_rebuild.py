@@ -52,7 +52,7 @@ async def rebuild(service: GameService, profiles: Profiles) -> dict[str, int]:
     rated: list[RatedGame] = []
     for game_id in await service.store.game_ids():
         try:
-            finished = await service.finished_game(game_id)
+            finished = await service.reader.finished_game(game_id)
         except (ServiceError, msgspec.DecodeError, msgspec.ValidationError, KeyError, ValueError):
             continue  # Not a game this server reads, which the lobby leaves out too.
         if finished is None:
@@ -83,7 +83,7 @@ async def mend_recent(service: GameService, profiles: Profiles, limit: int = MEN
         left = set(await profiles.ratings.undecided(variant, ids))
         missing += [s for s in rated if s["id"] in left]
     for summary in sorted(missing, key=lambda s: (s.get("ended_at") or "", s["id"])):
-        finished = await service.finished_game(summary["id"])
+        finished = await service.reader.finished_game(summary["id"])
         if finished is not None:
             await profiles.game_finished(*finished)
     if missing:

@@ -86,7 +86,7 @@ async def join_seat(request: Request) -> Response:
     client_limits(request).spend_join(client_address(request))
     service = _service(request)
     game_id = _game_id(request)
-    await service.variant_of(game_id)  # 404 before looking at the body
+    await service.reader.variant_of(game_id)  # 404 before looking at the body
     join = wire.decode(await read_body(request), wire.JoinSeat)
     account = None
     if join.name is None and join.bot is None:
@@ -95,7 +95,7 @@ async def join_seat(request: Request) -> Response:
         name, bot = account, None
     else:
         name, bot = wire.player_name(join)
-        if bot is None and await service.rated(game_id):
+        if bot is None and await service.reader.rated(game_id):
             raise missing_token(RATED_NEEDS_ACCOUNT)  # a guest: 401, log in first
     joined = await service.join(game_id, name, bot, account)
     return json({"seat": joined.seat, "token": joined.token, "version": joined.version}, 201)
@@ -111,18 +111,18 @@ async def list_games(request: Request) -> Response:
         raise bad_request(f"limit must be 1 to {MAX_LIMIT}, not {limit}.")
     status: Status | None = raw_status  # narrowed by the check above
     service = _service(request)
-    games = await service.list_games(status, limit)
+    games = await service.listing.list_games(status, limit)
     await mask_deleted(request, [seat for game in games for seat in game["seats"]])
     # Each account's and bot's rating beside its name (server/players/profiles.py).
     games = await running(request).profiles.with_ratings(games)
-    if await service.lobby_rebuilding():
+    if await service.listing.rebuilding():
         # Lists may be missing games while the index is rebuilt (server/games/lobby_keeper.py).
         return json({"games": games, "rebuilding": True})
     return json({"games": games})
 
 
 async def game_summary(request: Request) -> Response:
-    summary = await _service(request).summary(_game_id(request))
+    summary = await _service(request).reader.summary(_game_id(request))
     await mask_deleted(request, summary["seats"])
     # A finished rated game says whether it moved ratings (server/players/profiles.py).
     [summary] = await running(request).profiles.with_decisions([summary])
@@ -134,7 +134,7 @@ async def game_view(request: Request) -> Response:
     game_id = _game_id(request)
     version = int_param(request, "version", None)
     viewer = await seat_for_token(request, game_id, bearer_token(request))
-    view = await service.view(game_id, viewer, version)
+    view = await service.reader.view(game_id, viewer, version)
     await mask_deleted(request, view["players"])
     return json({"version": view["version"], "view": view})
 
@@ -145,7 +145,7 @@ async def game_events(request: Request) -> Response:
     after = int_param(request, "after", 0)
     assert after is not None
     viewer = await seat_for_token(request, game_id, bearer_token(request))
-    events = await service.events(game_id, viewer, after)
+    events = await service.reader.events(game_id, viewer, after)
     await mask_deleted(request, [e for e in events if e["type"] == "PlayerJoined"])
     return json({"events": events})
 
@@ -153,7 +153,7 @@ async def game_events(request: Request) -> Response:
 async def game_export(request: Request) -> Response:
     """A finished game's public record (docs/export.md), as a file to save."""
     game_id = _game_id(request)
-    record = await _service(request).record(game_id)
+    record = await _service(request).reader.record(game_id)
     await mask_deleted(request, record_players(record))
     # An id is ASCII letters, digits, - and _ (is_game_id): safe in the header as is.
     return json(record, headers={"Content-Disposition": f'attachment; filename="{game_id}.json"'})
@@ -164,7 +164,7 @@ async def game_analysis(request: Request) -> Response:
     the bots' runners, if it was not)."""
     service = _service(request)
     game_id = _game_id(request)
-    summary = await service.summary(game_id)
+    summary = await service.reader.summary(game_id)
     if summary["status"] != "finished":
         raise ServiceError(
             "conflict",
@@ -187,7 +187,7 @@ async def submit_command(request: Request) -> Response:
     )
     if wait is not None:
         raise rate_limited(wait)
-    variant = await service.variant_of(game_id)
+    variant = await service.reader.variant_of(game_id)
     if token is None:
         raise missing_token()
     # The seats as cached: the append checks the token is still the seat's.
@@ -195,7 +195,7 @@ async def submit_command(request: Request) -> Response:
     assert seat is not None
     command = wire.decode(await read_body(request), wire.Command)
     wire.check_command(command)
-    action = service.decode_action(variant.name, bytes(command.action))
+    action = wire.decode_action(variant.name, bytes(command.action))
     result = await service.submit(
         game_id, seat, command.command_id, action, command.expected_version, token_digest(token)
     )
@@ -224,10 +224,10 @@ async def _refuse_deleted_account(request: Request, game_id: str, token: str) ->
     """A rated game's seat whose account was deleted plays no rated rematch (its
     player still holds the seat token, not the account): 403 ``unauthorized``."""
     service = _service(request)
-    if not await service.rated(game_id):
+    if not await service.reader.rated(game_id):
         return
-    seat = await service.seat_for_token(game_id, token)
-    seats = {s["seat"]: s for s in (await service.summary(game_id))["seats"]}
+    seat = await service.seats.seat_for_token(game_id, token)
+    seats = {s["seat"]: s for s in (await service.reader.summary(game_id))["seats"]}
     account = seats[seat]["account"] if seat in seats else None
     if account is None:
         return

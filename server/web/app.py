@@ -35,8 +35,9 @@ from starlette.staticfiles import StaticFiles
 
 from server.common.settings import Settings
 from server.games.archiver import ArchiveQueue, running_archiver
+from server.games.hooks import ServiceHooks
 from server.games.lobby import Lobby
-from server.games.service import GameService, ServiceHooks
+from server.games.service import GameService
 from server.games.timekeeper import Deadlines, running_timekeeper
 from server.players.accounts import Accounts
 from server.players.profiles import Profiles
@@ -132,7 +133,7 @@ async def serving_games(
             on_command=metrics.command_handled,
         )
         service = GameService(store, lobby, cache_games=settings.cache_games, hooks=hooks)
-        await service.start()
+        await service.listing.start()
         yield Running(
             redis=client,
             store=store,
@@ -146,7 +147,7 @@ async def serving_games(
         )
     finally:
         if service is not None:
-            await service.aclose()  # the lobby's refresh or rebuild, if running
+            await service.listing.aclose()  # the lobby's refresh or rebuild, if running
         accounts.close()
         await deadlines.aclose()  # what the last moves noted
 

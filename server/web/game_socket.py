@@ -228,7 +228,7 @@ class _Session:
             seat = self.outbox.viewer
             assert seat is not None
             wire.check_command(wire.Command(command_id, message.action, message.expected_version))
-            action = self.service.decode_action(self.variant, bytes(message.action))
+            action = wire.decode_action(self.variant, bytes(message.action))
             result = await _pool_retry(
                 lambda: self.service.submit(
                     self.game_id, seat, command_id, action, message.expected_version, self.digest
@@ -351,8 +351,8 @@ async def live_hubs(
     and unbound before they close."""
 
     async def load(game_id: str) -> tuple[Variant, Sequence[LoggedEvent]]:
-        variant = await service.variant_of(game_id)
-        return variant, await masked_log(client, await service.log(game_id))
+        variant = await service.reader.variant_of(game_id)
+        return variant, await masked_log(client, await service.reader.log(game_id))
 
     hubs = HubRegistry(
         load,

@@ -128,7 +128,7 @@ class _LiveCollector(Collector):
         yield GaugeMetricFamily(
             "splendor_cached_games",
             "Games folded in this process's cache.",
-            service.cached_games(),
+            service.repository.cached_games(),
         )
         yield GaugeMetricFamily(
             "splendor_draining",

@@ -51,12 +51,12 @@ async def seat_for_token(
 ) -> int | None:
     """The token's seat (None: a spectator), a request's or a websocket's; a token is
     checked within its address's budget of failed authentications (``verify``:
-    ``GameService.seat_for_token``)."""
+    ``Seats.seat_for_token``)."""
     service = running(conn).service
     if token is None:
-        return await service.seat_for_token(game_id, None)
+        return await service.seats.seat_for_token(game_id, None)
     return await client_limits(conn).authenticate(
-        client_address(conn), lambda: service.seat_for_token(game_id, token, verify=verify)
+        client_address(conn), lambda: service.seats.seat_for_token(game_id, token, verify=verify)
     )
 
 

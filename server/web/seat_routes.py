@@ -51,9 +51,9 @@ async def seat_token(request: Request) -> Response:
 
 async def _by_token(service: GameService, game_id: str, token: str) -> tuple[int, str]:
     """The token's seat gets a new token, if the token is still the seat's."""
-    seat = await service.seat_for_token(game_id, token)
+    seat = await service.seats.seat_for_token(game_id, token)
     assert seat is not None
-    return seat, await service.issue_token(game_id, seat, replacing=token_digest(token))
+    return seat, await service.seats.issue_token(game_id, seat, replacing=token_digest(token))
 
 
 async def _by_session(request: Request, service: GameService, game_id: str) -> tuple[int, str]:
@@ -63,17 +63,17 @@ async def _by_session(request: Request, service: GameService, game_id: str) -> t
     is checked again after: a "log out everywhere" running meanwhile either revokes
     the token written here or ended the session before the check, and the token is
     withdrawn (server/games/seat_tokens.py)."""
-    await service.variant_of(game_id)  # 404 first
+    await service.reader.variant_of(game_id)  # 404 first
     username = await session_account(request)  # 403 for another site's page
     if username is None:
         raise missing_token(
             "Log in to get your seat's token, or send the seat's token: Bearer <token>."
         )
-    seat = await service.account_seat(game_id, username)
+    seat = await service.seats.account_seat(game_id, username)
     if seat is None:
         raise not_found(f"{username} holds no seat in game {game_id}.")
     await service.seat_tokens.record(username, game_id, seat)
-    fresh = await service.issue_token(game_id, seat)
+    fresh = await service.seats.issue_token(game_id, seat)
     if await running(request).accounts.session_account(request.cookies.get(COOKIE)) is None:
         await service.seat_tokens.withdraw(game_id, seat, token_digest(fresh))
         raise ServiceError("unauthorized", "Your session ended: log in again.", 401)

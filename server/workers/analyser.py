@@ -225,8 +225,8 @@ class Analyser:
         if await self.queue.result(game_id) is not None:
             await self.queue.drop(game_id)  # analysed once
             return
-        variant = await self.service.variant_of(game_id)
-        events = [entry.event for entry in await self.service.log(game_id)]
+        variant = await self.service.reader.variant_of(game_id)
+        events = [entry.event for entry in await self.service.reader.log(game_id)]
         state = variant.fold(events)
         if state.status != "finished":
             await self.queue.drop(game_id)  # an aborted game has nothing to analyse

@@ -144,8 +144,8 @@ class BotRunner:
                 del self._tables[game_id]
         for game_id in members - set(self._tables):
             try:
-                variant = await self.service.variant_of(game_id)
-                logged = await self.service.log(game_id)
+                variant = await self.service.reader.variant_of(game_id)
+                logged = await self.service.reader.log(game_id)
             except ServiceError:
                 await self._redis.srem(BOT_GAMES_KEY, game_id)
                 continue

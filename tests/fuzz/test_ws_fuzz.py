@@ -98,8 +98,8 @@ class Arena:
         HTTP reads answer, without their round trips)."""
         service: GameService = running(self.server.app).service
         game_id = self.table.id
-        views = [await service.view(game_id, viewer) for viewer in (0, 1, None)]
-        return [await service.summary(game_id), *views]
+        views = [await service.reader.view(game_id, viewer) for viewer in (0, 1, None)]
+        return [await service.reader.summary(game_id), *views]
 
     async def unchanged(self) -> None:
         assert await self.game() == self.before

@@ -79,7 +79,7 @@ async def test_a_killed_workers_analysis_is_resumed_by_another_worker(
     body = await queue.result(game.id)
     assert body is not None
     assert await redis_client.hkeys(analysis_key(game.id)) == [b"done"]
-    events = [entry.event for entry in await service.log(game.id)]
+    events = [entry.event for entry in await service.reader.log(game.id)]
     pure = json.loads(json.dumps(analyse("duel", events, game.id, BUDGET).wire()))
     assert json.loads(body) == pure
     assert await queue.due() == {}

@@ -18,6 +18,7 @@ import httpx
 import redis.asyncio as aioredis
 
 from events.game import VARIANTS
+from server.common.wire import decode_action
 from server.games.archiver import LEASE_MS, ArchiveQueue, Archiver
 from server.games.lobby import Lobby
 from server.games.service import GameService
@@ -130,7 +131,7 @@ async def _short_games(service: GameService, count: int) -> list[str]:
         game_id = (await service.create_game("classic", 2, seed=i))["id"]
         seat = (await service.join(game_id, "Ana")).seat
         await service.join(game_id, "Bo")
-        resign = service.decode_action("classic", b'{"kind": "resign"}')
+        resign = decode_action("classic", b'{"kind": "resign"}')
         await service.submit(game_id, seat, "resign", resign)
         games.append(game_id)
     return games
@@ -143,7 +144,7 @@ async def test_two_processes_archiving_the_same_games_archive_each_once(
     service = GameService(EventStore(redis_client), Lobby(redis_client))
     service.hooks.archives = ArchiveQueue(redis_client, after_s=0)
     games = await _short_games(service, 100)
-    before = {g: await service.events(g, None) for g in games}
+    before = {g: await service.reader.events(g, None) for g in games}
     command = [sys.executable, "-c", _ARCHIVING_ALL, redis_server]
     children = [subprocess.Popen(command, stdout=subprocess.PIPE) for _ in range(2)]
     try:
@@ -161,7 +162,7 @@ async def test_two_processes_archiving_the_same_games_archive_each_once(
     for g in games:
         assert await redis_client.exists(archive_key(g))
         assert not await redis_client.exists(events_key(g))
-        assert await GameService(EventStore(redis_client)).events(g, None) == before[g]
+        assert await GameService(EventStore(redis_client)).reader.events(g, None) == before[g]
 
 
 def _shape(exists: list[int]) -> str:
@@ -187,7 +188,9 @@ async def test_a_process_killed_while_archiving_leaves_every_game_whole(
         for variant, n in (("classic", 4), ("duel", 2))
     ]
     games += await _short_games(service, 300)
-    before = {g: (await service.events(g, None), await service.summary(g)) for g in games}
+    before = {
+        g: (await service.reader.events(g, None), await service.reader.summary(g)) for g in games
+    }
     assert len(await queue.all()) == len(games)
 
     child = subprocess.Popen([sys.executable, "-c", _ARCHIVING, redis_server], env=os.environ)
@@ -213,7 +216,7 @@ async def test_a_process_killed_while_archiving_leaves_every_game_whole(
     assert set(seen.values()) == {"live", "archived"}, seen
     cold = GameService(EventStore(redis_client), Lobby(redis_client))
     for g in games:
-        assert (await cold.events(g, None), await cold.summary(g)) == before[g]
+        assert (await cold.reader.events(g, None), await cold.reader.summary(g)) == before[g]
 
     # The killed process's games are leased: taken again once the lease is over.
     rest = Archiver(cold, queue, clock_ms=lambda: (1 << 50) + LEASE_MS + 1)
@@ -222,4 +225,4 @@ async def test_a_process_killed_while_archiving_leaves_every_game_whole(
     assert set((await shapes()).values()) == {"archived"}
     fresh = GameService(EventStore(redis_client), Lobby(redis_client))
     for g in games:
-        assert (await fresh.events(g, None), await fresh.summary(g)) == before[g]
+        assert (await fresh.reader.events(g, None), await fresh.reader.summary(g)) == before[g]

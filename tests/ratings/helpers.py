@@ -12,6 +12,7 @@ import redis.asyncio as aioredis
 
 from events.base import LEAVE_KINDS, Resign, TimeControl
 from events.rated import TURNS_TO_COUNT, completed_turns, human_seats
+from server.common.wire import decode_action
 from server.games.service import GameService
 
 CLOCK: Final = TimeControl(initial=300, increment=3)
@@ -53,16 +54,16 @@ async def play_turns(
     """Play opening moves, for every seat whose move it is (bots' too, as the bot
     runner would), until every one of ``seats`` (default: the human seats) has
     completed ``turns`` turns; returns each seat's completed turns."""
-    variant = (await service.summary(game_id))["variant"]
+    variant = (await service.reader.summary(game_id))["variant"]
     while True:
-        log = [logged.event for logged in await service.log(game_id)]
+        log = [logged.event for logged in await service.reader.log(game_id)]
         done = completed_turns(log)
         wanted = human_seats(log) if seats is None else seats
         if all(done.get(seat, 0) >= turns for seat in wanted):
             return done
-        seat = (await service.view(game_id, None))["turn"]["seat"]
-        move = opening_move((await service.view(game_id, seat))["legal"])
-        action = service.decode_action(variant, json.dumps(move).encode())
+        seat = (await service.reader.view(game_id, None))["turn"]["seat"]
+        move = opening_move((await service.reader.view(game_id, seat))["legal"])
+        action = decode_action(variant, json.dumps(move).encode())
         await service.submit(game_id, seat, f"open-{next(_moves)}", action)
 
 
@@ -111,5 +112,5 @@ async def counted_game(service: GameService, variant: str, seats: list[str]) -> 
     await play_turns(service, game_id)
     for seat in range(len(seats) - 1, 0, -1):
         await act(service, game_id, seat, Resign())
-    assert (await service.summary(game_id))["result"]["winners"] == [0]
+    assert (await service.reader.summary(game_id))["result"]["winners"] == [0]
     return game_id

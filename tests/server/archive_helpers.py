@@ -14,6 +14,7 @@ import redis.asyncio as aioredis
 from bots import choose
 from events.base import TimeControl
 from server.common.errors import ServiceError
+from server.common.wire import decode_action
 from server.games.service import GameService
 
 KINDS = [("classic", 2), ("classic", 4), ("duel", 2)]
@@ -53,13 +54,13 @@ async def play(
         tokens.append(joined.token)
     rng = random.Random(seed)
     for n in range(2_000):
-        view = await service.view(game_id, None)
+        view = await service.reader.view(game_id, None)
         if view["status"] in ("finished", "aborted"):
             return Played(game_id, tokens)
         seat = view["turn"]["seat"]
-        wire = choose("greedy", await service.view(game_id, seat), rng)
+        wire = choose("greedy", await service.reader.view(game_id, seat), rng)
         clock.think()
-        action = service.decode_action(variant, json.dumps(wire).encode())
+        action = decode_action(variant, json.dumps(wire).encode())
         # Too late, the loss on time is recorded instead.
         with contextlib.suppress(ServiceError):
             await service.submit(game_id, seat, f"move-{n}", action)
@@ -82,17 +83,18 @@ def timeless(view: dict[str, Any]) -> dict[str, Any]:
 async def everything_read(service: GameService, game_id: str) -> dict[str, Any]:
     """What every reader gets of a game: its summary, record, events and the views at
     every version, as a spectator and as each seat (a seat's events and views too)."""
-    summary = await service.summary(game_id)
+    summary = await service.reader.summary(game_id)
     seats: list[int | None] = [None, *range(len(summary["seats"]))]
     out: dict[str, Any] = {"summary": summary}
     if summary["status"] == "finished":
-        out["record"] = await service.record(game_id)
+        out["record"] = await service.reader.record(game_id)
     for seat in seats:
-        out[f"events {seat}"] = await service.events(game_id, seat)
-        out[f"events {seat} after 5"] = await service.events(game_id, seat, after=5)
+        out[f"events {seat}"] = await service.reader.events(game_id, seat)
+        out[f"events {seat} after 5"] = await service.reader.events(game_id, seat, after=5)
         out[f"views {seat}"] = [
-            timeless(await service.view(game_id, seat, v)) for v in range(1, summary["version"] + 1)
+            timeless(await service.reader.view(game_id, seat, v))
+            for v in range(1, summary["version"] + 1)
         ]
-        out[f"now {seat}"] = timeless(await service.view(game_id, seat))
-    out["log"] = await service.log(game_id)
+        out[f"now {seat}"] = timeless(await service.reader.view(game_id, seat))
+    out["log"] = await service.reader.log(game_id)
     return out

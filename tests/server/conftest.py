@@ -36,7 +36,7 @@ async def app(redis_client: aioredis.Redis, settings: Settings) -> AsyncIterator
     its lobby built (in the background at start-up: awaited, so tests see no late write)."""
     application = create_app(settings, plugins=False)
     async with application.router.lifespan_context(application):
-        await running(application).service.lobby_ready()
+        await running(application).service.listing.ready()
         yield application
 
 

@@ -51,7 +51,7 @@ async def test_a_claim_waits_60_s_from_the_movers_last_socket(
     game_id = (await service.create_game("classic", 2))["id"]
     for name in ("Ana", "Ben"):
         await service.join(game_id, name)
-    mover = (await service.view(game_id, None))["turn"]["seat"]
+    mover = (await service.reader.view(game_id, None))["turn"]["seat"]
     other = 1 - mover
     presence.want(game_id, mover, True)
     await written(presence)
@@ -59,7 +59,7 @@ async def test_a_claim_waits_60_s_from_the_movers_last_socket(
     with pytest.raises(ServiceError) as refused:
         await service.submit(game_id, other, "claim-1", ClaimAbandon())
     assert refused.value.code == "illegal_action"
-    assert not listed_claim(await service.view(game_id, other))
+    assert not listed_claim(await service.reader.view(game_id, other))
 
     presence.want(game_id, mover, False)
     await written(presence)
@@ -68,12 +68,12 @@ async def test_a_claim_waits_60_s_from_the_movers_last_socket(
     with pytest.raises(ServiceError) as early:
         await service.submit(game_id, other, "claim-2", ClaimAbandon())
     assert "1 s to go" in early.value.message
-    assert not listed_claim(await service.view(game_id, other))
+    assert not listed_claim(await service.reader.view(game_id, other))
 
     clock.now = left + 60_000
-    assert listed_claim(await service.view(game_id, other))
+    assert listed_claim(await service.reader.view(game_id, other))
     await service.submit(game_id, other, "claim-3", ClaimAbandon())
-    final = await service.view(game_id, None)
+    final = await service.reader.view(game_id, None)
     assert final["status"] == "finished"
     assert final["players"][mover]["out"] == "abandon"
     assert final["result"]["reason"] == "abandon" and final["result"]["winners"] == [other]
@@ -89,10 +89,10 @@ async def test_a_mover_who_never_came_is_away_since_the_start(
     clock.now += 600_000  # the game waits ten minutes for its second player
     await service.join(game_id, "Ben")
     started = clock.now
-    other = 1 - (await service.view(game_id, None))["turn"]["seat"]
+    other = 1 - (await service.reader.view(game_id, None))["turn"]["seat"]
     clock.now = started + 30_000
     with pytest.raises(ServiceError):
         await service.submit(game_id, other, "claim-1", ClaimAbandon())
     clock.now = started + 60_000
     await service.submit(game_id, other, "claim-2", ClaimAbandon())
-    assert (await service.view(game_id, None))["result"]["reason"] == "abandon"
+    assert (await service.reader.view(game_id, None))["result"]["reason"] == "abandon"

@@ -33,8 +33,8 @@ def _service(client: aioredis.Redis, clock: Clock) -> GameService:
 
 
 async def _pure(service: GameService, game_id: str, iterations: int = BUDGET) -> dict[str, Any]:
-    variant = await service.variant_of(game_id)
-    events = [entry.event for entry in await service.log(game_id)]
+    variant = await service.reader.variant_of(game_id)
+    events = [entry.event for entry in await service.reader.log(game_id)]
     wire = analyse(variant.name, events, game_id, iterations).wire()
     as_json: dict[str, Any] = json.loads(json.dumps(wire))  # the actions' tuples as lists
     return as_json
@@ -68,7 +68,7 @@ async def test_a_finished_game_is_analysed_once_as_the_pure_analysis_has_it(
         assert body is not None
         analysis = json.loads(body)
         assert analysis == await _pure(service, game.id)
-        summary = await service.summary(game.id)
+        summary = await service.reader.summary(game.id)
         _check_chances(analysis, list(summary["result"]["winners"]))
         assert await queue.due() == {}
         assert await redis_client.hkeys(analysis_key(game.id)) == [b"done"]  # positions gone
@@ -102,8 +102,8 @@ async def test_a_runner_dying_mid_analysis_is_taken_over_when_its_lease_ends(
         assert not await second.tick()  # leased
         clock.now_ms += LEASE_MS + 1
         assert await second.tick()
-        variant = await service.variant_of(game.id)
-        events = [entry.event for entry in await service.log(game.id)]
+        variant = await service.reader.variant_of(game.id)
+        events = [entry.event for entry in await service.reader.log(game.id)]
         assert second.positions == len(turn_starts(variant.name, events)) - 2 > 0
         body = await queue.result(game.id)
         assert body is not None

@@ -43,8 +43,8 @@ async def test_an_archived_game_reads_as_its_stream_did(
     playing = _service(redis_client, clock)
     early = _service(redis_client, clock)  # another process, which saw the game begin
     game = await play(playing, clock, variant, players, seed=players, timed=variant == "duel")
-    middle = (await playing.summary(game.id))["version"] // 2
-    await early.view(game.id, None, middle)
+    middle = (await playing.reader.summary(game.id))["version"] // 2
+    await early.reader.view(game.id, None, middle)
     cached = early.repository.cached(game.id)
     assert cached is not None
     cached.log[middle:] = []  # cached at the middle, as if read then
@@ -59,9 +59,9 @@ async def test_an_archived_game_reads_as_its_stream_did(
         assert await everything_read(reader, game.id) == before
         # Its seats' tokens are still theirs (read from the archive), others not.
         with pytest.raises(ServiceError, match="token"):
-            await reader.seat_for_token(game.id, "not-a-token-of-this-game")
+            await reader.seats.seat_for_token(game.id, "not-a-token-of-this-game")
         for seat, token in enumerate(game.tokens):
-            assert await reader.seat_for_token(game.id, token) == seat
+            assert await reader.seats.seat_for_token(game.id, token) == seat
 
 
 async def test_two_processes_archive_a_game_once(redis_client: aioredis.Redis) -> None:
@@ -95,7 +95,7 @@ async def test_the_archiver_archives_games_when_due(redis_client: aioredis.Redis
     queue = ArchiveQueue(redis_client, after_s=600)
     service.hooks.archives = queue
     game = await play(service, clock, "duel", 2, seed=4, timed=False)
-    ended = (await service.log(game.id))[-1].at_ms
+    ended = (await service.reader.log(game.id))[-1].at_ms
     assert await queue.all() == {game.id: ended + 600_000}
     other = _service(redis_client, clock)
     archivers = [Archiver(s, queue, clock_ms=clock) for s in (service, other)]
@@ -118,7 +118,7 @@ async def test_a_command_to_an_archived_game_gets_game_over(
     before = [(await http.get(path + suffix)).json() for suffix in ("/events", "/export")]
     seat_view = (await http.get(path + "/view", headers=auth(game.tokens[1]))).json()
     assert await archive_game(service, game.id)
-    service.drop_cache()
+    service.repository.drop_cache()
     assert not await redis_client.exists(commands_key(game.id))
     assert [(await http.get(path + suffix)).json() for suffix in ("/events", "/export")] == before
     assert (await http.get(path + "/view", headers=auth(game.tokens[1]))).json() == seat_view
@@ -164,8 +164,8 @@ async def test_an_imported_game_is_noted_for_its_archive(redis_client: aioredis.
     clock = Clock()
     service = _service(redis_client, clock)
     game = await play(service, clock, "classic", 2, seed=21, timed=False)
-    record = await service.record(game.id)
-    ended = (await service.log(game.id))[-1].at_ms
+    record = await service.reader.record(game.id)
+    ended = (await service.reader.log(game.id))[-1].at_ms
     await redis_client.flushdb()
     importing = _service(redis_client, clock)
     queue = importing.hooks.archives = ArchiveQueue(redis_client, after_s=60)
@@ -179,12 +179,12 @@ async def test_a_lobby_rebuild_notes_games_over_whose_note_was_lost(
     """A game over that was never noted (its process died, or it ended where no note was written) is noted when a lobby rebuild (splendor lobby rebuild, or a start without the lobby) reads it."""
     clock = Clock()
     game = await play(_service(redis_client, clock), clock, "duel", 2, seed=22, timed=False)
-    ended = (await _service(redis_client, clock).log(game.id))[-1].at_ms
+    ended = (await _service(redis_client, clock).reader.log(game.id))[-1].at_ms
     rebuilding = _service(redis_client, clock)
     queue = rebuilding.hooks.archives = ArchiveQueue(redis_client, after_s=600)
     assert await queue.all() == {}
-    assert rebuilding.keeper is not None
-    await rebuilding.keeper.rebuild()
+    assert rebuilding.listing.keeper is not None
+    await rebuilding.listing.keeper.rebuild()
     assert await queue.all() == {game.id: ended + 600_000}
 
 
@@ -203,7 +203,7 @@ async def test_a_game_that_cannot_be_read_is_left_as_it_is(redis_client: aioredi
     assert archiver.archived == 1
     assert await queue.all() == {}
     assert await redis_client.exists(events_key("broken"))
-    assert service.cached_games() == 0
+    assert service.repository.cached_games() == 0
 
 
 async def test_splendor_export_writes_archived_games_as_before(

@@ -86,7 +86,7 @@ async def test_a_game_archived_while_replayed_reads_the_same(
             if running(server.app).hubs.get(table.id) is None:
                 break
             await asyncio.sleep(0.02)
-        service.drop_cache()
+        service.repository.drop_cache()
         for seat, token in tokens:
             url = server.ws_url(table.id, token, since=0)
             watcher = await _replay(url, f"after-{seat}", seat, final)

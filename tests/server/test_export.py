@@ -28,7 +28,7 @@ from starlette.applications import Starlette
 from bots.moves import moves as game_moves
 from server import cli
 from server.common.settings import Settings
-from server.common.wire import iso_time
+from server.common.wire import decode_action, iso_time
 from server.games.public_records import iso_to_ms, parse_record
 from server.games.service import GameService
 from server.store.embedded_redis import EmbeddedRedis
@@ -85,10 +85,10 @@ async def _play_to_the_end(
             tokens.append(joined["token"])
     service: GameService = running(app).service
     rng = random.Random(len(seats))
-    while (view := await service.view(game_id, None))["status"] != "finished":
+    while (view := await service.reader.view(game_id, None))["status"] != "finished":
         seat = view["turn"]["seat"]
-        legal = game_moves(await service.view(game_id, seat))
-        action = service.decode_action(variant, json.dumps(_choose(legal, rng)).encode())
+        legal = game_moves(await service.reader.view(game_id, seat))
+        action = decode_action(variant, json.dumps(_choose(legal, rng)).encode())
         await service.submit(game_id, seat, f"{COMMAND_PREFIX}{view['version']}", action)
     return game_id, tokens
 

@@ -136,7 +136,7 @@ async def hubs_of(service: GameService, redis_client: aioredis.Redis) -> AsyncIt
     """A process's hubs over ``service``, tailing with notifications, as the app has them."""
 
     async def load(game: str) -> tuple[Any, Sequence[LoggedEvent]]:
-        return await service.variant_of(game), await service.log(game)
+        return await service.reader.variant_of(game), await service.reader.log(game)
 
     hubs = HubRegistry(load, tail_client(redis_client), redis_client, tail_mode="notify")
     try:
@@ -178,7 +178,7 @@ async def test_a_failed_append_shows_the_move_another_process_made_instead(
         spectator = ListWire()
         await hubs.watch(game_id, None, None, spectator)
         await asyncio.sleep(0.2)  # subscribed
-        log = await service.log(game_id)
+        log = await service.reader.log(game_id)
         seat, legal = await mover_and_legal(service, game_id)
         state = CLASSIC.fold(e.event for e in log)
         decided = CLASSIC.decide(
@@ -201,8 +201,8 @@ async def test_a_failed_append_shows_the_move_another_process_made_instead(
             if spectator.sent[-1]["version"] == final and player.sent[-1]["version"] == final:
                 break
             await asyncio.sleep(0.05)
-        assert rebuild(spectator.sent) == await service.view(game_id, None)
-        assert rebuild(player.sent) == await service.view(game_id, seat)
+        assert rebuild(spectator.sent) == await service.reader.view(game_id, None)
+        assert rebuild(player.sent) == await service.reader.view(game_id, seat)
         assert player.sent[0]["type"] == "snapshot"
 
 
@@ -213,7 +213,7 @@ async def test_a_socket_waiting_on_a_hub_ahead_whose_last_socket_leaves_gets_a_f
     game_id, _ = await seated(service)
     async with hubs_of(service, redis_client) as hubs:
         first = await hubs.watch(game_id, None, None, ListWire())
-        log = await service.log(game_id)
+        log = await service.reader.log(game_id)
         seat, legal = await mover_and_legal(service, game_id)
         state = CLASSIC.fold(e.event for e in log)
         decided = CLASSIC.decide(
@@ -247,7 +247,7 @@ async def test_a_hub_that_fails_ahead_is_dropped_settled_and_a_new_socket_gets_a
         await hubs.watch(game_id, None, None, ListWire(), close)
         hub = hubs.get(game_id)
         assert hub is not None
-        log = await service.log(game_id)
+        log = await service.reader.log(game_id)
         state = CLASSIC.fold(e.event for e in log)
         seat, legal = await mover_and_legal(service, game_id)
         good = CLASSIC.decide(state, seat, action(service, "classic", legal[0]), random.Random(1))

@@ -14,6 +14,7 @@ import redis.asyncio as aioredis
 
 from events.base import TimeControl
 from server.common.settings import Settings
+from server.common.wire import decode_action
 from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.store.event_store import EventStore
@@ -140,24 +141,24 @@ async def test_a_move_after_the_flag_is_refused_and_the_loss_recorded_once(
     for name in ("A", "B"):
         await service.join(game_id, name)
     for color in ("white", "green"):  # the first turns
-        view = await service.view(game_id, None)
+        view = await service.reader.view(game_id, None)
         seat = view["turn"]["seat"]
         wire = json.dumps({"kind": "take_two", "color": color}).encode()
-        action = service.decode_action("classic", wire)
+        action = decode_action("classic", wire)
         now[0] += 1000
         await service.submit(game_id, seat, f"m{seat}", action)
-    seat = (await service.view(game_id, None))["turn"]["seat"]
-    version = (await service.view(game_id, None))["version"]
+    seat = (await service.reader.view(game_id, None))["turn"]["seat"]
+    version = (await service.reader.view(game_id, None))["version"]
     now[0] += 10_000
-    action = service.decode_action("classic", b'{"kind": "take_two", "color": "blue"}')
+    action = decode_action("classic", b'{"kind": "take_two", "color": "blue"}')
     with pytest.raises(Exception, match="Your time ran out") as refused:
         await service.submit(game_id, seat, "late", action)
     assert getattr(refused.value, "code", None) == "illegal_action"
-    log = await service.log(game_id)
+    log = await service.reader.log(game_id)
     assert [type(e.event).__name__ for e in log[version:]] == ["TimeRanOut", "GameEnded"]
     assert await redis_client.hget(commands_key(game_id), f"clock:{seat}:{version}")
     assert await service.expire(game_id) is None
-    view = await service.view(game_id, None)
+    view = await service.reader.view(game_id, None)
     assert view["result"]["reason"] == "time" and view["players"][seat]["out"] == "time"
 
 
@@ -241,12 +242,12 @@ async def test_time_alone_aborts_an_open_game_and_a_first_move_not_made(
     assert await service.expire(started) is None
     now[0] += 1
     assert await service.expire(started) is not None
-    view = await service.view(started, None)
+    view = await service.reader.view(started, None)
     assert view["status"] == "aborted"
-    assert type((await service.log(started))[-1].event).__name__ == "GameAborted"
+    assert type((await service.reader.log(started))[-1].event).__name__ == "GameAborted"
     now[0] += 30 * 60_000
     assert await service.expire(waiting) is not None
-    assert (await service.view(waiting, None))["status"] == "aborted"
+    assert (await service.reader.view(waiting, None))["status"] == "aborted"
     assert [g["id"] for g in await lobby.newest("open", 10)] == []
     assert {g["id"] for g in await lobby.newest("aborted", 10)} == {waiting, started}
     again = await service.expire(waiting)

@@ -40,7 +40,7 @@ def ticking(start: int = 1_700_000_000_000) -> Callable[[], int]:
 
 async def resign(service: GameService, game_id: str, seat: int = 0) -> None:
     """End a live game at once: ``seat`` resigns."""
-    variant = (await service.variant_of(game_id)).name
+    variant = (await service.reader.variant_of(game_id)).name
     await service.submit(game_id, seat, command_id(), action(service, variant, {"kind": "resign"}))
 
 
@@ -52,7 +52,7 @@ async def finished(service: GameService) -> str:
 
 async def lists(service: GameService) -> dict[str, list[dict[str, Any]]]:
     """Every list of the lobby, aborted included."""
-    return {status: await service.list_games(status, ALL) for status in STATUSES}
+    return {status: await service.listing.list_games(status, ALL) for status in STATUSES}
 
 
 def ids(games: list[dict[str, Any]]) -> list[str]:
@@ -72,7 +72,7 @@ async def test_the_finished_list_keeps_the_games_that_ended_last(store: EventSto
     """With a bound of 3, five finished games list the three that ended last, newest first; the others leave the index."""
     service = GameService(store, Lobby(store.client, KEEP), clock_ms=ticking())
     games = [await finished(service) for _ in range(5)]
-    assert ids(await service.list_games("finished", ALL)) == games[:1:-1]
+    assert ids(await service.listing.list_games("finished", ALL)) == games[:1:-1]
     listed = await store.client.hkeys(LOBBY_GAMES_KEY)
     assert {g.decode() for g in listed} == set(games[2:])
 
@@ -84,8 +84,8 @@ async def test_a_game_is_listed_by_its_end_not_its_creation(store: EventStore) -
     late, _ = await seated(service)
     await resign(service, late)
     await resign(service, early)
-    assert ids(await service.list_games("finished", ALL)) == [early]
-    assert ids(await service.list_games(None, ALL)) == [early]
+    assert ids(await service.listing.list_games("finished", ALL)) == [early]
+    assert ids(await service.listing.list_games(None, ALL)) == [early]
 
 
 async def test_aborted_games_are_bounded_too(store: EventStore) -> None:
@@ -98,7 +98,7 @@ async def test_aborted_games_are_bounded_too(store: EventStore) -> None:
             game_id, 0, command_id(), action(service, "classic", {"kind": "abort"})
         )
         aborted.append(game_id)
-    assert ids(await service.list_games("aborted", ALL)) == aborted[:1:-1]
+    assert ids(await service.listing.list_games("aborted", ALL)) == aborted[:1:-1]
 
 
 async def test_a_game_past_the_bound_still_opens_by_id_and_exports(
@@ -125,11 +125,11 @@ async def test_start_up_with_the_lobby_keys_reads_no_finished_game(
 ) -> None:
     """A start-up that finds the lobby built sends Redis no SCAN and reads no finished game's keys; only the games listed open or live are refreshed."""
     service = GameService(EventStore(redis_client), Lobby(redis_client))
-    await service.start()
-    await service.lobby_ready()
+    await service.listing.start()
+    await service.listing.ready()
     done = [await finished(service) for _ in range(3)]
     live, _ = await seated(service)
-    await service.aclose()
+    await service.listing.aclose()
     commands: list[str] = []
     monitoring = aioredis.from_url(redis_server)
 
@@ -145,7 +145,7 @@ async def test_start_up_with_the_lobby_keys_reads_no_finished_game(
             await asyncio.sleep(0.01)
         app = create_app(settings)  # the hubs, the bots' runner and the timekeeper too
         async with running(app) as http:
-            await state.running(app).service.lobby_ready()
+            await state.running(app).service.listing.ready()
             assert (await http.get("/healthz")).status_code == 200
             await redis_client.ping()
             await asyncio.sleep(0.1)  # MONITOR's last lines
@@ -165,12 +165,12 @@ async def test_a_live_game_behind_the_lobby_is_caught_up_after_start(store: Even
     service = GameService(store, Lobby(store.client))
     live, _ = await seated(service)
     await resign(GameService(store, lobby=None), live)
-    assert ids(await service.list_games("live", ALL)) == [live]
+    assert ids(await service.listing.list_games("live", ALL)) == [live]
     restarted = GameService(store, Lobby(store.client))
-    await restarted.start()
-    await restarted.lobby_ready()
-    assert ids(await restarted.list_games("finished", ALL)) == [live]
-    assert await restarted.list_games("live", ALL) == []
+    await restarted.listing.start()
+    await restarted.listing.ready()
+    assert ids(await restarted.listing.list_games("finished", ALL)) == [live]
+    assert await restarted.listing.list_games("live", ALL) == []
 
 
 async def played(service: GameService) -> dict[str, str]:
@@ -204,11 +204,11 @@ async def test_a_rebuild_from_scan_gives_the_lobby_the_live_updates_gave(
     await Lobby(store.client).forget()
     await store.client.hset(LOBBY_GAMES_KEY, "gone", b"{}")  # an entry whose game has no key
     restarted = GameService(store, Lobby(store.client, KEEP))
-    await restarted.start()
-    await restarted.lobby_ready()
+    await restarted.listing.start()
+    await restarted.listing.ready()
     assert await lists(restarted) == before
     assert not await store.client.hexists(LOBBY_GAMES_KEY, "gone")
-    assert not await restarted.lobby_rebuilding()
+    assert not await restarted.listing.rebuilding()
 
 
 async def test_splendor_lobby_rebuild_mends_the_index_in_place(
@@ -240,7 +240,7 @@ async def test_the_server_answers_while_the_lobby_is_rebuilt(
     await redis_client.set(LOBBY_REBUILDING_KEY, b"another process", px=60_000)
     app = create_app(settings, plugins=False)
     async with running(app) as http:
-        keeper = state.running(app).service.keeper
+        keeper = state.running(app).service.listing.keeper
         assert (await http.get("/healthz")).json() == {"status": "ok"}
         listed = (await http.get("/api/games", params={"status": "finished"})).json()
         assert listed == {"games": [], "rebuilding": True}
@@ -265,6 +265,6 @@ async def test_the_server_answers_while_the_lobby_is_rebuilt(
             await asyncio.sleep(0.01)
         assert listed["rebuilding"] is True and len(listed["games"]) == len(games) - 1
         gate.set()
-        await state.running(app).service.lobby_ready()
+        await state.running(app).service.listing.ready()
         listed = (await http.get("/api/games", params={"status": "finished"})).json()
         assert "rebuilding" not in listed and sorted(ids(listed["games"])) == sorted(games)

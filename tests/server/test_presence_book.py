@@ -139,7 +139,9 @@ async def test_seats_away_since_count_from_the_start_for_the_rules(
     for name in ("Ana", "Ben"):
         await service.join(game_id, name)
     started = next(
-        e.at_ms for e in await service.log(game_id) if type(e.event).__name__ == "GameStarted"
+        e.at_ms
+        for e in await service.reader.log(game_id)
+        if type(e.event).__name__ == "GameStarted"
     )
     clock = Clock(started + 1_000)
     presence = await started_presence(redis_client, "a", clock)

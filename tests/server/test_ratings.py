@@ -22,6 +22,7 @@ from starlette.applications import Starlette
 from events.base import Abort, Resign
 from events.rated import completed_turns
 from server import cli
+from server.common.wire import decode_action
 from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.players.profiles import Profiles
@@ -154,7 +155,7 @@ async def test_four_players_ranked_with_seats_out_last(redis_client: aioredis.Re
     await act(service, game_id, 2, Resign())  # Cy, out first: last
     await act(service, game_id, 0, Resign())  # Ada, out second: third
     await act(service, game_id, 1, Resign())  # Bob, out third: second; the bot wins
-    assert (await service.summary(game_id))["result"]["ranks"] == [3, 2, 4, 1]
+    assert (await service.reader.summary(game_id))["result"]["ranks"] == [3, 2, 4, 1]
     model = PlackettLuce()
     after = model.rate([[model.rating()] for _ in range(4)], ranks=[3, 2, 4, 1])
     for player, [expected] in zip(["ada", "bob", "cy", "bot:greedy"], after, strict=True):
@@ -185,15 +186,15 @@ async def test_a_rated_game_moves_ratings_only_after_two_turns_each(
     service, profiles = rated_service(redis_client)
     no_move = await new_game(service, "duel", ["Ada", "Bob"])
     await act(service, no_move, 1, Resign())
-    assert (await service.summary(no_move))["result"]["winners"] == [0]
+    assert (await service.reader.summary(no_move))["result"]["winners"] == [0]
 
     one_turn = await new_game(service, "duel", ["Ada", "Bob"])
-    first = (await service.view(one_turn, None))["turn"]["seat"]
+    first = (await service.reader.view(one_turn, None))["turn"]["seat"]
     await play_turns(service, one_turn, turns=1)
     done = await play_turns(service, one_turn, turns=2, seats=[first])
     assert done == {first: 2, 1 - first: 1}
     await act(service, one_turn, 1, Resign())
-    assert (await service.summary(one_turn))["result"]["winners"] == [0]
+    assert (await service.reader.summary(one_turn))["result"]["winners"] == [0]
 
     assert await profiles.ratings.skills("duel", ["ada", "bob"]) == {}
     assert await profiles.ratings.uncounted("duel") == {no_move: "early_end", one_turn: "early_end"}
@@ -221,16 +222,16 @@ async def test_a_seat_out_on_its_move_after_one_turn_leaves_the_game_unrated(
     service, profiles = rated_service(redis_client)
     game_id = await new_game(service, "classic", ["Ada", "Bob", "Cy"])
     await play_turns(service, game_id, turns=1)
-    mover = (await service.view(game_id, None))["turn"]["seat"]
+    mover = (await service.reader.view(game_id, None))["turn"]["seat"]
     order = [mover, (mover + 1) % 3, (mover + 2) % 3]
     await play_turns(service, game_id, turns=2, seats=order[:2])
-    assert (await service.view(game_id, None))["turn"]["seat"] == order[2]
+    assert (await service.reader.view(game_id, None))["turn"]["seat"] == order[2]
     await act(service, game_id, order[2], Resign())
     await play_turns(service, game_id, turns=3, seats=order[:2])
     await act(service, game_id, order[0], Resign())
-    summary = await service.summary(game_id)
+    summary = await service.reader.summary(game_id)
     assert summary["status"] == "finished" and summary["result"]["winners"] == [order[1]]
-    log = [logged.event for logged in await service.log(game_id)]
+    log = [logged.event for logged in await service.reader.log(game_id)]
     assert completed_turns(log)[order[2]] == 1
     assert await profiles.ratings.skills("classic", ["ada", "bob", "cy"]) == {}
     assert await profiles.ratings.uncounted("classic") == {game_id: "early_end"}
@@ -246,10 +247,10 @@ async def test_a_loss_on_time_before_two_turns_each_moves_no_rating(
     service, profiles = rated_service(redis_client, clock)
     game_id = await new_game(service, "duel", ["Ada", "Bob"])
     await play_turns(service, game_id, turns=1)
-    loser = (await service.view(game_id, None))["turn"]["seat"]
+    loser = (await service.reader.view(game_id, None))["turn"]["seat"]
     clock.now += (CLOCK.initial or 0) * 1000 + 10_000
     assert await service.expire(game_id) is not None
-    summary = await service.summary(game_id)
+    summary = await service.reader.summary(game_id)
     assert summary["result"]["reason"] == "time" and summary["result"]["winners"] == [1 - loser]
     assert await profiles.ratings.skills("duel", ["ada", "bob"]) == {}
     assert await profiles.ratings.uncounted("duel") == {game_id: "early_end"}
@@ -271,7 +272,7 @@ async def test_a_pairs_fourth_game_of_a_utc_day_moves_no_rating(
     assert before["ada"].games == before["bob"].games == 3
     clock.now = MARCH_1 + DAY_MS - 60_000
     fourth = await counted_game(service, "classic", ["Bob", "Ada"])
-    assert (await service.summary(fourth))["ended_at"].startswith("2025-03-01T23:59")
+    assert (await service.reader.summary(fourth))["ended_at"].startswith("2025-03-01T23:59")
     assert await profiles.ratings.skills("classic", ["ada", "bob"]) == before
     assert [p.game for p in await profiles.ratings.history("classic", "ada")] == day
     assert await decision(profiles, "ada", fourth) == (False, "daily_limit")
@@ -351,7 +352,7 @@ async def test_seeded_aborted_and_casual_games_change_nothing(
     await service.join(seeded, "Ada", account="Ada")
     await service.join(seeded, "Bob", account="Bob")
     await act(service, seeded, 1, Resign())
-    assert (await service.summary(aborted))["status"] == "aborted"
+    assert (await service.reader.summary(aborted))["status"] == "aborted"
     assert await ratings_state(redis_client) == {}
     assert await profiles.record("ada") == (2, 2)
 
@@ -359,9 +360,9 @@ async def test_seeded_aborted_and_casual_games_change_nothing(
 async def play_randomly(service: GameService, game_id: str, rng: random.Random) -> None:
     """Finish a live game: random moves (buys first) for every seat, the bots' too
     (as the bot runner would send them), and now and then a human seat resigns."""
-    variant = (await service.summary(game_id))["variant"]
+    variant = (await service.reader.summary(game_id))["variant"]
     while True:
-        public = await service.view(game_id, None)
+        public = await service.reader.view(game_id, None)
         if public["status"] != "live":
             return
         humans = [p["seat"] for p in public["players"] if p["bot"] is None and p["out"] is None]
@@ -369,11 +370,11 @@ async def play_randomly(service: GameService, game_id: str, rng: random.Random) 
             await act(service, game_id, rng.choice(humans), Resign())
             continue
         seat = public["turn"]["seat"]
-        legal = (await service.view(game_id, seat))["legal"]
+        legal = (await service.reader.view(game_id, seat))["legal"]
         buys = [a for a in legal if a["kind"] == "buy"]
         chosen = buys[-1] if buys else rng.choice(legal)
         await act(
-            service, game_id, seat, service.decode_action(variant, json.dumps(chosen).encode())
+            service, game_id, seat, decode_action(variant, json.dumps(chosen).encode())
         )
 
 
@@ -397,7 +398,7 @@ async def test_rebuild_equals_live_after_200_random_rated_games(
         seats = rng.sample(accounts + bots, count)
         game_id = await new_game(service, variant, seats)
         await play_randomly(service, game_id, rng)
-        if (await service.summary(game_id))["status"] == "finished":
+        if (await service.reader.summary(game_id))["status"] == "finished":
             finished.add(game_id)
     live = await ratings_state(redis_client)
     counted = await profiles.ratings.counted("classic"), await profiles.ratings.counted("duel")

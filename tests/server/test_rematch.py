@@ -17,6 +17,7 @@ from starlette.applications import Starlette
 
 from bots.moves import moves as game_moves
 from server.common.settings import Settings
+from server.common.wire import decode_action
 from server.games.service import GameService
 from server.games.timekeeper import Deadlines
 from server.store.keys import meta_key
@@ -45,10 +46,10 @@ async def finished_table(
         table.tokens.append(joined["token"])
     service: GameService = running(app).service
     rng = random.Random(5)
-    while (view := await service.view(table.id, None))["status"] != "finished":
+    while (view := await service.reader.view(table.id, None))["status"] != "finished":
         seat = view["turn"]["seat"]
-        legal = game_moves(await service.view(table.id, seat))
-        action = service.decode_action("classic", json.dumps(choose(legal, rng)).encode())
+        legal = game_moves(await service.reader.view(table.id, seat))
+        action = decode_action("classic", json.dumps(choose(legal, rng)).encode())
         await service.submit(table.id, seat, f"m-{view['version']}", action)
     return table
 

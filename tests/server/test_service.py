@@ -13,6 +13,7 @@ import redis.asyncio as aioredis
 
 from bots.moves import moves as game_moves
 from server.common.errors import ServiceError
+from server.common.wire import decode_action
 from server.games.lobby import Lobby
 from server.games.projection import _SeededOnDraw, token_digest
 from server.games.service import GameService
@@ -35,21 +36,21 @@ async def seated(
 
 
 async def mover_and_legal(service: GameService, game_id: str) -> tuple[int, list[dict[str, Any]]]:
-    seat = (await service.view(game_id, None))["turn"]["seat"]
-    return seat, game_moves(await service.view(game_id, seat))
+    seat = (await service.reader.view(game_id, None))["turn"]["seat"]
+    return seat, game_moves(await service.reader.view(game_id, seat))
 
 
 def action(service: GameService, variant: str, wire: dict[str, Any]) -> Any:
-    return service.decode_action(variant, msgspec.json.encode(wire))
+    return decode_action(variant, msgspec.json.encode(wire))
 
 
 async def play(service: GameService, game_id: str, moves: int, seed: int = 3) -> int:
     """Play seeded legal moves through the service; returns the version reached."""
     rng = random.Random(seed)
-    variant = (await service.variant_of(game_id)).name
+    variant = (await service.reader.variant_of(game_id)).name
     version = 0
     for _ in range(moves):
-        view = await service.view(game_id, None)
+        view = await service.reader.view(game_id, None)
         if view["status"] != "live":
             break
         seat, legal = await mover_and_legal(service, game_id)
@@ -65,10 +66,10 @@ async def test_a_game_starts_when_its_last_seat_is_taken(service: GameService) -
     assert created["status"] == "open" and created["version"] == 1
     first = await service.join(created["id"], "Ana")
     assert (first.seat, first.version) == (0, 2)
-    assert (await service.summary(created["id"]))["status"] == "open"
+    assert (await service.reader.summary(created["id"]))["status"] == "open"
     second = await service.join(created["id"], "Bo")
     assert (second.seat, second.version) == (1, 4)  # PlayerJoined, GameStarted
-    assert (await service.summary(created["id"]))["status"] == "live"
+    assert (await service.reader.summary(created["id"]))["status"] == "live"
     with pytest.raises(ServiceError) as full:
         await service.join(created["id"], "Cy")
     assert full.value.code == "illegal_action"
@@ -88,14 +89,14 @@ async def test_tokens_are_kept_only_as_sha256_and_identify_their_seat(
     for key in await redis_client.keys(f"game:{{{game_id}}}:*"):
         dump = repr(await redis_client.dump(key))
         assert tokens[0] not in dump and tokens[1] not in dump
-    assert await service.seat_for_token(game_id, tokens[1]) == 1
-    assert await service.seat_for_token(game_id, None) is None
+    assert await service.seats.seat_for_token(game_id, tokens[1]) == 1
+    assert await service.seats.seat_for_token(game_id, None) is None
     with pytest.raises(ServiceError) as wrong:
-        await service.seat_for_token(game_id, "not-a-token")
+        await service.seats.seat_for_token(game_id, "not-a-token")
     assert (wrong.value.code, wrong.value.status) == ("unauthorized", 403)
     _, other_tokens = await seated(service)
     with pytest.raises(ServiceError):
-        await service.seat_for_token(game_id, other_tokens[0])
+        await service.seats.seat_for_token(game_id, other_tokens[0])
 
 
 async def test_a_bot_seat_has_no_token_and_is_named_in_the_event(service: GameService) -> None:
@@ -105,10 +106,12 @@ async def test_a_bot_seat_has_no_token_and_is_named_in_the_event(service: GameSe
     bot = await service.join(game_id, "Greedy bot", bot="greedy")
     assert bot.token is None and bot.seat == 1
     joined = [
-        e.event for e in await service.log(game_id) if type(e.event).__name__ == "PlayerJoined"
+        e.event
+        for e in await service.reader.log(game_id)
+        if type(e.event).__name__ == "PlayerJoined"
     ]
     assert [(e.name, e.bot) for e in joined] == [("Ana", None), ("Greedy bot", "greedy")]
-    summary = await service.summary(game_id)
+    summary = await service.reader.summary(game_id)
     assert summary["seats"][1] == {"seat": 1, "name": "Greedy bot", "bot": "greedy", "account": None, "points": 0}
 
 
@@ -125,8 +128,8 @@ async def test_the_seed_stays_in_the_meta_hash_and_never_reaches_an_event(
         assert b'"seed"' not in fields[b"e"]  # ("seeded" says only that it has one)
     again, _ = await seated(service, seed=seed)
     await play(service, again, 10)
-    first = [e.event for e in (await service.log(game_id))[1:]]
-    second = [e.event for e in (await service.log(again))[1:]]
+    first = [e.event for e in (await service.reader.log(game_id))[1:]]
+    second = [e.event for e in (await service.reader.log(again))[1:]]
     assert first == second, "same seed and same actions: the same draws"
 
 
@@ -177,7 +180,7 @@ async def test_two_processes_racing_on_one_game_apply_exactly_one_command(
         a = GameService(store, Lobby(store.client))
         b = GameService(EventStore(other_client), Lobby(other_client))
         game_id, _ = await seated(a)
-        await b.view(game_id, None)  # b caches the game at version 4 too
+        await b.reader.view(game_id, None)  # b caches the game at version 4 too
         seat, legal = await mover_and_legal(a, game_id)
         takes = [x for x in legal if x["kind"] == "take_three"]
 
@@ -201,7 +204,7 @@ async def test_two_processes_racing_on_one_game_apply_exactly_one_command(
         ]
         entries = await store.client.xrange(events_key(game_id))
         assert [int(i.split(b"-")[0]) for i, _ in entries] == list(range(1, 7))
-        assert (await a.view(game_id, None)) == (await b.view(game_id, None))
+        assert (await a.reader.view(game_id, None)) == (await b.reader.view(game_id, None))
     finally:
         await other_client.aclose()
 
@@ -213,10 +216,12 @@ async def test_a_cold_service_folds_the_same_views_as_a_warm_one(store: EventSto
     await play(warm, game_id, 30)
     cold = GameService(store)
     for viewer in (0, 1, None):
-        assert await cold.view(game_id, viewer) == await warm.view(game_id, viewer)
-    assert await cold.seat_for_token(game_id, tokens[0]) == 0
+        assert await cold.reader.view(game_id, viewer) == await warm.reader.view(game_id, viewer)
+    assert await cold.seats.seat_for_token(game_id, tokens[0]) == 0
     version = await store.version(game_id)
-    assert await cold.view(game_id, 0, version - 5) == await warm.view(game_id, 0, version - 5)
+    assert await cold.reader.view(game_id, 0, version - 5) == await warm.reader.view(
+        game_id, 0, version - 5
+    )
 
 
 async def test_a_warm_cache_catches_up_with_another_process(store: EventStore) -> None:
@@ -224,10 +229,10 @@ async def test_a_warm_cache_catches_up_with_another_process(store: EventStore) -
     a = GameService(store)
     b = GameService(store)
     game_id, _ = await seated(a)
-    await b.view(game_id, None)
+    await b.reader.view(game_id, None)
     version = await play(a, game_id, 6)
-    assert (await b.view(game_id, None))["version"] == version
-    assert (await b.summary(game_id))["version"] == version
+    assert (await b.reader.view(game_id, None))["version"] == version
+    assert (await b.reader.summary(game_id))["version"] == version
 
 
 async def test_subscribers_hear_of_every_append(service: GameService) -> None:
@@ -248,18 +253,21 @@ async def test_subscribers_hear_of_every_append(service: GameService) -> None:
 async def test_a_duel_game_is_played_through_the_same_service(service: GameService) -> None:
     """Splendor Duel goes through the same create/join/submit path."""
     game_id, _ = await seated(service, variant="duel", seed=3)
-    summary = await service.summary(game_id)
+    summary = await service.reader.summary(game_id)
     assert summary["variant"] == "duel" and summary["status"] == "live"
     version = await play(service, game_id, 12)
     assert version > summary["version"]
-    assert (await GameService(service.store).view(game_id, None)) == await service.view(
-        game_id, None
-    )
+    cold = GameService(service.store)
+    assert (await cold.reader.view(game_id, None)) == await service.reader.view(game_id, None)
 
 
 async def test_unknown_games_variants_and_sizes_are_refused(service: GameService) -> None:
     """An unknown game is not_found; a bad variant or table size is bad_request."""
-    for call in (service.summary("nope"), service.view("no{pe", None), service.join("zz", "A")):
+    for call in (
+        service.reader.summary("nope"),
+        service.reader.view("no{pe", None),
+        service.join("zz", "A"),
+    ):
         with pytest.raises(ServiceError) as missing:
             await call
         assert missing.value.code == "not_found"

@@ -109,9 +109,9 @@ async def test_twenty_spread_players_in_pools_all_paired_closest_first(
     for name, h in held.items():
         paired = result(h)
         assert paired.rated and paired.opponent != name
-        seat = await desk.service.seat_for_token(paired.game, seat_token(h.ticket))
+        seat = await desk.service.seats.seat_for_token(paired.game, seat_token(h.ticket))
         assert seat == paired.seat
-        summary = await desk.service.summary(paired.game)
+        summary = await desk.service.reader.summary(paired.game)
         assert summary["status"] == "live" and summary["variant"] == h.pool.variant
         assert summary["clock"]["initial"] == h.pool.initial_s
 

@@ -40,7 +40,7 @@ async def test_revoking_an_accounts_seats_on_a_cluster(cluster_client: RedisClus
     assert len({key_slot(seats_key(g)) for g in games}) > 1
     listed = await cluster_client.hgetall(account_seats_key("ana_c"))
     assert listed == {g.encode(): b"0" for g in games}
-    renewed = await service.issue_token(games[0], 0, replacing=token_digest(tokens[0]))
+    renewed = await service.seats.issue_token(games[0], 0, replacing=token_digest(tokens[0]))
     with pytest.raises(ServiceError) as refused:
         await service.submit(games[0], 0, "c0", Resign(), digest=token_digest(tokens[0]))
     assert refused.value.code == "unauthorized" and refused.value.status == 403
@@ -49,5 +49,5 @@ async def test_revoking_an_accounts_seats_on_a_cluster(cluster_client: RedisClus
     assert await service.seat_tokens.revoke_account("Ana_C") == len(games)
     for game_id, token in [(games[0], renewed), *zip(games[1:], tokens[1:], strict=True)]:
         with pytest.raises(ServiceError) as refused:
-            await service.seat_for_token(game_id, token)
+            await service.seats.seat_for_token(game_id, token)
         assert refused.value.status == 403
