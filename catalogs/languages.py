@@ -10,12 +10,16 @@ server (Babel's plural rule) and the browser (``Intl.PluralRules``) pick the sam
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Sequence
 from functools import cache
 from typing import Final, Literal
 
 from babel import Locale
 from babel.core import negotiate_locale
+from babel.lists import format_list as babel_format_list
+from babel.numbers import format_decimal
 from babel.plural import to_gettext
 
 Domain = Literal["server", "page"]
@@ -29,6 +33,15 @@ escaped the catalogs stands out. Reached with ``?lang=en-XA``; not in the menu."
 DOMAINS: Final[tuple[Domain, ...]] = ("server", "page")
 
 _PLURAL_ORDER: Final = ("zero", "one", "two", "few", "many", "other")
+# The digits of the numbering systems our languages use by default. Babel knows each
+# locale's numbering system and its separators, not its digits; Persian's are arabext.
+_DIGITS: Final = {
+    "arab": str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"),
+    "arabext": str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"),
+}
+# English lists have no serial comma here ("a, b and c"), as on the page: CLDR's
+# en-GB patterns.
+_LIST_LOCALE: Final = {"en": "en_GB"}
 _CHOOSABLE: Final = (*LANGUAGES, PSEUDO)
 _MOST_WISHES: Final = 32  # entries of an Accept-Language header read, at most
 
@@ -64,6 +77,28 @@ def plural_forms_header(lang: str) -> str:
     them, and gettext's tools do not know that operand, so it is written as 0."""
     header = to_gettext(locale_of(lang).plural_form)
     return re.sub(r"\be\b", "0", header)
+
+
+def format_number(lang: str, n: float) -> str:
+    """``n`` in the language's digits and decimal sign, without grouping (``1500``,
+    ``2,5`` in Polish, Persian digits in Persian), as the page's ``formatNumber`` writes it."""
+    locale = locale_of(lang)
+    if isinstance(n, int) or (math.isfinite(n) and n == int(n)):
+        # A whole number is its digits (no grouping), however long: Babel's decimal
+        # arithmetic stops at 28 digits, and a request may send more.
+        text = str(int(n))
+    else:
+        text = format_decimal(n, locale=locale, group_separator=False, numbering_system="default")
+    digits = _DIGITS.get(locale.default_numbering_system)
+    return text.translate(digits) if digits else text
+
+
+def format_list(lang: str, parts: Sequence[str]) -> str:
+    """``parts`` as a list in the language's words: ``a, b and c``, ``a, b i c``."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    base = SOURCE if lang == PSEUDO else lang
+    return babel_format_list(list(parts), locale=_LIST_LOCALE.get(base, base))
 
 
 def known_language(value: str | None) -> str | None:

@@ -58,8 +58,10 @@ COMMENT_TAGS: Final = ("Translators:",)
 KEYWORDS: Final[dict[Domain, dict[str, Any]]] = {
     "server": {
         "_": None,
-        "N_": {None: (1,), 3: (1, 2)},
-        "NP_": ((1, "c"), 2),
+        # By their number of arguments (a trailing comma counts as one more): None
+        # would match every call as well.
+        "N_": {1: (1,), 2: (1,), 3: (1, 2), 4: (1, 2)},
+        "NP_": {2: ((1, "c"), 2), 3: ((1, "c"), 2), 4: ((1, "c"), 2, 3), 5: ((1, "c"), 2, 3)},
         "ngettext": (1, 2),
         "pgettext": ((1, "c"), 2),
         "npgettext": ((1, "c"), 2, 3),

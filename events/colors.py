@@ -38,13 +38,3 @@ def from_dict(counts: dict[str, int], size: int = 6) -> list[int]:
 
 def only_nonzero(counts: dict[str, int]) -> dict[str, int]:
     return {k: v for k, v in counts.items() if v}
-
-
-def describe(counts: dict[str, int]) -> str:
-    """Tokens in words: '2 red and 1 gold'."""
-    parts = [f"{n} {name}" for name, n in counts.items() if n]
-    if not parts:
-        return "nothing"
-    if len(parts) == 1:
-        return parts[0]
-    return ", ".join(parts[:-1]) + " and " + parts[-1]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Protocol, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from events.errors import IllegalAction
 
@@ -90,24 +90,24 @@ def reserve_source(
     card: str | None,
     level: int | None,
     rng: random.Random,
-    where: str,
+    where: Literal["board", "pyramid"],
 ) -> tuple[int, str, int | None]:
     """The card a reserve takes, as (level, card id, slot): a face-up ``card``, or one
     drawn blind from the deck of ``level`` (slot None). ``where`` names the rows in the
-    error messages ("on the board", "in the pyramid")."""
+    refusals: the classic board or the Duel pyramid."""
     if card is not None:
         if level is not None:
-            raise IllegalAction(f"Reserve names a card {where} or a level's deck, not both.")
+            raise IllegalAction(f"reserve.card_and_deck.{where}")
         found = slot_of(rows, levels, card)
         if found is None:
-            raise IllegalAction(f"Card {card} is not {where}.")
+            raise IllegalAction(f"reserve.card_missing.{where}", card=card)
         return found[0], card, found[1]
     level = level or 0
     if level not in LEVELS:
-        raise IllegalAction(f"Reserve needs a card {where} or a deck level of 1, 2 or 3.")
+        raise IllegalAction(f"reserve.nothing.{where}")
     deck = decks[level - 1]
     if not deck:
-        raise IllegalAction(f"The level-{level} deck is empty: there is nothing to reserve.")
+        raise IllegalAction("reserve.deck_empty", level=level)
     return level, draw(deck, rng), None
 
 

@@ -199,23 +199,21 @@ def decide_leave(
 ) -> list[Any]:
     """The events of a leave action by ``seat``, or a ``RuleViolation``."""
     if state.status in ("finished", "aborted"):
-        raise GameOver("The game is over.")
+        raise GameOver("game.over")
     if not 0 <= seat < len(state.players):
-        raise IllegalAction("You have no seat in this game.")
+        raise IllegalAction("leave.no_seat")
     player = state.players[seat]
     if player.out is not None:
-        raise IllegalAction("You are out of this game already.")
+        raise IllegalAction("leave.already_out")
     if isinstance(action, Abort):
         if not abort_allowed(state, seat):
-            raise IllegalAction(
-                "A game can be aborted only until every player has made a first move."
-            )
+            raise IllegalAction("abort.too_late")
         return [GameAborted("abort", seat)]
     if state.status != "live":
-        raise IllegalAction("The game has not started: abort it instead.")
+        raise IllegalAction("leave.not_started")
     if isinstance(action, Resign):
         if player.bot is not None:
-            raise IllegalAction("A bot's seat does not resign.")
+            raise IllegalAction("resign.bot")
         return [Resigned(seat), *seat_out(state, seat, "resign")]
     return _claim(state, seat, facts, seat_out)
 
@@ -223,16 +221,16 @@ def decide_leave(
 def _claim(state: Table, seat: int, facts: Facts | None, seat_out: SeatOut) -> list[Any]:
     mover = state.players[state.seat]
     if state.clock.control is not None:
-        raise IllegalAction("A timed game is never abandoned: the clock decides it.")
+        raise IllegalAction("claim.timed")
     if seat == state.seat:
-        raise IllegalAction("It is your move: you can't claim that you abandoned.")
+        raise IllegalAction("claim.own_move")
     if state.players[seat].bot is not None or mover.bot is not None:
-        raise IllegalAction("Bots never abandon a game.")
+        raise IllegalAction("claim.bot")
     away = facts.away_ms(state.seat) if facts is not None else 0
     if away < ABANDON_MS:
         wait = (ABANDON_MS - away + 999) // 1000
         raise IllegalAction(
-            f"{mover.name} can be claimed to have abandoned after 60 s away; {wait} s to go."
+            "claim.too_early", player=mover.name, after=ABANDON_MS // 1000, wait=wait
         )
     return [AbandonClaimed(seat, state.seat), *seat_out(state, state.seat, "abandon")]
 
@@ -247,8 +245,8 @@ def check_time(state: Table, seat: int, facts: Facts | None) -> None:
     due = clocks.deadline(clock)
     if due is not None and facts.now_ms >= due:
         if clocks.first_turn(clock, seat):
-            raise TimeIsUp("The time for your first move ran out: the game is aborted.")
-        raise TimeIsUp("Your time ran out.")
+            raise TimeIsUp("time.first_move_out")
+        raise TimeIsUp("time.out")
 
 
 # ---------------------------------------------------------------------- time passing

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
-from events.colors import DUEL_TOKENS, GEM_INDEX, GOLD_INDEX, describe, to_dict
+from events.colors import DUEL_TOKENS, GEM_INDEX, GOLD_INDEX, only_nonzero, to_dict
 from events.errors import IllegalAction
+from events.reasons import Arg, Reason
 
 Name = TypeVar("Name", bound=str)  # a token's name: each game has its Literal of them
 
@@ -55,23 +56,31 @@ def default_payment(need: Sequence[int], tokens: Sequence[int]) -> list[int]:
     return pay
 
 
-def payment_problem(need: Sequence[int], tokens: Sequence[int], pay: Sequence[int]) -> str | None:
-    """Why an explicit payment can't buy the card, in words, or None when it can."""
+def payment_problem(
+    card_id: str, need: Sequence[int], tokens: Sequence[int], pay: Sequence[int]
+) -> Reason | None:
+    """Why an explicit payment can't buy the card ``card_id``, or None when it can."""
+
+    def problem(key: str, **args: Arg) -> Reason:
+        return Reason(f"buy.{key}", {"card": card_id, **args})
+
     for slot, n in enumerate(pay):
         if n < 0:
-            return "a payment can't hold a negative number of tokens"
+            return problem("payment_negative")
         if n > tokens[slot]:
-            return f"you pay {n} {DUEL_TOKENS[slot]} but hold only {tokens[slot]}"
+            return problem(
+                "payment_more_than_held", n=n, color=DUEL_TOKENS[slot], have=tokens[slot]
+            )
     gold_needed = 0
     for colour, n in enumerate(need):
         slot = _slot(colour)
         if pay[slot] > n:
-            return f"the card needs only {n} {DUEL_TOKENS[slot]} after your bonuses, you offer {pay[slot]}"
+            return problem("payment_too_much", need=n, color=DUEL_TOKENS[slot], offer=pay[slot])
         gold_needed += n - pay[slot]
     if pay[GOLD_INDEX] != gold_needed:
         if pay[GOLD_INDEX] < gold_needed:
-            return f"this payment is {gold_needed - pay[GOLD_INDEX]} short"
-        return f"this payment has {pay[GOLD_INDEX] - gold_needed} gold too many"
+            return problem("payment_short", short=gold_needed - pay[GOLD_INDEX])
+        return problem("payment_gold_over", extra=pay[GOLD_INDEX] - gold_needed)
     return None
 
 
@@ -89,16 +98,13 @@ def payment_for(
     if payment is None:
         short = gold_shortfall(need, tokens) - tokens[GOLD_INDEX]
         if short > 0:
-            raise IllegalAction(
-                f"You can't afford {card_id}: after your bonuses it costs "
-                f"{describe(to_dict(need, cost_names))}, and you are {short} token"
-                f"{'s' if short > 1 else ''} short."
-            )
+            owed = only_nonzero(to_dict(need, cost_names))
+            raise IllegalAction("buy.cant_afford", card=card_id, cost=owed, short=short)
         return default_payment(need, tokens)
     pay = [0] * len(tokens)
     for name, n in payment.items():
         pay[GEM_INDEX[name]] += n
-    problem = payment_problem(need, tokens, pay)
+    problem = payment_problem(card_id, need, tokens, pay)
     if problem:
-        raise IllegalAction(f"You can't buy {card_id} that way: {problem}.")
+        raise IllegalAction(problem.key, **problem.args)
     return pay

@@ -1,12 +1,12 @@
 """The limit on tokens held at a turn's end, the same in both games: a player above it
 gives back exactly the excess, of the colours of their choice (classic returns them to
-the bank, Duel puts them back in the bag; ``verb`` names which in the messages).
+the bank, Duel puts them back in the bag; ``action`` names which in the refusals).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from events.colors import GEM_INDEX
 from events.errors import IllegalAction
@@ -14,21 +14,26 @@ from events.errors import IllegalAction
 Name = TypeVar("Name", bound=str)  # a token's name: each game has its Literal of them
 
 
-def check_give_back(tokens: Sequence[int], given: Mapping[Name, int], keep: int, verb: str) -> None:
+def check_give_back(
+    tokens: Sequence[int],
+    given: Mapping[Name, int],
+    keep: int,
+    action: Literal["return_tokens", "discard_tokens"],
+) -> None:
     """``given`` brings the holder of ``tokens`` down to exactly ``keep``, or
     ``IllegalAction`` says why not."""
     held = sum(tokens)
     count = 0
     for name, n in given.items():
         if n < 0:
-            raise IllegalAction(f"You can't {verb} a negative number of tokens.")
+            raise IllegalAction(f"{action}.negative")
         have = tokens[GEM_INDEX[name]]
         if n > have:
-            raise IllegalAction(f"You {verb} {n} {name} but hold only {have}.")
+            raise IllegalAction(f"{action}.more_than_held", n=n, color=name, have=have)
         count += n
     if held - count != keep:
         raise IllegalAction(
-            f"You hold {held} tokens: {verb} exactly {held - keep} to keep {keep}, not {count}."
+            f"{action}.wrong_count", held=held, excess=held - keep, keep=keep, count=count
         )
 
 

@@ -59,21 +59,18 @@ def same_account(a: str, b: str) -> bool:
     return a.lower() == b.lower()
 
 
-RATED_NEEDS_ACCOUNT = "This game is rated: only a player logged in to an account may join it."
-
-
 def take_seat(state: Table, name: str, bot: str | None, account: str | None = None) -> PlayerJoined:
     """A player takes the next free seat (the game starts when it was the last), under a
     name no other seat has. A rated game's human seats are accounts' (bots may sit)."""
     if state.status != "open" or len(state.players) >= state.players_count:
-        raise IllegalAction("This game has no free seat left.")
+        raise IllegalAction("seat.none_free")
     if bot is not None:
         account = None
     elif account is None:
         if state.clock.rated:
-            raise IllegalAction(RATED_NEEDS_ACCOUNT)
+            raise IllegalAction("seat.rated_needs_account")
     elif any(p.account is not None and same_account(p.account, account) for p in state.players):
-        raise IllegalAction(f"{account} already has a seat at this game: one seat an account.")
+        raise IllegalAction("seat.account_seated", account=account)
     seat_name = distinct_name(name, [p.name for p in state.players])
     return PlayerJoined(len(state.players), seat_name, bot, account)
 
@@ -81,13 +78,13 @@ def take_seat(state: Table, name: str, bot: str | None, account: str | None = No
 def check_turn(state: Table, seat: int) -> None:
     """``seat`` may act: the game is live and it is that seat's move."""
     if state.status == "finished":
-        raise GameOver("The game is over.")
+        raise GameOver("game.over")
     if state.status == "aborted":
-        raise GameOver("The game was aborted.")
+        raise GameOver("game.aborted")
     if state.status != "live":
-        raise IllegalAction("The game has not started: it is waiting for players.")
+        raise IllegalAction("game.not_started")
     if seat != state.seat:
-        raise NotYourTurn(f"It is {state.players[state.seat].name}'s turn, not yours.")
+        raise NotYourTurn("turn.not_yours", player=state.players[state.seat].name)
 
 
 def to_move(state: Table, seat: int | None) -> bool:

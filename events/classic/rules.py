@@ -263,21 +263,19 @@ def decide(
     if isinstance(action, ChooseNoble):
         return _decide_noble(state, player, current, action)
     if current == "return_tokens":
-        raise IllegalAction("You hold more than 10 tokens: return tokens before anything else.")
+        raise IllegalAction("classic.return_first", most=MAX_TOKENS)
     if current == "choose_noble":
-        raise IllegalAction("Several nobles want to visit you: choose one first.")
+        raise IllegalAction("classic.noble_first")
     match action:
         case TakeThree(colors=colors):
-            problem = _take_three_problem(state, colors)
-            if problem:
-                raise IllegalAction(problem)
+            _check_take_three(state, colors)
             events: list[ClassicEvent] = [TokensTaken(seat, {c: 1 for c in colors})]
             return _finish(state, player, events, sum(player.tokens) + len(colors))
         case TakeTwo(color=color):
             left = state.bank[GEM_INDEX[color]]
             if not take_two_allowed(left):
                 raise IllegalAction(
-                    f"take_two needs at least 4 {color} tokens in the supply, there are {left}"
+                    "take_two.supply_short", color=color, have=left, need=TAKE_TWO_MINIMUM
                 )
             events = [TokensTaken(seat, {color: 2})]
             return _finish(state, player, events, sum(player.tokens) + 2)
@@ -287,36 +285,32 @@ def decide(
             return _decide_buy(state, player, action, rng)
         case Pass():
             if _main_actions(state, player):
-                raise IllegalAction("You may pass only when no other action is possible.")
+                raise IllegalAction("pass.not_allowed")
             return _finish(state, player, [TurnPassed(seat)], sum(player.tokens), passed=True)
-    raise IllegalAction(f"{type(action).__name__} is not a classic Splendor action.")
+    raise IllegalAction("classic.unknown_action", action=type(action).__name__)
 
 
-def _take_three_problem(state: ClassicState, colors: tuple[str, ...]) -> str | None:
+def _check_take_three(state: ClassicState, colors: tuple[str, ...]) -> None:
     if len(set(colors)) != len(colors):
-        return "take_three takes tokens of different colours; use take_two for two of one colour"
+        raise IllegalAction("take_three.same_colour")
     if not 1 <= len(colors) <= 3:
-        return "take_three takes 3 tokens of different colours"
+        raise IllegalAction("take_three.count", most=3)
     for color in colors:
         if state.bank[GEM_INDEX[color]] == 0:
-            return f"there is no {color} token left in the supply"
+            raise IllegalAction("take_three.supply_empty", color=color)
     left = sum(1 for i in range(5) if state.bank[i])
     if not take_three_count_allowed(len(colors), left):
-        return (
-            f"take_three takes 3 different colours; fewer only when fewer than 3 colours "
-            f"are left in the supply, and {left} are"
-        )
-    return None
+        raise IllegalAction("take_three.fewer", most=3, left=left)
 
 
 def _decide_reserve(
     state: ClassicState, player: PlayerState, action: Reserve, rng: random.Random
 ) -> list[ClassicEvent]:
     if not reserve_allowed(player):
-        raise IllegalAction("You already hold 3 reserved cards, the most allowed.")
+        raise IllegalAction("reserve.full", most=MAX_RESERVED)
     gold = 1 if state.bank[GOLD_INDEX] else 0
     level, card_id, slot = reserve_source(
-        state.board, state.decks, _LEVEL, action.card, action.level, rng, "on the board"
+        state.board, state.decks, _LEVEL, action.card, action.level, rng, "board"
     )
     events: list[ClassicEvent] = [CardReserved(player.seat, level, card_id, slot is None, gold)]
     if slot is not None:
@@ -331,7 +325,7 @@ def _decide_buy(
     from_reserve = any(r.card == card_id for r in player.reserved)
     where = None if from_reserve else slot_of(state.board, _LEVEL, card_id)
     if not from_reserve and where is None:
-        raise IllegalAction(f"Card {card_id} is neither on the board nor in your reserve.")
+        raise IllegalAction("buy.not_on_board", card=card_id)
     card = _CARDS[card_id]
     pay = payment_for(card_id, card.cost, GEMS, player.bonuses, player.tokens, action.payment)
     events: list[ClassicEvent] = [
@@ -356,8 +350,8 @@ def _decide_return(
     state: ClassicState, player: PlayerState, current: Phase, action: ReturnTokens
 ) -> list[ClassicEvent]:
     if current != "return_tokens":
-        raise IllegalAction("You return tokens only when you hold more than 10 at a turn's end.")
-    check_give_back(player.tokens, action.tokens, MAX_TOKENS, "return")
+        raise IllegalAction("return_tokens.not_now", most=MAX_TOKENS)
+    check_give_back(player.tokens, action.tokens, MAX_TOKENS, "return_tokens")
     events: list[ClassicEvent] = [
         TokensReturned(player.seat, {name: n for name, n in action.tokens.items() if n})
     ]
@@ -368,9 +362,9 @@ def _decide_noble(
     state: ClassicState, player: PlayerState, current: Phase, action: ChooseNoble
 ) -> list[ClassicEvent]:
     if current != "choose_noble":
-        raise IllegalAction("You choose a noble only when several can visit you at once.")
+        raise IllegalAction("noble.not_now")
     if action.noble not in eligible_nobles(state, player.bonuses):
-        raise IllegalAction(f"Noble {action.noble} can't visit you: your bonuses don't meet it.")
+        raise IllegalAction("noble.not_met", noble=action.noble)
     events: list[ClassicEvent] = [NobleVisited(player.seat, action.noble)]
     return _end_turn(state, player, events, player.points + _NOBLES[action.noble].points)
 

@@ -8,7 +8,7 @@ internally it is the index ``5 * row + col``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Literal
 
 from events.catalog import duel_spiral
 from events.duel.constants import MAX_TAKE
@@ -53,26 +53,24 @@ def _lines() -> tuple[tuple[int, ...], ...]:
 LINES: Final = _lines()
 
 
-def line_gap(cells: Sequence[Cell]) -> tuple[str, Cell | None] | None:
-    """Why distinct on-board ``cells`` are not one unbroken straight line, or None.
-
-    Returns a sentence and, for a gap, the first cell between them that was left out.
-    """
+def line_gap(cells: Sequence[Cell]) -> tuple[Literal["not_a_line", "gap"], Cell | None] | None:
+    """Why distinct on-board ``cells`` are not one unbroken straight line, or None:
+    ``not_a_line``, or a ``gap`` and the first cell between them that was left out."""
     if len(cells) <= 1:
         return None
     ordered = sorted(cells)
     (r0, c0), (r1, c1) = ordered[0], ordered[-1]
     dr, dc = r1 - r0, c1 - c0
     if not (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
-        return ("the tokens must lie in one row, column or diagonal", None)
+        return ("not_a_line", None)
     span = max(abs(dr), abs(dc))
     step = (_sign(dr), _sign(dc))
     between = [(r0 + k * step[0], c0 + k * step[1]) for k in range(span + 1)]
     if any(c not in between for c in ordered):
-        return ("the tokens must lie in one row, column or diagonal", None)
+        return ("not_a_line", None)
     missing = [c for c in between if c not in ordered]
     if missing:
-        return ("the tokens must be adjacent, with no gap", missing[0])
+        return ("gap", missing[0])
     return None
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Literal
 
 from events import leaving
 from events.base import OutReason
@@ -108,62 +109,49 @@ def decide(
             return _reserve(state, player, action, rng)
         case Buy():
             return _buy(state, player, action, rng)
-    raise IllegalAction(f"{type(action).__name__} is not a Splendor Duel action.")
+    raise IllegalAction("duel.unknown_action", action=type(action).__name__)
 
 
 def _require_mandatory(state: DuelState, player: PlayerState, current: Phase) -> None:
     """A mandatory action needs the ``main`` phase; otherwise say what comes first."""
     if current == "main":
         return
-    raise IllegalAction(_waiting_for(state, player, current))
-
-
-def _waiting_for(state: DuelState, player: PlayerState, current: Phase) -> str:
     if current == "replenish":
-        return (
-            "No mandatory action is possible with this board: you must replenish the board first."
-        )
+        raise IllegalAction("duel.replenish_first")
     if current == "take_bonus_token":
-        color = GEMS[state.bonus_color]
-        return f"Your card lets you take a {color} token from the board: choose which one first."
+        raise IllegalAction("duel.bonus_token_first", color=GEMS[state.bonus_color])
     if current == "steal_token":
-        name = state.players[opponent(player.seat)].name
-        return f"Choose which token to steal from {name} first."
+        raise IllegalAction("duel.steal_first", player=state.players[opponent(player.seat)].name)
     if current == "choose_royal":
-        return "You reached a crown threshold: choose a royal card first."
+        raise IllegalAction("duel.royal_first")
     if current == "discard_tokens":
         held = sum(player.tokens)
-        return (
-            f"You hold {held} tokens: put {held - MAX_TOKENS} back into the bag "
-            f"before anything else."
-        )
-    return "Your mandatory action of this turn is done."
+        raise IllegalAction("duel.discard_first", held=held, excess=held - MAX_TOKENS)
+    raise IllegalAction("duel.mandatory_done")
 
 
-def _wire(cell: Cell) -> str:
-    return f"[{cell[0]}, {cell[1]}]"
+def _wire(cell: Cell) -> list[int]:
+    """A cell as the wire and the refusals name it: ``[row, col]``."""
+    return [cell[0], cell[1]]
 
 
-def _cells_problem(cells: Sequence[Cell]) -> str | None:
-    """Cells off the board or named twice."""
+def _check_cells(cells: Sequence[Cell]) -> None:
+    """Refuse cells off the board or named twice."""
     for cell in cells:
         if not on_board(cell):
-            return f"Cell {_wire(cell)} is off the board: rows and columns go from 0 to 4."
+            raise IllegalAction("cell.off_board", cell=_wire(cell))
     if len(set(cells)) != len(cells):
-        return "A cell is named twice."
-    return None
+        raise IllegalAction("cell.twice")
 
 
-def _gem_or_pearl_problem(state: DuelState, cell: Cell, how: str) -> str | None:
+def _check_gem_or_pearl(
+    state: DuelState, cell: Cell, how: Literal["privileges", "take_tokens"]
+) -> None:
     token = state.board[index(cell)]
     if token is None:
-        return f"Cell {_wire(cell)} is empty."
+        raise IllegalAction("cell.empty", cell=_wire(cell))
     if token == GOLD:
-        return (
-            f"Cell {_wire(cell)} holds gold, which {how} can't take: "
-            f"gold comes only with a reserve."
-        )
-    return None
+        raise IllegalAction(f"{how}.cell_gold", cell=_wire(cell))
 
 
 # ------------------------------------------------------------------ optional actions
@@ -173,31 +161,21 @@ def _use_privileges(
     state: DuelState, player: PlayerState, action: UsePrivileges
 ) -> list[DuelEvent]:
     if state.acted:
-        raise IllegalAction(
-            "Privileges are used at the start of a turn, before its mandatory action."
-        )
+        raise IllegalAction("privileges.after_action")
     if state.replenished:
-        raise IllegalAction("Privileges are used before replenishing the board, not after.")
+        raise IllegalAction("privileges.after_replenish")
     cells = action.cells
     if not cells:
-        raise IllegalAction("Name at least one cell: each privilege takes one token.")
+        raise IllegalAction("privileges.no_cell")
     if player.privileges == 0:
-        raise IllegalAction("You hold no privilege.")
+        raise IllegalAction("privileges.none")
     if len(cells) > player.privileges:
-        raise IllegalAction(
-            f"You hold {player.privileges} privilege{_s(player.privileges)}: "
-            f"you can take at most {player.privileges} token{_s(player.privileges)} with them."
-        )
-    problem = _cells_problem(cells)
+        raise IllegalAction("privileges.too_many", held=player.privileges)
+    _check_cells(cells)
     for cell in cells:
-        problem = problem or _gem_or_pearl_problem(state, cell, "a privilege")
-    if problem:
-        raise IllegalAction(problem)
+        _check_gem_or_pearl(state, cell, "privileges")
     if not privileges_leave_an_action(state, player, [index(c) for c in cells]):
-        raise IllegalAction(
-            "Taking these tokens would leave you no mandatory action, even after "
-            "replenishing the board: take fewer."
-        )
+        raise IllegalAction("privileges.no_action_left")
     tokens = tuple(_token_at(state, cell) for cell in cells)
     return [PrivilegesUsed(player.seat, tuple(cells), tokens)]
 
@@ -206,11 +184,9 @@ def _replenish(
     state: DuelState, player: PlayerState, current: Phase, rng: random.Random
 ) -> list[DuelEvent]:
     if state.acted:
-        raise IllegalAction(
-            "The board is replenished at the start of a turn, before its mandatory action."
-        )
+        raise IllegalAction("replenish.after_action")
     if not any(state.bag):
-        raise IllegalAction("The bag is empty: there is nothing to replenish the board with.")
+        raise IllegalAction("replenish.bag_empty")
     drawn = [name for name, n in zip(TOKEN_NAMES, state.bag, strict=True) for _ in range(n)]
     rng.shuffle(drawn)
     empty = [cell for cell in SPIRAL if state.board[cell] is None]
@@ -228,18 +204,21 @@ def _replenish(
 def _take_tokens(state: DuelState, player: PlayerState, action: TakeTokens) -> list[DuelEvent]:
     cells = action.cells
     if not 1 <= len(cells) <= MAX_TAKE:
-        raise IllegalAction(f"take_tokens takes 1 to {MAX_TAKE} tokens, not {len(cells)}.")
-    problem = _cells_problem(cells)
+        raise IllegalAction("take_tokens.count", most=MAX_TAKE, count=len(cells))
+    _check_cells(cells)
     for cell in cells:
-        problem = problem or _gem_or_pearl_problem(state, cell, "take_tokens")
-    if problem:
-        raise IllegalAction(problem)
+        _check_gem_or_pearl(state, cell, "take_tokens")
     gap = line_gap(cells)
     if gap:
-        sentence, missing = gap
-        if missing is not None:
-            sentence += f": {_wire(missing)} lies between them and {_holds(state, missing)}"
-        raise IllegalAction(sentence[0].upper() + sentence[1:] + ".")
+        kind, missing = gap
+        if missing is None:
+            raise IllegalAction(f"take_tokens.{kind}")
+        between = state.board[index(missing)]
+        if between is None:
+            raise IllegalAction("take_tokens.gap_empty", cell=_wire(missing))
+        if between == GOLD:
+            raise IllegalAction("take_tokens.gap_gold", cell=_wire(missing))
+        raise IllegalAction("take_tokens.gap_token", cell=_wire(missing), color=between)
     tokens = tuple(_token_at(state, cell) for cell in cells)
     events: list[DuelEvent] = [TokensTaken(player.seat, tuple(cells), tokens)]
     same = len(tokens) == MAX_TAKE and len(set(tokens)) == 1
@@ -250,31 +229,20 @@ def _take_tokens(state: DuelState, player: PlayerState, action: TakeTokens) -> l
     return turn.advance(state, player.seat, events)
 
 
-def _holds(state: DuelState, cell: Cell) -> str:
-    token = state.board[index(cell)]
-    if token is None:
-        return "is empty"
-    if token == GOLD:
-        return "holds gold"
-    return f"holds a {token} token you did not name"
-
-
 def _reserve(
     state: DuelState, player: PlayerState, action: Reserve, rng: random.Random
 ) -> list[DuelEvent]:
     if len(player.reserved) >= MAX_RESERVED:
-        raise IllegalAction(f"You already hold {MAX_RESERVED} reserved cards, the most allowed.")
+        raise IllegalAction("reserve.full", most=MAX_RESERVED)
     if GOLD not in state.board:
-        raise IllegalAction("There is no gold on the board: you can't reserve a card.")
+        raise IllegalAction("reserve.no_gold")
     cell = action.gold_cell
     if not on_board(cell):
-        raise IllegalAction(
-            f"Cell {_wire(cell)} is off the board: rows and columns go from 0 to 4."
-        )
+        raise IllegalAction("cell.off_board", cell=_wire(cell))
     if state.board[index(cell)] != GOLD:
-        raise IllegalAction(f"Cell {_wire(cell)} holds no gold: name a cell with a gold token.")
+        raise IllegalAction("reserve.cell_not_gold", cell=_wire(cell))
     level, card_id, slot = reserve_source(
-        state.pyramid, state.decks, _LEVEL, action.card, action.level, rng, "in the pyramid"
+        state.pyramid, state.decks, _LEVEL, action.card, action.level, rng, "pyramid"
     )
     events: list[DuelEvent] = [CardReserved(player.seat, level, card_id, cell, slot)]
     if slot is not None:
@@ -287,7 +255,7 @@ def _buy(state: DuelState, player: PlayerState, action: Buy, rng: random.Random)
     from_reserve = card_id in player.reserved
     where = None if from_reserve else slot_of(state.pyramid, _LEVEL, card_id)
     if not from_reserve and where is None:
-        raise IllegalAction(f"Card {card_id} is neither in the pyramid nor in your reserve.")
+        raise IllegalAction("buy.not_in_pyramid", card=card_id)
     card = _CARDS[card_id]
     _check_wild(player, card_id, card.color, action.wild_on)
     pay = payment_for(card_id, card.cost, COST_NAMES, player.bonuses, player.tokens, action.payment)
@@ -303,23 +271,16 @@ def _buy(state: DuelState, player: PlayerState, action: Buy, rng: random.Random)
 def _check_wild(player: PlayerState, card_id: str, color: str, wild_on: str | None) -> None:
     if color != "wild":
         if wild_on is not None:
-            raise IllegalAction(
-                f"Only a wild card goes on another card, and {card_id} is not wild."
-            )
+            raise IllegalAction("buy.not_wild", card=card_id)
         return
     if not has_bonus_card(player):
-        raise IllegalAction(
-            f"{card_id} is a wild card: it goes on a card of yours with a bonus, and you have "
-            f"none yet, so you can't buy it."
-        )
+        raise IllegalAction("buy.wild_without_bonus", card=card_id)
     if wild_on is None:
-        raise IllegalAction(
-            f"{card_id} is a wild card: name the card of yours it goes on (wild_on)."
-        )
+        raise IllegalAction("buy.wild_on_missing", card=card_id)
     if wild_on not in player.cards:
-        raise IllegalAction(f"You don't own {wild_on}: a wild card goes on a card of yours.")
+        raise IllegalAction("buy.wild_on_not_owned", target=wild_on)
     if owned_colour(player, wild_on) is None:
-        raise IllegalAction(f"{wild_on} has no bonus: a wild card goes on a card with a bonus.")
+        raise IllegalAction("buy.wild_on_no_bonus", target=wild_on)
 
 
 # ------------------------------------------------------------------ choices
@@ -329,18 +290,14 @@ def _take_bonus_token(
     state: DuelState, player: PlayerState, current: Phase, action: TakeBonusToken
 ) -> list[DuelEvent]:
     if current != "take_bonus_token":
-        raise IllegalAction("take_bonus_token follows only a card with the take-a-token ability.")
+        raise IllegalAction("take_bonus_token.not_now")
     cell = action.cell
     color = GEMS[state.bonus_color]
     if not on_board(cell):
-        raise IllegalAction(
-            f"Cell {_wire(cell)} is off the board: rows and columns go from 0 to 4."
-        )
+        raise IllegalAction("cell.off_board", cell=_wire(cell))
     token = state.board[index(cell)]
     if token != color or token is None:
-        raise IllegalAction(
-            f"Cell {_wire(cell)} holds no {color} token: your card takes a {color} one."
-        )
+        raise IllegalAction("take_bonus_token.wrong_cell", cell=_wire(cell), color=color)
     events: list[DuelEvent] = [BonusTokenTaken(player.seat, cell, token)]
     return turn.advance(state, player.seat, events)
 
@@ -349,12 +306,12 @@ def _steal_token(
     state: DuelState, player: PlayerState, current: Phase, action: StealToken
 ) -> list[DuelEvent]:
     if current != "steal_token":
-        raise IllegalAction("steal_token follows only a card or royal with the steal ability.")
+        raise IllegalAction("steal_token.not_now")
     if action.color == GOLD:
-        raise IllegalAction("Gold can't be stolen: take a gem or a pearl.")
+        raise IllegalAction("steal_token.gold")
     victim = state.players[opponent(player.seat)]
     if victim.tokens[GEM_INDEX[action.color]] == 0:
-        raise IllegalAction(f"{victim.name} holds no {action.color} token.")
+        raise IllegalAction("steal_token.none_held", player=victim.name, color=action.color)
     events: list[DuelEvent] = [TokenStolen(player.seat, victim.seat, action.color)]
     return turn.advance(state, player.seat, events)
 
@@ -363,9 +320,9 @@ def _choose_royal(
     state: DuelState, player: PlayerState, current: Phase, action: ChooseRoyal
 ) -> list[DuelEvent]:
     if current != "choose_royal":
-        raise IllegalAction("You choose a royal card only on reaching your 3rd or 6th crown.")
+        raise IllegalAction("choose_royal.not_now")
     if action.royal not in state.royals:
-        raise IllegalAction(f"Royal card {action.royal} is not available.")
+        raise IllegalAction("choose_royal.unavailable", royal=action.royal)
     events: list[DuelEvent] = [RoyalTaken(player.seat, action.royal)]
     return turn.advance(state, player.seat, events)
 
@@ -374,8 +331,8 @@ def _discard(
     state: DuelState, player: PlayerState, current: Phase, action: DiscardTokens
 ) -> list[DuelEvent]:
     if current != "discard_tokens":
-        raise IllegalAction("You discard tokens only when you hold more than 10 at a turn's end.")
-    check_give_back(player.tokens, action.tokens, MAX_TOKENS, "discard")
+        raise IllegalAction("discard_tokens.not_now", most=MAX_TOKENS)
+    check_give_back(player.tokens, action.tokens, MAX_TOKENS, "discard_tokens")
     tokens: dict[str, int] = {name: n for name, n in action.tokens.items() if n}
     events: list[DuelEvent] = [TokensDiscarded(player.seat, tokens)]
     return turn.advance(state, player.seat, events)
@@ -402,7 +359,3 @@ def _token_at(state: DuelState, cell: Cell) -> DuelToken:
     token = state.board[index(cell)]
     assert token is not None, "checked by the caller"
     return token
-
-
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"

@@ -1,14 +1,20 @@
-"""The errors of PROTOCOL.md: a code, a sentence, and the HTTP status that goes with it.
+"""The errors of PROTOCOL.md: a code, a reason, and the HTTP status that goes with it.
 
 The service raises ``ServiceError``; the HTTP routes turn it into a status and a
-``{"code", "message"}`` body, the websocket into an ``error`` message.
+``{"code", "message", "reason"}`` body, the websocket into an ``error`` message. The
+reason is a stable key and its arguments (``server.common.reasons``, and the rules'
+``events.reasons``); the message is its sentence in the reader's language, made by
+``to_wire`` at the edge once the language is known (server/common/sentences.py).
 """
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from events.errors import RuleViolation
+from events.reasons import Arg, Reason
+from server.common.reasons import template_of
+from server.common.sentences import sentence
 
 ErrorCode = Literal[
     "bad_request",
@@ -40,6 +46,7 @@ STATUS: Final[dict[str, int]] = {
 class ServiceError(Exception):
     """A request that cannot be honoured; it changed nothing.
 
+    ``reason`` says what was refused: a key of docs/reasons.md and its arguments.
     ``status`` is the HTTP status: PROTOCOL.md's for the code, except ``unauthorized``,
     which is 401 for a missing token and 403 for a token that is not good here.
     """
@@ -47,53 +54,69 @@ class ServiceError(Exception):
     def __init__(
         self,
         code: ErrorCode,
-        message: str,
+        key: str,
+        args: dict[str, Arg] | None = None,
         status: int | None = None,
         *,
         retry_after: float | None = None,
     ) -> None:
-        super().__init__(message)
+        reason = Reason(key, args or {})
+        # A key nobody defined, or arguments its sentence does not take, is a bug,
+        # caught where it is raised.
+        template_of(key).check(key, reason.args)
+        super().__init__(code, reason)
         self.code: ErrorCode = code
-        self.message = message
+        self.reason = reason
         self.status = STATUS[code] if status is None else status
         self.retry_after = retry_after  # In seconds; given with rate_limited and unavailable.
 
-    def to_wire(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
+    @property
+    def message(self) -> str:
+        """The sentence in English (logs, tests); ``to_wire`` writes the reader's."""
+        return sentence(self.reason, "en")
+
+    def to_wire(self, lang: str = "en") -> dict[str, Any]:
+        """PROTOCOL.md's error: the code, the sentence in ``lang``, the reason."""
+        return {
+            "code": self.code,
+            "message": sentence(self.reason, lang),
+            "reason": self.reason.to_wire(),
+        }
+
+    def __str__(self) -> str:
+        return self.message
 
     def __repr__(self) -> str:
-        return f"ServiceError({self.code!r}, {self.message!r}, {self.status})"
+        return f"ServiceError({self.code!r}, {self.reason.key!r}, {self.status})"
 
 
-def bad_request(message: str) -> ServiceError:
-    return ServiceError("bad_request", message)
+def bad_request(key: str, **args: Arg) -> ServiceError:
+    return ServiceError("bad_request", key, args)
 
 
-def not_found(message: str) -> ServiceError:
-    return ServiceError("not_found", message)
+def not_found(key: str, **args: Arg) -> ServiceError:
+    return ServiceError("not_found", key, args)
 
 
-def missing_token(
-    message: str = "This needs a seat token: Authorization: Bearer <token>.",
-) -> ServiceError:
-    return ServiceError("unauthorized", message, 401)
+def missing_token(key: str = "token.missing", **args: Arg) -> ServiceError:
+    return ServiceError("unauthorized", key, args, 401)
 
 
-def forbidden(message: str = "This token is not a seat token of this game.") -> ServiceError:
-    return ServiceError("unauthorized", message, 403)
+def forbidden(key: str = "token.not_here", **args: Arg) -> ServiceError:
+    return ServiceError("unauthorized", key, args, 403)
 
 
 def conflict(expected: int, actual: int) -> ServiceError:
-    return ServiceError(
-        "conflict",
-        f"expected_version {expected} is stale: the game is at version {actual}.",
-    )
+    return ServiceError("conflict", "game.stale_version", {"expected": expected, "actual": actual})
 
 
 def rate_limited(retry_after: float, what: str = "commands") -> ServiceError:
+    """Too many requests of a kind (``what``: the key's last part, docs/reasons.md
+    ``rate_limited.*``); the wait is said to a tenth of a second."""
     return ServiceError(
         "rate_limited",
-        f"Too many {what}: try again in {retry_after:.1f} s.",
+        f"rate_limited.{what}",
+        {"wait": round(retry_after, 1)},
         retry_after=retry_after,
     )
 
@@ -106,13 +129,12 @@ def unavailable(cause: object) -> ServiceError:
     answer was lost, maybe done once (sending it again with its id is safe)."""
     return ServiceError(
         "unavailable",
-        "The server can't reach its game store right now (Redis: "
-        f"{str(cause) or type(cause).__name__}). It reconnects by itself: try again"
-        " in a few seconds; a move sent again with the same command_id is applied once.",
+        "store.unavailable",
+        {"detail": str(cause) or type(cause).__name__},
         retry_after=UNAVAILABLE_RETRY_S,
     )
 
 
 def from_violation(violation: RuleViolation) -> ServiceError:
-    """A rule the game refused, with the rules' own sentence."""
-    return ServiceError(violation.code, violation.message)
+    """A rule the game refused, with the rules' own reason."""
+    return ServiceError(violation.code, violation.reason.key, dict(violation.reason.args))

@@ -63,20 +63,17 @@ def time_control(clock: ClockRequest | None) -> TimeControl | None:
         return None
     if clock.per_move is not None:
         if clock.initial is not None or clock.increment is not None:
-            raise bad_request(
-                'A clock is real-time ("initial", "increment") or correspondence '
-                '("per_move"), not both.'
-            )
+            raise bad_request("clock.both_kinds")
         if not 1 <= clock.per_move <= MAX_PER_MOVE:
-            raise bad_request(f"per_move must be 1 to {MAX_PER_MOVE} seconds.")
+            raise bad_request("clock.per_move", most=MAX_PER_MOVE)
         return TimeControl(per_move=clock.per_move)
     if clock.initial is None:
-        raise bad_request('A clock needs "initial" (and "increment") or "per_move", in seconds.')
+        raise bad_request("clock.missing")
     if not 1 <= clock.initial <= MAX_INITIAL:
-        raise bad_request(f"initial must be 1 to {MAX_INITIAL} seconds.")
+        raise bad_request("clock.initial", most=MAX_INITIAL)
     increment = clock.increment or 0
     if not 0 <= increment <= MAX_INCREMENT:
-        raise bad_request(f"increment must be 0 to {MAX_INCREMENT} seconds.")
+        raise bad_request("clock.increment", most=MAX_INCREMENT)
     return TimeControl(initial=clock.initial, increment=increment)
 
 
@@ -96,7 +93,19 @@ class Command(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     expected_version: int | None = None
 
 
-def decode_with(decode: Callable[[bytes], T], data: bytes, what: str = "request") -> T:
+_INVALID: Final = {
+    "request": "request.invalid",
+    "action": "request.invalid_action",
+    "message": "request.invalid_message",
+}
+"""The reason of a body that decodes but does not fit, by what it is."""
+
+
+def decode_with(
+    decode: Callable[[bytes], T],
+    data: bytes,
+    what: Literal["request", "action", "message"] = "request",
+) -> T:
     """``decode(data)`` (a msgspec JSON decoder's), or ``bad_request`` saying what is
     wrong with ``what``. msgspec raises more than its own errors on hostile input: a
     string that is not UTF-8 is a ``UnicodeDecodeError``, JSON nested deeper than the
@@ -105,13 +114,13 @@ def decode_with(decode: Callable[[bytes], T], data: bytes, what: str = "request"
     try:
         return decode(data)
     except msgspec.ValidationError as e:
-        raise bad_request(f"Invalid {what}: {e}.") from None
+        raise bad_request(_INVALID[what], detail=str(e)) from None
     except msgspec.DecodeError as e:
-        raise bad_request(f"Malformed JSON: {e}.") from None
+        raise bad_request("request.malformed", detail=str(e)) from None
     except UnicodeDecodeError:
-        raise bad_request("Malformed JSON: a string is not UTF-8.") from None
+        raise bad_request("request.not_utf8") from None
     except RecursionError:
-        raise bad_request("Malformed JSON: nested too deeply.") from None
+        raise bad_request("request.too_deep") from None
 
 
 def decode_action(variant: str, raw: bytes) -> Any:
@@ -130,30 +139,24 @@ def decode(data: bytes, kind: type[Any]) -> Any:
 
 def check_command(command: Command) -> None:
     if not command.command_id or len(command.command_id) > MAX_COMMAND_ID:
-        raise bad_request(f"command_id must be 1 to {MAX_COMMAND_ID} characters.")
+        raise bad_request("request.command_id", most=MAX_COMMAND_ID)
     if command.expected_version is not None and command.expected_version < 0:
-        raise bad_request("expected_version must be 0 or more.")
+        raise bad_request("request.expected_version")
 
 
 def player_name(join: JoinSeat) -> tuple[str, str | None]:
     """The seat's name and bot level from a join request, checked."""
     if (join.name is None) == (join.bot is None):
-        raise bad_request(
-            'Give either "name" (a player) or "bot" (a bot level), not both; or neither'
-            " to sit as your account when logged in."
-        )
+        raise bad_request("request.name_or_bot")
     if join.bot is not None:
         return bot_name(join.bot), join.bot
     name = unicodedata.normalize("NFC", join.name or "")
     hidden = next((c for c in name if _hidden(c)), None)
     if hidden is not None:
-        raise bad_request(
-            "name must not hold control, bidirectional or invisible characters"
-            f" (it holds U+{ord(hidden):04X})."
-        )
+        raise bad_request("request.name_hidden", char=f"U+{ord(hidden):04X}")
     name = " ".join(name.split())
     if not name or len(name) > MAX_NAME:
-        raise bad_request(f"name must be 1 to {MAX_NAME} characters.")
+        raise bad_request("request.name_length", most=MAX_NAME)
     return name, None
 
 

@@ -103,7 +103,7 @@ class GameReader:
     async def log(self, game_id: str, after: int = 0) -> list[LoggedEvent]:
         """The decoded events after version ``after``, unredacted: for server code only."""
         if after < 0:
-            raise bad_request("after must be 0 or more.")
+            raise bad_request("request.after")
         lock = self.repository.lock(game_id)
         async with lock:
             game = await self.repository.get(game_id, lock)
@@ -117,7 +117,7 @@ class GameReader:
         """The events after ``after`` in PROTOCOL.md's wire shape, as ``viewer`` may
         see them (``Variant.redact``: all of them once the game is finished)."""
         if after < 0:
-            raise bad_request("after must be 0 or more.")
+            raise bad_request("request.after")
         lock = self.repository.lock(game_id)
         async with lock:
             game = await self.repository.get(game_id, lock)
@@ -151,8 +151,7 @@ class GameReader:
             game = await self.repository.get(game_id, lock)
             if game.status != "finished":
                 raise ServiceError(
-                    "conflict",
-                    f"Game {game_id} is {game.status}: only a finished game can be exported.",
+                    "conflict", "export.not_finished", {"game": game_id, "status": game.status}
                 )
             await self.rematches.known(game)
             return record_of(game, summary_of(game))
@@ -176,6 +175,6 @@ def with_facts(
 
 def _check_version(version: int, current: int) -> None:
     if version < 1:
-        raise bad_request("version must be 1 or more: version 1 is the game's creation.")
+        raise bad_request("request.version")
     if version > current:
-        raise not_found(f"There is no version {version} yet: the game is at version {current}.")
+        raise not_found("game.version_ahead", version=version, current=current)

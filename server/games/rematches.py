@@ -47,10 +47,7 @@ class Rematches:
         holds it after), the game's lock held; its seats' plan. ``conflict`` (409)
         while the game is not finished."""
         if game.status != "finished":
-            raise ServiceError(
-                "conflict",
-                f"Game {game.id} is not over: a rematch can be started once it has ended.",
-            )
+            raise ServiceError("conflict", "rematch.not_over", {"game": game.id})
         if not await self.known(game):
             game.rematch = await self.store.claim_rematch(game.id, new_game_id())
         return plan_seats(game.state.players)

@@ -78,7 +78,7 @@ class GameRepository:
         the games being played out of the cache). Raises ``not_found`` for an id that
         is malformed or names no game this server plays."""
         if not is_game_id(game_id):
-            raise not_found(f"There is no game {game_id!r}.")
+            raise not_found("game.not_found", game=game_id)
         game = self._cache.get(game_id)
         if game is None or game.lock is not lock:
             loaded = await self._load(game_id, lock)
@@ -94,11 +94,11 @@ class GameRepository:
     async def _load(self, game_id: str, lock: asyncio.Lock) -> Game:
         loaded = await self.store.load(game_id)
         if not loaded.events:
-            raise not_found(f"There is no game {game_id!r}.")
+            raise not_found("game.not_found", game=game_id)
         created = decode_created(loaded.events[0].data)
         rules = VARIANTS.get(created.variant)
         if rules is None:
-            raise not_found(f"Game {game_id!r} is a {created.variant} game, not served here.")
+            raise not_found("game.other_variant", game=game_id, variant=created.variant)
         meta = loaded.meta
         # An archived game draws nothing more: its seed is gone, and never drawn again.
         seed = 0 if loaded.archived else await self._seed(game_id, meta)

@@ -21,10 +21,8 @@ from server.games.seat_tokens import SeatTokens, new_token
 
 __all__ = ["REVOKED", "Seats"]
 
-REVOKED: Final = (
-    "This seat token no longer acts for its seat: the seat was given a new token"
-    " (its player logged out everywhere, or made a new link for another device)."
-)
+REVOKED: Final = "token.revoked"
+"""The reason of a seat token that no longer acts for its seat (docs/reasons.md)."""
 """Why a replaced token is refused (403 ``unauthorized``)."""
 
 
@@ -117,11 +115,7 @@ class Seats:
         if replaced == 0:
             raise forbidden(REVOKED)
         if replaced < 0:
-            raise ServiceError(
-                "conflict",
-                f"Seat {seat} of game {game_id} has no token to replace: the game is archived"
-                " (its seats are final), or the seat is not taken.",
-            )
+            raise ServiceError("conflict", "seat.not_replaceable", {"seat": seat, "game": game_id})
         game = self.repository.cached(game_id)
         if game is not None and not game.archived:
             game.seat_digests[seat] = digest

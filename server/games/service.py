@@ -183,12 +183,15 @@ class GameService:
         rules = VARIANTS.get(variant)
         if rules is None:
             known = ", ".join(sorted(VARIANTS))
-            raise bad_request(f"Unknown variant {variant!r}: this server plays {known}.")
+            raise bad_request("variant.unknown", variant=variant, known=known)
         count = rules.min_players if players is None else players
         if not rules.min_players <= count <= rules.max_players:
             raise bad_request(
-                f"{variant} is played by {rules.min_players} to {rules.max_players} players,"
-                f" not {count}."
+                "variant.players",
+                variant=variant,
+                least=rules.min_players,
+                most=rules.max_players,
+                count=count,
             )
         seeded = seed is not None
         if rated:
@@ -223,7 +226,7 @@ class GameService:
             await self.hooks.schedule(game)
             await self._notify(game_id, game.version)
             return summary_of(game)
-        raise ServiceError("conflict", "Could not find a free game id; try again.")
+        raise ServiceError("conflict", "game.no_free_id")
 
     async def join(
         self,
@@ -247,9 +250,7 @@ class GameService:
             game = await self.repository.get(game_id, lock)
             if game.rematch_of is not None and game.status == "open":
                 raise ServiceError(
-                    "illegal_action",
-                    f"This game is the rematch of {game.rematch_of}: its seats are kept for"
-                    " that game's players, who join it through its rematch.",
+                    "illegal_action", "game.rematch_seats", {"game": game.rematch_of}
                 )
             result = await self._join_locked(game, name, bot, account, digest)
         await self._notify(game_id, result.version)
@@ -563,14 +564,10 @@ def check_rated(seeded: bool, clock: TimeControl | None) -> None:
     """A rated game is played with a time control and a seed nobody chose
     (``bad_request`` otherwise): its result must mean something for a rating."""
     if seeded:
-        raise bad_request("A rated game can't have a seed: its draws must be nobody's choice.")
+        raise bad_request("rated.seed")
     if clock is None:
-        raise bad_request(
-            'A rated game needs a time control: "clock": {"initial", "increment"} or {"per_move"}.'
-        )
+        raise bad_request("rated.clock")
 
 
 def _busy() -> ServiceError:
-    return ServiceError(
-        "conflict", "The game changed several times while this was decided: send it again."
-    )
+    return ServiceError("conflict", "game.busy")

@@ -28,13 +28,12 @@ from collections import Counter
 from collections.abc import Callable, Container, Coroutine, Mapping
 from typing import Any, Final
 
-import msgspec
 from redis.exceptions import RedisError
 
 from server.common.errors import forbidden
 from server.games.seats import REVOKED
 from server.live.game_signals import Signals
-from server.live.hubs import CLOSE_FORBIDDEN, Hub
+from server.live.hubs import CLOSE_FORBIDDEN, Hub, error_in
 from server.live.presence import DEAD_AFTER_BEATS, PRESENCE_BEAT_S, Presence, SeatsSeen
 from server.store.clients import RedisClient
 from server.store.keys import (
@@ -49,7 +48,6 @@ __all__ = ["RECONCILE_BEATS", "REREAD_CHUNK", "HubPresence"]
 
 log = logging.getLogger(__name__)
 
-_encoder = msgspec.json.Encoder()
 
 REREAD_CHUNK: Final = 200  # The games whose presence is read at once.
 # Every hub's presence and rematch are read again at least once in this many beats,
@@ -188,10 +186,10 @@ class HubPresence:
         if held is None or hub is None:
             return  # No token to compare: an archived game's seats are final.
         digest = held.decode() if isinstance(held, bytes) else str(held)
-        refusal = _encoder.encode({"type": "error", **forbidden(REVOKED).to_wire()})
+        refusal = error_in(forbidden(REVOKED))
         for outbox in hub.outboxes():
             if outbox.viewer == seat and outbox.digest is not None and outbox.digest != digest:
-                outbox.abandon(CLOSE_FORBIDDEN, "unauthorized", refusal)
+                outbox.abandon(CLOSE_FORBIDDEN, "unauthorized", refusal(outbox.lang))
 
     def _reread_all(self) -> None:
         """Signals may have been lost while their connection was made again: every

@@ -18,7 +18,6 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
-import msgspec
 from redis.exceptions import RedisError
 
 from events.game import Variant
@@ -34,6 +33,7 @@ from server.live.hubs import (
     Hub,
     Outbox,
     Viewer,
+    error_in,
 )
 from server.live.pipeline import LivePipeline
 from server.live.presence import PRESENCE_BEAT_S
@@ -46,7 +46,6 @@ __all__ = ["HubRegistry", "LoadGame"]
 
 log = logging.getLogger(__name__)
 
-_encoder = msgspec.json.Encoder()
 
 LoadGame = Callable[[str], Awaitable[tuple[Variant, Sequence[LoggedEvent]]]]
 
@@ -209,10 +208,10 @@ class HubRegistry:
         off, with ``since`` (it is refused until Redis is back). The hubs stay as they
         are. This is the hubs' one answer to a store that can't be reached."""
         log.warning("Redis can't be read (%r): closing %d games' sockets", error, len(self))
-        message = _encoder.encode({"type": "error", **unavailable(error).to_wire()})
+        message = error_in(unavailable(error))
         for hub in list(self._hubs.values()):
             for outbox in hub.outboxes():
-                outbox.abandon(CLOSE_UNAVAILABLE, "unavailable", message)
+                outbox.abandon(CLOSE_UNAVAILABLE, "unavailable", message(outbox.lang))
 
     async def close(self) -> None:
         await self.hub_presence.close()

@@ -48,6 +48,7 @@ import msgspec
 from events.clock import clock_view
 from events.game import Variant
 from events.views import reveal_reserves
+from server.common.errors import ServiceError
 from server.common.settings import WS_BUFFER_BYTES
 from server.common.wire import event_to_wire, iso_time
 from server.games.projection import LoggedEvent, decode_event
@@ -86,6 +87,19 @@ def _diff_message(version: int, event: bytes, patch: bytes) -> bytes:
     return b'{"type":"diff","version":%d,"event":%b,"patch":%b}' % (version, event, patch)
 
 
+def error_in(error: ServiceError) -> Callable[[str], bytes]:
+    """The ``error`` message of ``error`` in a socket's language, made once a language
+    however many sockets are told."""
+    made: dict[str, bytes] = {}
+
+    def message(lang: str) -> bytes:
+        if lang not in made:
+            made[lang] = _encoder.encode({"type": "error", **error.to_wire(lang)})
+        return made[lang]
+
+    return message
+
+
 def _rematch_message(rematch_id: str) -> bytes:
     return _encoder.encode({"type": "rematch", "id": rematch_id})
 
@@ -117,6 +131,7 @@ class Outbox:
         self.hub = hub
         self.viewer = viewer
         self.digest = digest  # The digest of the seat token the socket was opened with.
+        self.lang = "en"  # of its error messages: set by the socket (server/web/languages.py)
         self.wire = wire
         self._close = close
         self._limit = max(1, limit)
@@ -479,7 +494,8 @@ class Hub:
         logged = [
             LoggedEvent(e.version, e.at_ms, decode_event(self.variant, e.data))
             for e in stored
-            if e.version > self.version  # Older ones were read again by a tail begun before the load.
+            if e.version
+            > self.version  # Older ones were read again by a tail begun before the load.
         ]
         outcome = self.apply_logged(logged)
         if outcome is Fold.GAP:

@@ -5,9 +5,10 @@ Optional: guests play as before; an account gives a player a name of their own, 
 
 - **An account** is one Redis string, ``{accounts}:<id>``, where the id is the
   username in lowercase (usernames are unique case-insensitively): the JSON of
-  ``{"username", "hash", "created_ms"}``, the username as it was typed at sign-up and
-  the password's argon2id hash (``argon2-cffi``; the password itself is never kept,
-  nor logged). A deleted account leaves a tombstone there instead,
+  ``{"username", "hash", "created_ms"}`` (and ``"language"`` once its player chose
+  one: docs/languages.md), the username as it was typed at sign-up and the
+  password's argon2id hash (``argon2-cffi``; the password itself is never kept, nor
+  logged). A deleted account leaves a tombstone there instead,
   ``{"username", "deleted_ms"}``: the name is never given again (its games still
   name it in their events) and listings show it as ``DELETED_NAME``.
 - **Sessions** are random ids (``secrets.token_urlsafe(32)``) kept as their SHA-256
@@ -47,7 +48,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from events.base import PlayerJoined
-from server.common.errors import bad_request
+from server.common.errors import ServiceError, bad_request
 from server.common.settings import Settings
 from server.games.projection import LoggedEvent
 from server.store.clients import RedisClient
@@ -178,16 +179,14 @@ def _text(value: bytes | str) -> str:
 def check_username(username: str) -> str:
     """``username`` if it is 3 to 20 of ``A-Z a-z 0-9 _ -``, else ``bad_request``."""
     if not USERNAME.fullmatch(username):
-        raise bad_request(
-            "A username is 3 to 20 characters, each a letter (A-Z, a-z), a digit, _ or -."
-        )
+        raise bad_request("account.username_form")
     return username
 
 
 def check_password(password: str) -> str:
     """``password`` if its length is allowed, else ``bad_request``."""
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise bad_request(f"A password is {MIN_PASSWORD} to {MAX_PASSWORD} characters.")
+        raise bad_request("account.password_length", least=MIN_PASSWORD, most=MAX_PASSWORD)
     return password
 
 
@@ -198,6 +197,7 @@ class Account(msgspec.Struct, frozen=True, omit_defaults=True):
     hash: str | None = None
     created_ms: int | None = None
     deleted_ms: int | None = None
+    language: str | None = None  # the language its player chose (docs/languages.md)
 
 
 _encode = msgspec.json.Encoder().encode
@@ -332,6 +332,11 @@ _REPLACE_LUA: Final = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2]) end
 return false
 """
+
+
+RECORD_ATTEMPTS: Final = 10
+"""Reads and writes of an account's record before a change of it gives up (another
+change won each time)."""
 
 
 def _now_ms() -> int:
@@ -478,6 +483,25 @@ class Accounts:
             keys=login_keys(ticket.username, ticket.address),
             args=[now, ticket.kind, ticket.set_until, ticket.prev_until, *pair, *account, *new],
         )
+
+    async def set_language(self, username: str, language: str) -> bool:
+        """Keep ``language`` on the account; False if it is deleted (or was never
+        made). Written only over the record as read, so a deletion or a rehash made
+        meanwhile is never undone: read again and retried then."""
+        for _ in range(RECORD_ATTEMPTS):
+            stored = await self._stored(username)
+            if stored is None or stored[1].hash is None:
+                return False
+            raw, account = stored
+            chosen = msgspec.structs.replace(account, language=language)
+            if await self._replace(keys=[account_key(username)], args=[raw, _encode(chosen)]):
+                return True
+        raise ServiceError("conflict", "account.busy")
+
+    async def language(self, username: str) -> str | None:
+        """The language the account's player chose, if any."""
+        account = await self.get(username)
+        return None if account is None else account.language
 
     async def delete(self, username: str) -> None:
         """Delete an account: its hash is dropped, a tombstone keeps the name taken,

@@ -75,11 +75,7 @@ def ratings_of(client: RedisClient) -> Ratings:
 def waiting_elsewhere() -> ServiceError:
     """What a socket is told when its account began waiting in another place (or
     logged out everywhere, or was deleted)."""
-    return ServiceError(
-        "conflict",
-        "This account stopped looking for a game here: it started looking elsewhere"
-        " (another tab or window), or logged out everywhere.",
-    )
+    return ServiceError("conflict", "pairing.elsewhere")
 
 
 def _now_ms() -> int:

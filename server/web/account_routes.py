@@ -1,5 +1,5 @@
 """The HTTP API of accounts (docs/accounts.md): sign up, log in, log out (here or
-everywhere), who am I, delete the account. The checks every request that uses a
+everywhere), who am I, the account's language, delete the account. The checks every request that uses a
 session makes (``check_origin``, ``session_account``) are server/web/sessions.py.
 
 A request that changes something with a session's authority is refused (403
@@ -18,8 +18,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from catalogs import LANGUAGES
 from server.common import wire
-from server.common.errors import ServiceError
+from server.common.errors import ServiceError, bad_request
 from server.players.accounts import (
     COOKIE,
     HINT_COOKIE,
@@ -33,7 +34,7 @@ from server.web.state import parts, running
 
 Handler = Callable[[Request], Awaitable[Response]]
 
-WRONG_LOGIN: Final = "Wrong username or password."
+WRONG_LOGIN: Final = "account.wrong_login"
 
 
 class Credentials(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -41,6 +42,12 @@ class Credentials(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     username: str
     password: str
+
+
+class LanguageChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``PUT /api/me/language``: one of the languages of the menu (docs/languages.md)."""
+
+    language: str
 
 
 class Confirmation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -73,7 +80,7 @@ def _without_session(response: Response, request: Request) -> Response:
 
 
 def _logged_out() -> ServiceError:
-    return ServiceError("unauthorized", "You are not logged in.", 401)
+    return ServiceError("unauthorized", "account.not_logged_in", status=401)
 
 
 # ---------------------------------------------------------------------- handlers
@@ -89,10 +96,10 @@ async def sign_up(request: Request) -> Response:
     accounts = running(request).accounts
     username = await accounts.create(body.username, body.password)
     if username is None:
-        raise ServiceError("conflict", f"The username {body.username} is taken.")
+        raise ServiceError("conflict", "account.username_taken", {"username": body.username})
     session = await accounts.new_session(username)
     if session is None:  # deleted at once by another request of this new account
-        raise ServiceError("unauthorized", WRONG_LOGIN, 401)
+        raise ServiceError("unauthorized", WRONG_LOGIN, status=401)
     return _with_session(json({"username": username}, 201), request, session)
 
 
@@ -105,11 +112,11 @@ async def log_in(request: Request) -> Response:
     attempt = await limits.reserve(accounts, client_address(request), body.username)
     username = await accounts.verify(body.username, body.password)
     if username is None:  # a failure: what its attempt took stays taken
-        raise ServiceError("unauthorized", WRONG_LOGIN, 401)
+        raise ServiceError("unauthorized", WRONG_LOGIN, status=401)
     await limits.right(accounts, attempt)
     session = await accounts.new_session(username)
     if session is None:  # the account was deleted while the password was verified
-        raise ServiceError("unauthorized", WRONG_LOGIN, 401)
+        raise ServiceError("unauthorized", WRONG_LOGIN, status=401)
     return _with_session(json({"username": username}), request, session)
 
 
@@ -148,12 +155,31 @@ async def _stop_pairing(request: Request, username: str) -> None:
 
 
 async def me(request: Request) -> Response:
-    """``GET /api/me``: ``{"username", "ratings"}`` of the session's account, or 401."""
+    """``GET /api/me``: ``{"username", "ratings", "language"}`` of the session's
+    account (``language`` null until its player chooses one), or 401."""
     username = await account_of_session(request)
     if username is None:
         raise _logged_out()
     ratings = await running(request).profiles.ratings_of(username)
-    return json({"username": username, "ratings": ratings})
+    language = await running(request).accounts.language(username)
+    return json({"username": username, "ratings": ratings, "language": language})
+
+
+async def choose_language(request: Request) -> Response:
+    """``PUT /api/me/language {"language"}``: the account's pages and messages are in
+    that language wherever its player logs in (unless a ``lang`` cookie or ``?lang=``
+    says otherwise): ``200 {"language"}``."""
+    check_origin(request)
+    username = await account_of_session(request)
+    if username is None:
+        raise _logged_out()
+    body = wire.decode(await read_body(request), LanguageChoice)
+    if body.language not in LANGUAGES:
+        known = ", ".join(LANGUAGES)
+        raise bad_request("account.language", known=known, value=body.language[:20])
+    if not await running(request).accounts.set_language(username, body.language):
+        raise _logged_out()  # deleted meanwhile: its sessions are ending
+    return json({"language": body.language})
 
 
 async def delete_account(request: Request) -> Response:
@@ -167,7 +193,7 @@ async def delete_account(request: Request) -> Response:
     accounts, limits = running(request).accounts, parts(request).login_limits
     attempt = await limits.reserve(accounts, client_address(request), username, counted=True)
     if await accounts.verify(username, body.password) is None:
-        raise ServiceError("unauthorized", "Wrong password.", 403)
+        raise ServiceError("unauthorized", "account.wrong_password", status=403)
     await limits.right(accounts, attempt)
     await accounts.delete(username)
     await _stop_pairing(request, username)
@@ -196,6 +222,7 @@ def account_routes() -> list[BaseRoute]:
         ("/api/session", log_out, "DELETE"),
         ("/api/sessions", log_out_everywhere, "DELETE"),
         ("/api/me", me, "GET"),
+        ("/api/me/language", choose_language, "PUT"),
         ("/api/me", delete_account, "DELETE"),
     ]
     return [Route(path, _not_stored(handler), methods=[method]) for path, handler, method in routes]

@@ -20,7 +20,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from events.game import VARIANTS
-from events.turns import RATED_NEEDS_ACCOUNT
+from events.reasons import Arg
 from server.common import wire
 from server.common.errors import (
     ServiceError,
@@ -37,6 +37,7 @@ from server.games.public_records import record_players
 from server.games.service import GameService, RematchResult
 from server.store.availability import StoreUnavailable
 from server.store.clients import ping
+from server.web.languages import request_language
 from server.web.player_routes import routes as player_routes
 from server.web.qr_route import qr_code
 from server.web.request_parts import (
@@ -75,7 +76,7 @@ async def create_game(request: Request) -> Response:
     client_limits(request).spend_create(client_address(request))
     body = wire.decode(await read_body(request), wire.CreateGame)
     if body.rated and await session_account(request) is None:
-        raise missing_token("A rated game is created by a player logged in to an account.")
+        raise missing_token("rated.create_needs_account")
     summary = await _service(request).create_game(
         body.variant, body.players, body.seed, wire.time_control(body.clock), body.rated
     )
@@ -96,7 +97,7 @@ async def join_seat(request: Request) -> Response:
     else:
         name, bot = wire.player_name(join)
         if bot is None and await service.reader.rated(game_id):
-            raise missing_token(RATED_NEEDS_ACCOUNT)  # a guest: 401, log in first
+            raise missing_token("seat.rated_needs_account")  # a guest: 401, log in first
     joined = await service.join(game_id, name, bot, account)
     return json({"seat": joined.seat, "token": joined.token, "version": joined.version}, 201)
 
@@ -104,11 +105,11 @@ async def join_seat(request: Request) -> Response:
 async def list_games(request: Request) -> Response:
     raw_status = request.query_params.get("status")
     if raw_status is not None and raw_status not in STATUSES:
-        raise bad_request(f"status must be one of {', '.join(STATUSES)}, not {raw_status!r}.")
+        raise bad_request("request.status", statuses=", ".join(STATUSES), value=raw_status)
     limit = int_param(request, "limit", DEFAULT_LIMIT)
     assert limit is not None
     if not 1 <= limit <= MAX_LIMIT:
-        raise bad_request(f"limit must be 1 to {MAX_LIMIT}, not {limit}.")
+        raise bad_request("request.limit", most=MAX_LIMIT, value=limit)
     status: Status | None = raw_status  # narrowed by the check above
     service = _service(request)
     games = await service.listing.list_games(status, limit)
@@ -167,8 +168,7 @@ async def game_analysis(request: Request) -> Response:
     summary = await service.reader.summary(game_id)
     if summary["status"] != "finished":
         raise ServiceError(
-            "conflict",
-            f"Game {game_id} is {summary['status']}: only a finished game is analysed.",
+            "conflict", "analysis.not_finished", {"game": game_id, "status": summary["status"]}
         )
     queue = AnalysisQueue(service.store.client)
     body = await queue.result(game_id)
@@ -232,7 +232,7 @@ async def _refuse_deleted_account(request: Request, game_id: str, token: str) ->
     if account is None:
         return
     if await running(request).accounts.deleted_among({account}):
-        raise forbidden(f"The account {account} was deleted: it plays no more rated games.")
+        raise forbidden("account.deleted_unrated", account=account)
 
 
 async def catalog(request: Request) -> Response:
@@ -242,14 +242,9 @@ async def catalog(request: Request) -> Response:
     if body is None:
         rules = VARIANTS.get(name)
         if rules is None:
-            raise not_found(f"There is no variant {name!r}: try {', '.join(sorted(VARIANTS))}.")
+            raise not_found("variant.none", variant=name, known=", ".join(sorted(VARIANTS)))
         body = cached[name] = _encoder.encode(rules.catalog())
     return Response(body, media_type="application/json")
-
-
-DRAINING_MESSAGE: Final = (
-    "This server process is stopping (draining for a restart): send new clients to another."
-)
 
 
 async def healthz(request: Request) -> Response:
@@ -259,17 +254,20 @@ async def healthz(request: Request) -> Response:
     answers ``unavailable`` for any failed ping, a fault included: it asks whether this
     process can serve, not whose fault it is that it can't."""
     if parts(request).drain.draining:
-        return json({"status": "draining", "code": "unavailable", "message": DRAINING_MESSAGE}, 503)
+        lang = await request_language(request, account=False)
+        draining = ServiceError("unavailable", "server.draining")
+        body = {"status": "draining", **draining.to_wire(lang)}
+        return json(body, 503, {"Content-Language": lang})
     try:
         await ping(_service(request).store.client)
     except RedisError as e:
-        error = unavailable(e)
+        lang = await request_language(request, account=False)
         keeper = running(request).redis_keeper
         embedded = keeper.state() if keeper is not None else ""
-        body = {"status": "unavailable", **error.to_wire()}
-        if embedded:
+        body = {"status": "unavailable", **unavailable(e).to_wire(lang)}
+        if embedded:  # the embedded Redis's own state, for the operator (in English)
             body["message"] = f"{body['message']} {embedded}"
-        return json(body, 503, {"Retry-After": "1"})
+        return json(body, 503, {"Retry-After": "1", "Content-Language": lang})
     return json({"status": "ok"})
 
 
@@ -293,34 +291,30 @@ async def api_not_found(request: Request) -> Response:
         }
     )
     if allowed:
-        raise HTTPException(
-            405,
-            f"{path} does not take {request.method}: use {', '.join(allowed)}.",
-            {"Allow": ", ".join(allowed)},
-        )
-    raise not_found(f"There is no {request.method} {path}.")
+        raise HTTPException(405, headers={"Allow": ", ".join(allowed)})
+    raise not_found("route.not_found", method=request.method, path=path)
 
 
 async def websocket_only(request: Request) -> Response:
     """A plain HTTP request to a websocket's path: 426, in the API's shape."""
-    raise HTTPException(
-        426,
-        f"{request.url.path} is a websocket: connect with Upgrade: websocket.",
-        {"Upgrade": "websocket"},
-    )
+    raise HTTPException(426, headers={"Upgrade": "websocket"})
 
 
 # ---------------------------------------------------------------------- errors
 
 
 async def on_service_error(request: Request, exc: Exception) -> Response:
+    """A refusal in PROTOCOL.md's shape, its sentence in the request's language
+    (server/web/languages.py), which ``Content-Language`` names."""
     if not isinstance(exc, ServiceError):
         raise exc
     error = exc
-    headers = None
+    # With Redis out of reach the account's language is not looked up (it is in Redis).
+    lang = await request_language(request, account=error.code != "unavailable")
+    headers = {"Content-Language": lang}
     if error.retry_after is not None:
-        headers = {"Retry-After": str(max(1, math.ceil(error.retry_after)))}
-    return json(error.to_wire(), error.status, headers)
+        headers["Retry-After"] = str(max(1, math.ceil(error.retry_after)))
+    return json(error.to_wire(lang), error.status, headers)
 
 
 async def on_store_unavailable(request: Request, exc: Exception) -> Response:
@@ -331,11 +325,28 @@ async def on_store_unavailable(request: Request, exc: Exception) -> Response:
 
 
 async def on_http_exception(request: Request, exc: Exception) -> Response:
-    """Starlette's own refusals (no such route, wrong method) in the API's shape."""
+    """Starlette's own refusals (no such route or file, wrong method) and the routes'
+    ``HTTPException`` (405, 426) in the API's shape, with a reason."""
     if not isinstance(exc, HTTPException):
         raise exc
-    code = "not_found" if exc.status_code == 404 else "bad_request"
-    return json({"code": code, "message": exc.detail}, exc.status_code, dict(exc.headers or {}))
+    error = _http_refusal(request, exc)
+    lang = await request_language(request)
+    headers = {**(exc.headers or {}), "Content-Language": lang}
+    return json(error.to_wire(lang), exc.status_code, headers)
+
+
+def _http_refusal(request: Request, http: HTTPException) -> ServiceError:
+    path, method = request.url.path, request.method
+    status = http.status_code
+    if status == 404:
+        return ServiceError("not_found", "route.nothing_here", {"path": path}, 404)
+    if status == 405:
+        allowed = (http.headers or {}).get("Allow", "")
+        args: dict[str, Arg] = {"path": path, "method": method, "allowed": allowed}
+        return ServiceError("bad_request", "route.method", args, 405)
+    if status == 426:
+        return ServiceError("bad_request", "route.websocket_only", {"path": path}, 426)
+    return ServiceError("bad_request", "http.error", {"detail": str(http.detail)}, status)
 
 
 EXCEPTION_HANDLERS: Final = {

@@ -46,6 +46,7 @@ from server.players.accounts import masked_log
 from server.store.availability import StoreUnavailable
 from server.store.clients import RedisClient, tail_client
 from server.web.drain import CLOSE_RESTART, RESTART_REASON, Drain
+from server.web.languages import request_language
 from server.web.rate_limits import RateLimiter
 from server.web.request_parts import seat_for_token
 from server.web.state import parts, running
@@ -88,8 +89,9 @@ _encode = msgspec.json.Encoder().encode
 _PONG: Final = b'{"type":"pong"}'
 
 
-def _error(error: ServiceError, command_id: str | None = None) -> bytes:
-    message: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
+def _error(error: ServiceError, lang: str, command_id: str | None = None) -> bytes:
+    """PROTOCOL.md's ``error`` message, its sentence in the socket's language."""
+    message: dict[str, Any] = {"type": "error", **error.to_wire(lang)}
     if command_id is not None:
         message["command_id"] = command_id
     return _encode(message)
@@ -139,9 +141,9 @@ def _since(raw: str | None) -> int | None:
     try:
         since = int(raw)
     except ValueError:
-        raise bad_request(f"since must be a version (an integer), not {raw!r}.") from None
+        raise bad_request("request.since", value=raw) from None
     if since < 0:
-        raise bad_request("since must be 0 or more.")
+        raise bad_request("request.since_negative")
     return since
 
 
@@ -196,7 +198,7 @@ class _Session:
         try:
             message = wire.decode_with(_decode_message, raw, "message")
         except ServiceError as e:
-            await self.outbox.reply(_error(e, _command_id_of(raw)))
+            await self.outbox.reply(_error(e, self.outbox.lang, _command_id_of(raw)))
             return
         if isinstance(message, PingMessage):
             await self.outbox.reply(_PONG)
@@ -219,9 +221,7 @@ class _Session:
         command_id = message.command_id
         try:
             if self.token is None:
-                raise missing_token(
-                    "Spectators cannot act: connect with ?token=<seat token> to play."
-                )
+                raise missing_token("token.spectator")
             wait = self.limiter.allow(f"token:{self.token}")
             if wait is not None:
                 raise rate_limited(wait)
@@ -235,7 +235,7 @@ class _Session:
                 )
             )
         except ServiceError as e:
-            refusal = _error(e, command_id if command_id else None)
+            refusal = _error(e, self.outbox.lang, command_id if command_id else None)
             if e.code == "unauthorized" and self.digest is not None:
                 # The seat's token was replaced: this socket sees the seat's view no
                 # more either. Told why, and closed (4403) like a socket refused at start.
@@ -246,7 +246,7 @@ class _Session:
         except StoreUnavailable as e:
             # Answered, then the socket is closed (``_close_for_store``): the client
             # sends the command again on the socket it opens next.
-            await self.outbox.reply(_error(unavailable(e), command_id))
+            await self.outbox.reply(_error(unavailable(e), self.outbox.lang, command_id))
             raise
         ack = {"type": "ack", "command_id": command_id, "version": result.version}
         await self.outbox.reply(_encode(ack))
@@ -260,13 +260,13 @@ async def _close(websocket: WebSocket, code: int, reason: str, last: bytes | Non
         await websocket.close(code, reason)
 
 
-async def _close_for_store(websocket: WebSocket, error: RedisError) -> None:
+async def _close_for_store(websocket: WebSocket, error: RedisError, lang: str) -> None:
     """Redis can't be reached (``StoreUnavailable``, server/store/availability.py):
     ``unavailable`` and 4503, so the client backs off and reconnects. Any other Redis
     error is a fault of ours: 1011."""
     if isinstance(error, StoreUnavailable):
         failure = unavailable(error)
-        await _close(websocket, 4000 + failure.status, failure.code, _error(failure))
+        await _close(websocket, 4000 + failure.status, failure.code, _error(failure, lang))
     else:
         log.error("Redis refused a call of a socket: %r", error)
         await _close(websocket, CLOSE_INTERNAL, "The server failed; reconnect.")
@@ -284,6 +284,8 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
         await _close(websocket, CLOSE_RESTART, RESTART_REASON)
         return
     token = websocket.query_params.get("token") or None
+    # ?lang= on the socket's URL (the page always sends it), else as for a request.
+    lang = await request_language(websocket)
     try:
         since = _since(websocket.query_params.get("since"))
         viewer = await _pool_retry(lambda: seat_for_token(websocket, game_id, token))
@@ -298,12 +300,13 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
             )
         )
     except ServiceError as e:
-        await _close(websocket, 4000 + e.status, e.code, _error(e))
+        await _close(websocket, 4000 + e.status, e.code, _error(e, lang))
         return
     except RedisError as e:
         log.warning("socket on %s not started, Redis failed: %r", game_id, e)
-        await _close_for_store(websocket, e)
+        await _close_for_store(websocket, e, lang)
         return
+    outbox.lang = lang
     session = _Session(websocket, service, app_parts.rate_limiter, outbox, token, inbox, drain)
     if not drain.admit(session):  # the drain began while the socket was starting
         await _close(websocket, CLOSE_RESTART, RESTART_REASON)
@@ -315,7 +318,7 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
         # The command may or may not be written: the client resends it (same id) on
         # the socket it reconnects, and gets the one answer.
         log.warning("Redis failed on the socket of %s: %r", game_id, e)
-        await _close_for_store(websocket, e)
+        await _close_for_store(websocket, e, lang)
     finally:
         drain.leave(session)
         await hubs.leave(outbox)

@@ -14,6 +14,8 @@ import httptools
 import msgspec
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
+from events.reasons import Reason
+from server.common.sentences import sentence
 from server.web.head_limits import (
     MAX_HEAD_BYTES,
     MAX_HEADER_BYTES,
@@ -30,15 +32,20 @@ class _Refused(Exception):
     """Raised from a parser callback to stop parsing a request refused for its size."""
 
 
-def error_response(status: int, message: str) -> bytes:
+def error_response(status: int, reason: Reason) -> bytes:
     """A whole HTTP response in the API's error shape, closing the connection, with
-    the security headers every answer carries (server/web/security_headers.py)."""
-    body = msgspec.json.encode({"code": "bad_request", "message": message})
+    the security headers every answer carries (server/web/security_headers.py). In
+    English: the request's head, which would say another language, is what was
+    refused."""
+    body = msgspec.json.encode(
+        {"code": "bad_request", "message": sentence(reason, "en"), "reason": reason.to_wire()}
+    )
     return b"".join(
         [
             STATUS_LINE[status],
             b"content-type: application/json\r\n",
             b"content-length: %d\r\n" % len(body),
+            b"content-language: en\r\n",
             RAW_HEADERS,
             b"connection: close\r\n\r\n",
             body,
@@ -64,7 +71,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._header_lines = 0
         self._header_bytes = 0
         self._began = False  # a byte of the current request has come
-        self._refusal: tuple[int, str] | None = None
+        self._refusal: tuple[int, Reason] | None = None
 
     # -- the connection
 
@@ -96,12 +103,11 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             if self._refusal is not None:
                 self._refuse(*self._refusal)
                 return
-            message = "Invalid HTTP request received."
-            self.logger.warning(message)
-            self._refuse(400, message)  # in the API's error shape, not uvicorn's text
+            self.logger.warning("Invalid HTTP request received.")
+            self._refuse(400, Reason("http.bad_request"))  # the API's error shape, not text
             return
         if self._in_head and self._head_bytes > MAX_HEAD_BYTES:
-            self._refuse(431, f"The headers are larger than {MAX_HEADER_BYTES} bytes.")
+            self._refuse(431, Reason("http.headers_too_large", {"most": MAX_HEADER_BYTES}))
 
     def handle_websocket_upgrade(self) -> None:
         self._stop_clock()  # the upgrade request is whole; the socket has pings
@@ -122,21 +128,21 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     def on_url(self, url: bytes) -> None:
         super().on_url(url)
         if len(self.url) > MAX_REQUEST_TARGET:
-            self._refusal = (414, f"The request target is longer than {MAX_REQUEST_TARGET} bytes.")
+            self._refusal = (414, Reason("http.target_too_long", {"most": MAX_REQUEST_TARGET}))
             raise _Refused
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self._header_lines += 1
         if self._header_lines > MAX_HEADERS:
-            self._refusal = (431, f"A request may have at most {MAX_HEADERS} headers.")
+            self._refusal = (431, Reason("http.too_many_headers", {"most": MAX_HEADERS}))
             raise _Refused
         line = len(name) + len(value) + 2
         if line > MAX_HEADER_LINE:
-            self._refusal = (431, f"A header line is longer than {MAX_HEADER_LINE} bytes.")
+            self._refusal = (431, Reason("http.header_line_too_long", {"most": MAX_HEADER_LINE}))
             raise _Refused
         self._header_bytes += line
         if self._header_bytes > MAX_HEADER_BYTES:
-            self._refusal = (431, f"The headers are larger than {MAX_HEADER_BYTES} bytes.")
+            self._refusal = (431, Reason("http.headers_too_large", {"most": MAX_HEADER_BYTES}))
             raise _Refused
         super().on_header(name, value)
 
@@ -166,14 +172,13 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             return
         answered = self.cycle is not None and self.cycle.response_started
         if self._began and not answered:
-            self._refuse(
-                408, f"The request did not arrive whole within {self.request_timeout:g} s."
-            )
+            timeout = Reason("http.too_slow", {"most": self.request_timeout})
+            self._refuse(408, timeout)
         else:
             self.transport.close()
 
-    def _refuse(self, status: int, message: str) -> None:
-        self._refusal = (status, message)
+    def _refuse(self, status: int, reason: Reason) -> None:
+        self._refusal = (status, reason)
         self._stop_clock()
-        self.transport.write(error_response(status, message))
+        self.transport.write(error_response(status, reason))
         self.transport.close()

@@ -16,9 +16,11 @@ import re
 from pathlib import Path
 from typing import Final
 
+from redis.exceptions import RedisError
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
+from starlette.types import Scope
 
 from catalogs import (
     DOMAINS,
@@ -31,6 +33,8 @@ from catalogs import (
     translations,
 )
 from server.common.errors import not_found
+from server.players.accounts import COOKIE
+from server.web.state import running
 
 __all__ = ["LANG_COOKIE", "language_routes", "load_catalogs", "request_language"]
 
@@ -56,14 +60,45 @@ def chosen_language(conn: HTTPConnection) -> str | None:
     )
 
 
-async def request_language(conn: HTTPConnection) -> str:
+def scope_language(scope: Scope) -> str:
+    """The language of a request known only by its ASGI scope (the last resort's
+    500): ``?lang=``, the cookie, ``Accept-Language``; English if even that fails."""
+    try:
+        conn = HTTPConnection(scope)
+        return negotiate(chosen_language(conn), accept=conn.headers.get("accept-language"))
+    except Exception:  # a request too broken to read: the answer is still given
+        return "en"
+
+
+async def request_language(conn: HTTPConnection, *, account: bool = True) -> str:
     """The language to answer ``conn`` in (see the module); kept on the connection's
-    state, so a request negotiates once however many messages it gets."""
+    state, so a request negotiates once however many messages it gets. The account's
+    language is read from Redis only when neither ``?lang=`` nor the cookie decides,
+    for a request with a session, and never with ``account=False`` (Redis is out of
+    reach: the answer says so in the language of the rest)."""
     found: str | None = getattr(conn.state, "lang", None)
-    if found is None:
-        found = negotiate(chosen_language(conn), accept=conn.headers.get("accept-language"))
+    if found is not None:
+        return found
+    chosen = chosen_language(conn)
+    looked_up = chosen is None and account and COOKIE in conn.cookies
+    accounts = await _account_language(conn) if looked_up else None
+    found = negotiate(chosen, accounts, accept=conn.headers.get("accept-language"))
+    if looked_up or chosen is not None or COOKIE not in conn.cookies:
         conn.state.lang = found
     return found
+
+
+async def _account_language(conn: HTTPConnection) -> str | None:
+    """The language the session's account chose, None for none (or no way to know)."""
+    try:
+        accounts = running(conn).accounts
+    except RuntimeError:  # the lifespan has not started: no accounts yet
+        return None
+    try:
+        username = await accounts.session_account(conn.cookies.get(COOKIE))
+        return None if username is None else await accounts.language(username)
+    except (RedisError, OSError):
+        return None  # the refusal or page is answered anyway, from the other sources
 
 
 async def page_messages(request: Request) -> Response:
@@ -71,7 +106,7 @@ async def page_messages(request: Request) -> Response:
     ETag (it changes only with the server's files)."""
     lang: str = request.path_params["lang"]
     if lang not in SERVED:
-        raise not_found(f"There is no language {lang!r}: one of {', '.join(sorted(SERVED))}.")
+        raise not_found("language.unknown", lang=lang, known=", ".join(sorted(SERVED)))
     catalog = page_catalog(lang)
     headers = {"ETag": catalog.etag, "Cache-Control": "no-cache", "Content-Language": lang}
     if catalog.etag in request.headers.get("if-none-match", ""):

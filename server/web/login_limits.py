@@ -39,7 +39,7 @@ class LoginLimits:
         """Count a sign-up on its address, or raise ``rate_limited``."""
         wait = await accounts.spend_address(address, self.address_rate, self.address_burst)
         if wait is not None:
-            raise rate_limited(wait, "sign-ups, deletions and failed log-ins from your address")
+            raise rate_limited(wait, "sign_ups")
 
     async def reserve(
         self, accounts: Accounts, address: str, username: str, *, counted: bool = False
@@ -51,7 +51,7 @@ class LoginLimits:
         attempt whatever its outcome (a deletion's confirmation)."""
         wait = await accounts.spend_address(address, self.address_rate, self.address_burst)
         if wait is not None:
-            raise rate_limited(wait, "failed log-ins from your address")
+            raise rate_limited(wait, "log_ins")
         if not USERNAME.fullmatch(username):  # no account has it: the address counts it
             return Attempt(address, None, counted)
         ticket = await accounts.reserve_login(username, address, self.budget)
@@ -60,8 +60,8 @@ class LoginLimits:
         if not counted:
             await accounts.refund_address(address, self.address_rate, self.address_burst)
         if ticket.why == "pair":
-            raise rate_limited(ticket.wait, "failed log-ins to this account from your address")
-        raise rate_limited(ticket.wait, "failed log-ins to this account")
+            raise rate_limited(ticket.wait, "account_log_ins_here")
+        raise rate_limited(ticket.wait, "account_log_ins")
 
     async def right(self, accounts: Accounts, attempt: Attempt) -> None:
         """The password was right: give back what its attempt took (only failures

@@ -14,7 +14,6 @@ What is counted: server/web/metrics_registry.py.
 from __future__ import annotations
 
 import hmac
-from typing import Final
 
 from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.requests import Request
@@ -27,11 +26,6 @@ from server.web.state import parts, running
 
 __all__ = ["metrics_routes"]
 
-NEEDS_TOKEN: Final = (
-    "The metrics need the metrics token (SPLENDOR_METRICS_TOKEN): Authorization: Bearer <token>."
-)
-WRONG_TOKEN: Final = "This is not the metrics token (SPLENDOR_METRICS_TOKEN)."
-
 
 async def _authorized(request: Request, token: str) -> None:
     """A bearer token that is the metrics token, checked within its address's budget
@@ -41,11 +35,11 @@ async def _authorized(request: Request, token: str) -> None:
     given = request.headers.get("authorization", "")
     scheme, _, value = given.partition(" ")
     if not value.strip() or scheme.lower() != "bearer":
-        raise missing_token(NEEDS_TOKEN)
+        raise missing_token("metrics.token_missing")
 
     async def check() -> None:
         if not hmac.compare_digest(value.strip().encode(), token.encode()):
-            raise forbidden(WRONG_TOKEN)
+            raise forbidden("metrics.token_wrong")
 
     await parts(request).client_limits.authenticate(client_address(request), check)
 
@@ -55,7 +49,7 @@ async def metrics(request: Request) -> Response:
     app_parts = parts(request)
     token = app_parts.settings.metrics_token
     if not token:
-        raise not_found("There are no metrics here.")
+        raise not_found("metrics.none")
     await _authorized(request, token)
     now = running(request)
     body = await app_parts.metrics.render(

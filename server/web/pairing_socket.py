@@ -36,6 +36,7 @@ from server.store.availability import StoreUnavailable
 from server.store.clients import RedisClient
 from server.web.drain import CLOSE_RESTART, RESTART_REASON
 from server.web.game_socket import PingMessage
+from server.web.languages import request_language
 from server.web.request_parts import client_address
 from server.web.sessions import session_account
 from server.web.state import parts, running
@@ -59,8 +60,9 @@ class CancelMessage(
 _decode_message = msgspec.json.Decoder(CancelMessage | PingMessage).decode
 
 
-def _error(error: ServiceError) -> str:
-    return _encode({"type": "error", "code": error.code, "message": error.message}).decode()
+def _error(error: ServiceError, lang: str) -> str:
+    """PROTOCOL.md's ``error`` message, its sentence in the socket's language."""
+    return _encode({"type": "error", **error.to_wire(lang)}).decode()
 
 
 async def account_of(websocket: WebSocket) -> str | None:
@@ -78,10 +80,7 @@ def chosen_pool(websocket: WebSocket, account: str | None) -> Pool:
     rated = "rated" if account is not None else "casual"
     pool = pool_named(f"{variant}-{clock}-{rated}")
     if pool is None:
-        raise bad_request(
-            f"Quick pairing has pools for variant classic or duel and clock {_CLOCK_NAMES}"
-            f" (not {variant!r} and {clock!r})."
-        )
+        raise bad_request("pairing.no_pool", clocks=_CLOCK_NAMES, variant=variant, clock=clock)
     return pool
 
 
@@ -97,7 +96,7 @@ def _ticket(websocket: WebSocket) -> str:
     if ticket == "":
         return new_ticket()
     if not 16 <= len(ticket) <= 64 or not ticket.isascii():
-        raise bad_request("ticket must be the ticket this server gave (16 to 64 characters).")
+        raise bad_request("pairing.ticket")
     return ticket
 
 
@@ -117,10 +116,11 @@ def paired_message(held: Ticket, paired: Paired) -> str:
 class PairingSession:
     """One waiting socket: its ticket, its messages, its end."""
 
-    def __init__(self, websocket: WebSocket, desk: Desk, held: Ticket) -> None:
+    def __init__(self, websocket: WebSocket, desk: Desk, held: Ticket, lang: str = "en") -> None:
         self.websocket = websocket
         self.desk = desk
         self.held = held
+        self.lang = lang  # of its error messages (server/web/languages.py)
         self.cancelling = False  # the player sent cancel: the reader answers it
 
     async def close_for_restart(self) -> None:
@@ -135,7 +135,9 @@ class PairingSession:
             if self.held.paired.done() and not self.held.paired.cancelled():
                 error = self.held.paired.exception()
                 if isinstance(error, ServiceError):  # the account waits elsewhere now
-                    await _close(self.websocket, 4000 + error.status, error.code, _error(error))
+                    await _close(
+                        self.websocket, 4000 + error.status, error.code, _error(error, self.lang)
+                    )
                 else:
                     message = paired_message(self.held, self.held.paired.result())
                     await _close(self.websocket, CLOSE_DONE, "paired", message)
@@ -162,13 +164,16 @@ class PairingSession:
             raw = raw.encode() if isinstance(raw, str) else raw
             if len(raw) > MAX_MESSAGE_BYTES:
                 await self._send(
-                    _error(bad_request(f"A message may have at most {MAX_MESSAGE_BYTES} bytes."))
+                    _error(
+                        bad_request("request.message_too_large", most=MAX_MESSAGE_BYTES),
+                        self.lang,
+                    )
                 )
                 continue
             try:
                 decoded = wire.decode_with(_decode_message, raw, "message")
             except ServiceError as e:
-                await self._send(_error(e))
+                await self._send(_error(e, self.lang))
                 continue
             if isinstance(decoded, PingMessage):
                 await self._send('{"type":"pong"}')
@@ -208,6 +213,7 @@ async def pairing_socket(websocket: WebSocket) -> None:
     if drain.draining:
         await _close(websocket, CLOSE_RESTART, RESTART_REASON)
         return
+    lang = await request_language(websocket)
     try:
         # Each socket may make a seat: priced as one (docs/http-api.md, "Rate limits").
         parts(websocket).client_limits.spend_join(client_address(websocket))
@@ -217,14 +223,14 @@ async def pairing_socket(websocket: WebSocket) -> None:
         ticket = _ticket(websocket)
         held = await desk.join(pool, ticket, name, account)
     except ServiceError as e:
-        await _close(websocket, 4000 + e.status, e.code, _error(e))
+        await _close(websocket, 4000 + e.status, e.code, _error(e, lang))
         return
     except RedisError as e:
         code = 4503 if isinstance(e, StoreUnavailable) else 1011
         log.warning("pairing socket not started, Redis failed: %r", e)
         await _close(websocket, code, "unavailable")
         return
-    session = PairingSession(websocket, desk, held)
+    session = PairingSession(websocket, desk, held, lang)
     if not drain.admit(session):
         desk.forget(held)
         await _close(websocket, CLOSE_RESTART, RESTART_REASON)

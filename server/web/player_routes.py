@@ -39,7 +39,7 @@ def _accounts(request: Request) -> Accounts:
 async def player(request: Request) -> Response:
     """A player's profile: ratings per variant, history, record, newest games."""
     username: str = request.path_params["username"]
-    missing = not_found(f"There is no player {username!r}.")
+    missing = not_found("player.not_found", player=username)
     if not _PLAYER.fullmatch(username):
         raise missing
     pid = username.lower()
@@ -48,7 +48,7 @@ async def player(request: Request) -> Response:
         raise missing
     account = None if bot else await _accounts(request).get(pid)
     if account is not None and account.deleted_ms is not None:
-        raise not_found(f"The account {username!r} was deleted (docs/accounts.md).")
+        raise not_found("player.deleted", player=username)
     profiles = _profiles(request)
     played, won = await profiles.record(pid)
     ratings = await profiles.ratings_of(pid)
@@ -95,11 +95,11 @@ async def leaderboard(request: Request) -> Response:
     """The best players of a variant, best first."""
     variant: str = request.path_params["variant"]
     if variant not in VARIANTS:
-        raise not_found(f"There is no leaderboard {variant!r}: one of {', '.join(VARIANTS)}.")
+        raise not_found("leaderboard.not_found", variant=variant, known=", ".join(VARIANTS))
     limit = int_param(request, "limit", LEADERBOARD_LIMIT)
     assert limit is not None
     if not 1 <= limit <= LEADERBOARD_LIMIT:
-        raise bad_request(f"limit must be 1 to {LEADERBOARD_LIMIT}, not {limit}.")
+        raise bad_request("request.limit", most=LEADERBOARD_LIMIT, value=limit)
     ratings = _profiles(request).ratings
     # Deleted accounts leave the leaderboard (docs/accounts.md): read further to fill it.
     asked, deleted = limit, set[str]()

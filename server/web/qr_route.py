@@ -57,9 +57,7 @@ async def qr_code(request: Request) -> Response:
     body: QrRequest = wire.decode(await read_body(request), QrRequest)
     text = body.text
     if not 0 < len(text) <= MAX_QR_TEXT or not text.startswith(("http://", "https://")):
-        raise bad_request(
-            f"text must be a web address (http:// or https://) of at most {MAX_QR_TEXT} characters."
-        )
+        raise bad_request("request.qr_text", most=MAX_QR_TEXT)
     return Response(
         qr_svg(text),
         media_type="image/svg+xml",

@@ -95,13 +95,13 @@ class ClientLimits:
         """Count a game created by ``address``, or raise ``rate_limited``."""
         wait = self.create.allow(address)
         if wait is not None:
-            raise rate_limited(wait, "games created from your address")
+            raise rate_limited(wait, "games")
 
     def spend_join(self, address: str) -> None:
         """Count a seat joined by ``address``, or raise ``rate_limited``."""
         wait = self.join.allow(address)
         if wait is not None:
-            raise rate_limited(wait, "seats joined from your address")
+            raise rate_limited(wait, "seats")
 
     async def authenticate(self, address: str, check: Callable[[], Awaitable[T]]) -> T:
         """``check()``, the verification of a token sent by ``address``, unless that
@@ -110,7 +110,7 @@ class ClientLimits:
         (``unauthorized``) is counted."""
         wait = self.auth_failures.waiting(address)
         if wait is not None:
-            raise rate_limited(wait, "failed authentications from your address")
+            raise rate_limited(wait, "authentications")
         try:
             return await check()
         except ServiceError as e:

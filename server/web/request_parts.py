@@ -63,13 +63,13 @@ async def seat_for_token(
 async def read_body(request: Request) -> bytes:
     """The request body, refused (400) past the size limit without reading it all."""
     limit = parts(request).settings.max_body_bytes
-    too_large = bad_request(f"The request body is larger than {limit} bytes.")
+    too_large = bad_request("request.body_too_large", most=limit)
     declared = request.headers.get("content-length")
     if declared is not None:
         try:
             size = int(declared)
         except ValueError:
-            raise bad_request("Content-Length is not a number.") from None
+            raise bad_request("request.length_not_a_number") from None
         if size > limit:
             raise too_large
     body = bytearray()
@@ -87,7 +87,7 @@ def bearer_token(request: Request) -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise forbidden("The Authorization header must be: Bearer <seat token>.")
+        raise forbidden("token.header")
     return token.strip()
 
 
@@ -100,4 +100,4 @@ def int_param(request: Request, name: str, default: int | None) -> int | None:
     try:
         return int(raw)
     except ValueError:
-        raise bad_request(f"{name} must be an integer, not {raw!r}.") from None
+        raise bad_request("request.not_an_integer", name=name, value=raw) from None

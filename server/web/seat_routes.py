@@ -66,17 +66,15 @@ async def _by_session(request: Request, service: GameService, game_id: str) -> t
     await service.reader.variant_of(game_id)  # 404 first
     username = await session_account(request)  # 403 for another site's page
     if username is None:
-        raise missing_token(
-            "Log in to get your seat's token, or send the seat's token: Bearer <token>."
-        )
+        raise missing_token("token.log_in_for_seat")
     seat = await service.seats.account_seat(game_id, username)
     if seat is None:
-        raise not_found(f"{username} holds no seat in game {game_id}.")
+        raise not_found("seat.not_of_account", username=username, game=game_id)
     await service.seat_tokens.record(username, game_id, seat)
     fresh = await service.seats.issue_token(game_id, seat)
     if await running(request).accounts.session_account(request.cookies.get(COOKIE)) is None:
         await service.seat_tokens.withdraw(game_id, seat, token_digest(fresh))
-        raise ServiceError("unauthorized", "Your session ended: log in again.", 401)
+        raise ServiceError("unauthorized", "account.session_ended", status=401)
     return seat, fresh
 
 

@@ -83,7 +83,7 @@ def check_origin(conn: HTTPConnection) -> None:
         site = conn.headers.get("sec-fetch-site")
         if site is None or site in ("same-origin", "none"):
             return
-        raise forbidden(f"A request from another site ({site}) can't use your session.")
+        raise forbidden("account.other_site", site=site)
     given = parse_origin(origin)
     if given is not None:
         if given == own_origin(conn):
@@ -91,7 +91,7 @@ def check_origin(conn: HTTPConnection) -> None:
         allowed = parts(conn).settings.allowed_origins
         if any(given == parse_origin(a) for a in allowed):
             return
-    raise forbidden(f"A request from another site ({origin[:100]}) can't use your session.")
+    raise forbidden("account.other_site", site=origin[:100])
 
 
 async def session_account(conn: HTTPConnection) -> str | None:

@@ -22,12 +22,25 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
+from events.reasons import Reason
+from server.common.sentences import sentence
+from server.web.languages import scope_language
+
 log = logging.getLogger(__name__)
 
 CLOSE_INTERNAL: Final = 1011
-SERVER_ERROR: Final = msgspec.json.encode(
-    {"code": "server_error", "message": "The server failed to answer (a bug: please report it)."}
-)
+SERVER_ERROR: Final = Reason("server.error")
+
+
+def server_error(lang: str) -> bytes:
+    """The body of the 500: PROTOCOL.md's error shape, its sentence in ``lang``."""
+    return msgspec.json.encode(
+        {
+            "code": "server_error",
+            "message": sentence(SERVER_ERROR, lang),
+            "reason": SERVER_ERROR.to_wire(),
+        }
+    )
 
 
 def describe(exc: BaseException) -> str:
@@ -73,12 +86,15 @@ async def _answer(scope: Scope, send: Send, started: bool) -> None:
         if scope["type"] == "http":
             if started:
                 return  # part of an answer is out: the server ends the connection
+            lang = scope_language(scope)
+            body = server_error(lang)
             headers = [
                 (b"content-type", b"application/json"),
-                (b"content-length", str(len(SERVER_ERROR)).encode()),
+                (b"content-length", str(len(body)).encode()),
+                (b"content-language", lang.encode()),
             ]
             await send({"type": "http.response.start", "status": 500, "headers": headers})
-            await send({"type": "http.response.body", "body": SERVER_ERROR})
+            await send({"type": "http.response.body", "body": body})
         else:
             await send(
                 {"type": "websocket.close", "code": CLOSE_INTERNAL, "reason": "server_error"}

@@ -67,7 +67,7 @@ async def server(redis_client: Any, redis_server: str) -> AsyncIterator[LiveServ
 async def test_any_request_head_is_answered_in_the_api_shape(
     server: LiveServer, line: bytes, headers: list[bytes]
 ) -> None:
-    """Any request line and header lines (bytes of any value but line ends): a status below 500 with {"code", "message"} for an error, then the connection closed."""
+    """Any request line and header lines (bytes of any value but line ends): a status below 500 with {"code", "message", "reason"} for an error, then the connection closed."""
     head = line + b"\r\n" + b"".join(h + b"\r\n" for h in headers) + END
     answer = await send_raw(server, head)
     assert answer.startswith(b"HTTP/1.1 "), answer[:80]
@@ -77,4 +77,4 @@ async def test_any_request_head_is_answered_in_the_api_shape(
         assert b"content-type: application/json" in answer.lower()
     elif status >= 400:
         _, error = status_and_body(answer)
-        assert set(error) == {"code", "message"} and error["code"] in STATUS
+        assert set(error) == {"code", "message", "reason"} and error["code"] in STATUS

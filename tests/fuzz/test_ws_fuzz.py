@@ -144,11 +144,13 @@ async def still_open(conn: ClientConnection) -> None:
 
 
 def an_error(reply: dict[str, Any]) -> None:
-    """PROTOCOL.md's error message: a known code, a sentence, a string command id if any."""
+    """PROTOCOL.md's error message: a known code, a sentence, a reason (a key and its
+    arguments), a string command id if any."""
     assert reply["type"] == "error", reply
     assert reply["code"] in STATUS, reply
     assert isinstance(reply["message"], str) and reply["message"]
-    assert set(reply) <= {"type", "code", "message", "command_id"}
+    assert set(reply) <= {"type", "code", "message", "reason", "command_id"}
+    assert isinstance(reply["reason"]["key"], str) and isinstance(reply["reason"]["args"], dict)
     assert isinstance(reply.get("command_id", ""), str)
 
 

@@ -11,7 +11,6 @@ import pytest
 from events.base import GameCreated, PlayerJoined, TimeControl
 from events.errors import IllegalAction
 from events.game import VARIANTS
-from events.turns import RATED_NEEDS_ACCOUNT
 
 BLITZ = TimeControl(initial=300, increment=3)
 
@@ -39,12 +38,13 @@ def test_game_created_is_casual_unless_rated() -> None:
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_a_rated_game_seats_accounts_and_bots_not_guests(name: str) -> None:
-    """In a rated game a guest is refused with the rule's sentence, a bot and an account sit; the views say rated and show each seat's account."""
+    """In a rated game a guest is refused with the rule's reason, a bot and an account sit; the views say rated and show each seat's account."""
     variant = VARIANTS[name]
     rng = random.Random(1)
     state = variant.fold(variant.create("g", 2, BLITZ, rated=True))
-    with pytest.raises(IllegalAction, match=RATED_NEEDS_ACCOUNT):
+    with pytest.raises(IllegalAction, match="only a player logged in") as refused:
         variant.join(state, "Guest", None, rng)
+    assert refused.value.reason.key == "seat.rated_needs_account"
     for event in variant.join(state, "Ana_1", None, rng, "Ana_1"):
         variant.evolve(state, event)
     for event in variant.join(state, "Greedy bot", "greedy", rng, "ignored"):

@@ -83,7 +83,9 @@ async def test_sign_up_gives_a_session_in_an_http_only_lax_cookie(server: LiveSe
         assert hint.startswith("splendor_account=1;") and "httponly" not in hint.lower()
         me = await http.get("/api/me")
         assert me.status_code == 200 and me.json()["username"] == "Ana_Lu"
-        assert set(me.json()) == {"username", "ratings"}  # ratings: docs/ratings.md
+        # ratings: docs/ratings.md; language: docs/languages.md (none chosen yet).
+        assert set(me.json()) == {"username", "ratings", "language"}
+        assert me.json()["language"] is None
 
 
 async def test_the_cookie_is_secure_behind_https(
@@ -148,6 +150,7 @@ async def test_log_in_again_and_wrong_passwords(server: LiveServer) -> None:
             == {
                 "code": "unauthorized",
                 "message": "Wrong username or password.",
+                "reason": {"key": "account.wrong_login", "args": {}},
             }
         )
         assert "set-cookie" not in wrong.headers and "set-cookie" not in unknown.headers

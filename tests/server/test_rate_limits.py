@@ -52,7 +52,8 @@ async def table_from(server: LiveServer, address: str) -> Table:
 def assert_rate_limited(r: httpx.Response) -> None:
     assert r.status_code == 429, r.text
     assert r.json()["code"] == "rate_limited"
-    assert set(r.json()) == {"code", "message"}
+    assert set(r.json()) == {"code", "message", "reason"}
+    assert r.json()["reason"]["key"].startswith("rate_limited.")
     assert int(r.headers["retry-after"]) >= 1
 
 
