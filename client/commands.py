@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from bots import choose
 from bots.moves import moves
+from catalogs import SOURCE
 from client.http import ProtocolError, SplendorHTTP
 from client.live import LiveGame, clock_ticking
 from client.terminal import render
@@ -41,13 +42,15 @@ async def watch(
     out: TextIO = sys.stdout,
     clear: bool = True,
     until_finished: bool = True,
+    lang: str = SOURCE,
 ) -> int:
-    """Follow a game, redrawing the table on each move, until it ends."""
+    """Follow a game, redrawing the table on each move (its words in ``lang``), until
+    it ends."""
     base, game_id = split_game_url(url, game)
-    async with SplendorHTTP(base) as http:
+    async with SplendorHTTP(base, lang=lang) as http:
         summary = await http.game(game_id)
         catalog = await http.catalog(summary["variant"])
-    async with LiveGame(base, game_id, token=token) as live:
+    async with LiveGame(base, game_id, token=token, lang=lang) as live:
         seen = -1
         while True:
             # Drawn again at each change (a move, someone coming or leaving, a
@@ -64,7 +67,7 @@ async def watch(
                 out.write("\x1b[2J\x1b[H")
             # Clocks tick from when they arrived, by this computer's monotonic time.
             now_ms = live.server_now_ms()
-            out.write(render(view, catalog, live.presence, live.rematch, now_ms) + "\n")
+            out.write(render(view, catalog, live.presence, live.rematch, now_ms, lang) + "\n")
             out.flush()
             if until_finished and view["status"] in OVER:
                 return 0

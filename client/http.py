@@ -7,15 +7,43 @@ from typing import Any
 
 import httpx
 
+from events.reasons import Reason
+
 
 class ProtocolError(Exception):
-    """The server refused a request; ``code`` is PROTOCOL.md's error code."""
+    """The server refused a request; ``code`` is PROTOCOL.md's error code, ``message``
+    its sentence (in the client's ``lang``), ``reason`` what was refused: a stable key
+    and its arguments (docs/reasons.md), for a program to act on or word itself."""
 
-    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status: int | None = None,
+        reason: Reason | None = None,
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.status = status
+        self.reason = reason
+
+    @property
+    def key(self) -> str | None:
+        """The reason's key (``"take_two.supply_short"``), None if the server gave none."""
+        return None if self.reason is None else self.reason.key
+
+    @classmethod
+    def of(cls, body: Any, status: int | None = None, text: str = "") -> ProtocolError:
+        """The error a server's error body (HTTP or a websocket's ``error``) stands for."""
+        if not isinstance(body, dict):
+            return cls("error", text, status)
+        found = body.get("reason")
+        reason = None
+        if isinstance(found, dict) and isinstance(found.get("key"), str):
+            args = found.get("args")
+            reason = Reason(found["key"], args if isinstance(args, dict) else {})
+        return cls(str(body.get("code", "error")), str(body.get("message", text)), status, reason)
 
 
 class Seat:
@@ -31,12 +59,17 @@ class Seat:
 
 
 class SplendorHTTP:
-    """Create, join and query games, and send commands, over HTTP."""
+    """Create, join and query games, and send commands, over HTTP. With ``lang``
+    (``pl``...) the server's messages come in that language (``?lang=`` on every
+    request); without, in the account's or English."""
 
-    def __init__(self, base_url: str, *, client: httpx.AsyncClient | None = None) -> None:
+    def __init__(
+        self, base_url: str, *, client: httpx.AsyncClient | None = None, lang: str | None = None
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self._client = client or httpx.AsyncClient(timeout=30.0)
         self._owns_client = client is None
+        self.lang = lang
 
     async def __aenter__(self) -> SplendorHTTP:
         return self
@@ -65,16 +98,14 @@ class SplendorHTTP:
         params: dict[str, Any] | None = None,
     ) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if self.lang is not None:
+            params = {**(params or {}), "lang": self.lang}
         response = await self._client.request(
             method, self.base_url + path, json=json, params=params, headers=headers
         )
         body = response.json() if response.content else None
         if response.status_code >= 400:
-            code = body.get("code", "error") if isinstance(body, dict) else "error"
-            message = (
-                body.get("message", response.text) if isinstance(body, dict) else response.text
-            )
-            raise ProtocolError(code, message, response.status_code)
+            raise ProtocolError.of(body, response.status_code, response.text)
         return body
 
     async def create_game(
@@ -124,7 +155,8 @@ class SplendorHTTP:
         await self._request("DELETE", "/api/sessions" if everywhere else "/api/session")
 
     async def me(self) -> dict[str, Any] | None:
-        """``{"username", "ratings"}`` of the account logged in, None for a guest."""
+        """``{"username", "ratings", "language"}`` of the account logged in, None for a
+        guest."""
         try:
             answer: dict[str, Any] = await self._request("GET", "/api/me")
         except ProtocolError as e:
@@ -132,6 +164,13 @@ class SplendorHTTP:
                 return None
             raise
         return answer
+
+    async def set_language(self, language: str) -> str:
+        """Keep ``language`` (``en``, ``es``, ``pl``, ``el``, ``is``, ``fa``) on the
+        account logged in: its messages come in it where no ``lang`` is asked for."""
+        body = {"language": language}
+        answer = await self._request("PUT", "/api/me/language", json=body)
+        return str(answer["language"])
 
     # ------------------------------------------------------------------ ratings
 

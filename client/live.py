@@ -86,6 +86,7 @@ class LiveGame:
         token: str | None = None,
         reconnect_delay: float = 0.2,
         max_reconnect_delay: float = 5.0,
+        lang: str | None = None,
     ) -> None:
         self.addresses = [base_url] if isinstance(base_url, str) else list(base_url)
         if not self.addresses:
@@ -93,6 +94,7 @@ class LiveGame:
         self._at = 0  # the address in use: the next one after a 1012 or a failed connection
         self.game_id = game_id
         self.token = token
+        self.lang = lang  # of the server's error messages (?lang= on the socket's URL)
         self.view: dict[str, Any] | None = None
         self.version = -1
         self.presence: list[bool] | None = None
@@ -150,7 +152,7 @@ class LiveGame:
         return self.addresses[self._at]
 
     def _url(self) -> str:
-        params: dict[str, Any] = {}
+        params: dict[str, Any] = {} if self.lang is None else {"lang": self.lang}
         if self.token:
             params["token"] = self.token
         if self.version >= 0:
@@ -241,7 +243,7 @@ class LiveGame:
                 # The server can't reach its store and closes this socket: the
                 # command stays pending and goes again on the next one.
                 return
-            error = ProtocolError(message["code"], message["message"])
+            error = ProtocolError.of(message)
             if command_id:
                 self._settle(command_id, None, error)
             return

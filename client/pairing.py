@@ -53,6 +53,7 @@ class QuickPairing:
         name: str | None = None,
         cookie: str | None = None,
         attempts: int = 8,
+        lang: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.variant = variant
@@ -60,6 +61,7 @@ class QuickPairing:
         self.name = name
         self.cookie = cookie
         self.attempts = attempts
+        self.lang = lang  # of the server's error messages (?lang= on the socket's URL)
         self.ticket: str | None = None
         self.waiting: dict[str, Any] | None = None  # the last ``waiting`` message
         self._socket: ClientConnection | None = None
@@ -70,6 +72,8 @@ class QuickPairing:
             query["name"] = self.name
         if self.ticket is not None:
             query["ticket"] = self.ticket
+        if self.lang is not None:
+            query["lang"] = self.lang
         scheme = self.base_url.replace("https://", "wss://").replace("http://", "ws://")
         return f"{scheme}/ws/pairing?{urlencode(query)}"
 
@@ -113,7 +117,7 @@ class QuickPairing:
                 opponent["rating"],
             )
         if kind == "error":
-            raise ProtocolError(message["code"], message["message"])
+            raise ProtocolError.of(message)
         return kind == "cancelled", None
 
     async def cancel(self) -> None:

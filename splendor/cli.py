@@ -8,6 +8,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from catalogs import LANGUAGES
 from server import cli as server_cli
 from server.cli import Subcommand
 
@@ -16,15 +17,22 @@ def _watch_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("url", help="a game's page (http://host:8000/#/watch/ID) or the server")
     parser.add_argument("--game", help="the game id, when URL is the server's address")
     parser.add_argument("--token", help="a seat token, to watch as that player")
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="the table's words and the server's messages (default: from LANG, else en)",
+    )
 
 
 def watch(args: argparse.Namespace) -> int:
     import asyncio
 
     from client.commands import watch as follow
+    from client.terminal import environment_language
 
+    lang = args.lang or environment_language()
     try:
-        return asyncio.run(follow(args.url, args.game, token=args.token))
+        return asyncio.run(follow(args.url, args.game, token=args.token, lang=lang))
     except KeyboardInterrupt:
         return 0
 
