@@ -99,10 +99,15 @@ const days = new Intl.NumberFormat(lang, { style: "unit", unit: "day", unitDispl
 const hours = new Intl.NumberFormat(lang, { style: "unit", unit: "hour", unitDisplay: "narrow" });
 // English lists are written without the serial comma ("a, b and c"), as the page always did.
 const listLocale = lang === "en" || lang === PSEUDO ? "en-GB" : lang;
-const lists = new Intl.ListFormat(listLocale, { type: "conjunction" });
-const units = new Intl.ListFormat(listLocale, { type: "unit", style: "short" });
-const dates = new Intl.DateTimeFormat(lang);
-const dateTimes = new Intl.DateTimeFormat(lang, { year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
+const dateLocale = lang === PSEUDO ? "en" : lang;
+// A browser may lack a language's locale data (Debian's Chromium has no Icelandic):
+// Intl would then write English lists and dates, so those are made from the catalog.
+const listsKnown = Intl.ListFormat.supportedLocalesOf([listLocale]).length > 0;
+const datesKnown = Intl.DateTimeFormat.supportedLocalesOf([dateLocale]).length > 0;
+const lists = listsKnown ? new Intl.ListFormat(listLocale, { type: "conjunction" }) : null;
+const units = listsKnown ? new Intl.ListFormat(listLocale, { type: "unit", style: "short" }) : null;
+const dates = datesKnown ? new Intl.DateTimeFormat(dateLocale) : null;
+const dateTimes = datesKnown ? new Intl.DateTimeFormat(dateLocale, { year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" }) : null;
 
 /** A number in the language's digits (no grouping: ratings read "1500"). */
 export function formatNumber(n) {
@@ -117,7 +122,17 @@ export function formatPercent(share) {
 /** "a, b and c" in the language's words; with `units`, a plain list of what
  * something holds or gives ("2 points, 1 crown, another turn"). */
 export function formatList(parts, { units: plain = false } = {}) {
-  return (plain ? units : lists).format(parts.map(String));
+  const words = parts.map(String);
+  if (listsKnown) return (plain ? units : lists).format(words);
+  return words.reduce((items, item, at) => {
+    if (at === 0) return item;
+    // Translators: a plain list of what something holds or gives, one more at its end ("2 points, 1 crown").
+    if (plain) return tp("list", "{units}, {unit}", { units: items, unit: item });
+    // Translators: a list ("a, b") and one more of it, not the last.
+    if (at < words.length - 1) return tp("list", "{items}, {item}", { items, item });
+    // Translators: a list ("a, b") and its last item ("a, b and c").
+    return tp("list", "{items} and {item}", { items, item });
+  }, "");
 }
 
 /** "0:42", "12:05": whole seconds as minutes and seconds. */
@@ -142,7 +157,19 @@ export function formatClock(ms) {
 /** A day ("5/3/2025"), or with `time` the moment ("5/3/2025, 10:04:00 AM"). */
 export function formatDate(date, { time = false } = {}) {
   const d = date instanceof Date ? date : new Date(date);
-  return (time ? dateTimes : dates).format(d);
+  if (datesKnown) return (time ? dateTimes : dates).format(d);
+  const args = {
+    year: numbers.format(d.getFullYear()),
+    month: numbers.format(d.getMonth() + 1),
+    day: numbers.format(d.getDate()),
+    hour: numbers.format(d.getHours()),
+    minute: twoDigits.format(d.getMinutes()),
+    second: twoDigits.format(d.getSeconds()),
+  };
+  // Translators: the order and separators of a date written with numbers (3 May 2025).
+  if (!time) return tp("date", "{month}/{day}/{year}", args);
+  // Translators: a date and a time of day on the 24-hour clock (3 May 2025, 14:04:09).
+  return tp("date", "{month}/{day}/{year}, {hour}:{minute}:{second}", args);
 }
 
 /** How long ago, from a gap in ms: "just now", "3 min ago", "2 hours ago", "4 days ago". */
