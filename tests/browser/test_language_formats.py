@@ -1,7 +1,8 @@
 """Lists and dates in the page's language even where the browser lacks its locale data
 (Debian's Chromium has no Icelandic for Intl.ListFormat and Intl.DateTimeFormat): the
 catalog's "list" and "date" messages join and order them, while a language the browser
-knows (English) is written by Intl as before."""
+knows (English) is written by Intl as before. Persian numbers the how-to-play's
+lists with Persian digits."""
 
 from __future__ import annotations
 
@@ -85,4 +86,26 @@ def test_a_profile_lists_opponents_and_dates_games_in_icelandic(
     assert " and " not in rows["is"] and "/" not in rows["is"], rows["is"]
     assert re.search(r"\S and \S", rows["en"]), rows["en"]
     assert re.search(r"\b\d{1,2}/\d{1,2}/\d{4}\b", rows["en"]), rows["en"]
+    assert console.unexpected() == []
+
+
+# Each visible numbered list of the how-to-play and the marker style it is drawn with.
+LIST_MARKERS = """() => [...document.querySelectorAll('.howto ol')]
+  .filter((ol) => ol.getClientRects().length)
+  .map((ol) => getComputedStyle(ol).listStyleType)"""
+
+
+def test_the_how_to_play_numbers_its_lists_in_persian_digits_in_persian(
+    browser: Browser, contexts: list[BrowserContext], server: ServerProcess, console: Console
+) -> None:
+    """In Persian the how-to-play's numbered lists (its contents and the Duel's ordered
+    steps) are drawn with Persian digits; in English with decimal ones."""
+    page = open_page(browser, contexts, console, "howto-lists")
+    for lang, style in (("fa", "persian"), ("en", "decimal")):
+        page.goto(f"{server.base}/?lang={lang}#/howto/duel")
+        expect(page.locator(".howto-section").first).to_be_visible()
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        markers = page.evaluate(LIST_MARKERS)
+        assert len(markers) >= 2, markers
+        assert set(markers) == {style}, markers
     assert console.unexpected() == []
