@@ -2,7 +2,8 @@
 (Debian's Chromium has no Icelandic for Intl.ListFormat and Intl.DateTimeFormat): the
 catalog's "list" and "date" messages join and order them, while a language the browser
 knows (English) is written by Intl as before. Persian numbers the how-to-play's
-lists with Persian digits."""
+lists with Persian digits, and on its right-to-left page every value set into a
+sentence is isolated (U+2068 … U+2069) so that it keeps its own order."""
 
 from __future__ import annotations
 
@@ -108,4 +109,45 @@ def test_the_how_to_play_numbers_its_lists_in_persian_digits_in_persian(
         markers = page.evaluate(LIST_MARKERS)
         assert len(markers) >= 2, markers
         assert set(markers) == {style}, markers
+    assert console.unexpected() == []
+
+
+# A sentence with a Latin name, an id, a time control and a number, filled by the page.
+SENTENCE = """async () => {
+  const m = await import('/js/i18n.js');
+  return m.t('{who} plays {game} at {control}, move {n}', { who: 'Ana', game: '#ab12', control: '3+2', n: 12 });
+}"""
+FSI, PDI = "\u2068", "\u2069"
+
+
+def test_values_in_a_persian_sentence_are_isolated_and_not_in_english(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    server: ServerProcess,
+    api: Api,
+    console: Console,
+) -> None:
+    """In Persian each placeholder's value is set between FIRST STRONG ISOLATE and POP
+    DIRECTIONAL ISOLATE (numbers in Persian digits), on a real page too (a profile's
+    opponents); in English and Greek (left to right) no isolate is added."""
+    game_id = bots_finish(api, "classic", 3, seed=32, levels=["greedy", "random", "random"])
+    page = open_page(browser, contexts, console, "isolates")
+    page.goto(f"{server.base}/?lang=fa#/")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    assert page.evaluate(SENTENCE) == (
+        f"{FSI}Ana{PDI} plays {FSI}#ab12{PDI} at {FSI}3+2{PDI}, move {FSI}۱۲{PDI}"
+    )
+    page.goto(f"{server.base}/?lang=fa#/player/bot:greedy")
+    row = page.locator(f'.game-row[data-game="{game_id}"]')
+    expect(row).to_be_visible()
+    text = row.inner_text()
+    assert text.count(FSI) >= 2 and text.count(FSI) == text.count(PDI), repr(text)
+
+    for lang in ("en", "el"):
+        page.goto(f"{server.base}/?lang={lang}#/player/bot:greedy")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        expect(page.locator(f'.game-row[data-game="{game_id}"]')).to_be_visible()
+        assert page.evaluate(SENTENCE) == "Ana plays #ab12 at 3+2, move 12"
+        body = page.locator("body").inner_text()
+        assert FSI not in body and PDI not in body
     assert console.unexpected() == []

@@ -184,12 +184,22 @@ export function formatRelative(ms) {
 
 // ---------------------------------------------------------------- messages
 
+// Unicode's FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: a value set between
+// them takes its own direction and leaves the sentence's order alone.
+const ISOLATE = "\u2068";
+const POP_ISOLATE = "\u2069";
+
+/** `text` with each `{name}` replaced by its value in `args`; on a right-to-left page
+ * each value is isolated, so that a Latin name, an id, a time control ("3+2") or a
+ * number keeps its own order inside the sentence instead of mixing with its words. */
 function fill(text, args) {
   if (!args) return text;
+  const isolated = dir === "rtl";
   return text.replace(/\{(\w+)\}/g, (whole, name) => {
     if (!Object.prototype.hasOwnProperty.call(args, name)) return whole;
     const value = args[name];
-    return typeof value === "number" ? formatNumber(value) : String(value);
+    const written = typeof value === "number" ? formatNumber(value) : String(value);
+    return isolated ? `${ISOLATE}${written}${POP_ISOLATE}` : written;
   });
 }
 
