@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
+from catalogs.languages import text_direction
 from tests.browser.conftest import DESKTOP, Console, ServerProcess, open_page
 from tests.browser.duel_pages import click_duel_action, duel_public_part, read_duel_table
 from tests.browser.duel_strategy import choose_duel, duel_kind
@@ -154,9 +156,14 @@ def assert_board_as_printed(page: Page) -> None:
         assert row == sorted(row) and len(set(row)) == 5, rows
 
 
+def assert_language(page: Page, lang: str) -> None:
+    """The page is written in ``lang``, in that language's direction."""
+    expect(page.locator("html")).to_have_attribute("dir", text_direction(lang))
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
 def assert_right_to_left(page: Page) -> None:
-    expect(page.locator("html")).to_have_attribute("dir", "rtl")
-    expect(page.locator("html")).to_have_attribute("lang", "fa")
+    assert_language(page, "fa")
 
 
 @dataclass
@@ -170,14 +177,14 @@ class LanguageTables:
     english: Page | None = None
 
 
-@pytest.fixture(scope="module", params=["classic", "duel"])
-def tables(
-    request: pytest.FixtureRequest, browser: Browser, server: ServerProcess
+@contextmanager
+def language_tables(
+    browser: Browser, server: ServerProcess, variant: str, languages: Sequence[str]
 ) -> Iterator[LanguageTables]:
-    """Per game: a live 4-player classic (or Duel) table at the test's move with a
+    """A live 4-player classic (or 2-player Duel) table at the test's move with a
     choice begun, a finished 2-player table of two greedy bots (and a classic one of
-    four bots), in Persian and in Greek; the live table also in English."""
-    variant: str = request.param
+    four bots), each open in every one of ``languages``; the live table also in
+    English, not choosing."""
     api = Api(server.base)
     console = Console()
     context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
@@ -196,7 +203,7 @@ def tables(
         first = context.new_page()
         give_seat(first, server.base, live_id, 0, token, "Ana")
         first.close()
-        for lang in (*LANGUAGES, "en"):
+        for lang in (*languages, "en"):
             live = console.watch(context.new_page(), f"live {lang}")
             live.goto(f"{server.base}/?lang={lang}#/play/{live_id}")
             expect(live.locator("#table")).to_have_attribute("data-status", "live")
@@ -219,6 +226,17 @@ def tables(
     finally:
         context.close()
         api.close()
+
+
+@pytest.fixture(scope="module", params=["classic", "duel"])
+def tables(
+    request: pytest.FixtureRequest, browser: Browser, server: ServerProcess
+) -> Iterator[LanguageTables]:
+    """Per game: a live 4-player classic (or Duel) table at the test's move with a
+    choice begun, a finished 2-player table of two greedy bots (and a classic one of
+    four bots), in Persian and in Greek; the live table also in English."""
+    with language_tables(browser, server, request.param, LANGUAGES) as found:
+        yield found
 
 
 def test_persian_is_written_right_to_left_and_greek_left_to_right(
@@ -373,11 +391,14 @@ def _persian_numbers_and_board(page: Page, variant: str) -> None:
         assert_board_as_printed(page)
 
 
-def _start_from_the_lobby(page: Page, base: str, variant: str, seed: int) -> tuple[str, int, str]:
-    """Start a game against the greedy bot from the Persian lobby, timed 10+5 (choices
-    named by their values, not their words); returns its id, the seat and its token."""
-    page.goto(f"{base}/?lang=fa&seed={seed}#/")
-    assert_right_to_left(page)
+def start_from_the_lobby(
+    page: Page, base: str, variant: str, seed: int, lang: str = "fa"
+) -> tuple[str, int, str]:
+    """Start a game against the greedy bot from the lobby in ``lang``, timed 10+5
+    (choices named by their values, not their words); returns its id, the seat and its
+    token."""
+    page.goto(f"{base}/?lang={lang}&seed={seed}#/")
+    assert_language(page, lang)
     page.fill("#player-name", "Ana")
     page.select_option("#variant", variant)
     page.check('input[name="players"][value="2"]')
@@ -388,18 +409,46 @@ def _start_from_the_lobby(page: Page, base: str, variant: str, seed: int) -> tup
     game_id = page.url.rsplit("/", 1)[1]
     record = seat_record(page, game_id)
     expect(page.locator("#table")).to_have_attribute("data-status", "live")
-    assert_right_to_left(page)
+    assert_language(page, lang)
     return game_id, record["seat"], record["token"]
 
 
-def _the_end(page: Page, api: Api, game_id: str) -> dict[str, Any]:
-    """The finished game's view once the page shows it, with its end dialog in Persian digits."""
+def the_end(page: Page, api: Api, game_id: str) -> dict[str, Any]:
+    """The finished game's view once the page shows it, with its end dialog."""
     final = api.view(game_id)
     assert final["status"] == "finished"
     wait_version(page, final["version"])
     expect(page.locator("#end-dialog")).to_be_visible()
     expect(page.locator("#end-dialog .result-table tbody tr")).to_have_count(2)
-    assert latin_numbers(page) == []
+    return final
+
+
+def play_classic_to_the_end(
+    page: Page, api: Api, game_id: str, seat: int, token: str, check: Callable[[Page], None]
+) -> dict[str, Any]:
+    """Click the seat's moves of a classic game to its end, the page showing each
+    position as the server does (and passing ``check``) every few moves; returns the
+    finished view once the page shows its end."""
+    catalog = api.catalog()
+    used: set[str] = set()
+    moves = 0
+    while moves < MAX_MOVES:
+        public = wait_for_turn(api, game_id, seat)
+        if public["status"] == "finished":
+            break
+        view = api.view(game_id, token)
+        wait_version(page, view["version"])
+        if moves % 5 == 0:
+            assert read_table(page) == public_part(view)
+            check(page)
+        me = next(p for p in view["players"] if p["seat"] == seat)
+        action = choose(view, catalog, used)
+        click_action(page, action, me)
+        wait_version(page, view["version"] + 1)
+        used.add(kind_of(action))
+        moves += 1
+    final = the_end(page, api, game_id)
+    assert read_table(page) == public_part(api.view(game_id, token))
     return final
 
 
@@ -411,29 +460,13 @@ def test_a_classic_game_against_a_bot_played_in_persian_to_its_end(
     console: Console,
 ) -> None:
     """A timed classic game against the greedy bot is started from the Persian lobby and clicked to its end: the page is right to left throughout, shows each position as the server does, its clocks, scores and counts in Persian digits, and the end with its result table."""
-    catalog = api.catalog()
     page = open_page(browser, contexts, console, "person")
-    game_id, seat, token = _start_from_the_lobby(page, server.base, "classic", seed=12)
+    game_id, seat, token = start_from_the_lobby(page, server.base, "classic", seed=12)
     expect(page.locator(".clock-time").first).to_have_text(re.compile("^[\u06f0-\u06f9:\u066b]+$"))
-    used: set[str] = set()
-    moves = 0
-    while moves < MAX_MOVES:
-        public = wait_for_turn(api, game_id, seat)
-        if public["status"] == "finished":
-            break
-        view = api.view(game_id, token)
-        wait_version(page, view["version"])
-        if moves % 5 == 0:
-            assert read_table(page) == public_part(view)
-            _persian_numbers_and_board(page, "classic")
-        me = next(p for p in view["players"] if p["seat"] == seat)
-        action = choose(view, catalog, used)
-        click_action(page, action, me)
-        wait_version(page, view["version"] + 1)
-        used.add(kind_of(action))
-        moves += 1
-    final = _the_end(page, api, game_id)
-    assert read_table(page) == public_part(api.view(game_id, token))
+    final = play_classic_to_the_end(
+        page, api, game_id, seat, token, lambda p: _persian_numbers_and_board(p, "classic")
+    )
+    assert latin_numbers(page) == []
     assert final["players"][1]["name"]
     assert_right_to_left(page)
     assert console.unexpected() == []
@@ -448,7 +481,7 @@ def test_a_duel_against_a_bot_played_in_persian_to_its_end(
 ) -> None:
     """A timed Duel against the greedy bot is started from the Persian lobby and clicked to its end (cells, gold then card to reserve, buys, privileges, pending choices): the board's columns stay as printed, the page shows each position as the server does, clocks, scores, meters and counts in Persian digits, and the end."""
     page = open_page(browser, contexts, console, "person")
-    game_id, seat, token = _start_from_the_lobby(page, server.base, "duel", seed=7)
+    game_id, seat, token = start_from_the_lobby(page, server.base, "duel", seed=7)
     rng = random.Random(7)
     used: set[str] = set()
     moves = 0
@@ -468,7 +501,8 @@ def test_a_duel_against_a_bot_played_in_persian_to_its_end(
         used.add(duel_kind(action, {r["card"] for r in me["reserved"]}))
         used.add(action["kind"])
         moves += 1
-    _the_end(page, api, game_id)
+    the_end(page, api, game_id)
+    assert latin_numbers(page) == []
     assert read_duel_table(page) == duel_public_part(api.view(game_id, token))
     assert {"take_tokens", "reserve_pyramid", "buy"} <= used
     assert_right_to_left(page)
