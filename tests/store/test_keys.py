@@ -103,15 +103,16 @@ PINNED: dict[str, tuple[tuple[Any, ...], object]] = {
 
 # What each key's name starts with up to its hash tag, or its whole name when it has
 # none: no string of another server module may hold one.
+# A hash tag counts with its colon: a sentence may well name a "{clock}" placeholder.
 STEMS = (
     "game:{",
-    "{lobby}",
-    "{clock}",
-    "{archive}",
-    "{analysis}",
+    "{lobby}:",
+    "{clock}:",
+    "{archive}:",
+    "{analysis}:",
     "bots:games",
     "presence:servers",
-    "{accounts}",
+    "{accounts}:",
     "logins:{",
     "session:",
     "pair:{",
