@@ -7,7 +7,8 @@ from typing import Literal
 
 import msgspec
 
-Variant = Literal["classic", "duel"]
+# The name of a game on the wire; `events.game.Variant` is the interface over each game.
+VariantName = Literal["classic", "duel"]
 Status = Literal["open", "live", "finished", "aborted"]
 OutReason = Literal["time", "resign", "abandon"]
 AbortReason = Literal["abort", "first_move", "expired"]
@@ -33,7 +34,7 @@ class GameCreated(
     streams decode with the defaults (untimed, not seeded, casual)."""
 
     game: str
-    variant: Variant
+    variant: VariantName
     players: int
     clock: TimeControl | None = None
     seeded: bool = False
