@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/ws_bench.py [--games 10 100 500] [--seconds 20]
                                        [--paced-games 113 --rate 100] [--idle 4000]
+                                       [--talk 10] [--churn 20]
 
 A real ``splendor serve`` process (the server, measured from outside through
 ``/proc/<pid>``) on a private redis-server, and, in this process, real websocket
@@ -18,6 +19,10 @@ clients (the ``websockets`` library) on loopback:
   at once: the latency of a server that is not saturated.
 - **baselines**, in the same runs: the round trip of ``ping``/``pong`` on a socket of
   an idle game (the server's websocket floor), and of one ``XADD`` from this process.
+- **table talk** (``--talk``, ``--churn``): chat lines a second written by random
+  seats of random games, and spectators a second opening a socket on a random game,
+  staying 5 s and leaving (each change of an audience is told); they run beside the
+  commands, whose latency and CPU are measured as above.
 - **idle sockets**: a fresh server holding ``--idle`` spectator sockets on 4-player
   games nobody plays; the server's RSS before and after.
 """
@@ -62,6 +67,9 @@ SOCKETS = PLAYERS + SPECTATORS
 WARM_UP_S = 3.0
 TURN_EVENTS = ("TurnEnded", "GameStarted")
 CLOCK: dict[str, int] | None = None  # --clock: every game real-time (its clocks on the live path)
+TALK_RATE = 0.0  # --talk: chat lines a second over all games
+CHURN_RATE = 0.0  # --churn: spectators arriving a second over all games
+CHURN_STAY_S = 5.0
 SERVE_WITHOUT_COLLECTOR = (
     "import gc, sys; gc.disable(); from server.cli import main; sys.exit(main(sys.argv[1:]))"
 )
@@ -213,6 +221,8 @@ class Stats:
     commands: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     games_finished: int = 0
+    chats: int = 0  # --talk lines sent in the measured window
+    visits: int = 0  # --churn spectators who came and left in the measured window
 
 
 class Pacer:
@@ -450,6 +460,14 @@ class Player:
             self.in_flight = None
             self.acked = message["version"]
             game.acked(message["command_id"], self.acked)
+        elif kind == "error" and "command_id" not in message:
+            # Not a command's answer: a chat line refused (by a limit, or by a tree
+            # without chat as an unknown message).
+            key = f"chat: {message['code']}"
+            game.stats.errors[key] = game.stats.errors.get(key, 0) + 1
+            return
+        elif kind in ("chat", "chat_history", "audience"):
+            return
         elif kind == "error":
             self.in_flight = None
             game.stats.errors[message["code"]] = game.stats.errors.get(message["code"], 0) + 1
@@ -504,6 +522,7 @@ class Slot:
         self.seeds = itertools.count(seed * 1000)
         self.stopping = False
         self.ready = asyncio.Event()
+        self.playing: tuple[LiveGame, list[Player]] | None = None  # for --talk and --churn
 
     async def run(self, first: tuple[str, list[str]]) -> None:
         game_id, tokens = first
@@ -526,6 +545,7 @@ class Slot:
                 await asyncio.sleep(0.5)
                 continue
             self.ready.set()
+            self.playing = (game, players)
             while not self.stopping and not game.finished.is_set():
                 if all(c.closed.done() for c in conns):
                     self.stats.errors["socket closed"] = (
@@ -534,6 +554,7 @@ class Slot:
                     break
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(game.finished.wait(), 0.5)
+            self.playing = None
             game.stop()
             await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)
             if game.finished.is_set() and self.stats.measuring:
@@ -577,6 +598,55 @@ async def baselines(
         await client.aclose()
 
 
+async def talk(slots: list[Slot], rate: float, stop: asyncio.Event, stats: Stats) -> None:
+    """Table talk at ``rate`` messages a second over all games: a random seat of a random
+    game writes a line to its room (each line different, as the limits ask)."""
+    rng = random.Random(5)
+    for n in itertools.count():
+        if stop.is_set():
+            return
+        playing = rng.choice(slots).playing
+        if playing is not None:
+            player = rng.choice(playing[1])
+            if player.socket is not None and not player.socket.closed.done():
+                line = {"type": "chat", "chat_id": f"c{n}", "text": f"nice move {n}"}
+                player.socket.send_text(encode(line))
+                if stats.measuring:
+                    stats.chats += 1
+        await asyncio.sleep(1 / rate)
+
+
+async def churn(
+    base: str, slots: list[Slot], rate: float, stay_s: float, stop: asyncio.Event, stats: Stats
+) -> None:
+    """Spectators coming and going: ``rate`` a second open a socket on a random live game,
+    stay ``stay_s`` seconds and leave (each change of a game's audience is told)."""
+    rng = random.Random(6)
+    visits: set[asyncio.Task[None]] = set()
+
+    async def visit(game_id: str) -> None:
+        try:
+            conn = await lean(base, game_id, lambda data, at: None)
+        except (OSError, TimeoutError, websockets.WebSocketException):
+            stats.errors["churn connect"] = stats.errors.get("churn connect", 0) + 1
+            return
+        try:
+            await asyncio.sleep(stay_s)
+        finally:
+            await conn.close()
+        if stats.measuring:
+            stats.visits += 1
+
+    while not stop.is_set():
+        playing = rng.choice(slots).playing
+        if playing is not None:
+            task = asyncio.create_task(visit(playing[0].id))
+            visits.add(task)
+            task.add_done_callback(visits.discard)
+        await asyncio.sleep(1 / rate)
+    await asyncio.gather(*visits, return_exceptions=True)
+
+
 async def live_run(
     base: str,
     pid: int,
@@ -605,6 +675,13 @@ async def live_run(
         sampler = asyncio.create_task(
             baselines(base, redis_url, idle_game, stop, echo, xadd, lambda: stats.measuring)
         )
+        extras = []
+        if TALK_RATE:
+            extras.append(asyncio.create_task(talk(slots, TALK_RATE, stop, stats)))
+        if CHURN_RATE:
+            extras.append(
+                asyncio.create_task(churn(base, slots, CHURN_RATE, CHURN_STAY_S, stop, stats))
+            )
         await asyncio.sleep(WARM_UP_S)
         cpu0, rcpu0, own0 = cpu_seconds(pid), redis_cpu(redis_pid), own_cpu()
         sys0 = cpu_split(pid)[1]
@@ -622,7 +699,7 @@ async def live_run(
         stop.set()
         for slot in slots:
             slot.stopping = True
-        await asyncio.gather(*tasks, sampler, return_exceptions=True)
+        await asyncio.gather(*tasks, sampler, *extras, return_exceptions=True)
     n = max(1, stats.commands)
     return {
         "games": games,
@@ -644,6 +721,8 @@ async def live_run(
         "xadd_p99_ms": percentile(xadd, 0.99) * 1e3,
         "errors": dict(stats.errors),
         "finished": stats.games_finished,
+        "chats_per_s": stats.chats / elapsed,
+        "visits_per_s": stats.visits / elapsed,
         "load": os.getloadavg()[0],
     }
 
@@ -786,7 +865,13 @@ def show_live(r: dict[str, Any]) -> None:
         f" client {r['client_pct']:.0f}% of a core; echo p50 {r['echo_p50_ms']:.2f}"
         f" p99 {r['echo_p99_ms']:.2f} ms; XADD p50 {r['xadd_p50_ms']:.2f}"
         f" p99 {r['xadd_p99_ms']:.2f} ms; games finished {r['finished']};"
-        f" errors {r['errors'] or 'none'}; load {r['load']:.1f}",
+        f" errors {r['errors'] or 'none'}; load {r['load']:.1f}"
+        + (
+            f"; chat {r['chats_per_s']:.1f} lines/s, spectators {r['visits_per_s']:.1f}"
+            " came and left /s"
+            if TALK_RATE or CHURN_RATE
+            else ""
+        ),
         flush=True,
     )
 
@@ -804,14 +889,29 @@ async def main() -> None:
         help="play every game on a real-time clock, e.g. 300+3 (seconds); default untimed",
     )
     parser.add_argument(
+        "--talk",
+        type=float,
+        default=0.0,
+        metavar="LINES_PER_S",
+        help="table talk: chat lines a second over all games (e.g. 10)",
+    )
+    parser.add_argument(
+        "--churn",
+        type=float,
+        default=0.0,
+        metavar="SPECTATORS_PER_S",
+        help="spectators arriving a second over all games, each staying 5 s (e.g. 20)",
+    )
+    parser.add_argument(
         "--profile", type=Path, help="profile the server: FILE.txt (pyinstrument) or cProfile"
     )
     parser.add_argument(
         "--spy", type=Path, help="py-spy the server in each measured window (collapsed stacks)"
     )
     args = parser.parse_args()
-    global SPY_FILE, CLOCK
+    global SPY_FILE, CLOCK, TALK_RATE, CHURN_RATE
     SPY_FILE = args.spy
+    TALK_RATE, CHURN_RATE = args.talk, args.churn
     if args.clock:
         initial, _, increment = args.clock.partition("+")
         CLOCK = {"initial": int(initial), "increment": int(increment or 0)}
