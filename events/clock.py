@@ -42,7 +42,10 @@ class Clock(msgspec.Struct):
     running: int | None = None  # the seat whose time runs, None when none does
     humans: list[bool] = msgspec.field(default_factory=list)  # per seat: no bot
     turns: list[int] = msgspec.field(default_factory=list)  # turns completed per seat
-    banks_ms: list[int] = msgspec.field(default_factory=list)  # real-time, at turn start
+    # Per seat, at the start of its turn: a real-time bank, or correspondence's
+    # per_move; a seat gone out, and every seat once the game is over, keeps what it
+    # had left then.
+    banks_ms: list[int] = msgspec.field(default_factory=list)
     outs: list[int] = msgspec.field(default_factory=list)  # seats out, in order
     # Some human seat has not completed its first turn (abort is allowed): kept with
     # ``turns`` because views ask it for every seat after every event.
@@ -80,8 +83,8 @@ def joined(clock: Clock, bot: str | None) -> None:
     clock.opening = clock.opening or bot is None
     clock.turns.append(0)
     control = clock.control
-    initial = control.initial if control is not None else None
-    clock.banks_ms.append(initial * 1000 if initial is not None else 0)
+    allowed = None if control is None else control.initial or control.per_move
+    clock.banks_ms.append(allowed * 1000 if allowed is not None else 0)
 
 
 def started(clock: Clock, first_seat: int) -> None:
@@ -109,22 +112,35 @@ def turn_ended(clock: Clock, seat: int, next_seat: int) -> None:
 
 
 def seat_out(clock: Clock, seat: int, ran_out: bool) -> None:
+    """A seat goes out: on time its clock shows 0; going out during its own turn
+    (resigning on the move) its clock stops with that turn's time taken."""
+    if seat < len(clock.banks_ms):  # (a state made without its events has none)
+        if ran_out:
+            clock.banks_ms[seat] = 0
+        else:
+            _stop(clock, seat)
     clock.outs.append(seat)
-    if ran_out:
-        clock.banks_ms[seat] = 0
     if clock.opening:  # a seat out never makes a first move: it waits for it no more
         clock.opening = not all_turns_started(clock)
 
 
 def ended(clock: Clock) -> None:
-    """The game is over (a result or an abort): the running bank stops."""
+    """The game is over (a result or an abort): the running clock stops, so every
+    seat's clock reads as it stood at the final event."""
     seat = clock.running
-    control = clock.control
-    realtime = control is not None and control.initial is not None
-    if seat is not None and realtime and clock.turns[seat] and seat not in clock.outs:
-        clock.banks_ms[seat] = max(0, clock.banks_ms[seat] - (clock.now_ms - clock.turn_ms))
+    if seat is not None and seat < len(clock.banks_ms) and seat not in clock.outs:
+        _stop(clock, seat)
     clock.running = None
     clock.turn_ms = clock.now_ms
+
+
+def _stop(clock: Clock, seat: int) -> None:
+    """Take the time ``seat`` has used of its current turn, if its clock runs now (a
+    timed seat to move, past its first turn, whose first-turn window runs instead)."""
+    if seat != clock.running or not timed(clock, seat) or first_turn(clock, seat):
+        return
+    used = clock.now_ms - clock.turn_ms
+    clock.banks_ms[seat] = max(0, clock.banks_ms[seat] - used)
 
 
 # ---------------------------------------------------------------------- reading it
@@ -164,11 +180,8 @@ def remaining(clock: Clock, seat: int, now_ms: int) -> int | None:
     without a clock. During a seat's first turn its bank does not run."""
     if not timed(clock, seat):
         return None
-    control = clock.control
-    assert control is not None
     running = seat == clock.running and not first_turn(clock, seat)
-    per_move = (control.per_move or 0) * 1000
-    bank = clock.banks_ms[seat] if control.initial is not None else per_move
+    bank = clock.banks_ms[seat]
     if running:
         bank -= now_ms - clock.turn_ms
     return max(0, bank)

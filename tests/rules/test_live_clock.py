@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from events.base import GameAborted, GameCreated, TimeControl, TimeRanOut
+from events.base import GameAborted, GameCreated, Resign, TimeControl, TimeRanOut
 from events.classic.events import GameEnded
 from events.clock import iso_ms, remaining
 from events.game import CLASSIC
@@ -135,6 +135,74 @@ def test_a_view_clock_is_as_of_the_turns_start() -> None:
         "now": iso_ms(started),
     }
     assert sorted(clock["remaining"]) == [56_000, 60_000]
+
+
+CONTROLS = pytest.mark.parametrize("control", [BLITZ, DAILY], ids=["realtime", "correspondence"])
+VARIANTS = pytest.mark.parametrize("variant", ["classic", "duel"])
+
+
+def _past_first_turns(variant: str, control: TimeControl) -> Timed:
+    """A two-seat game past its first turns, the seat to move 8 s into a later turn's
+    clock: one turn of 10 s played since (a real-time bank of 60 - 10 + 2)."""
+    game = Timed(variant, 2, control)
+    game.turn(1)
+    game.turn(1)
+    game.turn(10)
+    return game
+
+
+def _allowed(control: TimeControl, bank_ms: int) -> int:
+    return bank_ms if control.initial is not None else (control.per_move or 0) * 1000
+
+
+@VARIANTS
+@CONTROLS
+def test_a_seat_resigning_on_its_move_stops_its_clock_at_the_final_event(
+    variant: str, control: TimeControl
+) -> None:
+    """A seat that resigns 20 s into its turn shows its clock as it stood then (that turn's time taken), in the live state and in the log folded again; the other seat's clock is as its turn left it."""
+    game = _past_first_turns(variant, control)
+    mover = game.state.seat
+    start = game.remaining(mover)
+    assert start == _allowed(control, 60_000)  # its own turn has not begun to run
+    other = game.remaining(1 - mover)
+    game.after(20)
+    game.act(mover, Resign())
+    assert game.state.status == "finished"
+    clock = game.view()["clock"]
+    assert clock["remaining"][mover] == start - 20_000
+    assert clock["remaining"][1 - mover] == other
+    assert clock["running"] is None and clock["now"] == iso_ms(game.now)
+    folded = game.variant.fold_timed(game.log)
+    assert game.variant.view(folded, None)["clock"] == clock
+
+
+@VARIANTS
+@CONTROLS
+def test_a_seat_out_of_time_shows_zero_at_the_end(variant: str, control: TimeControl) -> None:
+    """A seat that lost on time shows 0 in the finished game's view, whatever the time control."""
+    game = _past_first_turns(variant, control)
+    mover = game.state.seat
+    game.after(_allowed(control, 60_000) / 1000)
+    assert kinds(game.expire())[0] == "TimeRanOut"
+    assert game.state.status == "finished"
+    assert game.view()["clock"]["remaining"][mover] == 0
+
+
+@VARIANTS
+@CONTROLS
+def test_a_normal_end_shows_every_clock_as_at_the_final_event(
+    variant: str, control: TimeControl
+) -> None:
+    """A game played to its normal end shows each seat's clock as it read at the final event's time on the state before it (the turn in play, if any, charged to its seat)."""
+    game = Timed(variant, 2, control, seed=5)
+    while game.state.status == "live":
+        game.turn(0.5, random_moves=True)
+    assert game.state.result is not None and game.state.result.reason not in ("time", "resign")
+    end = game.log[-1][0]
+    before = game.variant.fold_timed(game.log[:-1])
+    expected = [remaining(before.clock, seat, end) for seat in range(2)]
+    assert game.view()["clock"]["remaining"] == expected
 
 
 def test_an_open_games_clock_reads_at_its_creation() -> None:
