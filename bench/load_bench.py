@@ -400,6 +400,7 @@ async def measure(
             await asyncio.sleep(WARM_UP_S)
             cpu0 = [cpu_seconds(p.pid) for p in processes]
             redis0 = [cpu_seconds(pid) for _, _, pid in nodes]
+            own0 = sum(os.times()[:2])
             t0 = time.perf_counter()
             run.measuring = True
             await asyncio.sleep(args.seconds)
@@ -407,6 +408,7 @@ async def measure(
             elapsed = time.perf_counter() - t0
             cpu1 = [cpu_seconds(p.pid) for p in processes]
             redis1 = [cpu_seconds(pid) for _, _, pid in nodes]
+            own1 = sum(os.times()[:2])
             rss = [rss_mib(p.pid) for p in processes]
             memory1 = [used_memory(u) for u in primary_urls]
             sockets = [p.sockets for p in processes]
@@ -427,7 +429,8 @@ async def measure(
     print(
         f"all: {total / elapsed:.0f} commands/s, games finished {run.finished},"
         f" chat {run.chats / elapsed:.1f}/s, visits {run.visits / elapsed:.1f}/s,"
-        f" errors {run.errors or 'none'}",
+        f" errors {run.errors or 'none'}; this client {(own1 - own0) / elapsed * 100:.0f}%"
+        f" of a core; load average {os.getloadavg()[0]:.1f}",
         flush=True,
     )
     for i, p in enumerate(processes):
