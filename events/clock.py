@@ -27,7 +27,8 @@ from events.base import TimeControl
 
 FIRST_MOVE_MS: Final = 30_000
 OPEN_GAME_MS: Final = 30 * 60_000  # an open game nobody fills expires
-ABANDON_MS: Final = 60_000  # the seat to move away this long may be claimed abandoned
+ABANDON_MS: Final = 60_000  # an untimed game's mover away this long may be claimed abandoned
+ABANDON_REALTIME_MS: Final = 30_000  # a real-time game's mover: whatever its clock holds
 
 
 class Clock(msgspec.Struct):
@@ -149,6 +150,18 @@ def _stop(clock: Clock, seat: int) -> None:
 def timed(clock: Clock, seat: int) -> bool:
     """``seat`` plays on a clock: the game has a time control and the seat is human."""
     return clock.control is not None and seat < len(clock.humans) and clock.humans[seat]
+
+
+def claim_after_ms(clock: Clock) -> int | None:
+    """How long the seat to move must have been away before another seat may claim
+    that it abandoned: 60 s untimed, 30 s real-time; None in correspondence, where
+    the clock decides."""
+    control = clock.control
+    if control is None:
+        return ABANDON_MS
+    if control.initial is not None:
+        return ABANDON_REALTIME_MS
+    return None
 
 
 def first_turn(clock: Clock, seat: int) -> bool:

@@ -19,7 +19,7 @@ from events.classic import evolve as classic_evolve
 from events.classic import rules as classic_rules
 from events.classic import view as classic_view
 from events.classic.state import ClassicState
-from events.clock import ABANDON_MS, OPEN_GAME_MS
+from events.clock import ABANDON_MS, ABANDON_REALTIME_MS, OPEN_GAME_MS
 from events.duel import actions as duel_actions
 from events.duel import events as duel_events
 from events.duel import evolve as duel_evolve
@@ -44,6 +44,7 @@ def with_rules(
             **numbers(),
             "open_game_seconds": OPEN_GAME_MS // 1000,
             "abandon_seconds": ABANDON_MS // 1000,
+            "abandon_realtime_seconds": ABANDON_REALTIME_MS // 1000,
         },
     }
 

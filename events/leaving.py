@@ -32,7 +32,7 @@ from events.base import (
     Resigned,
     TimeRanOut,
 )
-from events.clock import ABANDON_MS, OPEN_GAME_MS, Clock
+from events.clock import OPEN_GAME_MS, Clock
 from events.errors import GameOver, IllegalAction
 
 
@@ -139,20 +139,34 @@ def abort_allowed(state: Table, seat: int) -> bool:
 
 
 def claim_allowed(state: Table, seat: int, facts: Facts | None) -> bool:
-    """An untimed game, another human seat in play, and the human seat to move away
-    for 60 s or more."""
-    if facts is None or state.status != "live" or state.clock.control is not None:
+    """An untimed or real-time game, another human seat in play, and the human seat
+    to move away for 60 s (untimed) or 30 s (real-time, past its first turn)."""
+    if facts is None or state.status != "live":
         return False
     if not 0 <= seat < len(state.players) or seat == state.seat:
         return False
-    claimer = state.players[seat]
+    return state.players[seat].out is None and _claim_refusal(state, seat, facts) is None
+
+
+def _claim_refusal(state: Table, seat: int, facts: Facts | None) -> IllegalAction | None:
+    """Why ``seat`` may not claim that the seat to move abandoned (None: it may)."""
+    clock = state.clock
+    after = clocks.claim_after_ms(clock)
     mover = state.players[state.seat]
-    return (
-        claimer.bot is None
-        and claimer.out is None
-        and mover.bot is None
-        and facts.away_ms(state.seat) >= ABANDON_MS
-    )
+    if after is None:
+        return IllegalAction("claim.correspondence")
+    if seat == state.seat:
+        return IllegalAction("claim.own_move")
+    if state.players[seat].bot is not None or mover.bot is not None:
+        return IllegalAction("claim.bot")
+    if clock.control is not None and clocks.first_turn(clock, state.seat):
+        # The first-turn window decides a first move: the game is aborted, not won.
+        return IllegalAction("claim.first_move", player=mover.name)
+    away = facts.away_ms(state.seat) if facts is not None else 0
+    if away < after:
+        wait = (after - away + 999) // 1000
+        return IllegalAction("claim.too_early", player=mover.name, after=after // 1000, wait=wait)
+    return None
 
 
 _ABORT = Abort()
@@ -219,19 +233,9 @@ def decide_leave(
 
 
 def _claim(state: Table, seat: int, facts: Facts | None, seat_out: SeatOut) -> list[Any]:
-    mover = state.players[state.seat]
-    if state.clock.control is not None:
-        raise IllegalAction("claim.timed")
-    if seat == state.seat:
-        raise IllegalAction("claim.own_move")
-    if state.players[seat].bot is not None or mover.bot is not None:
-        raise IllegalAction("claim.bot")
-    away = facts.away_ms(state.seat) if facts is not None else 0
-    if away < ABANDON_MS:
-        wait = (ABANDON_MS - away + 999) // 1000
-        raise IllegalAction(
-            "claim.too_early", player=mover.name, after=ABANDON_MS // 1000, wait=wait
-        )
+    refusal = _claim_refusal(state, seat, facts)
+    if refusal is not None:
+        raise refusal
     return [AbandonClaimed(seat, state.seat), *seat_out(state, state.seat, "abandon")]
 
 

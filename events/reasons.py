@@ -142,7 +142,12 @@ REASONS: Final[Mapping[str, Template]] = {
     "leave.not_started": N_("The game has not started: abort it instead."),
     "abort.too_late": N_("A game can be aborted only until every player has made a first move."),
     "resign.bot": N_("A bot's seat does not resign."),
-    "claim.timed": N_("A timed game is never abandoned: the clock decides it."),
+    "claim.correspondence": N_(
+        "A correspondence game is never claimed abandoned: the clock decides it."
+    ),
+    "claim.first_move": N_(
+        "{player} has not made a first move: the game is aborted if none comes in time."
+    ),
     "claim.own_move": N_("It is your move: you can't claim that you abandoned."),
     "claim.bot": N_("Bots never abandon a game."),
     "claim.too_early": N_(

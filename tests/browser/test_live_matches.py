@@ -252,6 +252,40 @@ def test_a_player_who_leaves_an_untimed_game_goes_grey_and_can_be_claimed_agains
     assert console.unexpected() == []
 
 
+def test_a_player_who_leaves_a_real_time_game_is_claimed_against_after_30_seconds(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    server: ServerProcess,
+    api: Api,
+    console: Console,
+) -> None:
+    """Real-time 3+2: the mover closes its page with most of its 3 minutes left; the other page counts down 'you can claim the game in 0:2x' from the server's away_since, and after 30 s (not the clock's 3 minutes) offers Claim the game, which wins by abandonment."""
+    game_id, tokens, pages = two_players(
+        browser, contexts, console, server, api, {"initial": 180, "increment": 2}
+    )
+    first_moves(api, game_id, tokens)
+    mover = api.view(game_id)["turn"]["seat"]
+    left, stays = pages[mover], pages[1 - mover]
+    dot = stays.locator(f'[data-player="{mover}"] .presence')
+    expect(dot).to_have_attribute("data-present", "true")
+    left.close()
+    expect(dot).to_have_attribute("data-present", "false")
+    name = ("Ana", "Ben")[mover]
+    expect(stays.locator("#claim-slot .claim-words")).to_have_text(
+        re.compile(rf"^{name} left — you can claim the game in 0:(30|[0-2]\d)\.$")
+    )
+    expect(stays.locator("#claim-game")).to_have_count(0)
+    # RULES.md part 3's 30 s have to pass on the server's clock (a subprocess's own).
+    stays.locator("#claim-game").click(timeout=45_000)
+    winner = ("Ana", "Ben")[1 - mover]
+    expect(stays.locator("#result-banner h2")).to_have_text(
+        f"{winner} wins by abandonment: {name} left the game."
+    )
+    summary = api.summary(game_id)
+    assert summary["result"]["reason"] == "abandon" and summary["clock"]["initial"] == 180
+    assert console.unexpected() == []
+
+
 HEAD_BOXES = """() => [...document.querySelectorAll('.players-slot .player')].map((p) => {
   const box = (el) => { const r = el.getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width, h: r.height }; };
   const clock = p.querySelector('.clock');

@@ -17,7 +17,7 @@ from events.base import (
 )
 from events.classic.events import TurnEnded
 from events.errors import GameOver, IllegalAction, NotYourTurn
-from tests.live_helpers import T0, Timed, kinds
+from tests.live_helpers import NAMES, T0, Timed, kinds
 
 BLITZ = TimeControl(initial=60, increment=2)
 
@@ -130,13 +130,55 @@ def test_claim_abandon_needs_an_untimed_game_and_the_mover_away_60_seconds() -> 
     assert game.view()["players"][mover]["out"] == "abandon"
 
 
-def test_a_timed_game_is_never_claimed_abandoned() -> None:
-    """In a timed game the clock decides: claim_abandon is refused however long the mover is away."""
-    game = Timed("duel", 2, BLITZ)
+@pytest.mark.parametrize("variant", ["classic", "duel"])
+def test_a_real_time_game_is_claimed_after_30_seconds_whatever_the_clock(variant: str) -> None:
+    """Real-time: the mover away 29.9 s is refused with its reason (0.1 s to go, shown as 1 s); at 30 s claim_abandon is listed and wins, though the mover's bank still holds most of its 60 s."""
+    game = Timed(variant, 2, BLITZ)
+    finish_first_turns(game)
+    mover = game.state.seat
+    other = 1 - mover
+    away: list[int | None] = [None, None]
+    away[mover] = game.now
+    game.after(29.9)
+    assert game.variant.leave_actions(game.state, other, game.facts(away)) == []
+    with pytest.raises(IllegalAction) as refused:
+        game.act(other, ClaimAbandon(), away)
+    assert refused.value.reason.key == "claim.too_early"
+    assert refused.value.reason.args == {"player": NAMES[mover], "after": 30, "wait": 1}
+    game.after(0.1)
+    assert game.remaining(mover) == 30_000  # 60 s bank, 30 s of it used: the clock still holds
+    assert game.variant.leave_actions(game.state, other, game.facts(away)) == [ClaimAbandon()]
+    events = game.act(other, ClaimAbandon(), away)
+    assert events[0] == AbandonClaimed(other, mover)
+    result = game.view()["result"]
+    assert result["winners"] == [other] and result["reason"] == "abandon"
+
+
+def test_a_correspondence_game_is_never_claimed_abandoned() -> None:
+    """Correspondence: the clock decides; claim_abandon is refused (and never listed) however long the mover is away."""
+    game = Timed("classic", 2, TimeControl(per_move=86_400))
     finish_first_turns(game)
     away = [T0, T0]
-    with pytest.raises(IllegalAction, match="clock decides"):
+    game.after(3600)
+    assert game.variant.leave_actions(game.state, 1 - game.state.seat, game.facts(away)) == []
+    with pytest.raises(IllegalAction, match="clock decides") as refused:
         game.act(1 - game.state.seat, ClaimAbandon(), away)
+    assert refused.value.reason.key == "claim.correspondence"
+
+
+def test_a_real_time_first_turn_is_aborted_by_its_window_not_claimed() -> None:
+    """Real-time: a mover away on its first turn is not claimed (no result from a game never begun); its 30 s window aborts the game instead."""
+    game = Timed("classic", 2, BLITZ)
+    mover = game.state.seat
+    away: list[int | None] = [None, None]
+    away[mover] = T0
+    game.after(29.999)
+    with pytest.raises(IllegalAction) as refused:
+        game.act(1 - mover, ClaimAbandon(), away)
+    assert refused.value.reason.key == "claim.first_move"
+    game.after(0.001)
+    assert game.variant.leave_actions(game.state, 1 - mover, game.facts(away)) == [Abort()]
+    assert kinds(game.expire()) == ["GameAborted"]
 
 
 def test_three_players_an_out_seat_is_skipped_and_keeps_its_things() -> None:

@@ -112,6 +112,7 @@ async def test_catalogs_health_and_the_web_page_are_served(http: httpx.AsyncClie
     assert duel["rules"]["royal_thresholds"] == [3, 6] and duel["rules"]["crowns_to_win"] == 10
     assert classic["rules"]["open_game_seconds"] == duel["rules"]["open_game_seconds"] == 1800
     assert classic["rules"]["abandon_seconds"] == duel["rules"]["abandon_seconds"] == 60
+    assert classic["rules"]["abandon_realtime_seconds"] == 30
     assert (await http.get("/healthz")).json() == {"status": "ok"}
     page = await http.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]

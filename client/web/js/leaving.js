@@ -23,6 +23,20 @@ export function canResign(view) {
   return !!me && !me.out;
 }
 
+/**
+ * How long the seat to move must be away before another may claim it abandoned
+ * (RULES.md part 3, the catalog's rules): 60 s untimed, 30 s real-time whatever its
+ * clock holds; null in correspondence (the clock decides) and during a real-time
+ * first turn (its window aborts the game instead).
+ */
+export function claimAfterMs(view, rules) {
+  const clock = view && view.clock;
+  if (!clock) return rules.abandon_seconds * 1000;
+  if (clock.initial === null || clock.initial === undefined) return null;
+  if (clock.first_move !== null && clock.first_move !== undefined) return null;
+  return rules.abandon_realtime_seconds * 1000;
+}
+
 export function canAbort(view) {
   return !!view && view.status === "live" && (view.legal || []).some((a) => a.kind === "abort");
 }

@@ -1,8 +1,9 @@
 // Who is at the table (the websocket's `presence` messages, docs/live.md) and, in an
-// untimed game, claiming a game its mover left (RULES.md part 3, docs/web.md
-// "Presence and abandoned games").
+// untimed or real-time game, claiming a game its mover left (RULES.md part 3,
+// docs/web.md "Presence and abandoned games").
 //
-// `away_since` is the server's time; the page counts the claim's 60 s with its own
+// `away_since` is the server's time; the page counts the claim's 60 s (untimed) or
+// 30 s (real-time, `leaving.claimAfterMs`) with its own
 // clock corrected by the server's (`serverNow`, from the HTTP answers' Date). The
 // count is only a guide: the "Claim the game" button appears only once the server's
 // GET /view lists `claim_abandon`.
@@ -10,6 +11,7 @@
 import { h, mount } from "./dom.js";
 import { serverNow } from "./api.js";
 import { formatMinutes, t } from "./i18n.js";
+import { claimAfterMs } from "./leaving.js";
 
 const RECHECK_MS = 3000;
 
@@ -24,8 +26,9 @@ export class TablePresence {
    * `claim()` sends claim_abandon; `onChange()` after a presence message. */
   constructor({ names, catalog, checkClaim, claim, onChange = () => {} }) {
     this.names = names;
-    // RULES.md part 3's 60 s, from the rules (the catalog's numbers).
-    this.claimAfterMs = catalog.rules.abandon_seconds * 1000;
+    // RULES.md part 3's 60 s and 30 s, from the rules (the catalog's numbers).
+    this.rules = catalog.rules;
+    this.claimAfterMs = null; // for the current view's time control
     this.checkClaim = checkClaim;
     this.claim = claim;
     this.onChange = onChange;
@@ -76,10 +79,13 @@ export class TablePresence {
     }
   }
 
-  /** The seat to move, away, whom this page's seat could claim against (untimed games). */
+  /** The seat to move, away, whom this page's seat could claim against (untimed and
+   * real-time games past the mover's first turn). */
   absent() {
     const v = this.view;
-    if (!v || v.status !== "live" || v.clock || !this.seats || !v.turn) return null;
+    if (!v || v.status !== "live" || !this.seats || !v.turn) return null;
+    this.claimAfterMs = claimAfterMs(v, this.rules);
+    if (this.claimAfterMs === null) return null;
     const mover = v.turn.seat;
     const player = v.players.find((p) => p.seat === mover);
     if (!player || player.bot || this.seats[mover]) return null;
