@@ -82,7 +82,7 @@ def says(result: dict[str, Any] | None, sentence: str) -> None:
 def test_classic_refusals_say_the_colour_and_count_the_missing_tokens_and_the_reserve_limit(
     page: Page,
 ) -> None:
-    """Classic: a take of two with 3 red in the bank, a gem gone from the bank, a card not affordable (the tokens missing), a fourth reserve (the limit), each said in words."""
+    """Classic: a take of two with 3 red in the bank (a refused second click says it once), a gem gone from the bank, a card not affordable (the tokens missing), a fourth reserve (the limit), each said in words."""
     level1 = classic_helpers.level_ids(1)
     state = (
         classic_helpers.Table()
@@ -110,6 +110,7 @@ def test_classic_refusals_say_the_colour_and_count_the_missing_tokens_and_the_re
             ["call", "onToken", "red"],
             ["text", "#action-message"],
             ["text", 'button[data-bank="red"] .picked'],
+            ["text", "#why-action"],
             ["call", "cancel"],
             ["call", "onCard", card],
             ["why", '[data-key="buy"]'],
@@ -123,9 +124,10 @@ def test_classic_refusals_say_the_colour_and_count_the_missing_tokens_and_the_re
     assert out[2] == two_red and out[3] == "+1", (
         "a refused second click keeps the pick and says why"
     )
-    says(out[4], f"You need {missing}.")
-    says(out[5], "You already hold 3 reserved cards, the most allowed.")
+    assert two_red not in out[4], "the refusal is said once, in the message line"
+    says(out[5], f"You need {missing}.")
     says(out[6], "You already hold 3 reserved cards, the most allowed.")
+    says(out[7], "You already hold 3 reserved cards, the most allowed.")
 
 
 def test_duel_refusals_and_the_words_for_abilities_crowns_and_royals(page: Page) -> None:

@@ -3,7 +3,7 @@
 // HttpOnly cookie the page never sees; who is logged in comes from GET /api/me.
 
 import { ApiError, fetchMe, logIn, logOut, logOutEverywhere, signUp } from "./api.js";
-import { h, mount } from "./dom.js";
+import { dismissable, h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 
 const USERNAME = "[A-Za-z0-9_\\-]{3,20}";
@@ -91,13 +91,7 @@ export function mountAccountBar(topbar) {
         h("button", { type: "button", class: "btn btn-small btn-quiet", id: "logout-everywhere", onclick: () => leave(logOutEverywhere) }, t("Log out everywhere")),
       ),
     );
-    menu.addEventListener("keydown", (e) => {
-      if (e.key === "Escape" && menu.open) {
-        menu.open = false;
-        menu.querySelector("summary").focus();
-      }
-    });
-    mount(bar, menu);
+    mount(bar, dismissable(menu));
   };
   const leave = async (how) => {
     try {

@@ -18,11 +18,14 @@ function emptySelection() {
 
 export class Controls {
   /** send(action) -> Promise; render() redraws the page; names: Names. */
-  constructor({ send, render, catalog, names }) {
+  /** `away(seat)`: whether a seat's person has no page open (presence), to say so
+   * rather than "is playing" while it is their move. */
+  constructor({ send, render, catalog, names, away = () => false }) {
     this.send = send;
     this.render = render;
     this.catalog = catalog;
     this.names = names;
+    this.away = away;
     this.view = null;
     this.selection = emptySelection();
     this.busy = false;
@@ -209,6 +212,8 @@ export class Controls {
     if (v.status === "open") return t("Waiting for players to join…");
     if (v.status === "finished") return t("The game is over.");
     const who = this.names.of(v.turn.seat);
+    // The mover's page is closed: it is not playing (the claim's banner says it left).
+    if (!this.myTurn && this.away(v.turn.seat)) return t("Waiting for {who}, who is away…", { who });
     if (!this.myTurn) {
       if (v.turn.phase === "return_tokens") return t("{who} is returning tokens…", { who });
       if (v.turn.phase === "choose_noble") return t("{who} is choosing a noble…", { who });
@@ -250,11 +255,16 @@ export class Controls {
       const action = this.takeAction();
       const more = this.legal.some((a) => a.kind === "take_three" && a.colors.length > picked.length);
       let hint = action ? null : more ? t("Pick more colours.") : t("This combination can't be taken.");
+      let line = hint;
       // One colour picked once: say at once whether a second click could make it two.
       const alone = picked.length === 1 && sel.tokens[picked[0]] === 1 ? picked[0] : null;
       if (!action && alone && !this.isLegal({ kind: "take_two", color: alone })) {
         const why = takeTwoWhy(alone, this.view.bank[alone] || 0, this.catalog);
         hint = more ? t("Pick more colours. {why}", { why }) : why;
+        // A second click refused says it in the message line: the line under the
+        // take says it once, not a second time.
+        const said = this.message && this.message.text === why;
+        line = said ? (more ? t("Pick more colours.") : null) : hint;
       }
       return [
         h(
@@ -264,7 +274,7 @@ export class Controls {
           this.button(t("Take {tokens}", { tokens: tokensWords(sel.tokens) }), action, { primary: true, key: "take", hint }),
           this.cancelButton(),
         ),
-        whyLine("why-action", [hint]),
+        whyLine("why-action", [line]),
       ];
     }
     const cardId = sel.card || sel.reserved;

@@ -71,3 +71,30 @@ export function mount(el, ...children) {
 export function listWords(parts) {
   return formatList(parts);
 }
+
+/**
+ * Close a menu made of a <details> when its reader is done with it: a click or a
+ * tap outside it, Escape (focus goes back to its summary when it was inside), and
+ * a change of page (the hash). Listens on the document until the menu is taken
+ * out of the document (the top bar draws its menu again when the account changes).
+ */
+export function dismissable(details) {
+  const close = (refocus) => {
+    if (!details.open) return;
+    const inside = details.contains(document.activeElement);
+    details.open = false;
+    if (refocus && inside) details.querySelector("summary").focus();
+  };
+  const listeners = [
+    [document, "pointerdown", (e) => !details.contains(e.target) && close(false)],
+    [document, "keydown", (e) => e.key === "Escape" && close(true)],
+    [window, "hashchange", () => close(false)],
+  ];
+  for (const [target, type, fn] of listeners) {
+    target.addEventListener(type, function listener(e) {
+      if (!details.isConnected) target.removeEventListener(type, listener);
+      else fn(e);
+    });
+  }
+  return details;
+}

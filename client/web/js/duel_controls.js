@@ -93,11 +93,14 @@ const PHASE_DOING = {
 };
 
 export class DuelControls {
-  constructor({ send, render, catalog, names }) {
+  /** `away(seat)`: whether a seat's person has no page open (presence), to say so
+   * rather than "is playing" while it is their move. */
+  constructor({ send, render, catalog, names, away = () => false }) {
     this.send = send;
     this.render = render;
     this.catalog = catalog;
     this.names = names;
+    this.away = away;
     this.view = null;
     this.index = new LegalIndex([]);
     this.selection = emptySelection();
@@ -333,6 +336,8 @@ export class DuelControls {
     if (!v) return "";
     if (v.status === "open") return t("Waiting for the other player to join…");
     if (v.status === "finished") return t("The game is over.");
+    // The mover's page is closed: it is not playing (the claim's banner says it left).
+    if (!this.myTurn && this.away(v.turn.seat)) return t("Waiting for {who}, who is away…", { who: this.names.of(v.turn.seat) });
     if (!this.myTurn) return (PHASE_DOING[v.turn.phase] || PHASE_DOING.main)(this.names.of(v.turn.seat));
     if (this.busy) return t("Sending your move…");
     switch (this.phase) {

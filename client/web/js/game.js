@@ -190,7 +190,10 @@ export async function showGame(main, gameId, mode) {
     catalog,
     checkClaim: () => fetchView(gameId, { token }).then((r) => r.view),
     claim: () => live.command({ kind: "claim_abandon" }).catch((err) => leave && leave.onError(err)),
-    onChange: () => presence.decorate(playersSlot),
+    onChange: () => {
+      presence.decorate(playersSlot);
+      if (controls) scheduleRender(); // the prompt says whether the mover is away
+    },
   });
   const live = new LiveGame({
     gameId,
@@ -241,7 +244,7 @@ export async function showGame(main, gameId, mode) {
     },
   });
   const controls = token
-    ? new kit.Controls({ send: (action) => live.command(action), render: () => render(), catalog, names })
+    ? new kit.Controls({ send: (action) => live.command(action), render: () => render(), catalog, names, away: (seat) => !!presence.seats && presence.seats[seat] === false })
     : null;
   const leave = token
     ? new LeaveControls({

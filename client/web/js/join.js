@@ -9,6 +9,7 @@ import { h, listWords, mount } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { seatBack } from "./seatback.js";
 import { playerName, rememberName, rememberSeat, seatFor } from "./seats.js";
+import { clockWords } from "./timecontrol.js";
 import { seatName, variantName } from "./words.js";
 
 export async function showJoin(main, gameId) {
@@ -55,6 +56,11 @@ export async function showJoin(main, gameId) {
   return forget;
 }
 
+/** "Time control: 5+3" (or "untimed"): a player knows what they sit down to. */
+function clockLine(game) {
+  return h("p", { class: "join-clock", id: "join-clock" }, t("Time control: {clock}", { clock: clockWords(game.clock) }));
+}
+
 function drawJoin(main, gameId, game, names) {
   const seated = game.seats || [];
   const account = accountName();
@@ -66,6 +72,7 @@ function drawJoin(main, gameId, game, names) {
         { class: "panel join-panel", id: "join-rated" },
         h("h1", { class: "panel-title" }, t("Join a rated game of {game}", { game: variantName(game.variant) })),
         h("p", {}, t("This game is rated: only players logged in to an account can take a seat.")),
+        clockLine(game),
         h(
           "div",
           { class: "form-actions" },
@@ -115,6 +122,7 @@ function drawJoin(main, gameId, game, names) {
       },
       h("h1", { id: "join-title", class: "panel-title" }, game.rated ? t("Join a rated game of {game}", { game: variantName(game.variant) }) : t("Join a game of {game}", { game: variantName(game.variant) })),
       h("p", {}, host),
+      clockLine(game),
       account
         ? h("p", { id: "joining-as" }, t("You join as {name}.", { name: account }))
         : h("div", { class: "field" }, h("label", { for: "join-name" }, t("Your name")), input),

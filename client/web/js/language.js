@@ -6,7 +6,7 @@
 
 import { accountName } from "./account.js";
 import { saveLanguage } from "./api.js";
-import { h, svg } from "./dom.js";
+import { dismissable, h, svg } from "./dom.js";
 import { LANGUAGES, lang, t } from "./i18n.js";
 
 const YEAR_SECONDS = 365 * 24 * 3600;
@@ -57,12 +57,6 @@ export function mountLanguageMenu(topbar) {
       ),
     ),
   );
-  menu.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && menu.open) {
-      menu.open = false;
-      menu.querySelector("summary").focus();
-    }
-  });
-  topbar.insertBefore(menu, topbar.querySelector("#account-bar"));
+  topbar.insertBefore(dismissable(menu), topbar.querySelector("#account-bar"));
   return menu;
 }

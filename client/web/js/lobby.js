@@ -11,7 +11,7 @@ import { pairingPanel } from "./pairing.js";
 import { mySeats, playerName, rememberName, rememberSeat } from "./seats.js";
 import { roundOfView } from "./turns.js";
 import { waitedWords } from "./waiting.js";
-import { seatLabel, variantName } from "./words.js";
+import { LEFT_WIN_WORDS, seatLabel, variantName } from "./words.js";
 import { defaultPreset, gameTags, presetClock, PRESETS } from "./timecontrol.js";
 
 const REFRESH_MS = 8000;
@@ -81,6 +81,18 @@ export function showLobby(main) {
 
 // ---------------------------------------------------------------- new game
 
+/** Draw `box` again with `draw()`, focus kept: a control of the box that had focus
+ * (a radio moved with an arrow key, a seat's select changed with one) is replaced by
+ * the drawing, so focus goes to its replacement, found by id, not to the page. */
+function keepFocus(box, draw) {
+  const active = document.activeElement;
+  const id = active && active !== document.body && box.contains(active) ? active.id : "";
+  draw();
+  if (!id) return;
+  const again = document.getElementById(id);
+  if (again && box.contains(again)) again.focus();
+}
+
 function newGameForm(seed) {
   const nameInput = h("input", { id: "player-name", name: "name", type: "text", maxlength: "24", autocomplete: "nickname", value: playerName(), placeholder: t("Your name") });
   const variant = h(
@@ -136,7 +148,7 @@ function newGameForm(seed) {
   };
 
   const drawPlayers = () => {
-    mount(
+    keepFocus(playersBox, () => mount(
       playersBox,
       [2, 3, 4].map((n) =>
         h(
@@ -144,6 +156,7 @@ function newGameForm(seed) {
           { class: ["segment", n === players && "checked", variant.value === "duel" && n !== 2 && "segment-off"], title: variant.value === "duel" && n !== 2 ? t("Splendor Duel is for two players") : null },
           h("input", {
             type: "radio",
+            id: `players-${n}`,
             name: "players",
             value: String(n),
             checked: n === players,
@@ -157,11 +170,11 @@ function newGameForm(seed) {
           tn("{n} player", "{n} players", n),
         ),
       ),
-    );
+    ));
   };
   const drawSeats = () => {
     followSeats();
-    mount(
+    keepFocus(seatsBox, () => mount(
       seatsBox,
       Array.from({ length: players }, (_, i) =>
         h(
@@ -181,12 +194,12 @@ function newGameForm(seed) {
               },
             },
             SEAT_CHOICES.map(([value, label]) =>
-              h("option", { value, selected: choices[i] === value }, value === "bot:mcts" && variant.value === "duel" ? t("Bot: MCTS (plays as greedy in Duel)") : label),
+              h("option", { value, selected: choices[i] === value }, label),
             ),
           ),
         ),
       ),
-    );
+    ));
   };
   drawPlayers();
   drawSeats();
@@ -401,7 +414,8 @@ function finishedRow(g) {
     const winners = listWords(r.winners.map(name));
     const how = r.reason ? reasonWords(r.reason) : "";
     text = how ? t("{winners} won {how}", { winners, how }) : t("{winners} won", { winners });
-    if (r.points) text = t("{result} {score}", { result: text, score: [...r.winners, ...others].map((s) => formatNumber(r.points[s])).join("–") });
+    // A game won by a player's leaving has no score worth saying (often 0–0).
+    if (r.points && !LEFT_WIN_WORDS[r.reason]) text = t("{result} {score}", { result: text, score: [...r.winners, ...others].map((s) => formatNumber(r.points[s])).join("–") });
     if (others.length) text = t("{result} against {players}", { result: text, players: listWords(others.map(name)) });
   }
   return row(g, [h("strong", {}, text), h("span", { class: "muted" }, ended(g, variantName(g.variant)))], [link(`#/replay/${g.id}`, t("Replay"), "replay", true)]);
