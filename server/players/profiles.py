@@ -27,7 +27,7 @@ import msgspec
 
 from server.games.projection import Game
 from server.players.rating_model import NEW, VARIANTS
-from server.players.ratings import Ratings, player_id, rated_game, seated
+from server.players.ratings import GameChanges, Ratings, player_id, rated_game, seated
 from server.store.clients import RedisClient
 from server.store.keys import (
     player_games_key,
@@ -111,19 +111,25 @@ class Profiles:
         ``counted`` (a bool) and, when false, ``not_counted``: ``early_end`` (it ended
         before every human seat completed two turns), ``daily_limit`` (two of its
         accounts had had their 3 counted games that UTC day), or ``pending`` (not
-        decided yet). Other summaries are left as they are. One read per variant."""
+        decided yet). A counted game's rated seats get their ``rating`` after that game
+        and its change, ``delta``. Other summaries are left as they are. Two reads per
+        variant."""
         wanted: dict[str, list[str]] = {}
         for summary in summaries:
             if _decided_by_ratings(summary):
                 wanted.setdefault(summary["variant"], []).append(summary["id"])
         for variant, ids in wanted.items():
             decided = await self.ratings.decisions(variant, ids)
+            changed = await self.ratings.changes(
+                variant, [g for g in ids if decided[g] == "counted"]
+            )
             for summary in summaries:
                 if summary["variant"] == variant and _decided_by_ratings(summary):
                     decision = decided[summary["id"]]
                     summary["counted"] = decision == "counted"
                     if decision != "counted":
                         summary["not_counted"] = decision
+                    _put_changes(summary, changed.get(summary["id"], {}))
         return summaries
 
     async def ratings_of(self, player: str) -> dict[str, dict[str, Any]]:
@@ -146,8 +152,10 @@ class Profiles:
 
     async def with_ratings(self, summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Game summaries with each account's and bot's rating in the game's variant
-        (``seat["rating"]``), read now: the lobby shows them beside the names. One
-        read per variant."""
+        (``seat["rating"]``), read now, and ``seat["provisional"]``: true for an
+        account not on the leaderboard yet (the page writes "1500?"); then
+        ``with_decisions`` (a counted game's seats show their rating after it and its
+        change). The lobby and the game's page show them beside the names."""
         wanted: dict[str, set[str]] = {}
         for summary in summaries:
             for seat in summary.get("seats") or ():
@@ -156,6 +164,7 @@ class Profiles:
                     wanted.setdefault(summary["variant"], set()).add(player)
         for variant, players in wanted.items():
             skills = await self.ratings.skills(variant, sorted(players))
+            listed = await self.ratings.listed(variant, sorted(players))
             for summary in summaries:
                 if summary["variant"] != variant:
                     continue
@@ -163,12 +172,23 @@ class Profiles:
                     player = player_id(seat.get("account"), seat.get("bot"))
                     if player is not None:
                         seat["rating"] = skills.get(player, NEW).rating
+                        seat["provisional"] = player not in listed
         return await self.with_decisions(summaries)
 
     async def record(self, player: str) -> tuple[int, int]:
         """How many finished games the player played, and won."""
         raw = await self._r.hmget(player_record_key(player), ["games", "wins"])
         return int(raw[0] or 0), int(raw[1] or 0)
+
+
+def _put_changes(summary: dict[str, Any], changes: GameChanges) -> None:
+    """Each rated seat's rating after a counted game and its change, from the game's
+    ``…:changes`` record."""
+    for seat in summary.get("seats") or ():
+        player = player_id(seat.get("account"), seat.get("bot"))
+        change = changes.get(player) if player is not None else None
+        if change is not None:
+            seat["rating"], seat["delta"] = change
 
 
 def _decided_by_ratings(summary: dict[str, Any]) -> bool:

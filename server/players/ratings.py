@@ -6,6 +6,8 @@ script can touch them all on a Redis Cluster:
 
 - ``…:counted``: hash game id -> its end (ms), the games that moved ratings;
 - ``…:uncounted``: hash game id -> why it moved none (``server.players.rating_model.Uncounted``);
+- ``…:changes``: hash counted game id -> ``{player: [rating after, change]}`` as JSON
+  (``GameChanges``: what summaries show beside a counted game's names);
 - ``…:skills``: hash player -> ``"<games> <mu> <sigma>"`` (floats as ``repr``, exact);
 - ``…:board``: sorted set player -> displayed rating before rounding, the players
   listed (``server.players.rating_model.listed``): the leaderboard;
@@ -58,6 +60,7 @@ from server.players.rating_model import (
 from server.store.clients import RedisClient
 from server.store.keys import (
     ratings_board_key,
+    ratings_changes_key,
     ratings_counted_key,
     ratings_history_key,
     ratings_names_key,
@@ -78,12 +81,13 @@ drawn at random below that, so racing updates spread out."""
 BACKOFF_MAX_S: Final = 0.1
 
 
-# KEYS: counted, uncounted, skills, board, names, pairs, then per player its history
-# list and its opponents set.
+# KEYS: counted, uncounted, skills, board, names, pairs, changes, then per player its
+# history list and its opponents set.
 # ARGV: game id, its end (ms), the daily limit, k, the game's k pair fields, then per
 # player: id, skill read before ("" if none), new skill, board score, name, history
 # point (JSON), and the opponents it needs to be listed ("" for a bot, which is listed
-# with no set; -1 for an account short of games, which is not listed yet).
+# with no set; -1 for an account short of games, which is not listed yet); last, the
+# game's changes (JSON).
 # Returns 1 when written, 0 when the game was decided already, 2 when a pair had its
 # day's games (the game is then recorded as uncounted), and -1 when a skill changed
 # since it was read (the caller reads again).
@@ -99,7 +103,7 @@ for j = 1, k do
   end
 end
 local base = 4 + k
-local n = (#KEYS - 6) / 2
+local n = (#KEYS - 7) / 2
 for i = 1, n do
   local at = base + (i - 1) * 7
   if (redis.call('HGET', KEYS[3], ARGV[at + 1]) or '') ~= ARGV[at + 2] then return -1 end
@@ -110,24 +114,35 @@ for i = 1, n do
   local player = ARGV[at + 1]
   redis.call('HSET', KEYS[3], player, ARGV[at + 3])
   redis.call('HSET', KEYS[5], player, ARGV[at + 5])
-  redis.call('RPUSH', KEYS[5 + 2 * i], ARGV[at + 6])
+  redis.call('RPUSH', KEYS[6 + 2 * i], ARGV[at + 6])
   local need = ARGV[at + 7]
   local shown = need == ''
   if not shown then
     for o = 1, n do
-      if o ~= i then redis.call('SADD', KEYS[6 + 2 * i], ARGV[base + (o - 1) * 7 + 1]) end
+      if o ~= i then redis.call('SADD', KEYS[7 + 2 * i], ARGV[base + (o - 1) * 7 + 1]) end
     end
     local wanted = tonumber(need)
-    shown = wanted >= 0 and redis.call('SCARD', KEYS[6 + 2 * i]) >= wanted
+    shown = wanted >= 0 and redis.call('SCARD', KEYS[7 + 2 * i]) >= wanted
   end
   if shown then redis.call('ZADD', KEYS[4], ARGV[at + 4], player) end
 end
+redis.call('HSET', KEYS[7], ARGV[1], ARGV[#ARGV])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
 """
 
 _CHANGE = msgspec.json.Encoder()
 _CHANGES = msgspec.json.Decoder(Change)
+
+GameChanges = dict[str, tuple[int, int]]
+"""A counted game's effect on its players: player id -> (rating after it, change)."""
+_GAME_CHANGES = msgspec.json.Decoder(GameChanges)
+
+
+def encode_changes(points: Iterable[tuple[str, Change]]) -> bytes:
+    """A counted game's ``…:changes`` value from its players' history points, players
+    in order (so the live count and the rebuild write the same bytes)."""
+    return _CHANGE.encode({p: (c.rating, c.delta) for p, c in sorted(points, key=lambda pc: pc[0])})
 
 
 def encode_skill(skill: Skill) -> bytes:
@@ -229,6 +244,7 @@ class Ratings:
             ratings_board_key(variant),
             ratings_names_key(variant),
             ratings_pairs_key(variant),
+            ratings_changes_key(variant),
         ]
         for p in game.players:
             keys += [ratings_history_key(variant, p), ratings_opponents_key(variant, p)]
@@ -244,6 +260,7 @@ class Ratings:
                 args += [player, old or b"", encode_skill(new), repr(new.ordinal), name]
                 args.append(_CHANGE.encode(point))
                 args.append(_needed(player, new))
+            args.append(encode_changes(zip(game.players, points, strict=True)))
             written = int(await self._count(keys=keys, args=args))
             if written >= 0:
                 return written == 1
@@ -324,6 +341,21 @@ class Ratings:
             for g, c, r in zip(ids, counted, refused, strict=True)
         }
 
+    async def changes(self, variant: str, game_ids: Sequence[str]) -> dict[str, GameChanges]:
+        """Per counted game among ``game_ids``: each rated player's rating after it and
+        its change (a game without a record is left out)."""
+        if not game_ids:
+            return {}
+        raw = await self._r.hmget(ratings_changes_key(variant), list(game_ids))
+        return {g: _GAME_CHANGES.decode(r) for g, r in zip(game_ids, raw, strict=True) if r}
+
+    async def listed(self, variant: str, players: Sequence[str]) -> set[str]:
+        """Those of ``players`` on ``variant``'s leaderboard (bots always are)."""
+        accounts = [p for p in players if not is_bot(p)]
+        scores = await self._r.zmscore(ratings_board_key(variant), accounts) if accounts else []
+        shown = {p for p, score in zip(accounts, scores, strict=True) if score is not None}
+        return shown | {p for p in players if is_bot(p)}
+
     async def counted(self, variant: str) -> dict[str, int]:
         """The games counted in ``variant``: id -> end (ms)."""
         raw = await self._r.hgetall(ratings_counted_key(variant))
@@ -344,6 +376,7 @@ class Ratings:
             ratings_board_key(variant),
             ratings_names_key(variant),
             ratings_pairs_key(variant),
+            ratings_changes_key(variant),
         ]
         for p in players:
             keys += [ratings_history_key(variant, p), ratings_opponents_key(variant, p)]
@@ -372,6 +405,15 @@ class Ratings:
             )
         if book.pairs:
             pipe.hset(ratings_pairs_key(variant), mapping={f: n for f, n in book.pairs.items()})
+        games: dict[str, list[tuple[str, Change]]] = {}
+        for player, history in book.history.items():
+            for change in history:
+                games.setdefault(change.game, []).append((player, change))
+        if games:
+            pipe.hset(
+                ratings_changes_key(variant),
+                mapping={g: encode_changes(points) for g, points in games.items()},
+            )
         await pipe.execute()
 
     async def rebuild(self, games: Iterable[RatedGame]) -> dict[str, int]:

@@ -93,6 +93,7 @@ __all__ = [
     "presence_key",
     "probe_key",
     "ratings_board_key",
+    "ratings_changes_key",
     "ratings_counted_key",
     "ratings_history_key",
     "ratings_names_key",
@@ -290,6 +291,11 @@ def ratings_counted_key(variant: str) -> str:
 def ratings_uncounted_key(variant: str) -> str:
     """Hash, game id -> why it moved none."""
     return f"{_ratings(variant)}:uncounted"
+
+
+def ratings_changes_key(variant: str) -> str:
+    """Hash, counted game id -> each of its players' rating after it and change."""
+    return f"{_ratings(variant)}:changes"
 
 
 def ratings_skills_key(variant: str) -> str:

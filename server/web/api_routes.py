@@ -125,8 +125,11 @@ async def list_games(request: Request) -> Response:
 async def game_summary(request: Request) -> Response:
     summary = await _service(request).reader.summary(_game_id(request))
     await mask_deleted(request, summary["seats"])
-    # A finished rated game says whether it moved ratings (server/players/profiles.py).
-    [summary] = await running(request).profiles.with_decisions([summary])
+    # A rated game shows its seats' ratings, and once finished whether it moved them and
+    # each seat's change (server/players/profiles.py); a casual game shows none.
+    profiles = running(request).profiles
+    rated = summary.get("rated") is True
+    [summary] = await (profiles.with_ratings if rated else profiles.with_decisions)([summary])
     return json(summary)
 
 

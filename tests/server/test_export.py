@@ -241,8 +241,10 @@ async def test_imported_games_replay_exactly_as_on_the_source(
     assert {g["id"] for g in listed} == set(source.finished)
     by_id = {g["id"]: g for g in listed}
     for game_id, played in source.finished.items():
-        # Lists add each bot's and account's rating now (docs/ratings.md), not a summary.
-        seats = [{k: v for k, v in s.items() if k != "rating"} for s in by_id[game_id]["seats"]]
+        # Lists add each bot's and account's rating now and whether it is provisional
+        # (docs/ratings.md), not a summary.
+        added = ("rating", "provisional")
+        seats = [{k: v for k, v in s.items() if k not in added} for s in by_id[game_id]["seats"]]
         assert {**by_id[game_id], "seats": seats} == played.summary
 
 

@@ -143,6 +143,57 @@ async def test_over_http_a_resigned_rated_game_shows_on_profiles_me_and_leaderbo
     assert (await http.get("/api/leaderboard/duel")).json()["players"] == []
 
 
+async def test_over_http_a_rated_games_summaries_show_ratings_and_each_seats_change(
+    http: httpx.AsyncClient,
+) -> None:
+    """A rated classic game between two accounts: while it is played its summary
+    shows each seat's rating, provisional; once Ben resigns after two turns each, the
+    summary, the finished list and both profiles show each seat's rating after the
+    game and its change, equal to the history's; a casual game shows no rating."""
+    sessions = {}
+    for name in ("Ana", "Ben"):
+        r = await http.post("/api/accounts", json={"username": name, "password": "long enough pw"})
+        assert r.status_code == 201, r.text
+        sessions[name] = {"Cookie": f"splendor_session={r.cookies['splendor_session']}"}
+        http.cookies.clear()
+    body = {"variant": "classic", "rated": True, "clock": {"initial": 180, "increment": 2}}
+    game_id = (await http.post("/api/games", json=body, headers=sessions["Ana"])).json()["id"]
+    tokens = []
+    for name in ("Ana", "Ben"):
+        r = await http.post(f"/api/games/{game_id}/seats", json={}, headers=sessions[name])
+        tokens.append(r.json()["token"])
+    seats = (await http.get(f"/api/games/{game_id}")).json()["seats"]
+    assert [(s["rating"], s["provisional"]) for s in seats] == [(1500, True), (1500, True)]
+    assert all("delta" not in s for s in seats)
+    await play_turns_http(http, game_id, tokens)
+    command = {"command_id": "resign-1", "action": {"kind": "resign"}}
+    headers = {"Authorization": f"Bearer {tokens[1]}"}
+    r = await http.post(f"/api/games/{game_id}/commands", json=command, headers=headers)
+    assert r.status_code == 200, r.text
+    history = {}
+    for name in ("ana", "ben"):
+        [point] = (await http.get(f"/api/players/{name}")).json()["history"]["classic"]
+        history[name] = (point["rating"], point["delta"])
+    assert history["ana"][1] > 0 > history["ben"][1]
+    summary = (await http.get(f"/api/games/{game_id}")).json()
+    finished = (await http.get("/api/games?status=finished")).json()["games"]
+    [listed] = [g for g in finished if g["id"] == game_id]
+    for shown_seats in (summary["seats"], listed["seats"]):
+        assert [(s["rating"], s["delta"]) for s in shown_seats] == [
+            history["ana"],
+            history["ben"],
+        ]
+    for seat, name in enumerate(("ana", "ben")):
+        [game] = (await http.get(f"/api/players/{name}")).json()["games"]
+        assert game["counted"] is True
+        assert (game["seats"][seat]["rating"], game["seats"][seat]["delta"]) == history[name]
+    casual = {"variant": "classic", "clock": {"initial": 180, "increment": 2}}
+    other = (await http.post("/api/games", json=casual, headers=sessions["Ana"])).json()["id"]
+    await http.post(f"/api/games/{other}/seats", json={}, headers=sessions["Ana"])
+    [seat] = (await http.get(f"/api/games/{other}")).json()["seats"]
+    assert "rating" not in seat and "delta" not in seat and "provisional" not in seat
+
+
 async def test_four_players_ranked_with_seats_out_last(redis_client: aioredis.Redis) -> None:
     """A 4-player classic game (three accounts and a greedy bot) where, once every
     seat has completed two turns, Cy, then Ada, then Bob resign: the bot first, then

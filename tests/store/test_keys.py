@@ -84,6 +84,7 @@ PINNED: dict[str, tuple[tuple[Any, ...], object]] = {
     # Ratings.
     "ratings_counted_key": ((VARIANT,), "{ratings:classic}:counted"),
     "ratings_uncounted_key": ((VARIANT,), "{ratings:classic}:uncounted"),
+    "ratings_changes_key": ((VARIANT,), "{ratings:classic}:changes"),
     "ratings_skills_key": ((VARIANT,), "{ratings:classic}:skills"),
     "ratings_board_key": ((VARIANT,), "{ratings:classic}:board"),
     "ratings_names_key": ((VARIANT,), "{ratings:classic}:names"),
