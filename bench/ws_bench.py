@@ -576,7 +576,8 @@ async def baselines(
     answers: asyncio.Queue[float] = asyncio.Queue()
 
     def answered(data: bytes, at: float) -> None:
-        if not data.startswith(b'{"type":"presence"'):  # told after the snapshot
+        # Told after the snapshot, and whenever they change: not answers.
+        if not data.startswith((b'{"type":"presence"', b'{"type":"audience"')):
             answers.put_nowait(at)
 
     conn = await lean(base, idle_game, answered)

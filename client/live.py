@@ -98,6 +98,7 @@ class LiveGame:
         self.view: dict[str, Any] | None = None
         self.version = -1
         self.presence: list[bool] | None = None
+        self.spectators = 0  # How many watch the game (PROTOCOL.md, "Audience").
         self.away_since: list[str | None] | None = None
         self.rematch: str | None = None
         self.revision = 0
@@ -229,6 +230,8 @@ class LiveGame:
                 return
             self.version = message["version"]
             self._note_clock()
+        elif kind == "audience":
+            self.spectators = int(message["spectators"])
         elif kind == "presence":
             self.presence = list(message["seats"])
             self.away_since = message.get("away_since")

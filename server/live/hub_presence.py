@@ -16,7 +16,15 @@ again on its share of the beats (``RECONCILE_BEATS``), and every hub and every s
 with sockets here after the signals' connection is made again.
 
 The registry (``server.live.hub_registry``) tells this object of every hub made and
-dropped and of every seat's first socket opened and last socket closed here.
+dropped, of every seat's first socket opened and last socket closed here, and of
+every spectator's socket opened and closed (``audience_changed``).
+
+**The audience.** Each process writes its own spectators of a game (how many, and the
+accounts signed in among them) to the game's presence hash, at most once every
+``AUDIENCE_EVERY_S`` a game (the changes meanwhile written together, never per
+move), which signals the other processes like any change of presence; each hub adds
+the others' (those alive) to its own (``Hub.remote_audience``), and tells its
+sockets at most once a second (``Hub.update_audience``).
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
-from collections.abc import Callable, Container, Coroutine, Mapping
+from collections.abc import Callable, Container, Coroutine, Mapping, Sequence
 from typing import Any, Final
 
 from redis.exceptions import RedisError
@@ -33,8 +41,14 @@ from redis.exceptions import RedisError
 from server.common.errors import forbidden
 from server.games.seats import REVOKED
 from server.live.game_signals import Signals
-from server.live.hubs import CLOSE_FORBIDDEN, Hub, error_in
-from server.live.presence import DEAD_AFTER_BEATS, PRESENCE_BEAT_S, Presence, SeatsSeen
+from server.live.hubs import AUDIENCE_EVERY_S, CLOSE_FORBIDDEN, Hub, error_in
+from server.live.presence import (
+    DEAD_AFTER_BEATS,
+    PRESENCE_BEAT_S,
+    Audience,
+    Presence,
+    SeatsSeen,
+)
 from server.store.clients import RedisClient
 from server.store.keys import (
     ARCHIVED_SIGNAL,
@@ -87,6 +101,11 @@ class HubPresence:
         self._signalled_loading: set[str] = set()  # Signalled while their hub was made.
         self._made = 0  # The hubs made, which shares them out among the beats.
         self._tasks: set[asyncio.Task[None]] = set()  # The seats' tokens being compared.
+        self.audience_every_s = AUDIENCE_EVERY_S
+        self._audience_dirty: set[str] = set()  # Games whose spectators here changed.
+        self._audience_written: dict[str, Audience] = {}  # As Redis has them, of this process.
+        self._audience_wake = asyncio.Event()
+        self._audience_writer: asyncio.Task[None] | None = None
 
     def seat_sockets(self) -> int:
         """The seats' sockets open on this process's hubs (metrics)."""
@@ -115,6 +134,7 @@ class HubPresence:
         self._made += 1
         hub.seen = seen
         hub.remote = self.presence.remote(seen, hub.state.players_count)
+        hub.remote_audience = self.presence.remote_audience(seen)
         if rematch is not None:
             hub.rematch = rematch
 
@@ -132,6 +152,60 @@ class HubPresence:
     def hub_dropped(self, game_id: str) -> None:
         """The game has no hub here any more (or its hub could not be made)."""
         self.signals.unwatch(game_id)
+
+    def audience_changed(self, game_id: str) -> None:
+        """A spectator's socket opened or closed here: the others are told (soon)."""
+        self._audience_dirty.add(game_id)
+        self._audience_wake.set()
+        if self._audience_writer is None or self._audience_writer.done():
+            loop = asyncio.get_running_loop()
+            self._audience_writer = loop.create_task(self._writing_audience())
+
+    async def _writing_audience(self) -> None:
+        """Write the spectators of the games that changed here, all of them at once,
+        then wait ``audience_every_s`` before the next write: a game's field is
+        written at most once in that time, however many sockets come and go."""
+        while True:
+            if not self._audience_dirty:
+                self._audience_wake.clear()
+                await self._audience_wake.wait()
+                continue
+            games, self._audience_dirty = self._audience_dirty, set()
+            todo = []
+            for game_id in games:
+                hub = self._hubs.get(game_id)
+                audience = (0, ()) if hub is None else hub.local_audience()
+                if audience != self._audience_written.get(game_id, (0, ())):
+                    todo.append((game_id, audience))
+            try:
+                await asyncio.gather(*(self.presence.write_audience(g, a) for g, a in todo))
+            except (RedisError, OSError) as e:
+                log.warning("audience: writing %d games failed (%r)", len(todo), e)
+                self._audience_dirty.update(g for g, _ in todo)  # Written again, the same.
+            else:
+                for game_id, audience in todo:
+                    if audience[0]:
+                        self._audience_written[game_id] = audience
+                    else:
+                        self._audience_written.pop(game_id, None)
+            await asyncio.sleep(self.audience_every_s)
+
+    async def audiences(self, game_ids: Sequence[str]) -> list[Audience]:
+        """Each game's spectators on every process: a game with a hub here from the
+        hub (no read), the others from Redis."""
+        found: dict[str, Audience] = {}
+        read = [g for g in game_ids if g not in self._hubs]
+        try:
+            counted = await asyncio.gather(*(self.presence.audience(g) for g in read))
+        except (RedisError, OSError) as e:
+            log.warning("audience: reading %d games failed (%r)", len(read), e)
+            counted = [(0, ())] * len(read)
+        found.update(zip(read, counted, strict=True))
+        for game_id in game_ids:
+            hub = self._hubs.get(game_id)
+            if hub is not None:
+                found[game_id] = hub.audience()
+        return [found.get(g, (0, ())) for g in game_ids]
 
     def seat_opened(self, game_id: str, seat: int) -> None:
         """A socket of ``seat`` opened here: the first one makes the seat present."""
@@ -221,6 +295,8 @@ class HubPresence:
                 hub.seen = seen
                 hub.remote = self.presence.remote(seen, hub.state.players_count)
                 hub.update_presence()
+                hub.remote_audience = self.presence.remote_audience(seen)
+                hub.update_audience()
                 if rematch is not None:
                     hub.rematch_made(rematch)
 
@@ -236,13 +312,26 @@ class HubPresence:
             if seen is not None and seen.on:
                 hub.remote = presence.remote(seen, hub.state.players_count)
                 hub.update_presence()
+            if seen is not None and seen.watch:
+                hub.remote_audience = presence.remote_audience(seen)
+                hub.update_audience()
             if hub.reconcile_share == share:
                 again.append(game_id)
         if again:
             self._reread(again)
 
     async def close(self) -> None:
-        for task in (self._rereading, self._presence_started, *self._tasks):
+        for task in (self._rereading, self._audience_writer, *self._tasks):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        # This process's spectators stop counting at once for the others.
+        with contextlib.suppress(RedisError, OSError):
+            await asyncio.gather(
+                *(self.presence.write_audience(g, (0, ())) for g in self._audience_written)
+            )
+        for task in (self._presence_started,):
             if task is not None and not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -105,6 +105,11 @@ class HubRegistry:
     def get(self, game_id: str) -> Hub | None:
         return self._hubs.get(game_id)
 
+    async def spectators(self, game_ids: Sequence[str]) -> list[int]:
+        """How many sockets watch each game as spectators, on every process
+        (``HubPresence.audiences``)."""
+        return [count for count, _ in await self.hub_presence.audiences(game_ids)]
+
     async def start(self) -> None:
         """Start the presence's beats (``HubPresence.start``)."""
         await self.hub_presence.start()
@@ -117,10 +122,12 @@ class HubRegistry:
         wire: Wire,
         close: Close | None = None,
         digest: str | None = None,
+        account: str | None = None,
     ) -> Outbox:
         """A started outbox for a new socket on ``game_id`` (loading its hub if needed);
         ``digest``: of the seat token it was opened with (it is closed once the seat
-        has another, ``HubPresence.seat_changed``).
+        has another, ``HubPresence.seat_changed``); ``account``: a spectator's, signed
+        in (named in the audience).
 
         Raises what ``load`` raises (an unknown game) before anything is started,
         and Redis's error while the tailer finds Redis down (the socket would get no
@@ -135,10 +142,12 @@ class HubRegistry:
             if not hub.ahead:
                 break
             await hub.settled()  # A snapshot or a catch-up is of confirmed versions.
-        outbox = Outbox(hub, viewer, wire, self.outbox_limit, close, digest)
+        outbox = Outbox(hub, viewer, wire, self.outbox_limit, close, digest, account)
         hub.attach(outbox, since)
         if viewer is not None:
             self.hub_presence.seat_opened(game_id, viewer)
+        else:
+            self.hub_presence.audience_changed(game_id)
         return outbox
 
     async def leave(self, outbox: Outbox) -> None:
@@ -148,6 +157,8 @@ class HubRegistry:
         hub.detach(outbox)
         if outbox.viewer is not None:
             self.hub_presence.seat_closed(hub.game_id, outbox.viewer)
+        else:
+            self.hub_presence.audience_changed(hub.game_id)
         if hub.watchers == 0 and self._hubs.get(hub.game_id) is hub:
             # Settled as it goes: a socket waiting for it to settle (``watch``) would
             # otherwise wait for ever, since the end of an append in flight no longer

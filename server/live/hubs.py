@@ -38,8 +38,9 @@ import asyncio
 import contextlib
 import enum
 import logging
+import math
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from typing import Any, Final
 
@@ -53,12 +54,13 @@ from server.common.settings import WS_BUFFER_BYTES
 from server.common.wire import event_to_wire, iso_time
 from server.games.projection import LoggedEvent, decode_event
 from server.live.audience_views import AudienceViews
-from server.live.presence import SeatsSeen, seat_away_since
+from server.live.presence import Audience, SeatsSeen, merge_audiences, seat_away_since
 from server.live.socket_writers import Batch, Wire
 from server.live.view_patch import view_patch
 from server.store.event_store import StoredEvent
 
 __all__ = [
+    "AUDIENCE_EVERY_S",
     "CLOSE_FORBIDDEN",
     "CLOSE_INTERNAL",
     "CLOSE_UNAVAILABLE",
@@ -79,6 +81,7 @@ DEFAULT_OUTBOX_LIMIT: Final = WS_BUFFER_BYTES  # A socket this many bytes behind
 CLOSE_INTERNAL: Final = 1011
 CLOSE_UNAVAILABLE: Final = 4503  # 4000 + HTTP 503, since Redis can't be reached for now.
 CLOSE_FORBIDDEN: Final = 4403  # 4000 + HTTP 403, since the seat's token was replaced.
+AUDIENCE_EVERY_S: Final = 1.0  # A hub tells its sockets the audience at most this often.
 
 _encoder = msgspec.json.Encoder()
 
@@ -104,6 +107,11 @@ def _rematch_message(rematch_id: str) -> bytes:
     return _encoder.encode({"type": "rematch", "id": rematch_id})
 
 
+def _audience_message(audience: Audience) -> bytes:
+    count, names = audience
+    return _encoder.encode({"type": "audience", "spectators": count, "accounts": list(names)})
+
+
 # ---------------------------------------------------------------------- outboxes
 
 
@@ -127,10 +135,12 @@ class Outbox:
         limit: int = DEFAULT_OUTBOX_LIMIT,
         close: Close | None = None,
         digest: str | None = None,
+        account: str | None = None,
     ) -> None:
         self.hub = hub
         self.viewer = viewer
         self.digest = digest  # The digest of the seat token the socket was opened with.
+        self.account = account  # A spectator's account, signed in (its name is shown).
         self.lang = "en"  # of its error messages: set by the socket (server/web/languages.py)
         self.wire = wire
         self._close = close
@@ -321,6 +331,16 @@ class Hub:
         self._players = -1
         self.rematch: str | None = None  # The finished game's rematch, once made.
         self.reconcile_share = 0  # The beats (modulo RECONCILE_BEATS) it is read again.
+        # The audience: the spectators' sockets here (and their accounts), the other
+        # processes' as HubPresence sets it, and what the sockets were told last and
+        # when (monotonic s): told at most once every ``audience_every_s``.
+        self.remote_audience: Audience = (0, ())
+        self.audience_every_s = AUDIENCE_EVERY_S
+        self._spectators_here = 0
+        self._names_here: Counter[str] = Counter()
+        self._audience_told: Audience | None = None
+        self._audience_told_at = -math.inf
+        self._audience_timer: asyncio.TimerHandle | None = None
 
     @property
     def version(self) -> int:
@@ -354,6 +374,8 @@ class Hub:
         snapshot (and the rematch, if one is made), then whenever it changes."""
         audience = self._audience(outbox.viewer)
         self.update_presence()  # Its seat is present now, and the others are told.
+        if outbox.viewer is None:
+            self._spectator_counted(outbox, 1)
         if since is None or since > self.version:
             outbox.feed(self.opening(outbox.viewer))
         else:
@@ -364,9 +386,11 @@ class Hub:
 
     def detach(self, outbox: Outbox) -> None:
         audience = self._audiences.get(outbox.viewer)
-        if audience is None:
+        if audience is None or outbox not in audience.outboxes:
             return
         audience.outboxes.discard(outbox)
+        if outbox.viewer is None:
+            self._spectator_counted(outbox, -1)
         if not audience.outboxes:
             del self._audiences[outbox.viewer]
             self._views.drop(outbox.viewer)
@@ -433,6 +457,50 @@ class Hub:
         )
         self._broadcast(self._presence_message)
 
+    # -- the audience (PROTOCOL.md: told at most once a second, never per move)
+
+    def _spectator_counted(self, outbox: Outbox, change: int) -> None:
+        self._spectators_here += change
+        if outbox.account is not None:
+            self._names_here[outbox.account] += change
+            if self._names_here[outbox.account] <= 0:
+                del self._names_here[outbox.account]
+        self.update_audience()
+
+    def local_audience(self) -> Audience:
+        """This process's spectators of the game."""
+        return merge_audiences([(self._spectators_here, tuple(self._names_here))])
+
+    def audience(self) -> Audience:
+        """The game's spectators on every process: here, and elsewhere as last read."""
+        return merge_audiences([self.local_audience(), self.remote_audience])
+
+    def update_audience(self) -> None:
+        """Tell every socket the audience if it changed: at once if nothing was told
+        in the last ``audience_every_s``, else once that time is up (the changes
+        meanwhile told together)."""
+        if self._audience_timer is not None or self.audience() == self._audience_told:
+            return
+        wait = self._audience_told_at + self.audience_every_s - time.monotonic()
+        if wait > 0:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # No loop (a hub used alone): told at once.
+                pass
+            else:
+                self._audience_timer = loop.call_later(wait, self._tell_audience)
+                return
+        self._tell_audience()
+
+    def _tell_audience(self) -> None:
+        self._audience_timer = None
+        audience = self.audience()
+        if audience == self._audience_told:
+            return
+        self._audience_told = audience
+        self._audience_told_at = time.monotonic()
+        self._broadcast(_audience_message(audience))
+
     def rematch_made(self, rematch_id: str) -> None:
         """The game's rematch is made: tell every socket (once), show it in snapshots."""
         if rematch_id == self.rematch:
@@ -447,11 +515,14 @@ class Hub:
         return Batch((self.snapshot(viewer), *self._extras()))
 
     def _extras(self) -> tuple[bytes, ...]:
+        """What follows a snapshot: the presence, the rematch if made, the audience
+        as it is now (the others may be told it up to a second later)."""
         if not self._presence_message:
             self.update_presence()
+        audience = _audience_message(self.audience())
         if self.rematch is None:
-            return (self._presence_message,)
-        return (self._presence_message, _rematch_message(self.rematch))
+            return (self._presence_message, audience)
+        return (self._presence_message, _rematch_message(self.rematch), audience)
 
     def _broadcast(self, message: bytes) -> None:
         batch = Batch((message,))
@@ -565,6 +636,9 @@ class Hub:
         ahead = self._ahead
         if ahead is not None:
             self._settle(ahead)
+        if self._audience_timer is not None:
+            self._audience_timer.cancel()
+            self._audience_timer = None
 
     def _settle(self, ahead: _Ahead) -> None:
         self._ahead = None

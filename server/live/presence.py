@@ -9,8 +9,11 @@ are. What is kept in Redis, and by whom:
   for ``DEAD_AFTER_BEATS`` beats is dead: its sockets stop counting.
 - ``game:{<id>}:presence``, a hash beside the game's keys: ``on:<seat>:<server>``
   while that server has a socket of that seat (written when its first opens and
-  deleted when its last closes, not per move), and ``left:<seat>``, the last time
-  (ms) a server's last socket of the seat closed.
+  deleted when its last closes, not per move), ``left:<seat>``, the last time
+  (ms) a server's last socket of the seat closed, and ``watch:<server>``, that
+  server's spectators of the game: ``<ms> <count> <names as JSON>`` (the accounts
+  signed in among them, at most ``AUDIENCE_NAMES``), written at most once a second
+  per game and server (``server.live.hub_presence``), deleted when the count is 0.
 
 Each change of a game's hash is published on the game's channel (``server.live.game_signals``);
 every process watching the game reads the hash again and tells its sockets if the
@@ -33,10 +36,11 @@ import contextlib
 import logging
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+import msgspec
 from redis.exceptions import RedisError
 
 from server.store.clients import RedisClient
@@ -50,13 +54,40 @@ from server.store.keys import (
 )
 from server.store.public_path import Script
 
-__all__ = ["DEAD_AFTER_BEATS", "PRESENCE_BEAT_S", "Presence", "SeatsSeen", "seat_away_since"]
+__all__ = [
+    "AUDIENCE_NAMES",
+    "DEAD_AFTER_BEATS",
+    "PRESENCE_BEAT_S",
+    "Audience",
+    "Presence",
+    "SeatsSeen",
+    "merge_audiences",
+    "seat_away_since",
+]
 
 log = logging.getLogger(__name__)
 
 PRESENCE_BEAT_S: Final = 3.0
 DEAD_AFTER_BEATS: Final = 3
 FORGET_MS: Final = 3_600_000  # a server silent this long leaves the set
+AUDIENCE_NAMES: Final = 20  # the names of signed-in spectators told (PROTOCOL.md)
+
+Audience = tuple[int, tuple[str, ...]]
+"""A game's spectators: how many sockets, and the names of the accounts among them
+(sorted, at most ``AUDIENCE_NAMES``)."""
+
+# KEYS[1] the game's presence hash. ARGV: server, now ms, count, names (JSON), the
+# game's signals channel. A count of 0 deletes the server's field.
+_AUDIENCE_LUA: Final = Script("""
+local field = 'watch:' .. ARGV[1]
+if ARGV[3] == '0' then
+  if redis.call('HDEL', KEYS[1], field) == 0 then return 0 end
+else
+  redis.call('HSET', KEYS[1], field, ARGV[2] .. ' ' .. ARGV[3] .. ' ' .. ARGV[4])
+end
+redis.call('PUBLISH', ARGV[5], 'p')
+return 1
+""")
 
 # KEYS[1] the game's presence hash. ARGV: seat, server, now ms, '1' (a socket is
 # open) or '0' (the last closed), the game's signals channel.
@@ -108,6 +139,21 @@ def seat_away_since(raw: int | None, started_ms: int | None) -> int | None:
     return raw or None
 
 
+_names_decoder = msgspec.json.Decoder(list[str])
+_names_encoder = msgspec.json.Encoder()
+
+
+def merge_audiences(audiences: Iterable[Audience]) -> Audience:
+    """Several processes' spectators of one game as one: the counts added, the names
+    put together (an account watching on two processes named once)."""
+    count = 0
+    names: set[str] = set()
+    for n, named in audiences:
+        count += n
+        names.update(named)
+    return count, tuple(sorted(names, key=lambda n: (n.casefold(), n))[:AUDIENCE_NAMES])
+
+
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -124,7 +170,8 @@ class SeatsSeen:
     read_ms: int = 0
     on: dict[int, set[str]] = field(default_factory=dict)
     left: dict[int, int] = field(default_factory=dict)
-    written: dict[str, int] = field(default_factory=dict)  # server -> its last "on" (ms)
+    written: dict[str, int] = field(default_factory=dict)  # server -> its last write (ms)
+    watch: dict[str, Audience] = field(default_factory=dict)  # server -> its spectators
 
     @classmethod
     def parse(cls, flat: list[Any], read_ms: int) -> SeatsSeen:
@@ -140,7 +187,12 @@ class SeatsSeen:
                     seen.written[server] = max(at, seen.written.get(server, at))
                 elif kind == "left":
                     seen.left[int(rest)] = int(value)
-            except ValueError:
+                elif kind == "watch":
+                    at_text, count, names = _text(value).split(" ", 2)
+                    at = int(at_text)
+                    seen.watch[rest] = (int(count), tuple(_names_decoder.decode(names)))
+                    seen.written[rest] = max(at, seen.written.get(rest, at))
+            except (ValueError, msgspec.DecodeError, msgspec.ValidationError):
                 continue  # not ours
         return seen
 
@@ -248,6 +300,21 @@ class Presence:
         else:
             self._written.discard((game_id, seat))
 
+    async def write_audience(self, game_id: str, audience: Audience) -> None:
+        """Tell the others this process's spectators of a game (none: the field goes)."""
+        count, names = audience
+        await self._direct.run(
+            _AUDIENCE_LUA,
+            (presence_key(game_id).encode(),),
+            (
+                self.server_id.encode(),
+                b"%d" % self._clock_ms(),
+                b"%d" % count,
+                _names_encoder.encode(list(names)),
+                signals_channel(game_id).encode(),
+            ),
+        )
+
     # ------------------------------------------------------------ the others
 
     async def _beating(self) -> None:
@@ -285,6 +352,14 @@ class Presence:
             return seen.read_ms > self._beats_read_ms and seen.written.get(server, 0) > born_after
         return beat >= self._clock_ms() - self.dead_after_ms
 
+    def remote_audience(self, seen: SeatsSeen) -> Audience:
+        """The spectators of the other live processes, as ``seen`` says."""
+        return merge_audiences(
+            audience
+            for server, audience in seen.watch.items()
+            if server != self.server_id and self.alive(server, seen)
+        )
+
     def remote(self, seen: SeatsSeen, seats: int) -> list[int | None]:
         """Per seat, since when (ms, 0: never) no other process has had one of its
         sockets open, or None while one has."""
@@ -301,6 +376,15 @@ class Presence:
             return None
         dead = [self._beats.get(s, 0) for s in servers]
         return max([seen.left.get(seat, 0), *dead])
+
+    async def audience(self, game_id: str) -> Audience:
+        """A game's spectators on every live process, as Redis has them (each process
+        writes its own at most once a second)."""
+        read_ms = self._clock_ms()
+        raw = await self._r.hgetall(presence_key(game_id))
+        flat = [x for pair in raw.items() for x in pair]
+        seen = SeatsSeen.parse(flat, read_ms)
+        return merge_audiences(a for s, a in seen.watch.items() if self.alive(s, seen))
 
     async def read(self, game_id: str) -> tuple[SeatsSeen, str | None]:
         """A game's presence hash, and its rematch (for a new hub)."""

@@ -10,7 +10,7 @@ pass.
 from __future__ import annotations
 
 import math
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 from redis.exceptions import RedisError
@@ -116,6 +116,7 @@ async def list_games(request: Request) -> Response:
     await mask_deleted(request, [seat for game in games for seat in game["seats"]])
     # Each account's and bot's rating beside its name (server/players/profiles.py).
     games = await running(request).profiles.with_ratings(games)
+    await _with_spectators(request, games)
     if await service.listing.rebuilding():
         # Lists may be missing games while the index is rebuilt (server/games/lobby_keeper.py).
         return json({"games": games, "rebuilding": True})
@@ -130,7 +131,20 @@ async def game_summary(request: Request) -> Response:
     profiles = running(request).profiles
     rated = summary.get("rated") is True
     [summary] = await (profiles.with_ratings if rated else profiles.with_decisions)([summary])
+    await _with_spectators(request, [summary])
     return json(summary)
+
+
+async def _with_spectators(request: Request, games: list[dict[str, Any]]) -> None:
+    """Each live game's summary says how many watch it (PROTOCOL.md, "Audience"), on
+    every process: from this process's hub of the game, else from Redis."""
+    live = [game for game in games if game.get("status") == "live"]
+    if not live:
+        return
+    hubs = running(request).hubs
+    counts = [0] * len(live) if hubs is None else await hubs.spectators([g["id"] for g in live])
+    for game, count in zip(live, counts, strict=True):
+        game["spectators"] = count
 
 
 async def game_view(request: Request) -> Response:

@@ -42,13 +42,14 @@ from server.games.service import GameService
 from server.live.hub_registry import HubRegistry
 from server.live.hubs import CLOSE_INTERNAL, Outbox
 from server.live.socket_writers import Inbox, Wire, inbox_for, wire_for
-from server.players.accounts import masked_log
+from server.players.accounts import COOKIE, masked_log
 from server.store.availability import StoreUnavailable
 from server.store.clients import RedisClient, tail_client
 from server.web.drain import CLOSE_RESTART, RESTART_REASON, Drain
 from server.web.languages import request_language
 from server.web.rate_limits import RateLimiter
 from server.web.request_parts import seat_for_token
+from server.web.sessions import session_account
 from server.web.state import parts, running
 
 __all__ = ["MAX_MESSAGE_BYTES", "live_hubs", "routes"]
@@ -272,6 +273,17 @@ async def _close_for_store(websocket: WebSocket, error: RedisError, lang: str) -
         await _close(websocket, CLOSE_INTERNAL, "The server failed; reconnect.")
 
 
+async def _spectator_account(websocket: WebSocket) -> str | None:
+    """The account a spectator's socket is signed in as, if any: its session cookie
+    sent from this server's own pages (another site's page watches unnamed)."""
+    if COOKIE not in websocket.cookies:
+        return None  # A guest: no read of Redis.
+    try:
+        return await session_account(websocket)
+    except ServiceError:
+        return None
+
+
 async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = None) -> None:
     """``/ws/games/{game_id}``: a player (``?token=``) or a spectator watching a game.
     Its messages come from ``inbox`` when the server offers one, else from ASGI."""
@@ -289,6 +301,8 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
     try:
         since = _since(websocket.query_params.get("since"))
         viewer = await _pool_retry(lambda: seat_for_token(websocket, game_id, token))
+        # A spectator signed in is named in the audience (PROTOCOL.md).
+        account = None if viewer is not None else await _spectator_account(websocket)
         outbox = await _pool_retry(
             lambda: hubs.watch(
                 game_id,
@@ -297,6 +311,7 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
                 wire,
                 websocket.close,
                 None if token is None else token_digest(token),
+                account,
             )
         )
     except ServiceError as e:

@@ -153,7 +153,7 @@ class ListWire:
 
     def write(self, batch: Batch) -> None:
         messages = (json.loads(p) for p in batch.payloads)
-        self.sent.extend(m for m in messages if m["type"] != "presence")
+        self.sent.extend(m for m in messages if m["type"] not in ("presence", "audience"))
 
     def buffered(self) -> int:
         return 0

@@ -52,7 +52,7 @@ class GatedSocket:
         await self.gate.wait()
         message = json.loads(text)
         self.every.append(message)
-        if message["type"] != "presence":
+        if message["type"] not in ("presence", "audience"):
             self.sent.append(message)
 
 
@@ -150,8 +150,10 @@ async def test_a_resync_sends_a_snapshot_and_diffs_follow_it() -> None:
     assert versions == [
         ("snapshot", 30),
         ("presence", None),
+        ("audience", None),
         ("snapshot", 33),
         ("presence", None),
+        ("audience", None),
         ("diff", 34),
         ("diff", 35),
     ]

@@ -146,7 +146,7 @@ async def test_hub_diffs_rebuild_every_audience_view(name: str, players: int) ->
         rebuilt: dict[int | None, dict[int, Any]] = {}
         for viewer, texts in received.items():
             decoded = [json.loads(t) for t in texts]
-            messages = [m for m in decoded if m["type"] != "presence"]
+            messages = [m for m in decoded if m["type"] not in ("presence", "audience")]
             view = messages[0]["view"]
             rebuilt[viewer] = {view["version"]: view}
             for message in messages[1:]:

@@ -194,7 +194,7 @@ class Watcher:
     def take(self, text: str) -> dict[str, Any]:
         """Apply one server message to the rebuilt view and check the version order."""
         message: dict[str, Any] = json.loads(text)
-        if message["type"] in ("presence", "rematch"):
+        if message["type"] in ("presence", "rematch", "audience"):
             self.signals.append((len(self.messages), message))
             self.updated.set()
             return message
@@ -233,7 +233,7 @@ class Watcher:
         """The next message but ``presence`` and ``rematch`` (kept in ``signals``)."""
         while True:
             message = await self.next_any(timeout)
-            if message["type"] not in ("presence", "rematch"):
+            if message["type"] not in ("presence", "rematch", "audience"):
                 return message
 
     async def next_any(self, timeout: float = RECV_TIMEOUT) -> dict[str, Any]:
@@ -306,7 +306,7 @@ async def receive(conn: ClientConnection, timeout: float = RECV_TIMEOUT) -> dict
     """The next message of a socket but ``presence`` and ``rematch`` ones."""
     while True:
         message: dict[str, Any] = json.loads(await asyncio.wait_for(conn.recv(), timeout))
-        if message["type"] not in ("presence", "rematch"):
+        if message["type"] not in ("presence", "rematch", "audience"):
             return message
 
 
