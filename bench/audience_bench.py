@@ -1,0 +1,367 @@
+"""One game watched by a big audience spread over server processes; prints its figures
+beside the floor's with the same number of sockets, in the same run.
+
+    .venv/bin/python bench/audience_bench.py [--spectators 10000] [--processes 4]
+        [--rate 2] [--seconds 20] [--runs 2]
+
+Method. One embedded redis-server and ``--processes`` ``splendor serve`` processes
+on it. One two-player classic game: both seats' sockets on the first process, moving
+at ``--rate`` commands a second (a random legal action, ``expected_version`` set);
+``--spectators`` sockets on the game, spread evenly over the processes (the fast
+path's lean RFC 6455 clients of bench/floor_bench.py, in this process, on uvloop).
+Latency of a command: from its send to the moment the last of the game's sockets
+(spectators and seats) read the diff of the version the command's ack names. CPU a
+move, per process: its user + system time over the window divided by the commands.
+Memory a socket, per process: the RSS it gained while its spectators connected,
+divided by them. Then the floor (bench/floor_bench.py, ``--notify``): one game with
+the same number of sockets at the same rate; the runs alternate, ``--runs`` of each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import contextlib
+import gc
+import os
+import random
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, cast
+
+import httpx
+import msgspec
+import uvloop
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import floor_bench
+from floor_bench import TEXT, FrameReader, accept_key, headers
+from ws_bench import (
+    LeanSocket,
+    apply_patch,
+    cpu_seconds,
+    decode_full,
+    encode,
+    lean,
+    percentile,
+    rss_mib,
+    splendor_serve,
+)
+
+from bots.moves import moves as game_moves
+from server.store.embedded_redis import EmbeddedRedis
+
+WARM_UP_S = 3.0
+
+
+class Version(msgspec.Struct):
+    type: str
+    version: int | None = None
+
+
+decode_version = msgspec.json.Decoder(Version).decode
+
+
+class Watched:
+    """The game as the bench sees it: which sockets have each version."""
+
+    def __init__(self, sockets: int) -> None:
+        self.sockets = sockets
+        self.reached: dict[int, list[float]] = {}  # version -> [sockets, last time]
+        self.sent: dict[int, float] = {}  # version an ack named -> its command's send
+        self.latencies: list[float] = []
+        self.measuring = False
+        self.errors: dict[str, int] = {}
+
+    def seen(self, version: int, at: float) -> None:
+        entry = self.reached.setdefault(version, [0, at])
+        entry[0] += 1
+        entry[1] = at
+        self._complete(version)
+
+    def acked(self, version: int, sent_at: float) -> None:
+        self.sent[version] = sent_at
+        self._complete(version)
+
+    def _complete(self, version: int) -> None:
+        entry = self.reached.get(version)
+        sent = self.sent.get(version)
+        if entry is None or sent is None or entry[0] < self.sockets:
+            return
+        del self.sent[version]
+        if self.measuring:
+            self.latencies.append(entry[1] - sent)
+        for v in [v for v in self.reached if v <= version]:
+            del self.reached[v]
+
+
+class Viewer(asyncio.Protocol):
+    """A spectator: a lean RFC 6455 client that only reads each diff's version."""
+
+    def __init__(self, watched: Watched, path: bytes) -> None:
+        self.watched = watched
+        self.path = path
+        self.key = base64.b64encode(random.randbytes(16))
+        self.head: bytes | None = b""
+        self.reader = FrameReader(masked=False)
+        loop = asyncio.get_running_loop()
+        self.opened: asyncio.Future[None] = loop.create_future()
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)
+        self.transport.write(
+            b"GET " + self.path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: " + self.key
+            + b"\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )  # fmt: skip
+
+    def data_received(self, data: bytes) -> None:
+        at = time.perf_counter()
+        if self.head is not None:
+            self.head += data
+            end = self.head.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status, fields = headers(self.head[:end])
+            data, self.head = self.head[end + 4 :], None
+            if not status.startswith(b"HTTP/1.1 101") or fields.get(
+                b"sec-websocket-accept"
+            ) != accept_key(self.key):
+                self.opened.set_exception(ConnectionError(f"refused: {status!r}"))
+                return
+            self.opened.set_result(None)
+        for opcode, payload in self.reader.feed(data):
+            if opcode == TEXT and payload.startswith(b'{"type":"diff"'):
+                version = decode_version(payload).version
+                if version is not None:
+                    self.watched.seen(version, at)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(exc or ConnectionError("closed before the handshake"))
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+
+class Seat:
+    """A player's socket: keeps its view; ``move`` sends a random legal action."""
+
+    def __init__(self, watched: Watched, seat: int) -> None:
+        self.watched, self.seat = watched, seat
+        self.socket: LeanSocket | None = None
+        self.view: Any = None
+        self.version = 0
+        self.in_flight: tuple[str, float] | None = None
+        self.rng = random.Random(seat)
+        self.count = 0
+
+    def bind(self, socket: LeanSocket) -> None:
+        self.socket = socket
+
+    def on_message(self, data: bytes, at: float) -> None:
+        message = decode_full(data)
+        kind = message["type"]
+        if kind == "snapshot":
+            self.view, self.version = message["view"], message["version"]
+        elif kind == "diff":
+            self.view = apply_patch(self.view, message["patch"])
+            self.version = message["version"]
+            self.watched.seen(self.version, at)
+        elif kind == "ack" and self.in_flight and message["command_id"] == self.in_flight[0]:
+            self.watched.acked(message["version"], self.in_flight[1])
+            self.in_flight = None
+        elif kind == "error":
+            key = message["code"]
+            self.watched.errors[key] = self.watched.errors.get(key, 0) + 1
+            self.in_flight = None
+
+    def ready_to_move(self) -> bool:
+        view = self.view
+        return (
+            view is not None
+            and self.in_flight is None
+            and view["status"] == "live"
+            and view["turn"]["seat"] == self.seat
+            and bool(game_moves(view))
+        )
+
+    def move(self) -> None:
+        assert self.socket is not None
+        self.count += 1
+        command_id = f"s{self.seat}-{self.count}"
+        self.in_flight = (command_id, time.perf_counter())
+        body = {
+            "type": "command",
+            "command_id": command_id,
+            "expected_version": self.version,
+            "action": self.rng.choice(game_moves(self.view)),
+        }
+        self.socket.send_text(encode(body))
+
+
+@contextlib.asynccontextmanager
+async def servers(url: str, count: int) -> AsyncIterator[list[tuple[str, int]]]:
+    async with contextlib.AsyncExitStack() as stack:
+        yield [await stack.enter_async_context(splendor_serve(url, None)) for _ in range(count)]
+
+
+async def new_game(base: str) -> tuple[str, list[str]]:
+    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=60) as http:
+        made = await http.post("/api/games", json={"variant": "classic", "players": 2})
+        made.raise_for_status()
+        game_id: str = made.json()["id"]
+        tokens = []
+        for i in range(2):
+            joined = await http.post(f"/api/games/{game_id}/seats", json={"name": f"P{i}"})
+            joined.raise_for_status()
+            tokens.append(joined.json()["token"])
+    return game_id, tokens
+
+
+async def game_run(args: argparse.Namespace, url: str) -> dict[str, Any]:
+    async with servers(url, args.processes) as started:
+        bases = [base for base, _ in started]
+        pids = [pid for _, pid in started]
+        game_id, tokens = await new_game(bases[0])
+        watched = Watched(args.spectators + 2)
+        seats = [Seat(watched, i) for i in range(2)]
+        conns = [
+            await lean(bases[0], game_id, seat.on_message, token, seat.bind)
+            for seat, token in zip(seats, tokens, strict=True)
+        ]
+        rss0 = [rss_mib(pid) for pid in pids]
+        loop = asyncio.get_running_loop()
+        connecting = asyncio.Semaphore(100)
+        viewers: list[Viewer] = []
+
+        async def connect(n: int) -> None:
+            base = bases[n % len(bases)]
+            host, port = base.rsplit(":", 1)
+            async with connecting:
+                _, viewer = await loop.create_connection(
+                    lambda: Viewer(watched, f"/ws/games/{game_id}".encode()), host, int(port)
+                )
+                await asyncio.wait_for(viewer.opened, 120)
+                viewers.append(viewer)
+
+        t_connect = time.perf_counter()
+        await asyncio.gather(*(connect(n) for n in range(args.spectators)))
+        connected_s = time.perf_counter() - t_connect
+        await asyncio.sleep(2)  # every snapshot written
+        rss1 = [rss_mib(pid) for pid in pids]
+        gc.collect()
+        gc.freeze()
+
+        stop = asyncio.Event()
+
+        async def pace() -> None:
+            interval = 1 / args.rate
+            while not stop.is_set():
+                for seat in seats:
+                    if seat.ready_to_move():
+                        seat.move()
+                        break
+                await asyncio.sleep(interval)
+
+        pacer = asyncio.create_task(pace())
+        await asyncio.sleep(WARM_UP_S)
+        cpu0, own0 = [cpu_seconds(pid) for pid in pids], sum(os.times()[:2])
+        t0 = time.perf_counter()
+        watched.measuring = True
+        await asyncio.sleep(args.seconds)
+        watched.measuring = False
+        elapsed = time.perf_counter() - t0
+        cpu1, own1 = [cpu_seconds(pid) for pid in pids], sum(os.times()[:2])
+        stop.set()
+        await pacer
+        finished = seats[0].view["status"] != "live"
+        for viewer in viewers:
+            viewer.close()
+        await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)
+    n = max(1, len(watched.latencies))
+    share = args.spectators / args.processes
+    return {
+        "commands": len(watched.latencies),
+        "p50_ms": percentile(watched.latencies, 0.5) * 1e3,
+        "p99_ms": percentile(watched.latencies, 0.99) * 1e3,
+        "cpu_ms": [(b - a) / n * 1e3 for a, b in zip(cpu0, cpu1, strict=True)],
+        "kib_socket": [(b - a) * 1024 / share for a, b in zip(rss0, rss1, strict=True)],
+        "connected_s": connected_s,
+        "client_pct": (own1 - own0) / elapsed * 100,
+        "errors": watched.errors,
+        "finished": finished,
+    }
+
+
+async def floor_run(args: argparse.Namespace, redis: EmbeddedRedis) -> dict[str, Any]:
+    floor_args = argparse.Namespace(
+        games=1,
+        sockets_per_game=args.spectators + 2,
+        rate=args.rate,
+        saturate=False,
+        seconds=args.seconds,
+        notify=True,
+        merge_ack=False,
+    )
+    return await floor_bench.one_run(floor_args, redis)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--spectators", type=int, default=10_000)
+    parser.add_argument("--processes", type=int, default=4)
+    parser.add_argument("--rate", type=float, default=2.0)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--runs", type=int, default=2)
+    args = parser.parse_args()
+    os.environ.update({"SPLENDOR_ANALYSIS_BUDGET": "0", "SPLENDOR_COMMAND_RATE": "0"})
+    print(
+        f"audience: one game, {args.spectators} spectators over {args.processes} processes,"
+        f" {args.rate:g} commands/s; {os.cpu_count()} cores,"
+        f" load average {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        redis = await asyncio.to_thread(EmbeddedRedis(Path(tmp) / "redis").start)
+        try:
+            for run in range(args.runs):
+                g = await game_run(args, redis.url)
+                print(
+                    f"run {run + 1} game: {g['commands']} commands; last socket p50"
+                    f" {g['p50_ms']:.1f} ms p99 {g['p99_ms']:.1f} ms; CPU a move per process"
+                    f" {' '.join(f'{c:.1f}' for c in g['cpu_ms'])} ms; memory a socket"
+                    f" {' '.join(f'{k:.1f}' for k in g['kib_socket'])} KiB; connected in"
+                    f" {g['connected_s']:.0f} s; client {g['client_pct']:.0f}% of a core;"
+                    f" errors {g['errors'] or 'none'}"
+                    + ("; the game ended in the window" if g["finished"] else ""),
+                    flush=True,
+                )
+                f = await floor_run(args, redis)
+                print(
+                    f"run {run + 1} floor: {f['commands']} commands; last socket p50"
+                    f" {f['p50_ms']:.1f} ms p99 {f['p99_ms']:.1f} ms; CPU a move"
+                    f" {(f['user_us'] + f['sys_us']) / 1e3:.1f} ms (one process);"
+                    f" client {f['client_pct']:.0f}% of a core",
+                    flush=True,
+                )
+                print(
+                    f"run {run + 1} ratio to the floor: p50 {g['p50_ms'] / f['p50_ms']:.1f}x,"
+                    f" p99 {g['p99_ms'] / f['p99_ms']:.1f}x; CPU a move, all processes"
+                    f" {sum(g['cpu_ms']) / ((f['user_us'] + f['sys_us']) / 1e3):.1f}x",
+                    flush=True,
+                )
+        finally:
+            await asyncio.to_thread(redis.stop)
+
+
+if __name__ == "__main__":
+    uvloop.run(main())
