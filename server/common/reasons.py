@@ -135,6 +135,21 @@ SERVER_REASONS: Final[Mapping[str, Template]] = {
         "This account stopped looking for a game here: it started looking elsewhere (another"
         " tab or window), or logged out everywhere."
     ),
+    # Table chat (docs/chat.md).
+    "chat.off": N_("Chat is turned off on this server."),
+    "chat.presets_only": N_("This server takes only the preset phrases in chat, not text."),
+    "chat.text_or_preset": N_('A chat message has either "text" or "preset", not both.'),
+    "chat.chat_id": N_("chat_id must be 1 to {most} characters."),
+    "chat.text_length": N_("A chat message is 1 to {most} characters."),
+    "chat.text_hidden": N_(
+        "A chat message must not hold control, bidirectional or invisible characters (it"
+        " holds {char})."
+    ),
+    "chat.repeated": N_("You just sent that message."),
+    "chat.room": N_("There is no chat room '{room}': one of {known}."),
+    "chat.spectators_during_game": N_(
+        "The players read the spectators' chat only once the game is over."
+    ),
     # Limits.
     "metrics.token_missing": N_(
         "The metrics need the metrics token (SPLENDOR_METRICS_TOKEN): Authorization: Bearer"
@@ -143,6 +158,7 @@ SERVER_REASONS: Final[Mapping[str, Template]] = {
     "metrics.token_wrong": N_("This is not the metrics token (SPLENDOR_METRICS_TOKEN)."),
     "metrics.none": N_("There are no metrics here."),
     "rate_limited.commands": N_("Too many commands: try again in {wait} s."),
+    "rate_limited.chat": N_("Too many chat messages: try again in {wait} s."),
     "rate_limited.games": N_("Too many games created from your address: try again in {wait} s."),
     "rate_limited.seats": N_("Too many seats joined from your address: try again in {wait} s."),
     "rate_limited.authentications": N_(

@@ -19,6 +19,7 @@ WS_BUFFER_BYTES: Final = 256 * 1024
 TailMode = Literal["auto", "notify", "poll"]
 BotsMode = Literal["inline", "off"]
 DurabilityMode = Literal["off", "replica"]
+ChatMode = Literal["on", "off", "presets"]
 
 
 class SettingsError(ValueError):
@@ -119,6 +120,9 @@ class Settings:
     # The bearer token a Prometheus scraper gives for GET /metrics (server/web/metrics.py).
     # When it is empty, no metrics are served. It is a secret, so the repr leaves it out.
     metrics_token: str = field(default="", repr=False)
+    # Table chat (server/games/chat.py, docs/chat.md): "on", "off" (nobody writes or
+    # reads, and no history is sent) or "presets" (only the preset phrases are taken).
+    chat: ChatMode = "on"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -193,6 +197,7 @@ class Settings:
             ),
             archive_after=_at_least_zero(env, "SPLENDOR_ARCHIVE_AFTER", base.archive_after),
             metrics_token=env.get("SPLENDOR_METRICS_TOKEN", base.metrics_token).strip(),
+            chat=_choice(env, "SPLENDOR_CHAT", get_args(ChatMode), base.chat),
         )
 
     def without_rate_limits(self) -> Settings:

@@ -30,6 +30,7 @@ __all__ = [
     "AppendedCallback",
     "ArchiveSchedule",
     "AwaySince",
+    "ChatRetention",
     "OnCommand",
     "OnFinished",
     "Scheduler",
@@ -71,6 +72,14 @@ class ArchiveSchedule(Protocol):
     async def add(self, game_id: str, ended_ms: int) -> None:
         """Archive the game some time after ``ended_ms``, its end (a game noted
         already keeps its time)."""
+
+
+class ChatRetention(Protocol):
+    """Where the service tells of games over, whose chat is kept for a while from
+    their end (``server.games.chat.ChatStore``)."""
+
+    async def ended(self, game_id: str, ended_ms: int) -> None:
+        """The game ended at ``ended_ms`` (setting it again is harmless)."""
 
 
 class AppendObserver(Protocol):
@@ -124,6 +133,8 @@ class ServiceHooks:
     archives: ArchiveSchedule | None = None
     # Finished games to analyse (server.workers.analyser).
     analyses: AnalysisSchedule | None = None
+    # The chat of games over, deleted some days after their end (server.games.chat).
+    chat: ChatRetention | None = None
     # The profiles and ratings (server.players.profiles).
     on_finished: OnFinished | None = None
     # The metrics (server.web.metrics).
@@ -155,7 +166,14 @@ class ServiceHooks:
             game.scheduled = due
 
     async def archive_later(self, game: Game) -> None:
-        """Have a game over archived ``SPLENDOR_ARCHIVE_AFTER`` after its end."""
+        """Have a game over archived ``SPLENDOR_ARCHIVE_AFTER`` after its end, and its
+        chat deleted ``server.games.chat.RETENTION_MS`` after it."""
+        if self.chat is not None:
+            try:
+                await self.chat.ended(game.id, game.log[-1].at_ms)
+            except RedisError:
+                # The lobby's refresh at the next start reads the game again and heals it.
+                log.exception("chat of %s not given its end", game.id)
         if self.archives is None or game.archived:
             return
         try:

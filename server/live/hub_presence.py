@@ -52,13 +52,14 @@ from server.live.presence import (
 from server.store.clients import RedisClient
 from server.store.keys import (
     ARCHIVED_SIGNAL,
+    CHAT_SIGNAL_PREFIX,
     PRESENCE_SIGNAL,
     REMATCH_SIGNAL_PREFIX,
     SEAT_SIGNAL_PREFIX,
     seats_key,
 )
 
-__all__ = ["RECONCILE_BEATS", "REREAD_CHUNK", "HubPresence"]
+__all__ = ["RECONCILE_BEATS", "REREAD_CHUNK", "HubPresence", "chat_of_signal"]
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,21 @@ REREAD_CHUNK: Final = 200  # The games whose presence is read at once.
 # sent while a bus link is being made again), so what a lost one hid is shown
 # within this bound, the same as a killed process's sockets (server.live.presence).
 RECONCILE_BEATS: Final = DEAD_AFTER_BEATS + 1
+
+
+_CHAT_ROOMS: Final = {ord("p"): "players", ord("s"): "spectators"}
+
+
+def chat_of_signal(message: bytes) -> tuple[str, str, bytes] | None:
+    """The room, id and websocket message a chat signal carries (``chat_signal``),
+    or None if it is not one."""
+    if not message.startswith(CHAT_SIGNAL_PREFIX) or len(message) < 2:
+        return None
+    room = _CHAT_ROOMS.get(message[1])
+    space = message.find(b" ", 2)
+    if room is None or space < 0:
+        return None
+    return room, message[2:space].decode(), message[space + 1 :]
 
 
 class HubPresence:
@@ -99,6 +115,8 @@ class HubPresence:
         self._rereading: asyncio.Task[None] | None = None
         self._beats = 0
         self._signalled_loading: set[str] = set()  # Signalled while their hub was made.
+        # Chat messages signalled while their game's hub was made, given to it once made.
+        self._chat_loading: dict[str, list[tuple[str, str, bytes]]] = {}
         self._made = 0  # The hubs made, which shares them out among the beats.
         self._tasks: set[asyncio.Task[None]] = set()  # The seats' tokens being compared.
         self.audience_every_s = AUDIENCE_EVERY_S
@@ -137,6 +155,8 @@ class HubPresence:
         hub.remote_audience = self.presence.remote_audience(seen)
         if rematch is not None:
             hub.rematch = rematch
+        for room, message_id, message in self._chat_loading.pop(hub.game_id, ()):
+            hub.chat_posted(room, message_id, message)
 
     def loaded(self, game_id: str) -> None:
         """The game's hub is ready. A signal handled while it was made may have come
@@ -148,6 +168,7 @@ class HubPresence:
     def load_ended(self, game_id: str) -> None:
         """Making the game's hub ended, made or failed."""
         self._signalled_loading.discard(game_id)
+        self._chat_loading.pop(game_id, None)
 
     def hub_dropped(self, game_id: str) -> None:
         """The game has no hub here any more (or its hub could not be made)."""
@@ -226,6 +247,15 @@ class HubPresence:
 
     def _signalled(self, game_id: str, message: bytes) -> None:
         hub = self._hubs.get(game_id)
+        if message.startswith(CHAT_SIGNAL_PREFIX):
+            chat = chat_of_signal(message)
+            if chat is None:
+                log.warning("%s: a chat signal not understood", game_id)
+            elif hub is not None:
+                hub.chat_posted(*chat)
+            elif game_id in self._loading:
+                self._chat_loading.setdefault(game_id, []).append(chat)
+            return
         if hub is None:
             if game_id in self._loading:
                 # Its first read may have been answered before this signal's change,

@@ -42,12 +42,14 @@ from server.live.tailer import TAIL_BLOCK_MS, Tailer
 from server.store.clients import RedisClient, ping
 from server.store.durability import Durability
 
-__all__ = ["HubRegistry", "LoadGame"]
+__all__ = ["HubRegistry", "LoadChat", "LoadGame"]
 
 log = logging.getLogger(__name__)
 
 
 LoadGame = Callable[[str], Awaitable[tuple[Variant, Sequence[LoggedEvent]]]]
+LoadChat = Callable[[str], Awaitable[dict[str, list[tuple[str, bytes]]]]]
+"""A game's chat rooms' last messages, (id, websocket message) oldest first."""
 
 
 class HubRegistry:
@@ -65,8 +67,12 @@ class HubRegistry:
         tail_mode: TailMode = "auto",
         presence_beat_s: float = PRESENCE_BEAT_S,
         durability: Durability | None = None,
+        load_chat: LoadChat | None = None,
+        chat_mode: str = "on",
     ) -> None:
         self._load = load
+        self._load_chat = load_chat  # None: the chat is off.
+        self._chat_mode = chat_mode
         self._hubs: dict[str, Hub] = {}
         self._loading: dict[str, asyncio.Future[Hub]] = {}
         self.outbox_limit = outbox_limit
@@ -177,10 +183,14 @@ class HubRegistry:
         try:
             variant, logged = await self._load(game_id)  # An unknown game is refused first.
             seen, rematch = await self.hub_presence.watch_signals(game_id)
+            # Read once subscribed, as the presence: a message after the read is signalled.
+            chat = None if self._load_chat is None else await self._load_chat(game_id)
             hub = self._hubs.get(game_id)
             if hub is None:
                 hub = Hub(game_id, variant, logged)
                 self.hub_presence.hub_made(hub, seen, rematch)
+                if chat is not None:
+                    hub.chat_loaded(chat, self._chat_mode)
                 self._hubs[game_id] = hub
                 self.pipeline.watch(game_id, hub.version)
             self.hub_presence.loaded(game_id)

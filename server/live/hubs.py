@@ -30,6 +30,12 @@ ahead (a new socket's snapshot or catch-up, a snapshot after a reset) waits for 
 settle, while events read from the stream are left (``Fold.DEFERRED_AHEAD``).
 
 Every fold says what it did with a ``Fold``, one value per outcome.
+
+A hub also keeps the last messages of its game's chat rooms (``server.games.chat``),
+read when it is made and added to as they are signalled: every socket gets the
+history of the rooms it reads after its snapshot, and each message as it comes. No
+chat work is done for an event, but at the game's end, when the seats are sent the
+spectators' room.
 """
 
 from __future__ import annotations
@@ -101,6 +107,18 @@ def error_in(error: ServiceError) -> Callable[[str], bytes]:
         return made[lang]
 
     return message
+
+
+OVER: Final = ("finished", "aborted")  # The statuses after which seats read both rooms.
+CHAT_HISTORY: Final = 50  # The messages of a room a socket gets after its snapshot.
+
+
+def _chat_history_message(room: str, mode: str, messages: Sequence[bytes]) -> bytes:
+    return b'{"type":"chat_history","room":"%b","mode":"%b","messages":[%b]}' % (
+        room.encode(),
+        mode.encode(),
+        b",".join(messages),
+    )
 
 
 def _rematch_message(rematch_id: str) -> bytes:
@@ -341,12 +359,24 @@ class Hub:
         self._audience_told: Audience | None = None
         self._audience_told_at = -math.inf
         self._audience_timer: asyncio.TimerHandle | None = None
+        # The chat: off until ``chat_loaded``; per room its last messages (id, message)
+        # and its history message, made once until the next message.
+        self.chat_on = False
+        self.chat_mode = "on"  # or "presets" (SPLENDOR_CHAT), told in the histories
+        self._chat: dict[str, deque[tuple[str, bytes]]] = {}
+        self._chat_history: dict[str, bytes] = {}
+        self._over = self.state.status in OVER
 
     @property
     def version(self) -> int:
         """The version of the last event confirmed (the log may hold more, ahead)."""
         ahead = self._ahead
         return len(self.log) if ahead is None else ahead.version
+
+    @property
+    def ended_ms(self) -> int | None:
+        """When the game ended (its last event's time), if it is over."""
+        return self.log[-1].at_ms if self.state.status in OVER and self.log else None
 
     @property
     def ahead(self) -> bool:
@@ -381,7 +411,7 @@ class Hub:
         else:
             if since < self.version:
                 outbox.catch_up(since, self.version, self.state.status == "finished")
-            outbox.feed(Batch(self._extras()))
+            outbox.feed(Batch(self._extras(outbox.viewer)))
         audience.outboxes.add(outbox)
 
     def detach(self, outbox: Outbox) -> None:
@@ -511,18 +541,80 @@ class Hub:
         self._broadcast(_rematch_message(rematch_id))
 
     def opening(self, viewer: Viewer) -> Batch:
-        """A socket's start over: its snapshot, the presence, the rematch if any."""
-        return Batch((self.snapshot(viewer), *self._extras()))
+        """A socket's start over: its snapshot, the presence, the rematch if any, the
+        chat rooms' histories."""
+        return Batch((self.snapshot(viewer), *self._extras(viewer)))
 
-    def _extras(self) -> tuple[bytes, ...]:
+    def _extras(self, viewer: Viewer) -> tuple[bytes, ...]:
         """What follows a snapshot: the presence, the rematch if made, the audience
-        as it is now (the others may be told it up to a second later)."""
+        as it is now (the others may be told it up to a second later), the histories
+        of the chat rooms the viewer reads."""
         if not self._presence_message:
             self.update_presence()
-        audience = _audience_message(self.audience())
-        if self.rematch is None:
-            return (self._presence_message, audience)
-        return (self._presence_message, _rematch_message(self.rematch), audience)
+        extras = [self._presence_message]
+        if self.rematch is not None:
+            extras.append(_rematch_message(self.rematch))
+        extras.append(_audience_message(self.audience()))
+        if self.chat_on:
+            extras.extend(self._chat_history_of(room) for room in self._chat_rooms(viewer))
+        return tuple(extras)
+
+    # -- chat (server.games.chat): no version of its own either
+
+    def chat_loaded(self, rooms: dict[str, list[tuple[str, bytes]]], mode: str = "on") -> None:
+        """Keep the rooms' last messages (id, websocket message), oldest first, read
+        when the hub was made; the chat is on from now, in ``mode``."""
+        self.chat_on = True
+        self.chat_mode = mode
+        for room, messages in rooms.items():
+            kept = self._chat.setdefault(room, deque(maxlen=CHAT_HISTORY))
+            later = list(kept)  # Signalled while the rooms were read: after what was read.
+            later_ids = {i for i, _ in later}
+            kept.clear()
+            kept.extend(m for m in messages if m[0] not in later_ids)
+            kept.extend(later)
+            self._chat_history.pop(room, None)
+
+    def chat_posted(self, room: str, message_id: str, message: bytes) -> None:
+        """A message of a room (signalled: from any process): kept, and sent to every
+        socket here that reads the room, once (a message read and signalled is one)."""
+        kept = self._chat.setdefault(room, deque(maxlen=CHAT_HISTORY))
+        if any(i == message_id for i, _ in kept):
+            return
+        kept.append((message_id, message))
+        self._chat_history.pop(room, None)
+        if not self.chat_on:
+            return
+        batch = Batch((message,))
+        for viewer, audience in self._audiences.items():
+            if room in self._chat_rooms(viewer):
+                for outbox in audience.outboxes:
+                    outbox.feed(batch)
+
+    def _chat_rooms(self, viewer: Viewer) -> tuple[str, ...]:
+        """The rooms a socket of ``viewer`` reads."""
+        if viewer is None:
+            return ("spectators",)
+        return ("players", "spectators") if self._over else ("players",)
+
+    def _chat_history_of(self, room: str) -> bytes:
+        made = self._chat_history.get(room)
+        if made is None:
+            made = self._chat_history[room] = _chat_history_message(
+                room, self.chat_mode, [m for _, m in self._chat.get(room, ())]
+            )
+        return made
+
+    def _game_over(self) -> None:
+        """The game just ended: the seats read the spectators' room from now."""
+        self._over = True
+        if not self.chat_on:
+            return
+        batch = Batch((self._chat_history_of("spectators"),))
+        for viewer, audience in self._audiences.items():
+            if viewer is not None:
+                for outbox in audience.outboxes:
+                    outbox.feed(batch)
 
     def _broadcast(self, message: bytes) -> None:
         batch = Batch((message,))
@@ -676,6 +768,8 @@ class Hub:
                     outbox.feed(batch)
         if len(self.state.players) != self._players:
             self.update_presence()  # A seat was taken, and a bot is present at once.
+        if not self._over and self.state.status in OVER:
+            self._game_over()
 
     def diffs(self, viewer: Viewer, after: int, until: int, public: bool) -> Iterator[bytes]:
         """The ``diff`` messages of ``viewer`` for versions ``after + 1 .. until``,

@@ -20,7 +20,10 @@ the load, the archive's swap and the claims of a rematch are each one script.
   (``server.live.presence``);
 - ``game:{<id>}:analysis``: hash, the finished game's analysis (``server.workers.analyser``);
 - ``game:{<id>}:probe``: the durability probe's key, written where the game is
-  (``server.store.durability``).
+  (``server.store.durability``);
+- ``game:{<id>}:chat:players`` and ``game:{<id>}:chat:spectators``: lists, the table
+  chat's two rooms (``server.games.chat``), apart from the log, deleted 7 days after
+  the game's end.
 
 **Indexes shared by every game**, one tag each, so that each index's script runs in
 one slot: the lobby ``{lobby}`` (``server.games.lobby``), the deadlines ``{clock}``
@@ -43,7 +46,7 @@ account has open (``server.players.pairing_pools``).
 
 **Channels.** ``game:{<id>}:signals`` carries what a process tells the others about a
 game beside its events (``server.live.game_signals``): ``PRESENCE_SIGNAL``,
-``ARCHIVED_SIGNAL``, ``rematch_signal`` and ``seat_signal``. The keyspace notifications of a game's
+``ARCHIVED_SIGNAL``, ``rematch_signal``, ``seat_signal`` and ``chat_signal``. The keyspace notifications of a game's
 stream come on ``__keyspace@<db>__:game:{<id>}:events`` (``server.live.tailer``).
 """
 
@@ -57,6 +60,7 @@ __all__ = [
     "ARCHIVED_SIGNAL",
     "ARCHIVE_DUE_KEY",
     "BOT_GAMES_KEY",
+    "CHAT_SIGNAL_PREFIX",
     "DEADLINES_KEY",
     "DEADLINE_VERSIONS_KEY",
     "LOBBY_ABORTED_KEY",
@@ -77,6 +81,8 @@ __all__ = [
     "address_logins_key",
     "analysis_key",
     "archive_key",
+    "chat_key",
+    "chat_signal",
     "commands_key",
     "events_key",
     "game_of",
@@ -159,6 +165,11 @@ def probe_key(game_id: str) -> str:
     """The durability probe's key, in the game's slot so that it is written where the
     game is."""
     return _game(game_id, "probe")
+
+
+def chat_key(game_id: str, room: str) -> str:
+    """The list of a chat room of a game (``players`` or ``spectators``)."""
+    return _game(game_id, f"chat:{room}")
 
 
 def game_of(name: str) -> str:
@@ -361,3 +372,14 @@ def seat_signal(seat: int) -> bytes:
     """The signal that the token of ``seat`` was replaced: sockets opened with another
     token than the seat's now are closed."""
     return SEAT_SIGNAL_PREFIX + b"%d" % seat
+
+
+CHAT_SIGNAL_PREFIX: Final = b"c"
+"""Followed by the room's initial, the message's id, a space and the chat message as
+the websocket sends it (``chat_signal``)."""
+
+
+def chat_signal(room: str, message_id: str, message: bytes) -> bytes:
+    """The signal that carries a chat message of a game to every process's sockets:
+    it holds the message itself, since a chat message is not read back from Redis."""
+    return CHAT_SIGNAL_PREFIX + room[:1].encode() + message_id.encode() + b" " + message

@@ -51,6 +51,7 @@ ARGS: Final[Mapping[str, str]] = {
     "offer": "tokens offered",
     "path": "the URL's path",
     "player": "a seat's name",
+    "room": "the chat room asked for",
     "royal": "a royal card's id",
     "seat": "a seat's number",
     "short": "tokens short",

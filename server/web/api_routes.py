@@ -31,6 +31,7 @@ from server.common.errors import (
     rate_limited,
     unavailable,
 )
+from server.games.chat import ROOMS, wire_of
 from server.games.lobby import STATUSES, Status
 from server.games.projection import token_digest
 from server.games.public_records import record_players
@@ -166,6 +167,29 @@ async def game_events(request: Request) -> Response:
     events = await service.reader.events(game_id, viewer, after)
     await mask_deleted(request, [e for e in events if e["type"] == "PlayerJoined"])
     return json({"events": events})
+
+
+async def game_chat(request: Request) -> Response:
+    """A chat room's kept messages, oldest first, to whoever may read it (docs/chat.md):
+    ``players`` to the seats (Bearer), ``spectators`` to anyone without a token, and to
+    the seats once the game is over."""
+    service = _service(request)
+    game_id = _game_id(request)
+    room = request.query_params.get("room", "")
+    if room not in ROOMS:
+        raise bad_request("chat.room", room=room[:40], known=", ".join(ROOMS))
+    if parts(request).settings.chat == "off":
+        raise bad_request("chat.off")
+    viewer = await seat_for_token(request, game_id, bearer_token(request))
+    if room == "players" and viewer is None:
+        raise missing_token()
+    if room == "spectators" and viewer is not None:
+        status = (await service.reader.summary(game_id))["status"]
+        if status not in ("finished", "aborted"):
+            raise forbidden("chat.spectators_during_game")
+    messages = (await running(request).chat.read(game_id, (room,)))[room]
+    await mask_deleted(request, messages)
+    return json({"messages": [wire_of(m) for m in messages]})
 
 
 async def game_export(request: Request) -> Response:
@@ -384,6 +408,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/api/games/{game_id}/view", game_view, methods=["GET"]),
         Route("/api/games/{game_id}/events", game_events, methods=["GET"]),
         Route("/api/games/{game_id}/export", game_export, methods=["GET"]),
+        Route("/api/games/{game_id}/chat", game_chat, methods=["GET"]),
         Route("/api/games/{game_id}/analysis", game_analysis, methods=["GET"]),
         Route("/api/games/{game_id}/commands", submit_command, methods=["POST"]),
         Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),

@@ -35,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 
 from server.common.settings import Settings
 from server.games.archiver import ArchiveQueue, running_archiver
+from server.games.chat import ChatStore
 from server.games.hooks import ServiceHooks
 from server.games.lobby import Lobby
 from server.games.service import GameService
@@ -125,10 +126,12 @@ async def serving_games(
         profiles = Profiles(client)
         archive_queue = ArchiveQueue(client, after_s=settings.archive_after)
         analysis_queue = AnalysisQueue(client)
+        chat = ChatStore(client)
         hooks = ServiceHooks(
             scheduler=deadlines,
             archives=archive_queue,
             analyses=analysis_queue,
+            chat=chat,
             on_finished=profiles.game_finished,
             on_command=metrics.command_handled,
         )
@@ -144,6 +147,7 @@ async def serving_games(
             deadlines=deadlines,
             archive_queue=archive_queue,
             analysis_queue=analysis_queue,
+            chat=chat,
         )
     finally:
         if service is not None:

@@ -4,7 +4,8 @@ A socket watches one game. It gets a snapshot (or, with ``since``, the diffs it
 missed), then one diff per event, through the process's hub of that game
 (``server.live.hubs``). It may send commands, which go through the game service exactly as
 ``POST /commands`` does (same checks in the same order, same idempotency, same
-errors), ``resync`` for a fresh snapshot, and ``ping``.
+errors), ``resync`` for a fresh snapshot, ``ping``, and ``chat`` messages
+(server/games/chat.py: checked here, kept and signalled to every process's hubs).
 
 A message that cannot be understood gets an ``error`` and the socket stays open. A
 message larger than 64 KiB closes it with 1009 (the server is also run with
@@ -22,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Final, TypeVar
@@ -36,13 +39,31 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from events.game import Variant
 from server.common import wire
 from server.common.errors import ServiceError, bad_request, missing_token, rate_limited, unavailable
-from server.common.settings import Settings
+from server.common.settings import ChatMode, Settings
+from server.games.chat import (
+    HISTORY,
+    MAX_CHAT_ID,
+    ROOMS,
+    ChatStore,
+    Preset,
+    SocketChat,
+    chat_text,
+    check_chat_id,
+    new_message,
+    wire_of,
+)
 from server.games.projection import LoggedEvent, token_digest
 from server.games.service import GameService
 from server.live.hub_registry import HubRegistry
 from server.live.hubs import CLOSE_INTERNAL, Outbox
 from server.live.socket_writers import Inbox, Wire, inbox_for, wire_for
-from server.players.accounts import COOKIE, masked_log
+from server.players.accounts import (
+    COOKIE,
+    accounts_named,
+    deleted_among,
+    mask_entries,
+    masked_log,
+)
 from server.store.availability import StoreUnavailable
 from server.store.clients import RedisClient, tail_client
 from server.web.drain import CLOSE_RESTART, RESTART_REASON, Drain
@@ -83,40 +104,62 @@ class PingMessage(
     pass
 
 
-ClientMessage = CommandMessage | ResyncMessage | PingMessage
+class ChatMessage(
+    msgspec.Struct, frozen=True, tag="chat", tag_field="type", forbid_unknown_fields=True
+):
+    chat_id: str
+    text: str | None = None
+    preset: Preset | None = None
+
+
+ClientMessage = CommandMessage | ResyncMessage | PingMessage | ChatMessage
 
 _decode_message = msgspec.json.Decoder(ClientMessage).decode
 _encode = msgspec.json.Encoder().encode
 _PONG: Final = b'{"type":"pong"}'
 
 
-def _error(error: ServiceError, lang: str, command_id: str | None = None) -> bytes:
-    """PROTOCOL.md's ``error`` message, its sentence in the socket's language."""
+def _error(
+    error: ServiceError, lang: str, command_id: str | None = None, id_field: str = "command_id"
+) -> bytes:
+    """PROTOCOL.md's ``error`` message, its sentence in the socket's language, with
+    the id of the command (or ``chat_id`` of the chat message) it refuses."""
     message: dict[str, Any] = {"type": "error", **error.to_wire(lang)}
     if command_id is not None:
-        message["command_id"] = command_id
+        message[id_field] = command_id
     return _encode(message)
 
 
-class _CommandIdOnly(msgspec.Struct, frozen=True):
-    """What ``_command_id_of`` reads of a refused message (other fields skipped)."""
+class _IdsOnly(msgspec.Struct, frozen=True):
+    """What ``_ids_of`` reads of a refused message (other fields skipped)."""
 
     type: Any = None
     command_id: Any = None
+    chat_id: Any = None
 
 
-_decode_command_id = msgspec.json.Decoder(_CommandIdOnly).decode
+_decode_ids = msgspec.json.Decoder(_IdsOnly).decode
 
 
-def _command_id_of(raw: bytes) -> str | None:
-    """The command id of a message refused as malformed, if it has a usable one."""
+def _ids_of(raw: bytes) -> tuple[str, str] | None:
+    """The id field and id of a command or chat message refused as malformed, if it
+    has a usable one: ``("command_id", id)`` or ``("chat_id", id)``."""
     try:
-        data = wire.decode_with(_decode_command_id, raw)
+        data = wire.decode_with(_decode_ids, raw)
     except ServiceError:
         return None
-    command_id = data.command_id
-    usable = isinstance(command_id, str) and 0 < len(command_id) <= wire.MAX_COMMAND_ID
-    return command_id if data.type == "command" and usable else None
+    if data.type == "command":
+        found, most, field = data.command_id, wire.MAX_COMMAND_ID, "command_id"
+    elif data.type == "chat":
+        found, most, field = data.chat_id, MAX_CHAT_ID, "chat_id"
+    else:
+        return None
+    usable = isinstance(found, str) and 0 < len(found) <= most
+    return (field, found) if usable else None
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
 
 
 async def _pool_retry(call: Callable[[], Awaitable[T]]) -> T:
@@ -160,8 +203,19 @@ class _Session:
         token: str | None,
         inbox: Inbox | None = None,
         drain: Drain | None = None,
+        chat: ChatStore | None = None,
+        chat_mode: ChatMode = "off",
+        account: str | None = None,
     ) -> None:
         self.websocket = websocket
+        self.chat = chat if chat_mode != "off" else None
+        self.chat_mode = chat_mode
+        self.chat_limits = SocketChat()
+        # A spectator's name in chat (name, account, guest): its account's if it is
+        # signed in, else a guest's, drawn at its first message.
+        self.speaker: tuple[str, str | None, int | None] | None = (
+            None if account is None else (account, account, None)
+        )
         self.drain = drain or Drain()
         self.inbox = inbox
         self.service = service
@@ -199,12 +253,16 @@ class _Session:
         try:
             message = wire.decode_with(_decode_message, raw, "message")
         except ServiceError as e:
-            await self.outbox.reply(_error(e, self.outbox.lang, _command_id_of(raw)))
+            ids = _ids_of(raw)
+            refusal = _error(e, self.outbox.lang, *(() if ids is None else (ids[1], ids[0])))
+            await self.outbox.reply(refusal)
             return
         if isinstance(message, PingMessage):
             await self.outbox.reply(_PONG)
         elif isinstance(message, ResyncMessage):
             self.outbox.reset()
+        elif isinstance(message, ChatMessage):
+            await self._chat(message)
         elif self.drain.take_command():
             try:
                 await self._command(message)
@@ -212,6 +270,60 @@ class _Session:
                 self.drain.command_done()
         # else the process is draining: the command is left unanswered, and the client
         # sends it again (same command_id) on the socket it opens elsewhere.
+
+    async def _chat(self, message: ChatMessage) -> None:
+        """A chat message, checked and kept (its room's readers are sent it by their
+        hubs, this socket's too), or refused with ``chat_id``: the socket stays open."""
+        chat_id = message.chat_id
+        usable_id = chat_id if 0 < len(chat_id) <= MAX_CHAT_ID else None
+        try:
+            if self.chat is None:
+                raise bad_request("chat.off")
+            check_chat_id(chat_id)
+            if (message.text is None) == (message.preset is None):
+                raise bad_request("chat.text_or_preset")
+            text: str | None = None
+            if message.text is not None:
+                if self.chat_mode == "presets":
+                    raise bad_request("chat.presets_only")
+                text = chat_text(message.text)
+                said = "text:" + text
+            else:
+                said = f"preset:{message.preset}"
+            now = _now_ms()
+            self.chat_limits.check(said, now)
+            hub, viewer = self.outbox.hub, self.outbox.viewer
+            if viewer is None:
+                name, account, guest = self._spectator()
+            else:
+                player = hub.state.players[viewer]
+                name, account, guest = player.name, player.account, None
+            kept = new_message(
+                "spectators" if viewer is None else "players",
+                viewer,
+                name,
+                now,
+                text=text,
+                preset=message.preset,
+                account=account,
+                guest=guest,
+            )
+            await self.chat.post(self.game_id, kept, hub.ended_ms)
+            self.chat_limits.taken(said, now)
+        except ServiceError as e:
+            await self.outbox.reply(_error(e, self.outbox.lang, usable_id, "chat_id"))
+        except RedisError as e:  # Not kept: the client may send it again.
+            log.warning("a chat message of %s not kept: %r", self.game_id, e)
+            await self.outbox.reply(_error(unavailable(e), self.outbox.lang, usable_id, "chat_id"))
+
+    def _spectator(self) -> tuple[str, str | None, int | None]:
+        """A spectator's name in chat: its account's, when the socket came with a
+        session from the server's own pages (``_spectator_account``), else
+        ``Guest <n>``, n drawn once a socket (docs/chat.md)."""
+        if self.speaker is None:
+            guest = 1000 + secrets.randbelow(9000)
+            self.speaker = (f"Guest {guest}", None, guest)
+        return self.speaker
 
     async def close_for_restart(self) -> None:
         """The process is draining: 1012, after what was written (answers included)."""
@@ -322,7 +434,18 @@ async def game_socket(websocket: WebSocket, wire: Wire, inbox: Inbox | None = No
         await _close_for_store(websocket, e, lang)
         return
     outbox.lang = lang
-    session = _Session(websocket, service, app_parts.rate_limiter, outbox, token, inbox, drain)
+    session = _Session(
+        websocket,
+        service,
+        app_parts.rate_limiter,
+        outbox,
+        token,
+        inbox,
+        drain,
+        now.chat,
+        app_parts.settings.chat,
+        account,
+    )
     if not drain.admit(session):  # the drain began while the socket was starting
         await _close(websocket, CLOSE_RESTART, RESTART_REASON)
         await hubs.leave(outbox)
@@ -372,6 +495,20 @@ async def live_hubs(
         variant = await service.reader.variant_of(game_id)
         return variant, await masked_log(client, await service.reader.log(game_id))
 
+    chat = ChatStore(client)
+
+    async def load_chat(game_id: str) -> dict[str, list[tuple[str, bytes]]]:
+        """The rooms' last messages as a hub keeps them, deleted accounts masked."""
+        rooms = await chat.read(game_id, ROOMS, HISTORY)
+        every = [m for messages in rooms.values() for m in messages]
+        named = accounts_named(every)
+        if named:
+            mask_entries(every, await deleted_among(client, named))
+        return {
+            room: [(m["id"], _encode(wire_of(m))) for m in messages]
+            for room, messages in rooms.items()
+        }
+
     hubs = HubRegistry(
         load,
         tail_client(client),
@@ -380,6 +517,8 @@ async def live_hubs(
         tail_mode=settings.tail,
         presence_beat_s=settings.presence_beat,
         durability=service.store.durability,
+        load_chat=None if settings.chat == "off" else load_chat,
+        chat_mode=settings.chat,
     )
     # This process's own moves go to its hubs straight from the service.
     service.hooks.observer = hubs.pipeline

@@ -22,6 +22,7 @@ from starlette.requests import HTTPConnection
 
 from server.common.settings import Settings
 from server.games.archiver import ArchiveQueue, Archiver
+from server.games.chat import ChatStore
 from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.games.timekeeper import Deadlines, Timekeeper
@@ -77,6 +78,8 @@ class Running:
     deadlines: Deadlines
     archive_queue: ArchiveQueue
     analysis_queue: AnalysisQueue
+    # The table chat's rooms (server/games/chat.py).
+    chat: ChatStore
     # The Redis this process started (no REDIS_URL), and what starts it again.
     embedded_redis: EmbeddedRedis | None = None
     redis_keeper: RedisKeeper | None = None

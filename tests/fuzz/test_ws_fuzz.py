@@ -149,7 +149,7 @@ def an_error(reply: dict[str, Any]) -> None:
     assert reply["type"] == "error", reply
     assert reply["code"] in STATUS, reply
     assert isinstance(reply["message"], str) and reply["message"]
-    assert set(reply) <= {"type", "code", "message", "reason", "command_id"}
+    assert set(reply) <= {"type", "code", "message", "reason", "command_id", "chat_id"}
     assert isinstance(reply["reason"]["key"], str) and isinstance(reply["reason"]["args"], dict)
     assert isinstance(reply.get("command_id", ""), str)
 

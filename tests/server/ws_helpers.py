@@ -31,6 +31,8 @@ from server.web.app import create_app
 from server.web.connections import server_options
 
 RECV_TIMEOUT = 20.0
+# The messages that have no version, which most tests read past.
+UNVERSIONED = ("presence", "rematch", "audience", "chat", "chat_history")
 
 
 @dataclass
@@ -166,8 +168,9 @@ class Watcher:
 
     ``views[v]`` is the view after version ``v`` as rebuilt by this socket. A player
     (``play=True``) sends a command whenever the latest view says it is its move.
-    ``presence`` and ``rematch`` messages (they have no version) are kept apart, in
-    ``signals``, each with the number of other messages before it; ``next`` skips them.
+    ``presence``, ``rematch``, ``chat`` and ``chat_history`` messages (they have no
+    version) are kept apart, in ``signals``, each with the number of other messages
+    before it; ``next`` skips them.
     """
 
     name: str
@@ -194,7 +197,7 @@ class Watcher:
     def take(self, text: str) -> dict[str, Any]:
         """Apply one server message to the rebuilt view and check the version order."""
         message: dict[str, Any] = json.loads(text)
-        if message["type"] in ("presence", "rematch", "audience"):
+        if message["type"] in UNVERSIONED:
             self.signals.append((len(self.messages), message))
             self.updated.set()
             return message
@@ -230,10 +233,10 @@ class Watcher:
         self.version = version
 
     async def next(self, timeout: float = RECV_TIMEOUT) -> dict[str, Any]:
-        """The next message but ``presence`` and ``rematch`` (kept in ``signals``)."""
+        """The next message but the unversioned ones (kept in ``signals``)."""
         while True:
             message = await self.next_any(timeout)
-            if message["type"] not in ("presence", "rematch", "audience"):
+            if message["type"] not in UNVERSIONED:
                 return message
 
     async def next_any(self, timeout: float = RECV_TIMEOUT) -> dict[str, Any]:
@@ -303,10 +306,10 @@ class Watcher:
 
 
 async def receive(conn: ClientConnection, timeout: float = RECV_TIMEOUT) -> dict[str, Any]:
-    """The next message of a socket but ``presence`` and ``rematch`` ones."""
+    """The next message of a socket but the unversioned ones (``UNVERSIONED``)."""
     while True:
         message: dict[str, Any] = json.loads(await asyncio.wait_for(conn.recv(), timeout))
-        if message["type"] not in ("presence", "rematch", "audience"):
+        if message["type"] not in UNVERSIONED:
             return message
 
 

@@ -36,6 +36,7 @@ PINNED: dict[str, tuple[tuple[Any, ...], object]] = {
     "presence_key": ((GAME,), "game:{g1}:presence"),
     "analysis_key": ((GAME,), "game:{g1}:analysis"),
     "probe_key": ((GAME,), "game:{g1}:probe"),
+    "chat_key": ((GAME, "spectators"), "game:{g1}:chat:spectators"),
     # Indexes shared by every game.
     "LOBBY_OPEN_KEY": ((), "{lobby}:open"),
     "LOBBY_LIVE_KEY": ((), "{lobby}:live"),
@@ -100,6 +101,8 @@ PINNED: dict[str, tuple[tuple[Any, ...], object]] = {
     "SEAT_SIGNAL_PREFIX": ((), b"k"),
     "rematch_signal": (("r2",), b"rr2"),
     "seat_signal": ((3,), b"k3"),
+    "CHAT_SIGNAL_PREFIX": ((), b"c"),
+    "chat_signal": (("players", "m1", b'{"type":"chat"}'), b'cpm1 {"type":"chat"}'),
 }
 
 # What each key's name starts with up to its hash tag, or its whole name when it has
@@ -165,6 +168,16 @@ def test_every_key_of_one_game_is_in_the_games_slot() -> None:
     for game_id in ("g1", "q7xkm2pa9c", "A-b_9", "x" * 64):
         slots = {key_slot(make(game_id).encode()) for make in makers.values()}
         assert slots == {key_slot(f"{{{game_id}}}".encode())}, game_id
+
+
+def test_a_games_chat_rooms_are_in_the_games_slot() -> None:
+    """Both chat rooms of a game hash to the slot of the game's tag, beside its log."""
+    for game_id in ("g1", "q7xkm2pa9c", "x" * 64):
+        slots = {
+            key_slot(keys.chat_key(game_id, room).encode()) for room in ("players", "spectators")
+        }
+        assert slots == {key_slot(keys.events_key(game_id).encode())}, game_id
+        assert keys.game_of(keys.chat_key(game_id, "players")) == game_id
 
 
 def test_each_scripts_keys_share_one_slot() -> None:
