@@ -11,7 +11,7 @@ import msgspec
 VariantName = Literal["classic", "duel"]
 Status = Literal["open", "live", "finished", "aborted"]
 OutReason = Literal["time", "resign", "abandon"]
-AbortReason = Literal["abort", "first_move", "expired"]
+AbortReason = Literal["abort", "first_move", "expired", "idle"]
 
 
 class TimeControl(msgspec.Struct, frozen=True):
@@ -82,7 +82,9 @@ class TimeRanOut(_Event, frozen=True, tag="TimeRanOut"):
 
 
 class AbandonClaimed(_Event, frozen=True, tag="AbandonClaimed"):
-    """``seat`` claimed that ``against`` (the seat to move, away 60 s) abandoned."""
+    """``seat`` claimed that ``against`` (the seat to move, away 60 s untimed or 30 s
+    real-time) abandoned; ``seat == against``: nobody claimed, the seat was away a
+    day from an idle untimed game that bots are left in (events/leaving.py)."""
 
     seat: int
     against: int
@@ -90,7 +92,9 @@ class AbandonClaimed(_Event, frozen=True, tag="AbandonClaimed"):
 
 class GameAborted(_Event, frozen=True, tag="GameAborted"):
     """No result: ``abort`` (a seated player, ``seat``), ``first_move`` (``seat`` let
-    its first turn's window pass), ``expired`` (an open game nobody filled)."""
+    its first turn's window pass), ``expired`` (an open game nobody filled, or whose
+    seated people all left), ``idle`` (a live untimed game of humans only that no
+    human seat attended for a day)."""
 
     reason: AbortReason
     seat: int | None = None

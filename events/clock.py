@@ -29,6 +29,10 @@ FIRST_MOVE_MS: Final = 30_000
 OPEN_GAME_MS: Final = 30 * 60_000  # an open game nobody fills expires
 ABANDON_MS: Final = 60_000  # an untimed game's mover away this long may be claimed abandoned
 ABANDON_REALTIME_MS: Final = 30_000  # a real-time game's mover: whatever its clock holds
+OPEN_AWAY_MS: Final = 2 * 60_000  # an open game whose seated people are all away this long expires
+IDLE_MS: Final = 24 * 3_600_000  # a live untimed game with no human connected this long ends
+LIVE_QUIET_MS: Final = 10 * 60_000  # a live game nobody attends is listed this long after a move
+LIST_GRACE_MS: Final = 10_000  # away this little still counts as there for the lobby's lists
 
 
 class Clock(msgspec.Struct):

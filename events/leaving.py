@@ -32,7 +32,14 @@ from events.base import (
     Resigned,
     TimeRanOut,
 )
-from events.clock import OPEN_GAME_MS, Clock
+from events.clock import (
+    IDLE_MS,
+    LIST_GRACE_MS,
+    LIVE_QUIET_MS,
+    OPEN_AWAY_MS,
+    OPEN_GAME_MS,
+    Clock,
+)
 from events.errors import GameOver, IllegalAction
 
 
@@ -79,6 +86,9 @@ class Table(turns.Table, Protocol):
 
 
 SeatOut = Callable[[Any, int, OutReason], list[Any]]
+IdleEnd = Callable[[Any, list[int]], list[Any]]
+"""A game's end when its human seats in play (given) have all been away for a day
+(``idle``) and bots are left: the result among the bots, the humans ranked below."""
 """A game's consequences of ``seat`` going out for ``reason``, given the state before
 the event that puts it out: the end of the game, or the end of its turn, or nothing."""
 
@@ -266,20 +276,68 @@ def deadline(state: Table) -> int | None:
     return None
 
 
-def expire(state: Table, facts: Facts, seat_out: SeatOut) -> list[Any]:
+def expire(
+    state: Table, facts: Facts, seat_out: SeatOut, idle_end: IdleEnd | None = None
+) -> list[Any]:
     """The events the passing of time causes at ``facts.now_ms``: an open game
-    expired, a first turn's window passed (the game is aborted), a seat's time ran
-    out. Empty when nothing is due."""
+    expired (30 minutes, or its seated people all away 2 minutes), a first turn's
+    window passed (the game is aborted), a seat's time ran out, an untimed game idle
+    for a day. Empty when nothing is due. Without away times in ``facts`` everyone
+    counts as connected: only the clocks decide."""
     due = deadline(state)
-    if due is None or facts.now_ms < due:
-        return []
-    if state.status == "open":
+    if due is not None and facts.now_ms >= due:
+        if state.status == "open":
+            return [GameAborted("expired")]
+        seat = state.clock.running
+        assert seat is not None
+        if clocks.first_turn(state.clock, seat):
+            return [GameAborted("first_move", seat)]
+        return [TimeRanOut(seat), *seat_out(state, seat, "time")]
+    if state.status == "open" and open_game_left(state, facts):
         return [GameAborted("expired")]
-    seat = state.clock.running
-    assert seat is not None
-    if clocks.first_turn(state.clock, seat):
-        return [GameAborted("first_move", seat)]
-    return [TimeRanOut(seat), *seat_out(state, seat, "time")]
+    if idle(state, facts):
+        humans = idle_humans(state)
+        if idle_end is None or all(p.bot is None for p in state.players):
+            return [GameAborted("idle")]
+        return [*(AbandonClaimed(seat, seat) for seat in humans), *idle_end(state, humans)]
+    return []
+
+
+def open_game_left(state: Table, facts: Facts) -> bool:
+    """An open game with seated people, all of them away for ``OPEN_AWAY_MS`` or more
+    (an open game nobody has sat down at waits for its 30 minutes)."""
+    seated = [p.seat for p in state.players if p.bot is None]
+    return bool(seated) and all(facts.away_ms(seat) >= OPEN_AWAY_MS for seat in seated)
+
+
+def idle_humans(state: Table) -> list[int]:
+    """The human seats still in play, whose absence makes a game idle."""
+    return [p.seat for p in state.players if p.bot is None and p.out is None]
+
+
+def idle(state: Table, facts: Facts) -> bool:
+    """A live untimed game in which no human seat in play has been connected for
+    ``IDLE_MS``."""
+    if state.status != "live" or state.clock.control is not None:
+        return False
+    humans = idle_humans(state)
+    return bool(humans) and all(facts.away_ms(seat) >= IDLE_MS for seat in humans)
+
+
+def listed(status: str, away_ms: Sequence[int], quiet_ms: int) -> bool:
+    """Whether the lobby lists a game now. ``away_ms``: per human seat in play (an
+    open game's seated people), how long it has had no connection (0: it has one);
+    ``quiet_ms``: how long since the game's last event. An open game is listed while
+    one of its seated people is connected (or nobody has sat down yet), a live game
+    while a human seat is connected or it moved in the last ``LIVE_QUIET_MS``; away
+    less than ``LIST_GRACE_MS`` counts as there (a page reloading, or opening its
+    socket after creating the game)."""
+    there = not away_ms or min(away_ms) < LIST_GRACE_MS
+    if status == "open":
+        return there
+    if status == "live":
+        return (bool(away_ms) and there) or quiet_ms < LIVE_QUIET_MS
+    return True
 
 
 def expiry_seat(events: Sequence[Any]) -> int | None:

@@ -465,9 +465,21 @@ def seat_out(state: ClassicState, seat: int, reason: OutReason) -> list[ClassicE
     return []
 
 
+def idle_end(state: ClassicState, humans: list[int]) -> list[ClassicEvent]:
+    """The end of a game its human seats in play (``humans``) left idle for a day
+    (``events.leaving.IdleEnd``): the bots in play win and rank by the usual order
+    (points, then fewest cards), the humans going out below them."""
+    points = tuple(p.points for p in state.players)
+    cards = tuple(len(p.cards) for p in state.players)
+    gone = set(humans)
+    bots = [s for s in leaving.in_play(state) if s not in gone]
+    ranks = standing(state, points, cards, humans)
+    return [GameEnded(winners(list(points), list(cards), bots), points, cards, "abandon", ranks)]
+
+
 def expire(state: ClassicState, facts: Facts) -> list[ClassicEvent]:
     """The events the passing of time causes now (``events.leaving.expire``)."""
-    return leaving.expire(state, facts, seat_out)
+    return leaving.expire(state, facts, seat_out, idle_end)
 
 
 # ------------------------------------------------------------------ legal actions

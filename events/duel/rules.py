@@ -347,9 +347,16 @@ def seat_out(state: DuelState, seat: int, reason: OutReason) -> list[DuelEvent]:
     return [GameEnded((winner,), reason, leaving.ranks(2, [[winner]], [seat]))]
 
 
+def idle_end(state: DuelState, humans: list[int]) -> list[DuelEvent]:
+    """The end of a game its human seat left idle for a day against a bot: the bot
+    wins (``events.leaving.IdleEnd``)."""
+    [human] = humans
+    return seat_out(state, human, "abandon")
+
+
 def expire(state: DuelState, facts: Facts) -> list[DuelEvent]:
     """The events the passing of time causes now (``events.leaving.expire``)."""
-    return leaving.expire(state, facts, seat_out)
+    return leaving.expire(state, facts, seat_out, idle_end)
 
 
 # ------------------------------------------------------------------ helpers

@@ -42,10 +42,11 @@ log = logging.getLogger(__name__)
 AppendedCallback = Callable[[str, int], Awaitable[None]]
 """``on_appended(game_id, version)``: called after this process appended events."""
 
-AwaySince = Callable[[str, int], Awaitable[Sequence[int | None]]]
-"""``away_since(game_id, seats)``: per seat, since when (ms) it has had no open
-connection on any server process, None while it has one (server presence tracking
-supplies it; ``events.leaving.Facts``)."""
+AwaySince = Callable[[str, int, int | None], Awaitable[Sequence[int | None]]]
+"""``away_since(game_id, seats, since_version)``: per seat, since when (ms) it has had
+no open connection on any server process, None while it has one, never before the
+game's event at ``since_version`` (None: its start); server presence tracking supplies
+it (``events.leaving.Facts``)."""
 
 
 class Scheduler(Protocol):
@@ -203,8 +204,11 @@ class ServiceHooks:
 
     async def facts(self, game: Game, now_ms: int) -> Facts:
         """The facts of ``now_ms`` for the rules, who is away included: that costs a
-        look-up, so only an abandon claim and a view ask for them."""
+        look-up, so only an abandon claim, a view and the attendance's expiries
+        (server/live/attendance.py) ask for them."""
         if self.away_since is None:
             return Facts(now_ms)
-        away = await self.away_since(game.id, len(game.state.players))
+        # An open game's seats are away since its creation at the earliest.
+        since_version = 1 if game.status == "open" else None
+        away = await self.away_since(game.id, len(game.state.players), since_version)
         return Facts(now_ms, tuple(away))

@@ -12,7 +12,10 @@ It lives in Redis beside the streams and is only ever derived from them:
 - ``{lobby}:versions``: hash game id -> the version that summary is of;
 - ``{lobby}:built``: set once the index was built from the games' keys;
 - ``{lobby}:rebuilding``: held (with an expiry, renewed) by the one process that is
-  rebuilding the index (server/games/lobby_keeper.py).
+  rebuilding the index (server/games/lobby_keeper.py);
+- ``{lobby}:quiet``: set of the open and live games that nobody attends (RULES.md part
+  3), left out of the lists; ``{lobby}:sweep``: held for a moment by the process
+  that looks at who attends (server/live/attendance.py, which writes ``quiet``).
 
 The service updates a game's entry after each append. An update carries the version
 it describes and is ignored if the index already holds a later one, so two server
@@ -38,7 +41,9 @@ from server.store.keys import (
     LOBBY_GAMES_KEY,
     LOBBY_LIVE_KEY,
     LOBBY_OPEN_KEY,
+    LOBBY_QUIET_KEY,
     LOBBY_REBUILDING_KEY,
+    LOBBY_SWEEP_KEY,
     LOBBY_VERSIONS_KEY,
 )
 from server.store.public_path import Script
@@ -100,11 +105,32 @@ _UPDATE_KEYS: Final = tuple(
     )
 )
 
-# KEYS: one status set, games. ARGV: limit. The newest ``limit`` summaries.
+# KEYS: one status set, games, quiet. ARGV: limit. The newest ``limit`` summaries of
+# the games not quiet (read a limit's worth of ids at a time past the quiet ones).
 _LIST_LUA: Final = """
-local ids = redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
-if #ids == 0 then return {} end
-return redis.call('HMGET', KEYS[2], unpack(ids))
+local want = tonumber(ARGV[1])
+local out = {}
+local start = 0
+while #out < want do
+  local ids = redis.call('ZREVRANGE', KEYS[1], start, start + want - 1)
+  if #ids == 0 then break end
+  for _, id in ipairs(ids) do
+    if #out < want and redis.call('SISMEMBER', KEYS[3], id) == 0 then
+      out[#out + 1] = redis.call('HGET', KEYS[2], id)
+    end
+  end
+  start = start + want
+end
+return out
+"""
+
+# KEYS: quiet. ARGV: the ids now quiet (all of them: the set is replaced).
+_QUIET_LUA: Final = """
+redis.call('DEL', KEYS[1])
+for i = 1, #ARGV, 1000 do
+  redis.call('SADD', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
+return #ARGV
 """
 
 # KEYS: the rebuilding key. ARGV: the holder's token, its new expiry (ms). Renews the
@@ -170,6 +196,7 @@ class Lobby:
         self._renew = client.register_script(_RENEW_LUA)
         self._release = client.register_script(_RELEASE_LUA)
         self._remove = client.register_script(_REMOVE_LUA)
+        self._quiet = client.register_script(_QUIET_LUA)
         self._encoder = msgspec.json.Encoder()
         self._decoder = msgspec.json.Decoder(dict[str, Any])
 
@@ -191,8 +218,29 @@ class Lobby:
 
     async def newest(self, status: Status, limit: int) -> list[dict[str, Any]]:
         """The newest ``limit`` games with this status, as summaries."""
-        raw = await self._list(keys=[_STATUS_KEYS[status], LOBBY_GAMES_KEY], args=[limit])
+        keys = [_STATUS_KEYS[status], LOBBY_GAMES_KEY, LOBBY_QUIET_KEY]
+        raw = await self._list(keys=keys, args=[limit])
         return [self._decoder.decode(item) for item in raw if item is not None]
+
+    async def summaries(self, game_ids: list[str]) -> list[dict[str, Any] | None]:
+        """The summaries the index holds of these games (None: none)."""
+        if not game_ids:
+            return []
+        raw: list[Any] = await self._r.hmget(LOBBY_GAMES_KEY, game_ids)
+        return [None if item is None else self._decoder.decode(item) for item in raw]
+
+    async def set_quiet(self, game_ids: list[str]) -> None:
+        """The open and live games nobody attends now: left out of the lists."""
+        await self._quiet(keys=[LOBBY_QUIET_KEY], args=game_ids)
+
+    async def quiet(self) -> set[str]:
+        """The games left out of the lists as nobody attends them."""
+        raw: Iterable[Any] = await self._r.smembers(LOBBY_QUIET_KEY)
+        return {m.decode() if isinstance(m, bytes) else str(m) for m in raw}
+
+    async def claim_sweep(self, token: str, hold_ms: int) -> bool:
+        """Look at attendance for the next ``hold_ms`` unless another process does."""
+        return bool(await self._r.set(LOBBY_SWEEP_KEY, token, nx=True, px=hold_ms))
 
     async def list_all(self, limit: int) -> list[dict[str, Any]]:
         """The newest ``limit`` games, open, live or finished (not aborted)."""
@@ -250,4 +298,5 @@ class Lobby:
             LOBBY_GAMES_KEY,
             LOBBY_VERSIONS_KEY,
             LOBBY_BUILT_KEY,
+            LOBBY_QUIET_KEY,
         )

@@ -384,16 +384,18 @@ class GameService:
 
     # ------------------------------------------------------------------ time
 
-    async def expire(self, game_id: str) -> CommandResult | None:
+    async def expire(self, game_id: str, *, presence: bool = False) -> CommandResult | None:
         """Record what the passing of time causes in a game now (a loss on time, a
         first turn's window passed, an open game expired), once whichever process
         asks first: the command id is ``clock:<seat>:<version>`` (``expire:<version>``
         for an open game). None when nothing is due. The game's deadline is written
-        again either way (``scheduler``)."""
+        again either way (``scheduler``). ``presence``: who is away counts too (an
+        open game its seated people left, an untimed game idle for a day), as the
+        attendance asks (server/live/attendance.py)."""
         lock = self.repository.lock(game_id)
         async with lock:
             game = await self.repository.get(game_id, lock)
-            result = await self._expire_locked(game)
+            result = await self._expire_locked(game, presence=presence)
             if result is not None and result.duplicate:
                 await self.repository.catch_up(game)  # another process recorded it
             # Written even if unchanged here: the set may hold another process's older
@@ -403,10 +405,11 @@ class GameService:
             await self._notify(game_id, result.version)
         return result
 
-    async def _expire_locked(self, game: Game) -> CommandResult | None:
+    async def _expire_locked(self, game: Game, *, presence: bool = False) -> CommandResult | None:
         for _ in range(ATTEMPTS):
             now = self._clock_ms()
-            events = game.variant.expire(game.state, Facts(now))
+            facts = await self.hooks.facts(game, now) if presence else Facts(now)
+            events = game.variant.expire(game.state, facts)
             if not events:
                 return None
             seat = expiry_seat(events)

@@ -129,6 +129,21 @@ return {redis.call('HGETALL', KEYS[1]), redis.call('HGET', KEYS[2], 'rematch'), 
 """)
 
 
+# KEYS[1] the game's presence hash, KEYS[2] its events. ARGV[1] a version. {the hash,
+# that event's time or false, the last event's time or false}: what attendance needs.
+_ATTENDANCE_LUA: Final = Script("""
+local function at(entry)
+  if entry == nil then return false end
+  local fields = entry[2]
+  for j = 1, #fields, 2 do if fields[j] == 't' then return fields[j + 1] end end
+  return false
+end
+local since = redis.call('XRANGE', KEYS[2], ARGV[1] .. '-0', ARGV[1] .. '-0')
+local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+return {redis.call('HGETALL', KEYS[1]), at(since[1]), at(last[1])}
+""")
+
+
 def seat_away_since(raw: int | None, started_ms: int | None) -> int | None:
     """A seat's away time as the rules take it: None while present; else since it
     left, or since the game started if it left before (or never came)."""
@@ -404,10 +419,23 @@ class Presence:
             None if at is None else int(at),
         )
 
-    async def seats_away_since(self, game_id: str, seats: int) -> list[int | None]:
-        """Per seat of a started game of ``seats`` seats, since when (ms) it has had no
-        socket on any process, as the rules take it (``seat_away_since``), None while
-        it has one. The game's start is its event at version ``seats + 2`` (its
-        creation, each seat's join, then ``GameStarted`` with the last join)."""
-        seen, _, started = await self.read_at(game_id, seats + 2)
+    async def seats_away_since(
+        self, game_id: str, seats: int, since_version: int | None = None
+    ) -> list[int | None]:
+        """Per seat of a game of ``seats`` seats, since when (ms) it has had no socket
+        on any process, as the rules take it (``seat_away_since``), None while it has
+        one. Never before the game's event at ``since_version``: by default a started
+        game's start, its event at version ``seats + 2`` (its creation, each seat's
+        join, then ``GameStarted`` with the last join); an open game's is its creation,
+        version 1."""
+        version = seats + 2 if since_version is None else since_version
+        seen, _, started = await self.read_at(game_id, version)
         return [seat_away_since(self.away_since(seen, s), started) for s in range(seats)]
+
+    async def attendance(self, game_id: str, since_version: int) -> tuple[SeatsSeen, int, int]:
+        """A game's presence hash, the time of its event at ``since_version`` (what a
+        seat is away since at the earliest) and of its last event (0 when missing)."""
+        read_ms = self._clock_ms()
+        keys = (presence_key(game_id).encode(), events_key(game_id).encode())
+        flat, since, last = await self._direct.run(_ATTENDANCE_LUA, keys, (b"%d" % since_version,))
+        return SeatsSeen.parse(flat, read_ms), int(since or 0), int(last or 0)

@@ -69,7 +69,9 @@ __all__ = [
     "LOBBY_GAMES_KEY",
     "LOBBY_LIVE_KEY",
     "LOBBY_OPEN_KEY",
+    "LOBBY_QUIET_KEY",
     "LOBBY_REBUILDING_KEY",
+    "LOBBY_SWEEP_KEY",
     "LOBBY_VERSIONS_KEY",
     "PRESENCE_SERVERS_KEY",
     "PRESENCE_SIGNAL",
@@ -190,6 +192,9 @@ LOBBY_GAMES_KEY: Final = "{lobby}:games"
 LOBBY_VERSIONS_KEY: Final = "{lobby}:versions"
 LOBBY_BUILT_KEY: Final = "{lobby}:built"
 LOBBY_REBUILDING_KEY: Final = "{lobby}:rebuilding"
+# The open and live games nobody attends, left out of the lists (server/live/attendance.py).
+LOBBY_QUIET_KEY: Final = "{lobby}:quiet"
+LOBBY_SWEEP_KEY: Final = "{lobby}:sweep"  # held by the process looking at attendance now
 
 DEADLINES_KEY: Final = "{clock}:deadlines"
 DEADLINE_VERSIONS_KEY: Final = "{clock}:versions"

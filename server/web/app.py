@@ -40,6 +40,7 @@ from server.games.hooks import ServiceHooks
 from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.games.timekeeper import Deadlines, running_timekeeper
+from server.live.attendance import running_attendance
 from server.players.accounts import Accounts
 from server.players.profiles import Profiles
 from server.store.availability import REDIS_CONNECT_S, keep_redis_up
@@ -237,6 +238,12 @@ async def beside_the_api(now: Running, settings: Settings) -> AsyncIterator[None
         )
         # Every process keeps the clocks' deadlines (server/games/timekeeper.py).
         now.timekeeper = await stack.enter_async_context(running_timekeeper(service, now.deadlines))
+        # Who attends the open and live games: the lists, and games left (server/live/attendance.py).
+        presence = now.hubs.hub_presence
+        await presence.start()  # beats known before the first look
+        now.attendance = await stack.enter_async_context(
+            running_attendance(service, now.lobby, presence.presence)
+        )
         # Every process archives the games over that fall due (server/games/archiver.py).
         now.archiver = await stack.enter_async_context(running_archiver(service, now.archive_queue))
         # Quick pairing's desk (server/web/pairing_socket.py).

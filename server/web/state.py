@@ -8,7 +8,8 @@ when it starts until it ends. They are the only two attributes of Starlette's
 ``cast`` or a ``getattr`` on ``app.state``.
 
 ``Running``'s last fields are what runs beside the API once the service is ready:
-the websockets' hubs, the bots, the timekeeper, the archiver and the pairing desk.
+the websockets' hubs, the bots, the timekeeper, the attendance, the archiver and the
+pairing desk.
 Each is None until its lifespan has started it, and stays None in an app made without
 them (``create_app(plugins=False)``) or with them turned off (``SPLENDOR_BOTS=off``).
 """
@@ -26,6 +27,7 @@ from server.games.chat import ChatStore
 from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.games.timekeeper import Deadlines, Timekeeper
+from server.live.attendance import Attendance
 from server.live.hub_registry import HubRegistry
 from server.players.accounts import Accounts
 from server.players.pairing_desk import Desk
@@ -88,6 +90,7 @@ class Running:
     bot_runner: BotRunner | None = None
     analyser: Analyser | None = None
     timekeeper: Timekeeper | None = None
+    attendance: Attendance | None = None
     archiver: Archiver | None = None
     pairing: Desk | None = None
 

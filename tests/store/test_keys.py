@@ -46,6 +46,8 @@ PINNED: dict[str, tuple[tuple[Any, ...], object]] = {
     "LOBBY_VERSIONS_KEY": ((), "{lobby}:versions"),
     "LOBBY_BUILT_KEY": ((), "{lobby}:built"),
     "LOBBY_REBUILDING_KEY": ((), "{lobby}:rebuilding"),
+    "LOBBY_QUIET_KEY": ((), "{lobby}:quiet"),
+    "LOBBY_SWEEP_KEY": ((), "{lobby}:sweep"),
     "DEADLINES_KEY": ((), "{clock}:deadlines"),
     "DEADLINE_VERSIONS_KEY": ((), "{clock}:versions"),
     "ARCHIVE_DUE_KEY": ((), "{archive}:due"),

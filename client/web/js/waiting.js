@@ -156,8 +156,9 @@ export function waitingBanner({ gameId, summary, view, seated, cancel, openSecon
 export function abortedWords(event, names) {
   if (!event) return null;
   const who = event.seat === null || event.seat === undefined ? t("A player") : names.of(event.seat);
-  if (event.reason === "expired") return t("Nobody took the open seats within 30 minutes: the game expired without being played.");
+  if (event.reason === "expired") return t("Nobody took the open seats in time, or everyone seated left: the game expired without being played.");
   if (event.reason === "first_move") return t("{who} did not make a first move in time: the game was aborted, without a result.", { who });
+  if (event.reason === "idle") return t("No player came back to the table for a day: the game ended without a result.");
   return t("{who} cancelled the game before it was played: it has no result.", { who });
 }
 
@@ -166,7 +167,7 @@ export function abortedBanner(event, names) {
   return h(
     "section",
     { class: "banner banner-aborted", id: "aborted-banner", "aria-label": t("Game aborted") },
-    h("h2", {}, event && event.reason === "expired" ? t("Game expired") : t("Game cancelled")),
+    h("h2", {}, event && (event.reason === "expired" || event.reason === "idle") ? t("Game expired") : t("Game cancelled")),
     h("p", {}, abortedWords(event, names) || t("The game was aborted: it has no result.")),
     h("div", { class: "banner-actions" }, h("a", { class: "btn btn-primary", href: "#/" }, t("Back to the lobby"))),
   );

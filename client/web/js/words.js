@@ -114,11 +114,14 @@ export function describeEvent(event, names, catalog) {
     case "TimeRanOut":
       return { text: t("{who} ran out of time.", { who: who(event.seat) }), kind: "major" };
     case "AbandonClaimed":
+      // Nobody claims it (seat == against): the game sat idle a day and bots are left.
+      if (event.seat === event.against) return { text: t("{who} was away from the game for a day: out.", { who: who(event.against) }), kind: "major" };
       return { text: t("{who} left the game: {claimer} claimed it abandoned.", { who: who(event.against), claimer: who(event.seat) }), kind: "major" };
     case "GameAborted": {
       const by = event.seat === null || event.seat === undefined ? t("A player") : who(event.seat);
       if (event.reason === "expired") return { text: t("The game expired: nobody took the open seats."), kind: "major" };
       if (event.reason === "first_move") return { text: t("{who} made no first move in time: the game was aborted.", { who: by }), kind: "major" };
+      if (event.reason === "idle") return { text: t("Nobody came back to the game for a day: it was aborted."), kind: "major" };
       return { text: t("{who} aborted the game.", { who: by }), kind: "major" };
     }
     case "GameCreated":
