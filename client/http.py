@@ -228,6 +228,17 @@ class SplendorHTTP:
         events: list[dict[str, Any]] = answer["events"]
         return events
 
+    async def chat(
+        self, game_id: str, room: str = "spectators", *, token: str | None = None
+    ) -> list[dict[str, Any]]:
+        """A chat room's kept messages, oldest first (docs/chat.md): ``players`` with a
+        seat's token, ``spectators`` without (or with one once the game is over)."""
+        answer = await self._request(
+            "GET", f"/api/games/{game_id}/chat", token=token, params={"room": room}
+        )
+        messages: list[dict[str, Any]] = answer["messages"]
+        return messages
+
     async def command(
         self,
         seat: Seat,

@@ -4,7 +4,9 @@
 version is skipped (``resync`` otherwise), reconnects with ``since`` after a drop, and
 resends unanswered commands with their original ``command_id`` so that a command is
 never lost nor applied twice. It also keeps what the server tells beside the view:
-each seat's presence (``presence``) and the finished game's rematch (``rematch``).
+each seat's presence (``presence``), the finished game's rematch (``rematch``) and
+the table chat of the rooms it reads (``chat``; ``say`` writes to its own room:
+docs/chat.md).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import time
+import unicodedata
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
@@ -26,6 +29,7 @@ from client.http import ProtocolError
 from client.patch import PatchError, apply_patch
 
 CLOSE_RESTART = 1012  # the server is restarting (draining): reconnect elsewhere at once
+CHAT_PRESETS = ("hello", "good_luck", "well_played", "thanks", "good_game", "rematch?")
 
 
 def clock_left(view: dict[str, Any], seat: int, now_ms: int | None = None) -> int | None:
@@ -71,6 +75,10 @@ class LiveGame:
     (``away_since``: since when each absent seat has been away, ISO-8601, None for a
     present seat or one not taken);
     ``rematch`` is the id of the game's rematch once one is made.
+    ``chat`` holds, per room it reads (``players`` for a seat, ``spectators`` for a
+    spectator, and for a seat once the game is over), the room's messages as told
+    (the history after each snapshot, then each new one); ``chat_mode`` is ``on`` or
+    ``presets`` once told, None while the server has the chat off.
     ``base_url`` may be several server addresses: a socket closed with 1012 (the
     server is restarting) or a connection that fails moves to the next one at once. ``revision`` counts
     every change of any of them (``changes`` yields at each). ``clock_left(seat)``
@@ -101,6 +109,9 @@ class LiveGame:
         self.spectators = 0  # How many watch the game (PROTOCOL.md, "Audience").
         self.away_since: list[str | None] | None = None
         self.rematch: str | None = None
+        self.chat: dict[str, list[dict[str, Any]]] = {}
+        self.chat_mode: str | None = None
+        self._saying: dict[str, tuple[str, str, asyncio.Future[dict[str, Any]]]] = {}
         self.revision = 0
         self.clock_arrived = 0.0  # time.monotonic() when the view's clock last changed
         self._clock_seen: object = None
@@ -141,6 +152,9 @@ class LiveGame:
         for _, future in self._pending.values():
             if not future.done():
                 future.set_exception(ConnectionError("the live game was closed"))
+        for _, _, said in self._saying.values():
+            if not said.done():
+                said.set_exception(ConnectionError("the live game was closed"))
 
     def drop(self) -> None:
         """Cut the connection as a network would (for tests): the client resumes."""
@@ -237,6 +251,11 @@ class LiveGame:
             self.away_since = message.get("away_since")
         elif kind == "rematch":
             self.rematch = message["id"]
+        elif kind == "chat_history":
+            self.chat[message["room"]] = list(message["messages"])
+            self.chat_mode = message.get("mode", "on")
+        elif kind == "chat":
+            self._chat_told(message)
         elif kind == "ack":
             self._settle(message["command_id"], message["version"], None)
             return
@@ -249,12 +268,30 @@ class LiveGame:
             error = ProtocolError.of(message)
             if command_id:
                 self._settle(command_id, None, error)
+            chat_id = message.get("chat_id")
+            said = self._saying.pop(chat_id, None) if chat_id else None
+            if said is not None and not said[2].done():
+                said[2].set_exception(error)
             return
         else:
             return
         self.revision += 1
         async with self._changed:
             self._changed.notify_all()
+
+    def _chat_told(self, message: dict[str, Any]) -> None:
+        """A new chat message: kept in its room (once), and the oldest ``say`` of the
+        same words in that room, if any, is answered with it."""
+        room = self.chat.setdefault(message["room"], [])
+        if any(m["id"] == message["id"] for m in room):
+            return
+        room.append(message)
+        words = message.get("text", message.get("preset"))
+        for chat_id, (said_room, said_words, future) in list(self._saying.items()):
+            if said_room == message["room"] and said_words == words and not future.done():
+                del self._saying[chat_id]
+                future.set_result(message)
+                break
 
     def _settle(self, command_id: str, version: int | None, error: Exception | None) -> None:
         entry = self._pending.pop(command_id, None)
@@ -343,3 +380,42 @@ class LiveGame:
             with contextlib.suppress(websockets.ConnectionClosed):
                 await self._socket.send(json.dumps(message))
         return await asyncio.wait_for(asyncio.shield(future), timeout)
+
+    @property
+    def chat_room(self) -> str:
+        """The room this socket writes to: ``players`` for a seat, else ``spectators``."""
+        return "players" if self.token else "spectators"
+
+    async def say(
+        self,
+        text: str | None = None,
+        *,
+        preset: str | None = None,
+        chat_id: str | None = None,
+        timeout: float = 30.0,
+    ) -> dict[str, Any]:
+        """Write ``text`` (or a ``preset``, one of ``CHAT_PRESETS``) to this socket's
+        room; the message as the room was told it, or ProtocolError with the refusal
+        (``bad_request``, ``rate_limited``: docs/chat.md). The server sends no
+        acknowledgement: the message answering it is the room's next one with the same
+        words (``text`` as the server normalizes it: NFC, trimmed). A message is not
+        sent again after a reconnection."""
+        if (text is None) == (preset is None):
+            raise ValueError("say takes either text or a preset")
+        chat_id = chat_id or uuid.uuid4().hex
+        body: dict[str, Any] = {"type": "chat", "chat_id": chat_id}
+        if text is not None:
+            body["text"] = text
+            words = unicodedata.normalize("NFC", text).strip()
+        else:
+            assert preset is not None
+            body["preset"] = words = preset
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._saying[chat_id] = (self.chat_room, words, future)
+        try:
+            if self._socket is None:
+                raise ConnectionError("the live game has no socket open")
+            await self._socket.send(json.dumps(body))
+            return await asyncio.wait_for(asyncio.shield(future), timeout)
+        finally:
+            self._saying.pop(chat_id, None)
