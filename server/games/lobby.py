@@ -105,17 +105,19 @@ _UPDATE_KEYS: Final = tuple(
     )
 )
 
-# KEYS: one status set, games, quiet. ARGV: limit. The newest ``limit`` summaries of
-# the games not quiet (read a limit's worth of ids at a time past the quiet ones).
+# KEYS: one status set, games, quiet. ARGV: limit, '1' to leave the quiet games out
+# (the open and live lists: a game over may still be in the set until the next look).
+# The newest ``limit`` summaries (read a limit's worth of ids at a time past the quiet).
 _LIST_LUA: Final = """
 local want = tonumber(ARGV[1])
+local filter = ARGV[2] == '1'
 local out = {}
 local start = 0
 while #out < want do
   local ids = redis.call('ZREVRANGE', KEYS[1], start, start + want - 1)
   if #ids == 0 then break end
   for _, id in ipairs(ids) do
-    if #out < want and redis.call('SISMEMBER', KEYS[3], id) == 0 then
+    if #out < want and (not filter or redis.call('SISMEMBER', KEYS[3], id) == 0) then
       out[#out + 1] = redis.call('HGET', KEYS[2], id)
     end
   end
@@ -219,7 +221,7 @@ class Lobby:
     async def newest(self, status: Status, limit: int) -> list[dict[str, Any]]:
         """The newest ``limit`` games with this status, as summaries."""
         keys = [_STATUS_KEYS[status], LOBBY_GAMES_KEY, LOBBY_QUIET_KEY]
-        raw = await self._list(keys=keys, args=[limit])
+        raw = await self._list(keys=keys, args=[limit, int(status in ("open", "live"))])
         return [self._decoder.decode(item) for item in raw if item is not None]
 
     async def summaries(self, game_ids: list[str]) -> list[dict[str, Any] | None]:

@@ -176,7 +176,7 @@ async def test_an_untimed_game_of_humans_idle_a_day_is_aborted_once(
 async def test_an_idle_game_with_a_bot_ends_with_the_bot_ranked_first(
     two: tuple[Process, Process, Clock],
 ) -> None:
-    """Untimed, Ana against a bot: a day without Ana, she is out (abandon) and the bot wins, reason abandon; a real-time game with the same absence is left to its clock."""
+    """Untimed, Ana against a bot: a day without Ana, she is out (abandon) and the bot wins, reason abandon, and the game is in the finished list at once though the look found it quiet; a real-time game with the same absence is left to its clock."""
     one, _, clock = two
     game_id = (await one.service.create_game("classic", 2))["id"]
     await one.service.join(game_id, "Ana")
@@ -191,3 +191,5 @@ async def test_an_idle_game_with_a_bot_ends_with_the_bot_ranked_first(
     assert summary["status"] == "finished"
     assert summary["result"]["winners"] == [1] and summary["result"]["reason"] == "abandon"
     assert summary["result"]["ranks"] == [2, 1]
+    assert game_id in swept.quiet and game_id in await listed(one, "finished")
+    assert (await one.service.reader.summary(timed["id"]))["status"] == "live"
