@@ -130,6 +130,11 @@ SERVER_REASONS: Final[Mapping[str, Template]] = {
         "Quick pairing has pools for variant classic or duel and clock {clocks} (not"
         " '{variant}' and '{clock}')."
     ),
+    "pairing.players": N_(
+        "players must be 2, or 3 or 4 for classic (not '{value}' for {variant})."
+    ),
+    "pairing.rated_needs_account": N_("Log in to wait in a rated pool: guests play casual games."),
+    "pairing.fill_two": N_("Bots fill only tables of three or four players, not this pool's."),
     "pairing.ticket": N_("ticket must be the ticket this server gave (16 to 64 characters)."),
     "pairing.elsewhere": N_(
         "This account stopped looking for a game here: it started looking elsewhere (another"

@@ -53,6 +53,9 @@ class Settings:
     # How often, in seconds, a process tells the others it is alive. Its sockets stop
     # counting DEAD_AFTER_BEATS beats after it dies (server/live/presence.py).
     presence_beat: float = 3.0
+    # Seconds alone in a quick-pairing pool before the page offers a bot meanwhile,
+    # another clock, or bots filling a table of three or four (docs/pairing.md).
+    pairing_offer_after: float = 20.0
     # Who plays the bot seats: this process ("inline") or a `splendor bots` worker
     # ("off"). A bot pauses before it answers so that a person can follow (0 in
     # tests), and MCTS thinks for mcts_seconds a move.
@@ -142,6 +145,9 @@ class Settings:
             ws_buffer=_int(env, "SPLENDOR_WS_BUFFER", base.ws_buffer, least=1),
             tail=_choice(env, "SPLENDOR_TAIL", get_args(TailMode), base.tail),
             presence_beat=max(0.05, _float(env, "SPLENDOR_PRESENCE_BEAT", base.presence_beat)),
+            pairing_offer_after=max(
+                0.0, _float(env, "SPLENDOR_PAIRING_OFFER_AFTER", base.pairing_offer_after)
+            ),
             bots=_choice(env, "SPLENDOR_BOTS", get_args(BotsMode), base.bots),
             bot_delay=max(0.0, _float(env, "SPLENDOR_BOT_DELAY", base.bot_delay)),
             mcts_seconds=max(0.01, _float(env, "SPLENDOR_MCTS_SECONDS", base.mcts_seconds)),

@@ -107,7 +107,9 @@ class HubPresence:
         self._loading = loading
         self._wake_client = wake_client
         self._read_archived = read_archived
-        self.presence = Presence(wake_client, beat_s=beat_s, on_beat=self._beaten)
+        self.presence = Presence(
+            wake_client, beat_s=beat_s, on_beat=self._beaten, playing=self._playing
+        )
         self.signals = Signals(wake_client, self._signalled, self._reread_all)
         self._presence_started: asyncio.Task[None] | None = None
         self._seat_sockets: Counter[tuple[str, int]] = Counter()
@@ -124,6 +126,15 @@ class HubPresence:
         self._audience_written: dict[str, Audience] = {}  # As Redis has them, of this process.
         self._audience_wake = asyncio.Event()
         self._audience_writer: asyncio.Task[None] | None = None
+
+    def _playing(self) -> int:
+        """The seats with a socket here in live games (the people playing now)."""
+        hubs = self._hubs
+        return sum(
+            1
+            for game_id, _ in self._seat_sockets
+            if (hub := hubs.get(game_id)) is not None and hub.state.status == "live"
+        )
 
     def seat_sockets(self) -> int:
         """The seats' sockets open on this process's hubs (metrics)."""

@@ -46,6 +46,7 @@ from redis.exceptions import RedisError
 from server.store.clients import RedisClient
 from server.store.fast_paths import command_path
 from server.store.keys import (
+    PRESENCE_PLAYING_KEY,
     PRESENCE_SERVERS_KEY,
     events_key,
     meta_key,
@@ -227,11 +228,13 @@ class Presence:
         server_id: str | None = None,
         clock_ms: Callable[[], int] = _now_ms,
         on_beat: Callable[[], None] | None = None,
+        playing: Callable[[], int] | None = None,
     ) -> None:
         self.server_id = server_id or uuid.uuid4().hex[:16]
         self.beat_s = beat_s
         self.dead_after_ms = int(beat_s * 1000 * DEAD_AFTER_BEATS)
         self.on_beat = on_beat
+        self.playing = playing  # This process's seats with sockets in live games.
         self._r = client
         self._direct = command_path(client)
         self._clock_ms = clock_ms
@@ -267,6 +270,7 @@ class Presence:
                 await task
         with contextlib.suppress(RedisError, OSError):
             await self._r.zrem(PRESENCE_SERVERS_KEY, self.server_id)
+            await self._r.hdel(PRESENCE_PLAYING_KEY, self.server_id)
 
     # ------------------------------------------------------------ this process
 
@@ -352,6 +356,20 @@ class Presence:
         )
         self._beats = {_text(flat[i]): int(float(flat[i + 1])) for i in range(0, len(flat), 2)}
         self._beats_read_ms = now
+        if self.playing is not None:
+            await self._r.hset(PRESENCE_PLAYING_KEY, self.server_id, self.playing())
+
+    async def playing_everywhere(self) -> int:
+        """The seats with a socket open in live games, over every process alive (as
+        each wrote at its last beat)."""
+        raw = await self._r.hgetall(PRESENCE_PLAYING_KEY)
+        alive_after = self._clock_ms() - self.dead_after_ms
+        total = 0
+        for server, count in raw.items():
+            name = _text(server)
+            if name == self.server_id or self._beats.get(name, 0) >= alive_after:
+                total += int(count)
+        return total
 
     def alive(self, server: str, seen: SeatsSeen) -> bool:
         """Whether ``server``'s sockets count, named in the hash ``seen``. A server

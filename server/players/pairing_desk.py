@@ -6,11 +6,12 @@ Every ``TICK_S`` the desk, for each pool where one of its own sockets waits:
    seen now, and what was paired meanwhile (by this process or another) comes back
    and is handed to its socket;
 2. **matches** the pool if it takes the pool's lock (one process a round): reads the
-   entries, plans with the pure ``pair_off(now, entries)``, claims the plan in one
-   script, and for each pair it now owns creates the game (``GameService.create_game``)
-   and seats both players with their tokens' digests (``GameService.join``), then
-   records each one's ``Paired`` for its server to hand over (a socket of its own is
-   handed it at once).
+   entries, plans with the pure ``group_off(now, entries, players)`` (``pair_off``
+   for two), claims the plan in one script, and for each table it now owns creates
+   the game (``GameService.create_game``) and seats its players with their tokens'
+   digests (``GameService.join``), bots in the seats left of a table they fill,
+   then records each one's ``Paired`` for its server to hand over (a socket of its
+   own is handed it at once).
 
 A pair is claimed before its game exists, so a process that dies between the two
 leaves two players out of the pool unpaired: their own servers see the entry
@@ -28,13 +29,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Final
 
+import msgspec
 from redis.exceptions import RedisError
 
 from events.base import TimeControl
-from server.common.errors import ServiceError
+from events.turns import bot_name
+from server.common.errors import ServiceError, bad_request
 from server.games.service import GameService
-from server.players.pairing_pools import LEFT, Paired, PairingStore, Waiting
-from server.players.pairing_rules import Pool, pair_off
+from server.players.pairing_pools import LEFT, Opponent, Paired, PairingStore, Waiting
+from server.players.pairing_rules import FILL_BOT, Pool, group_off
 from server.players.rating_model import START
 from server.players.ratings import Ratings as RatingsModel
 from server.players.ratings import player_id
@@ -111,6 +114,8 @@ class Desk:
         self.ratings = ratings
         self.clock_ms = clock_ms
         self._tickets: dict[Pool, dict[str, Ticket]] = {}
+        # ``GET /api/pairing/pools`` as last answered (monotonic s, the body).
+        self.pools_answer: tuple[float, bytes] | None = None
         self._wake = asyncio.Event()
 
     async def join(
@@ -121,7 +126,10 @@ class Desk:
         waits in one place only: any older wait of it stops (``conflict`` to its
         socket), and so does this ticket if the account went elsewhere meanwhile."""
         now = self.clock_ms()
-        rating = await self.ratings(account, pool.variant) if account else STARTING_RATING
+        # A casual pool pairs everyone as the starting rating: the longest waiting first.
+        rating = STARTING_RATING
+        if account is not None and pool.rated:
+            rating = await self.ratings(account, pool.variant)
         waiting = Waiting.of_ticket(
             ticket, name, account, rating, now if since_ms is None else since_ms
         )
@@ -167,6 +175,19 @@ class Desk:
 
     def waiting_here(self) -> int:
         return sum(len(t) for t in self._tickets.values())
+
+    async def fill(self, held: Ticket) -> bool:
+        """The player accepts that bots fill the seats of a table of three or four
+        nobody else took (``group_off``); False if it is in the pool no more. A pool
+        of two has no such table: ``bad_request``."""
+        if held.pool.players <= 2:
+            raise bad_request("pairing.fill_two")
+        waiting = msgspec.structs.replace(held.waiting, fill=True)
+        if not await self.store.update(held.pool, waiting):
+            return False
+        held.waiting = waiting
+        self._wake.set()
+        return True
 
     # ------------------------------------------------------------------ rounds
 
@@ -221,38 +242,49 @@ class Desk:
     async def match(self, pool: Pool, now_ms: int) -> list[str]:
         """One matching round of ``pool`` at ``now_ms``: the games made."""
         _, entries = await self.store.entries(pool)
-        plan = pair_off(now_ms, entries)
-        if not plan.pairs and not plan.gone:
+        plan = group_off(now_ms, entries, pool.players)
+        if not plan.tables() and not plan.gone:
             return []
         claimed = await self.store.claim(pool, now_ms, plan)
         room = asyncio.Semaphore(GAMES_AT_ONCE)
 
-        async def start(a: Waiting, b: Waiting) -> str | None:
+        async def start(table: tuple[Waiting, ...]) -> str | None:
             async with room:
                 try:
-                    return await self._start(pool, a, b)
+                    return await self._start(pool, table)
                 except Exception:
                     log.exception("pairing could not make %s's game", pool.name)
                     return None
 
-        made = await asyncio.gather(*(start(a, b) for a, b in claimed))
+        made = await asyncio.gather(*(start(table) for table in claimed))
         return [game for game in made if game is not None]
 
-    async def _start(self, pool: Pool, a: Waiting, b: Waiting) -> str:
-        """The game of a claimed pair, both seats taken (who sits first drawn at random)."""
-        first, second = (a, b) if secrets.randbelow(2) == 0 else (b, a)
+    async def _start(self, pool: Pool, table: tuple[Waiting, ...]) -> str:
+        """The game of a claimed table, every seat taken: its players in an order drawn
+        at random, then bots in the seats left (a table they fill). A table bots fill
+        is casual, whatever its pool."""
+        players = list(table)
+        secrets.SystemRandom().shuffle(players)
+        rated = pool.rated and len(players) == pool.players
         clock = TimeControl(initial=pool.initial_s, increment=pool.increment_s)
-        summary = await self.service.create_game(pool.variant, 2, None, clock, pool.rated)
+        summary = await self.service.create_game(pool.variant, pool.players, None, clock, rated)
         game_id: str = summary["id"]
-        seats = []
-        for player in (first, second):
+        seats: list[Opponent] = []
+        seat_of: dict[str, int] = {}
+        for player in players:
             joined = await self.service.join(
                 game_id, player.name, account=player.account, digest=player.digest
             )
-            seats.append(joined.seat)
-        for player, seat, other in ((first, seats[0], second), (second, seats[1], first)):
-            rating = other.rating if pool.rated else None
-            paired = Paired(game_id, seat, other.name, rating, pool.rated)
+            seat_of[player.id] = joined.seat
+            seats.append(Opponent(player.name, player.rating if rated else None))
+        for _ in range(pool.players - len(players)):
+            await self.service.join(game_id, bot_name(FILL_BOT), FILL_BOT)
+            seats.append(Opponent(bot_name(FILL_BOT), None, FILL_BOT))
+        for player in players:
+            seat = seat_of[player.id]
+            others = [o for i, o in enumerate(seats) if i != seat]
+            first = others[0]
+            paired = Paired(game_id, seat, first.name, first.rating, rated, others)
             await self.store.tell(pool, player.id, paired)
             held = self._tickets.get(pool, {}).get(player.id)
             if held is not None:  # Its socket is here, so it is told now, not at the next touch.

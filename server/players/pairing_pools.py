@@ -31,6 +31,7 @@ tabs of one account could each be paired, into two games at once.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
@@ -48,6 +49,7 @@ from server.store.keys import account_wait_key, paired_key, pool_keys, pool_lock
 __all__ = [
     "LEFT",
     "PAIRED_TTL_S",
+    "Opponent",
     "Paired",
     "PairingStore",
     "Waiting",
@@ -82,7 +84,8 @@ def seat_token(ticket: str) -> str:
 
 class Waiting(msgspec.Struct, frozen=True):
     """A player in a pool: its entry id, name, account (None: a guest), rating, since
-    when it waits (ms) and the digest of the seat token it will get."""
+    when it waits (ms), the digest of the seat token it will get, and whether it
+    accepted that bots fill a table of three or four."""
 
     id: str
     name: str
@@ -90,6 +93,7 @@ class Waiting(msgspec.Struct, frozen=True):
     rating: float
     since_ms: int
     digest: str
+    fill: bool = False
 
     @staticmethod
     def of_ticket(
@@ -100,14 +104,24 @@ class Waiting(msgspec.Struct, frozen=True):
         )
 
 
+class Opponent(msgspec.Struct, frozen=True):
+    """One of the others at a table: a name, a rating (rated games) or a bot."""
+
+    name: str
+    rating: float | None = None
+    bot: str | None = None
+
+
 class Paired(msgspec.Struct, frozen=True):
-    """What an entry was paired to: the game, its seat, and who it plays."""
+    """What an entry was paired to: the game, its seat, and who it plays (the first
+    other player, and every other seat at a table of three or four)."""
 
     game: str
     seat: int
     opponent: str
     opponent_rating: float | None
     rated: bool
+    others: list[Opponent] = msgspec.field(default_factory=list)
 
 
 _waiting_decoder = msgspec.json.Decoder(Waiting)
@@ -169,9 +183,9 @@ return out
 """
 
 # KEYS queue, entries, seen. ARGV now, grace, number of gone ids, the gone ids, then
-# the pairs' ids two by two. A gone id is removed if still unseen for the grace; a
-# pair is taken if both its entries are there. Returns the taken pairs' entries
-# (JSON), two by two.
+# each table: its number of ids, then its ids. A gone id is removed if still unseen
+# for the grace; a table is taken if all its entries are there. Returns the taken
+# tables, each a list of its entries (JSON).
 CLAIM_LUA: Final = """
 local now, grace, n_gone = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local function remove(id)
@@ -184,17 +198,28 @@ for i = 4, 3 + n_gone do
   if now - seen > grace then remove(ARGV[i]) end
 end
 local out = {}
-for i = 4 + n_gone, #ARGV - 1, 2 do
-  local a = redis.call('HGET', KEYS[2], ARGV[i])
-  local b = redis.call('HGET', KEYS[2], ARGV[i + 1])
-  if a and b then
-    remove(ARGV[i])
-    remove(ARGV[i + 1])
-    out[#out + 1] = a
-    out[#out + 1] = b
+local i = 4 + n_gone
+while i <= #ARGV do
+  local n = tonumber(ARGV[i])
+  local table_ = {}
+  for j = 1, n do
+    local entry = redis.call('HGET', KEYS[2], ARGV[i + j])
+    if entry then table_[#table_ + 1] = entry end
   end
+  if #table_ == n then
+    for j = 1, n do remove(ARGV[i + j]) end
+    out[#out + 1] = table_
+  end
+  i = i + n + 1
 end
 return out
+"""
+
+# KEYS entries. ARGV id, the entry (JSON) with its new fields. 1 if it was there.
+UPDATE_LUA: Final = """
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
 """
 
 # KEYS lock. ARGV owner. Deleted only if still this owner's.
@@ -222,6 +247,7 @@ class PairingStore:
         self._leave = client.register_script(LEAVE_LUA)
         self._touch = client.register_script(TOUCH_LUA)
         self._claim = client.register_script(CLAIM_LUA)
+        self._update = client.register_script(UPDATE_LUA)
         self._unlock = client.register_script(UNLOCK_LUA)
         self._owner = secrets.token_hex(8)
 
@@ -269,7 +295,7 @@ class PairingStore:
         waiting = await self.waiting(pool)
         seen = await self.client.hgetall(seen_key)
         entries = [
-            Entry(w.id, w.rating, w.since_ms, int(seen.get(w.id.encode(), b"0")), w.account)
+            Entry(w.id, w.rating, w.since_ms, int(seen.get(w.id.encode(), b"0")), w.account, w.fill)
             for w in waiting
         ]
         return waiting, entries
@@ -278,14 +304,26 @@ class PairingStore:
         queue, _, _ = pool_keys(pool.name)
         return int(await self.client.zcard(queue))
 
-    async def claim(self, pool: Pool, now_ms: int, plan: Plan) -> list[tuple[Waiting, Waiting]]:
-        """Take the plan's pairs whose two entries are both still there (and drop the
-        gone entries still unseen): the pairs this caller, and nobody else, now owns."""
-        flat = [x for pair in plan.pairs for x in pair]
+    async def claim(self, pool: Pool, now_ms: int, plan: Plan) -> list[tuple[Waiting, ...]]:
+        """Take the plan's tables (pairs and groups) whose entries are all still there
+        (and drop the gone entries still unseen): the tables this caller, and nobody
+        else, now owns."""
+        flat: list[str | int] = []
+        for table in plan.tables():
+            flat += [len(table), *table]
         args: list[str | int] = [now_ms, GRACE_MS, len(plan.gone), *plan.gone, *flat]
-        raw: list[bytes] = await self._claim(keys=pool_keys(pool.name), args=args)
-        taken = [_waiting_decoder.decode(r) for r in raw]
-        return list(zip(taken[::2], taken[1::2], strict=True))
+        raw: list[list[bytes]] = await self._claim(keys=pool_keys(pool.name), args=args)
+        return [tuple(_waiting_decoder.decode(r) for r in table) for table in raw]
+
+    async def update(self, pool: Pool, waiting: Waiting) -> bool:
+        """Write an entry again with new fields (``fill``); False if it has left."""
+        _, hash_key, _ = pool_keys(pool.name)
+        body = msgspec.json.encode(waiting)
+        return bool(await self._update(keys=[hash_key], args=[waiting.id, body]))
+
+    async def sizes(self, pools: Sequence[Pool]) -> list[int]:
+        """How many wait in each pool (one ``ZCARD`` each)."""
+        return list(await asyncio.gather(*(self.size(pool) for pool in pools)))
 
     async def wait_as(self, account: str, pool: Pool, entry: str) -> None:
         """Note that ``account`` now waits as ``entry`` in ``pool``, and take the entry

@@ -17,6 +17,12 @@ made first (ties: the one whose earlier player has waited longer, then by ids, s
 the plan is deterministic), then the next among those left, and so on. Candidates
 are each player's ``NEIGHBOURS`` nearest ratings on either side: the closest pair is
 always among them, and a pool of a thousand is planned in milliseconds.
+
+**Pools of three and four** (classic only): ``group_off(now_ms, entries, size)`` makes
+tables of ``size`` players, the tightest rating spread first (a table is allowed when
+its spread is within the largest gap of its players), then puts together the players
+left who accepted that bots fill the seats nobody took (``Entry.fill``): two or more
+of them make a table, the rest of its seats bots'.
 """
 
 from __future__ import annotations
@@ -29,15 +35,19 @@ import msgspec
 __all__ = [
     "ANYONE_AFTER_S",
     "CLOCKS",
+    "FILL_BOT",
     "FRESH_MS",
     "GRACE_MS",
+    "OFFER_AFTER_MS",
     "POOLS",
     "Entry",
     "Plan",
     "Pool",
     "allowed_gap",
+    "group_off",
     "pair_off",
     "pool_named",
+    "pool_of",
 ]
 
 BASE_GAP: Final = 100.0
@@ -51,15 +61,23 @@ FRESH_MS: Final = 2_000
 """A waiting player is paired only if seen this recently (its server touches it every
 quarter second while its connection is open): one whose connection dropped keeps its
 place for the grace, to come back to, but is not given a game meanwhile."""
+OFFER_AFTER_MS: Final = 20_000
+"""After this long alone in a pool a player is offered to play a bot meanwhile, or
+another time control; in a pool of three or four, that bots fill the seats left
+(``SPLENDOR_PAIRING_OFFER_AFTER`` sets it: docs/pairing.md)."""
+FILL_BOT: Final = "greedy"
+"""The bot that takes the seats of a table of three or four nobody else took."""
 
 
 class Pool(msgspec.Struct, frozen=True):
-    """One queue: a variant, a real-time control, and rated (accounts) or casual (guests)."""
+    """One queue: a variant, its number of players, a real-time control, and rated
+    (accounts only) or casual (guests and accounts)."""
 
     variant: str
     initial_s: int
     increment_s: int
     rated: bool
+    players: int = 2
 
     @property
     def clock(self) -> str:
@@ -68,16 +86,21 @@ class Pool(msgspec.Struct, frozen=True):
 
     @property
     def name(self) -> str:
-        """``classic-5+3-rated``: its keys' hash tag and its name on the wire."""
-        return f"{self.variant}-{self.clock}-{'rated' if self.rated else 'casual'}"
+        """``classic-5+3-rated`` (``classic-4p-5+3-rated`` for four players): its
+        keys' hash tag and its name on the wire."""
+        size = "" if self.players == 2 else f"-{self.players}p"
+        return f"{self.variant}{size}-{self.clock}-{'rated' if self.rated else 'casual'}"
 
 
 CLOCKS: Final = ((180, 2), (300, 3), (600, 5))
 """lichess's pools of blitz and rapid that fit a game of Splendor: 3+2, 5+3, 10+5."""
 
+SIZES: Final = (("classic", 2), ("duel", 2), ("classic", 3), ("classic", 4))
+"""The games paired: classic for two, three and four players, and Duel."""
+
 POOLS: Final = tuple(
-    Pool(variant, initial, increment, rated)
-    for variant in ("classic", "duel")
+    Pool(variant, initial, increment, rated, players)
+    for variant, players in SIZES
     for initial, increment in CLOCKS
     for rated in (False, True)
 )
@@ -86,6 +109,19 @@ _BY_NAME: Final = {p.name: p for p in POOLS}
 
 def pool_named(name: str) -> Pool | None:
     return _BY_NAME.get(name)
+
+
+def pool_of(variant: str, players: int, clock: str, rated: bool) -> Pool | None:
+    """The pool of a game, a number of players, a clock (``5+3``) and rated or not."""
+    for pool in POOLS:
+        if (pool.variant, pool.players, pool.clock, pool.rated) == (
+            variant,
+            players,
+            clock,
+            rated,
+        ):
+            return pool
+    return None
 
 
 class Entry(msgspec.Struct, frozen=True):
@@ -98,14 +134,22 @@ class Entry(msgspec.Struct, frozen=True):
     since_ms: int
     seen_ms: int
     account: str | None = None
+    fill: bool = False  # It accepted that bots fill a table of three or four.
 
 
 class Plan(msgspec.Struct, frozen=True):
     """What one round of matching decided: the pairs, closest first (of entries seen
-    within ``FRESH_MS``), and the entries that left (no sign of life for ``GRACE_MS``)."""
+    within ``FRESH_MS``), and the entries that left (no sign of life for ``GRACE_MS``).
+    ``groups``: the tables of a pool of three or four, full ones first, then those
+    bots fill (fewer players than the pool's)."""
 
     pairs: list[tuple[str, str]]
     gone: list[str]
+    groups: list[tuple[str, ...]] = msgspec.field(default_factory=list)
+
+    def tables(self) -> list[tuple[str, ...]]:
+        """Every game the plan makes: its pairs and its groups."""
+        return [*self.pairs, *self.groups]
 
 
 def allowed_gap(waited_ms: int) -> float:
@@ -146,3 +190,52 @@ def pair_off(now_ms: int, entries: list[Entry]) -> Plan:
         taken[i] = taken[j] = True
         pairs.append((live[i].id, live[j].id))
     return Plan(pairs, gone)
+
+
+def _distinct(entries: list[Entry]) -> bool:
+    """No account twice (two tabs of one account never sit at one table)."""
+    accounts = [e.account for e in entries if e.account is not None]
+    return len(accounts) == len(set(accounts))
+
+
+def group_off(now_ms: int, entries: list[Entry], size: int) -> Plan:
+    """The tables of ``size`` players at ``now_ms`` (a pool of three or four): among
+    the entries seen within ``FRESH_MS``, sorted by rating, the run of ``size``
+    neighbours of smallest spread that its players' gaps allow (the largest gap of
+    the run: as for a pair), then the next among those left; then the players left
+    who accepted bots (``fill``), oldest first, ``size`` at most a table and two at
+    least. And who has left the pool."""
+    if size == 2:
+        return pair_off(now_ms, entries)
+    gone = sorted(e.id for e in entries if now_ms - e.seen_ms > GRACE_MS)
+    left = sorted(
+        (e for e in entries if now_ms - e.seen_ms <= FRESH_MS),
+        key=lambda e: (e.rating, e.since_ms, e.id),
+    )
+    groups: list[tuple[str, ...]] = []
+    while len(left) >= size:
+        best: tuple[float, int, int] | None = None  # spread, earliest wait, start
+        for start in range(len(left) - size + 1):
+            run = left[start : start + size]
+            spread = run[-1].rating - run[0].rating
+            gap = max(allowed_gap(now_ms - e.since_ms) for e in run)
+            if spread <= gap and _distinct(run):
+                key = (spread, min(e.since_ms for e in run), start)
+                if best is None or key < best:
+                    best = key
+        if best is None:
+            break
+        start = best[2]
+        groups.append(tuple(e.id for e in left[start : start + size]))
+        del left[start : start + size]
+    willing = sorted((e for e in left if e.fill), key=lambda e: (e.since_ms, e.id))
+    while len(willing) >= 2:
+        table: list[Entry] = []
+        for entry in list(willing):
+            if len(table) < size and _distinct([*table, entry]):
+                table.append(entry)
+                willing.remove(entry)
+        if len(table) < 2:
+            break
+        groups.append(tuple(e.id for e in table))
+    return Plan([], gone, groups)

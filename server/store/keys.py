@@ -73,6 +73,7 @@ __all__ = [
     "LOBBY_REBUILDING_KEY",
     "LOBBY_SWEEP_KEY",
     "LOBBY_VERSIONS_KEY",
+    "PRESENCE_PLAYING_KEY",
     "PRESENCE_SERVERS_KEY",
     "PRESENCE_SIGNAL",
     "REMATCH_SIGNAL_PREFIX",
@@ -204,6 +205,9 @@ ANALYSIS_DUE_KEY: Final = "{analysis}:due"
 
 BOT_GAMES_KEY: Final = "bots:games"
 PRESENCE_SERVERS_KEY: Final = "presence:servers"
+# Hash: each process's id -> how many seats it has sockets of in live games (written
+# at its beats): the people playing now, counted over the processes alive.
+PRESENCE_PLAYING_KEY: Final = "presence:playing"
 
 # ---------------------------------------------------------------------- accounts
 

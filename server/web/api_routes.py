@@ -39,6 +39,7 @@ from server.games.service import GameService, RematchResult
 from server.store.availability import StoreUnavailable
 from server.store.clients import ping
 from server.web.languages import request_language
+from server.web.pairing_socket import http_routes as pairing_http_routes
 from server.web.player_routes import routes as player_routes
 from server.web.qr_route import qr_code
 from server.web.request_parts import (
@@ -417,6 +418,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/healthz", healthz, methods=["GET", "HEAD"]),
         *player_routes(),
         *seat_routes(),
+        *pairing_http_routes,
         Route("/api/{rest:path}", api_not_found, methods=ALL_METHODS),
         Route("/ws/{rest:path}", websocket_only, methods=ALL_METHODS),
     ]

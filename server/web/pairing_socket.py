@@ -1,4 +1,5 @@
-"""Quick pairing's websocket: ``/ws/pairing?variant=…&clock=…&name=…[&ticket=…]``.
+"""Quick pairing's websocket: ``/ws/pairing?variant=…&clock=…&name=…[&players=…]
+[&rated=…][&ticket=…]``, and ``GET /api/pairing/pools``: who waits where.
 
 The socket is the player's place in the pool: it gets ``waiting`` (with its ticket)
 at once, then ``paired`` (the game, its seat and its seat token) when the desk has
@@ -6,8 +7,10 @@ made the game, and is closed with 1000. ``{"type": "cancel"}`` leaves the pool
 (``cancelled``, then 1000), unless the pairing came first (then ``paired`` answers
 it). A socket that drops leaves its entry for the grace (``GRACE_MS``): connecting
 again with ``ticket`` takes the same place back, or gets the ``paired`` made
-meanwhile. An account (a session cookie) waits in the rated pool, a guest in the
-casual one. docs/pairing.md has every message.
+meanwhile. An account (a session cookie) waits in the rated pool unless it asks
+for the casual one (``rated=0``), which guests and accounts share; a guest waits in
+the casual one. ``{"type": "fill"}`` accepts bots in the seats a table of three or
+four has left. docs/pairing.md has every message.
 """
 
 from __future__ import annotations
@@ -15,33 +18,36 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Final
 
 import msgspec
 from redis.exceptions import RedisError
-from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server.common import wire
 from server.common.background import in_task
-from server.common.errors import ServiceError, bad_request
+from server.common.errors import ServiceError, bad_request, missing_token
 from server.common.wire import iso_time
 from server.games.service import GameService
 from server.players.pairing_desk import Desk, Ticket, ratings_of
 from server.players.pairing_pools import Paired, PairingStore, new_ticket, seat_token
-from server.players.pairing_rules import CLOCKS, GRACE_MS, Pool, pool_named
+from server.players.pairing_rules import CLOCKS, GRACE_MS, POOLS, Pool, pool_of
 from server.store.availability import StoreUnavailable
 from server.store.clients import RedisClient
 from server.web.drain import CLOSE_RESTART, RESTART_REASON
 from server.web.game_socket import PingMessage
 from server.web.languages import request_language
-from server.web.request_parts import client_address
+from server.web.request_parts import client_address, json
 from server.web.sessions import session_account
 from server.web.state import parts, running
 
-__all__ = ["routes", "running_pairing_desk"]
+__all__ = ["http_routes", "routes", "running_pairing_desk"]
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +55,7 @@ MAX_MESSAGE_BYTES: Final = 4096
 CLOSE_DONE: Final = 1000
 _encode = msgspec.json.Encoder().encode
 _CLOCK_NAMES: Final = ", ".join(f"{i // 60}+{s}" for i, s in CLOCKS)
+POOLS_FRESH_S: Final = 1.0  # A process answers the pools' counts from memory this long.
 
 
 class CancelMessage(
@@ -57,7 +64,13 @@ class CancelMessage(
     pass
 
 
-_decode_message = msgspec.json.Decoder(CancelMessage | PingMessage).decode
+class FillMessage(
+    msgspec.Struct, frozen=True, tag="fill", tag_field="type", forbid_unknown_fields=True
+):
+    pass
+
+
+_decode_message = msgspec.json.Decoder(CancelMessage | PingMessage | FillMessage).decode
 
 
 def _error(error: ServiceError, lang: str) -> str:
@@ -72,13 +85,22 @@ async def account_of(websocket: WebSocket) -> str | None:
 
 
 def chosen_pool(websocket: WebSocket, account: str | None) -> Pool:
-    """The pool a socket asks for (``variant``, ``clock``), rated for an account."""
+    """The pool a socket asks for (``variant``, ``clock``, ``players``: 2 unless
+    given): rated for an account unless it asks ``rated=0``, casual for a guest (a
+    guest asking ``rated=1`` is refused)."""
     params = websocket.query_params
     variant = params.get("variant", "")
     # A "+" left unescaped in a query string reads as a space: "5 3" is 5+3.
     clock = params.get("clock", "").replace(" ", "+")
-    rated = "rated" if account is not None else "casual"
-    pool = pool_named(f"{variant}-{clock}-{rated}")
+    raw_players = params.get("players", "2")
+    players = int(raw_players) if raw_players in ("2", "3", "4") else 0
+    asked = params.get("rated")
+    if asked == "1" and account is None:
+        raise missing_token("pairing.rated_needs_account")
+    rated = account is not None and asked != "0"
+    pool = pool_of(variant, players, clock, rated)
+    if pool is None and pool_of(variant, 2, clock, rated) is not None:
+        raise bad_request("pairing.players", value=raw_players, variant=variant)
     if pool is None:
         raise bad_request("pairing.no_pool", clocks=_CLOCK_NAMES, variant=variant, clock=clock)
     return pool
@@ -109,6 +131,7 @@ def paired_message(held: Ticket, paired: Paired) -> str:
         "token": seat_token(held.ticket),
         "rated": paired.rated,
         "opponent": {"name": paired.opponent, "rating": paired.opponent_rating},
+        "others": [{"name": o.name, "rating": o.rating, "bot": o.bot} for o in paired.others],
     }
     return _encode(message).decode()
 
@@ -178,6 +201,13 @@ class PairingSession:
             if isinstance(decoded, PingMessage):
                 await self._send('{"type":"pong"}')
                 continue
+            if isinstance(decoded, FillMessage):
+                try:
+                    if await self.desk.fill(self.held):
+                        await self._send('{"type":"filling"}')
+                except ServiceError as e:
+                    await self._send(_error(e, self.lang))
+                continue
             self.cancelling = True
             if await self.desk.cancel(self.held):
                 await _close(self.websocket, CLOSE_DONE, "cancelled", '{"type":"cancelled"}')
@@ -239,12 +269,14 @@ async def pairing_socket(websocket: WebSocket) -> None:
         "type": "waiting",
         "pool": pool.name,
         "variant": pool.variant,
+        "players": pool.players,
         "clock": pool.clock,
         "rated": pool.rated,
         "ticket": ticket,
         "since": iso_time(held.waiting.since_ms),
         "rating": held.waiting.rating if pool.rated else None,
         "grace_ms": GRACE_MS,
+        "offer_after_ms": round(parts(websocket).settings.pairing_offer_after * 1000),
     }
     try:
         if not held.paired.done():
@@ -262,4 +294,37 @@ async def running_pairing_desk(client: RedisClient, service: GameService) -> Asy
         yield desk
 
 
+async def pairing_pools(request: Request) -> Response:
+    """``GET /api/pairing/pools``: how many wait in each pool, and how many people
+    play now, on every process (a desk answers from memory for ``POOLS_FRESH_S``)."""
+    now = time.monotonic()
+    running_now = running(request)
+    desk = running_now.pairing
+    answer = None if desk is None else desk.pools_answer
+    if answer is not None and now - answer[0] < POOLS_FRESH_S:
+        return Response(answer[1], media_type="application/json")
+    store = desk.store if desk is not None else PairingStore(running_now.redis)
+    sizes = await store.sizes(POOLS)
+    hubs = running_now.hubs
+    playing = 0 if hubs is None else await hubs.hub_presence.presence.playing_everywhere()
+    body = {
+        "pools": [
+            {
+                "variant": pool.variant,
+                "players": pool.players,
+                "clock": pool.clock,
+                "rated": pool.rated,
+                "waiting": waiting,
+            }
+            for pool, waiting in zip(POOLS, sizes, strict=True)
+        ],
+        "playing": playing,
+    }
+    response = json(body)
+    if desk is not None:
+        desk.pools_answer = (now, bytes(response.body))
+    return response
+
+
 routes: list[BaseRoute] = [WebSocketRoute("/ws/pairing", pairing_socket)]
+http_routes: list[BaseRoute] = [Route("/api/pairing/pools", pairing_pools, methods=["GET"])]

@@ -59,3 +59,40 @@ async def test_twenty_players_on_two_processes_are_each_paired_once(
                 assert view.json()["view"]["you"] == message["seat"]
                 names = [p["name"] for p in view.json()["view"]["players"]]
                 assert names[message["seat"]] == f"P{i}"
+
+
+async def test_pools_seen_and_filled_across_two_processes(
+    redis_client: Any, redis_server: str
+) -> None:
+    """Two guests wait for classic-3p 3+2 on A and an account (rated=0) for casual Duel 5+3 on B: B's GET /api/pairing/pools counts both pools; a guest on B makes Duel's pair (guest and account meet), a third on B fills the table of three with A's two."""
+    async with (
+        served(redis_server, {"SPLENDOR_PRESENCE_BEAT": "0.1"}) as a,
+        served(redis_server) as b,
+        httpx.AsyncClient(base_url=b.base) as http,
+    ):
+        r = await http.post(
+            "/api/accounts", json={"username": "Ana_M", "password": "a-long-enough-password"}
+        )
+        cookie = {"Cookie": f"splendor_session={r.cookies['splendor_session']}"}
+        host_a, host_b = a.base.removeprefix("http://"), b.base.removeprefix("http://")
+        three = "variant=classic&players=3&clock=3%2B2&name="
+        first = [await connect(f"ws://{host_a}/ws/pairing?{three}{n}") for n in ("Gus", "Gil")]
+        ana = await connect(
+            f"ws://{host_b}/ws/pairing?variant=duel&clock=5%2B3&rated=0", additional_headers=cookie
+        )
+        for conn in (*first, ana):
+            assert json.loads(await conn.recv(decode=True))["type"] == "waiting"
+        pools = (await http.get("/api/pairing/pools")).json()["pools"]
+        counts = {(p["variant"], p["players"], p["clock"], p["rated"]): p["waiting"] for p in pools}
+        assert counts[("classic", 3, "3+2", False)] == 2 and counts[("duel", 2, "5+3", False)] == 1
+        assert sum(counts.values()) == 3
+
+        duel = await paired(f"ws://{host_b}/ws/pairing?variant=duel&clock=5%2B3&name=Bo")
+        told_ana = json.loads(await ana.recv(decode=True))
+        assert told_ana["game"] == duel["game"] and told_ana["opponent"]["name"] == "Bo"
+        last = await paired(f"ws://{host_b}/ws/pairing?{three}Cy")
+        told = [json.loads(await conn.recv(decode=True)) for conn in first]
+        assert {m["game"] for m in told} == {last["game"]}
+        assert sorted(m["seat"] for m in [*told, last]) == [0, 1, 2]
+        for conn in (*first, ana):
+            await conn.close()

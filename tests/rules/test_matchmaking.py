@@ -11,8 +11,10 @@ from server.players.pairing_rules import (
     POOLS,
     Entry,
     allowed_gap,
+    group_off,
     pair_off,
     pool_named,
+    pool_of,
 )
 
 
@@ -30,10 +32,15 @@ def test_gap_widens_with_the_wait() -> None:
 
 
 def test_pools_are_the_lichess_controls_of_both_games() -> None:
-    """Twelve pools: 3+2, 5+3, 10+5 for classic and Duel, rated and casual, by name."""
+    """Twenty-four pools: 3+2, 5+3, 10+5 for classic (two, three and four players) and Duel, rated and casual, by name."""
     names = {p.name for p in POOLS}
-    assert len(names) == 12
+    assert len(names) == 24
     assert "classic-5+3-casual" in names and "duel-10+5-rated" in names
+    assert "classic-3p-5+3-casual" in names and "classic-4p-10+5-rated" in names
+    four = pool_named("classic-4p-3+2-casual")
+    assert four is not None and (four.players, four.rated) == (4, False)
+    assert pool_of("classic", 3, "5+3", True) == pool_named("classic-3p-5+3-rated")
+    assert pool_of("duel", 3, "5+3", True) is None
     pool = pool_named("duel-3+2-rated")
     assert pool is not None and (pool.initial_s, pool.increment_s, pool.rated) == (180, 2, True)
     assert pool_named("classic-1+0-casual") is None
@@ -114,3 +121,40 @@ def test_an_account_never_plays_itself() -> None:
     assert pair_off(0, same).pairs == []
     plan = pair_off(0, [*same, Entry("b", 1510, 0, 0, "bo")])
     assert len(plan.pairs) == 1 and "b" in plan.pairs[0]
+
+
+def test_a_pool_of_three_fills_with_the_tightest_run_of_ratings() -> None:
+    """Five players in a pool of three: the three of smallest rating spread sit together at once; the two left wait (no table of two without bots)."""
+    entries = [
+        entry("a", 1300),
+        entry("b", 1500),
+        entry("c", 1520),
+        entry("d", 1540),
+        entry("e", 1900),
+    ]
+    plan = group_off(0, entries, 3)
+    assert plan.groups == [("b", "c", "d")] and plan.pairs == []
+
+
+def test_a_pool_of_four_waits_for_its_fourth_then_widens_with_time() -> None:
+    """Four players 450 points apart make no table at once (gap 100), and do after 10 s of wait (gap 600); three players never make a full table of four."""
+    entries = [entry(n, r) for n, r in (("a", 1300), ("b", 1450), ("c", 1600), ("d", 1750))]
+    assert group_off(0, entries, 4).groups == []
+    fresh = [Entry(e.id, e.rating, 0, 10_000) for e in entries]
+    assert group_off(10_000, fresh, 4).groups == [("a", "b", "c", "d")]
+    assert group_off(10_000, fresh[:3], 4).groups == []
+
+
+def test_players_who_accept_bots_sit_together_with_bots_in_the_seats_left() -> None:
+    """In a pool of four: two players who accepted bots (fill) make a table of two (bots take the other seats) at once; one alone who accepted, or players who did not, wait; the same account is never seated twice."""
+
+    def willing(name: str, since: int, fill: bool = True, account: str | None = None) -> Entry:
+        return Entry(name, 1500, since, 30_000, account, fill)
+
+    assert group_off(30_000, [willing("a", 0), willing("b", 5_000)], 4).groups == [("a", "b")]
+    assert group_off(30_000, [willing("a", 0), willing("b", 5_000, False)], 4).groups == []
+    assert group_off(30_000, [willing("a", 0)], 4).groups == []
+    twins = [willing("a", 0, account="ana"), willing("b", 1, account="ana")]
+    assert group_off(30_000, twins, 3).groups == []
+    stale = [willing("a", 0), Entry("b", 1500, 0, 30_000 - FRESH_MS - 1, None, True)]
+    assert group_off(30_000, stale, 4).groups == []  # only players seen lately are seated

@@ -8,7 +8,7 @@ from server.common.settings import Settings, SettingsError
 
 
 def test_the_live_and_bot_settings_come_from_the_environment() -> None:
-    """The websocket buffer, the tailer's way, the bots' mode, pause, MCTS time and analysis budget are read from their variables."""
+    """The websocket buffer, the tailer's way, the bots' mode, pause, MCTS time, analysis budget and quick pairing's offer time are read from their variables."""
     settings = Settings.from_env(
         {
             "SPLENDOR_WS_BUFFER": "8192",
@@ -17,15 +17,18 @@ def test_the_live_and_bot_settings_come_from_the_environment() -> None:
             "SPLENDOR_BOT_DELAY": "0",
             "SPLENDOR_MCTS_SECONDS": "2.5",
             "SPLENDOR_ANALYSIS_BUDGET": "0",
+            "SPLENDOR_PAIRING_OFFER_AFTER": "0.5",
         }
     )
     assert settings.analysis_budget == 0
+    assert settings.pairing_offer_after == 0.5
     assert (settings.ws_buffer, settings.tail, settings.bots) == (8192, "poll", "off")
     assert (settings.bot_delay, settings.mcts_seconds) == (0.0, 2.5)
     default = Settings.from_env({})
     assert (default.ws_buffer, default.tail, default.bots) == (256 * 1024, "auto", "inline")
     assert (default.bot_delay, default.mcts_seconds) == (0.4, 1.0)
     assert default.analysis_budget == 300
+    assert default.pairing_offer_after == 20.0
 
 
 @pytest.mark.parametrize(

@@ -274,7 +274,36 @@ async def test_a_game_made_late_takes_its_players_put_back_out_of_the_pool(
     await desk._touch(CLASSIC_53, clock.now)  # ...long enough for both to go back in
     assert await desk.store.size(CLASSIC_53) == 2
     slow = desk_on(redis_client, clock)
-    await slow._start(CLASSIC_53, first, second)  # ...and then makes their game
+    await slow._start(CLASSIC_53, (first, second))  # ...and then makes their game
     await desk._touch(CLASSIC_53, clock.now)
     assert result(ana).game == result(bo).game
     assert await desk.store.size(CLASSIC_53) == 0  # nobody left to pair a second time
+
+
+async def test_a_table_of_four_is_made_of_two_who_accepted_bots_at_an_explicit_time(
+    redis_client: aioredis.Redis,
+) -> None:
+    """Two accounts waiting in classic-4p 5+3 rated: a round at t makes nothing; one accepts bots, a round at t + 20 s makes nothing; both have, a round at t + 21 s makes one casual game of four (bots in seats 2 and 3), each told the other and both bots."""
+    clock = Clock()
+    desk = desk_on(redis_client, clock, {"ana": 1500.0, "bo": 1900.0})
+    pool = pool_named("classic-4p-5+3-rated")
+    assert pool is not None
+    ana = await desk.join(pool, new_ticket(), "ana", "ana")
+    bo = await desk.join(pool, new_ticket(), "bo", "bo")
+    await desk.tick(clock.now)
+    assert not ana.paired.done() and not bo.paired.done()
+    clock.now += 20_000
+    assert await desk.fill(ana)
+    await desk.tick(clock.now)
+    assert not ana.paired.done()
+    clock.now += 1_000
+    assert await desk.fill(bo)
+    await desk.tick(clock.now)
+    told = [result(ana), result(bo)]
+    assert told[0].game == told[1].game and not told[0].rated
+    assert sorted([t.seat for t in told]) == [0, 1]
+    assert [o.bot for o in told[0].others].count("greedy") == 2
+    summary = await desk.service.reader.summary(told[0].game)
+    assert summary["rated"] is False and summary["players"] == 4
+    assert [s["bot"] for s in summary["seats"]][2:] == ["greedy", "greedy"]
+    assert await desk.store.size(pool) == 0
