@@ -1,5 +1,5 @@
 """The server's tools of the ``splendor`` command, one subcommand each: ``serve``,
-``bots``, ``export``, ``import``.
+``bots``, ``analyse``, ``export``, ``import``, ``ratings``, ``lobby``.
 
 A tool is a ``Subcommand``: a name, a one-line help, a function that adds its
 arguments to its parser, and a function that runs it and returns an exit code.
@@ -144,6 +144,57 @@ def bots(args: argparse.Namespace) -> int:
     return 0
 
 
+def _analyse_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--redis-url", help="the Redis of the servers (default: $REDIS_URL)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="games analysed at once, one core each at nice 19 (default: 1)",
+    )
+
+
+def analyse(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging.config
+
+    from server.web.logs import log_config
+    from server.workers.analyse_worker import run_analysers
+
+    try:
+        settings = Settings.from_env()
+    except SettingsError as e:
+        print(f"splendor analyse: {e}", file=sys.stderr)
+        return 2
+    settings = settings.with_(redis_url=args.redis_url)
+    if not settings.redis_url:
+        print(
+            "splendor analyse: set REDIS_URL (or --redis-url) to the servers' Redis",
+            file=sys.stderr,
+        )
+        return 2
+    if args.workers < 1:
+        print("splendor analyse: --workers must be 1 or more", file=sys.stderr)
+        return 2
+    if settings.analysis_budget <= 0:
+        print("splendor analyse: SPLENDOR_ANALYSIS_BUDGET is 0: nothing to do", file=sys.stderr)
+        return 2
+    logging.config.dictConfig(log_config())  # no password of REDIS_URL in any line
+
+    async def until_stopped() -> None:
+        # SIGTERM ends the worker as Ctrl-C does, through its clean-up: the search
+        # processes end, and the games held stay leased for another analyser.
+        this = asyncio.current_task()
+        assert this is not None
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, this.cancel)
+        with contextlib.suppress(asyncio.CancelledError):
+            await run_analysers(settings, args.workers)
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(until_stopped())
+    return 0
+
+
 def _export_arguments(parser: argparse.ArgumentParser) -> None:
     from server.tools.export_import import export_arguments
 
@@ -196,6 +247,12 @@ SUBCOMMANDS: list[Subcommand] = [
     Subcommand("serve", "run the server (HTTP API, websockets, web page)", _serve_arguments, serve),
     Subcommand(
         "bots", "play every server bot seat (a worker beside the servers)", _bots_arguments, bots
+    ),
+    Subcommand(
+        "analyse",
+        "analyse the finished games queued on the servers' Redis (no bots, no web)",
+        _analyse_arguments,
+        analyse,
     ),
     Subcommand(
         "export",

@@ -89,6 +89,7 @@ SERVER_REASONS: Final[Mapping[str, Template]] = {
     "rematch.not_over": N_("Game {game} is not over: a rematch can be started once it has ended."),
     "export.not_finished": N_("Game {game} is {status}: only a finished game can be exported."),
     "analysis.not_finished": N_("Game {game} is {status}: only a finished game is analysed."),
+    "analysis.off": N_("This server analyses no game."),
     # Seats and their tokens.
     "token.missing": N_("This needs a seat token: Authorization: Bearer <token>."),
     "token.not_here": N_("This token is not a seat token of this game."),
@@ -166,6 +167,7 @@ SERVER_REASONS: Final[Mapping[str, Template]] = {
     "rate_limited.chat": N_("Too many chat messages: try again in {wait} s."),
     "rate_limited.games": N_("Too many games created from your address: try again in {wait} s."),
     "rate_limited.seats": N_("Too many seats joined from your address: try again in {wait} s."),
+    "rate_limited.analyses": N_("Too many analyses asked for: try again in {wait} s."),
     "rate_limited.authentications": N_(
         "Too many failed authentications from your address: try again in {wait} s."
     ),

@@ -20,6 +20,7 @@ TailMode = Literal["auto", "notify", "poll"]
 BotsMode = Literal["inline", "off"]
 DurabilityMode = Literal["off", "replica"]
 ChatMode = Literal["on", "off", "presets"]
+AnalysisMode = Literal["request", "every", "off"]
 
 
 class SettingsError(ValueError):
@@ -62,9 +63,19 @@ class Settings:
     bots: BotsMode = "inline"
     bot_delay: float = 0.4
     mcts_seconds: float = 1.0
-    # Search iterations for each position of a finished game's analysis
-    # (server/workers/analyser.py); 0 turns the analysis off.
+    # Which finished games are analysed (docs/analysis.md "When a game is analysed"):
+    # those someone asks for and the rated ones ("request"), all of them ("every"), or
+    # none ("off"). Search iterations for each position (server/workers/analyser.py;
+    # 0: this process analyses nothing), and how many analysers a `splendor serve`
+    # (with its bots) or `splendor bots` process runs (0: leave the analysis to
+    # `splendor analyse` workers).
+    analysis: AnalysisMode = "request"
     analysis_budget: int = 300
+    analysers: int = 1
+    # Analyses asked for (POST /api/games/{id}/analysis) per account, or per address
+    # for a guest: a rate a second and a burst (0: no limit).
+    analysis_request_rate: float = 1 / 30
+    analysis_request_burst: int = 10
     # Connections (server/web/connections.py), in seconds: the time a client has to
     # send a whole request, an idle keep-alive connection's life, a websocket's ping
     # period (0 sends no pings) and how long its pong may take before it is closed.
@@ -151,7 +162,15 @@ class Settings:
             bots=_choice(env, "SPLENDOR_BOTS", get_args(BotsMode), base.bots),
             bot_delay=max(0.0, _float(env, "SPLENDOR_BOT_DELAY", base.bot_delay)),
             mcts_seconds=max(0.01, _float(env, "SPLENDOR_MCTS_SECONDS", base.mcts_seconds)),
+            analysis=_choice(env, "SPLENDOR_ANALYSIS", get_args(AnalysisMode), base.analysis),
             analysis_budget=_int(env, "SPLENDOR_ANALYSIS_BUDGET", base.analysis_budget, least=0),
+            analysers=_int(env, "SPLENDOR_ANALYSERS", base.analysers, least=0),
+            analysis_request_rate=_float(
+                env, "SPLENDOR_ANALYSIS_REQUEST_RATE", base.analysis_request_rate
+            ),
+            analysis_request_burst=_int(
+                env, "SPLENDOR_ANALYSIS_REQUEST_BURST", base.analysis_request_burst, least=1
+            ),
             request_timeout=_seconds(env, "SPLENDOR_REQUEST_TIMEOUT", base.request_timeout),
             keep_alive_timeout=_seconds(
                 env, "SPLENDOR_KEEP_ALIVE_TIMEOUT", base.keep_alive_timeout
@@ -218,6 +237,7 @@ class Settings:
             account_address_login_rate=0.0,
             account_login_rate=0.0,
             new_address_login_rate=0.0,
+            analysis_request_rate=0.0,
         )
 
     def with_(self, **changes: object) -> Settings:

@@ -63,8 +63,9 @@ class Scheduler(Protocol):
 class AnalysisSchedule(Protocol):
     """Where the service notes the finished games to analyse (``server.workers.analyser``)."""
 
-    async def add(self, game_id: str) -> None:
-        """Analyse the game (a game noted already stays as it is)."""
+    async def finished(self, game_id: str, rated: bool, ended_ms: int) -> None:
+        """A game just finished at ``ended_ms``: queue its analysis if the server's
+        mode says so (``SPLENDOR_ANALYSIS``; a game queued already keeps its place)."""
 
 
 class ArchiveSchedule(Protocol):
@@ -186,13 +187,16 @@ class ServiceHooks:
     async def finished(self, game: Game) -> None:
         """Note a game just finished for analysis, and tell ``on_finished`` the game
         and its summary (which logs its own failures, since the end is appended)."""
+        summary = summary_of(game)
         if self.analyses is not None:
             try:
-                await self.analyses.add(game.id)
-            except RedisError:  # It is noted again when someone asks for its analysis.
+                await self.analyses.finished(
+                    game.id, bool(summary.get("rated")), game.log[-1].at_ms
+                )
+            except RedisError:  # It is queued again when someone asks for its analysis.
                 log.exception("analysis of %s not scheduled", game.id)
         if self.on_finished is not None:
-            await self.on_finished(game, summary_of(game))
+            await self.on_finished(game, summary)
 
     async def heal(self, game: Game) -> None:
         """Write again what a game's lobby entry is rebuilt with, the game's lock

@@ -28,7 +28,9 @@ the load, the archive's swap and the claims of a rematch are each one script.
 **Indexes shared by every game**, one tag each, so that each index's script runs in
 one slot: the lobby ``{lobby}`` (``server.games.lobby``), the deadlines ``{clock}``
 (``server.games.timekeeper``), the archiver's due games ``{archive}``
-(``server.games.archiver``), the analyser's ``{analysis}`` (``server.workers.analyser``).
+(``server.games.archiver``), the analysis queue's ``{analysis}`` (``server.workers.analyser``:
+the games due, when each was asked for, the analysers' beats, the counts and the
+recent analyses' durations).
 Two single keys have no tag, since no script touches them with another:
 ``bots:games``, the set of games with a bot seat, and ``presence:servers``, the
 server processes' last beats.
@@ -56,7 +58,11 @@ import hashlib
 from typing import Final
 
 __all__ = [
+    "ANALYSIS_ASKED_KEY",
     "ANALYSIS_DUE_KEY",
+    "ANALYSIS_RECENT_KEY",
+    "ANALYSIS_STATS_KEY",
+    "ANALYSIS_WORKERS_KEY",
     "ARCHIVED_SIGNAL",
     "ARCHIVE_DUE_KEY",
     "BOT_GAMES_KEY",
@@ -202,6 +208,10 @@ DEADLINE_VERSIONS_KEY: Final = "{clock}:versions"
 
 ARCHIVE_DUE_KEY: Final = "{archive}:due"
 ANALYSIS_DUE_KEY: Final = "{analysis}:due"
+ANALYSIS_ASKED_KEY: Final = "{analysis}:asked"
+ANALYSIS_WORKERS_KEY: Final = "{analysis}:workers"
+ANALYSIS_STATS_KEY: Final = "{analysis}:stats"
+ANALYSIS_RECENT_KEY: Final = "{analysis}:recent"
 
 BOT_GAMES_KEY: Final = "bots:games"
 PRESENCE_SERVERS_KEY: Final = "presence:servers"

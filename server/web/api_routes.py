@@ -54,7 +54,7 @@ from server.web.request_parts import (
 from server.web.seat_routes import routes as seat_routes
 from server.web.sessions import mask_deleted, session_account
 from server.web.state import parts, running
-from server.workers.analyser import AnalysisQueue
+from server.workers.analyser import AnalysisQueue, now_ms
 
 DEFAULT_LIMIT: Final = 50
 MAX_LIMIT: Final = 200
@@ -202,22 +202,56 @@ async def game_export(request: Request) -> Response:
     return json(record, headers={"Content-Disposition": f'attachment; filename="{game_id}.json"'})
 
 
-async def game_analysis(request: Request) -> Response:
-    """A finished game's analysis (docs/analysis.md): done, or pending (and noted for
-    the bots' runners, if it was not)."""
-    service = _service(request)
+async def _finished_game(request: Request) -> str:
+    """The id of the request's game: 404 unknown, 409 not finished (nothing to analyse)."""
     game_id = _game_id(request)
-    summary = await service.reader.summary(game_id)
+    summary = await _service(request).reader.summary(game_id)
     if summary["status"] != "finished":
         raise ServiceError(
             "conflict", "analysis.not_finished", {"game": game_id, "status": summary["status"]}
         )
-    queue = AnalysisQueue(service.store.client)
+    return game_id
+
+
+async def _analysis_state(queue: AnalysisQueue, game_id: str, pending: int = 200) -> Response:
+    """A game's analysis as far as it goes: done (its body), queued or being analysed
+    (``pending``, where it is, with the status ``pending``), or neither
+    (``not_requested``, or ``off``)."""
     body = await queue.result(game_id)
     if body is not None:
         return Response(body, media_type="application/json")
-    await queue.add(game_id)
-    return json({"status": "pending"})
+    state = await queue.state(game_id, now_ms())
+    if state is not None:
+        return json(state, pending)
+    body = await queue.result(game_id)  # done between the two looks
+    if body is not None:
+        return Response(body, media_type="application/json")
+    return json({"status": "off" if queue.mode == "off" else "not_requested"})
+
+
+async def game_analysis(request: Request) -> Response:
+    """A finished game's analysis (docs/analysis.md): done, pending (where it is in
+    the queue), or not requested. In ``every`` mode a game not queued is queued."""
+    game_id = await _finished_game(request)
+    queue = running(request).analysis_queue
+    if queue.mode == "every" and await queue.result(game_id) is None:
+        await queue.add(game_id, now_ms())
+    return await _analysis_state(queue, game_id)
+
+
+async def request_analysis(request: Request) -> Response:
+    """Ask for a finished game's analysis (docs/analysis.md): queued once, at the time
+    of the first request (a repeat changes nothing), within the asker's budget."""
+    account = await session_account(request)
+    who = f"account:{account}" if account is not None else f"ip:{client_address(request)}"
+    client_limits(request).spend_analysis(who)
+    game_id = await _finished_game(request)
+    queue = running(request).analysis_queue
+    if queue.mode == "off":
+        raise ServiceError("conflict", "analysis.off", {})
+    if await queue.result(game_id) is None:
+        await queue.add(game_id, now_ms())
+    return await _analysis_state(queue, game_id, 202)
 
 
 async def submit_command(request: Request) -> Response:
@@ -411,6 +445,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/api/games/{game_id}/export", game_export, methods=["GET"]),
         Route("/api/games/{game_id}/chat", game_chat, methods=["GET"]),
         Route("/api/games/{game_id}/analysis", game_analysis, methods=["GET"]),
+        Route("/api/games/{game_id}/analysis", request_analysis, methods=["POST"]),
         Route("/api/games/{game_id}/commands", submit_command, methods=["POST"]),
         Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
         Route("/api/catalog/{variant}", catalog, methods=["GET"]),

@@ -126,7 +126,8 @@ async def serving_games(
         # Profiles and ratings follow games as they finish (server/players/profiles.py).
         profiles = Profiles(client)
         archive_queue = ArchiveQueue(client, after_s=settings.archive_after)
-        analysis_queue = AnalysisQueue(client)
+        # Which finished games are queued for analysis (SPLENDOR_ANALYSIS, docs/analysis.md).
+        analysis_queue = AnalysisQueue(client, settings.analysis)
         chat = ChatStore(client)
         hooks = ServiceHooks(
             scheduler=deadlines,
@@ -233,7 +234,7 @@ async def beside_the_api(now: Running, settings: Settings) -> AsyncIterator[None
     service, client = now.service, now.redis
     async with contextlib.AsyncExitStack() as stack:
         now.hubs = await stack.enter_async_context(live_hubs(service, client, settings))
-        now.bot_runner, now.analyser = await stack.enter_async_context(
+        now.bot_runner, now.analysers = await stack.enter_async_context(
             running_bots(service, client, settings)
         )
         # Every process keeps the clocks' deadlines (server/games/timekeeper.py).

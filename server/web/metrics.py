@@ -57,6 +57,7 @@ async def metrics(request: Request) -> Response:
         drain=app_parts.drain,
         hubs=now.hubs,
         queues={"analysis_queue": now.analysis_queue, "archive_queue": now.archive_queue},
+        analysis=now.analysis_queue,
     )
     return Response(body, media_type=CONTENT_TYPE_LATEST)
 

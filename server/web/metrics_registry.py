@@ -6,13 +6,17 @@
   error code) and their handling time;
 - read when scraped, nothing kept in between: sockets by kind, hubs, games in the
   process's cache, whether the process is draining and whether its tailer finds Redis
-  up, and from Redis the analysis and archive queues' lengths;
+  up, and from Redis the analysis and archive queues' lengths, and the analysis
+  queue's figures, every process's (games being analysed, analysers alive, analyses
+  done, the waits between a request and its analysis's start, the recent analyses'
+  mean duration);
 - the process (CPU, memory, open files), Python's garbage collector and its version,
   by ``prometheus_client``'s own collectors.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator, Mapping
 from typing import Final, Protocol
 
@@ -25,13 +29,19 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
 from prometheus_client.registry import Collector
 from redis.exceptions import RedisError
 
 from server.games.service import GameService
 from server.live.hub_registry import HubRegistry
 from server.web.drain import Drain
+from server.workers.analyser import AnalysisQueue, AnalysisStats, now_ms
 
 __all__ = ["Metrics", "Queue"]
 
@@ -88,11 +98,17 @@ class Metrics:
         drain: Drain,
         hubs: HubRegistry | None,
         queues: Mapping[str, Queue],
+        analysis: AnalysisQueue | None = None,
     ) -> bytes:
         """The text exposition, the live gauges read now from what is given (no hubs
-        in an app without sockets); ``queues`` by the names of ``QUEUE_HELP``."""
+        in an app without sockets); ``queues`` by the names of ``QUEUE_HELP``, and the
+        analysis queue's figures."""
         self._live.service, self._live.drain, self._live.hubs = service, drain, hubs
         self._live.queues = await _queue_lengths(queues)
+        self._live.analysis = None
+        if analysis is not None:
+            with contextlib.suppress(RedisError, OSError):  # left out while Redis is down
+                self._live.analysis = await analysis.stats(now_ms())
         return generate_latest(self.registry)
 
 
@@ -104,8 +120,9 @@ class _LiveCollector(Collector):
         self.drain: Drain | None = None
         self.hubs: HubRegistry | None = None
         self.queues: dict[str, int] = {}
+        self.analysis: AnalysisStats | None = None
 
-    def collect(self) -> Iterator[GaugeMetricFamily]:
+    def collect(self) -> Iterator[Metric]:
         service, drain, hubs = self.service, self.drain, self.hubs
         if service is None or drain is None:
             return
@@ -138,6 +155,35 @@ class _LiveCollector(Collector):
         for name, help_text in QUEUE_HELP.items():
             if name in self.queues:
                 yield GaugeMetricFamily(f"splendor_{name}", help_text, self.queues[name])
+        if self.analysis is not None:
+            yield from _analysis_metrics(self.analysis)
+
+
+def _analysis_metrics(stats: AnalysisStats) -> Iterator[Metric]:
+    """The analysis queue's figures (all processes, from Redis: server/workers/analyser.py)."""
+    yield GaugeMetricFamily(
+        "splendor_analysis_running",
+        "Finished games an analyser is analysing (all processes).",
+        stats.running,
+    )
+    yield GaugeMetricFamily(
+        "splendor_analysers",
+        "Analysers alive: beating within the last 30 s (all processes and machines).",
+        stats.analysers,
+    )
+    yield CounterMetricFamily("splendor_analyses", "Analyses finished (all processes).", stats.done)
+    yield HistogramMetricFamily(
+        "splendor_analysis_wait_seconds",
+        "Time from an analysis's request (or its game's end) to its start.",
+        buckets=[(bound, float(count)) for bound, count in stats.wait_buckets],
+        sum_value=stats.wait_sum,
+    )
+    if stats.mean_seconds is not None:
+        yield GaugeMetricFamily(
+            "splendor_analysis_recent_seconds",
+            "Mean duration of the last analyses (the wait shown to players is made of it).",
+            stats.mean_seconds,
+        )
 
 
 QUEUE_HELP: Final = {

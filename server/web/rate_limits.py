@@ -81,14 +81,18 @@ class RateLimiter:
 
 
 class ClientLimits:
-    """The per-address budgets of one process: games created, seats joined, and
-    failed authentications (a token that is no seat's)."""
+    """The per-address budgets of one process: games created, seats joined, failed
+    authentications (a token that is no seat's), and analyses asked for (per account
+    for a signed-in player)."""
 
     def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.create = RateLimiter(settings.create_rate, settings.create_burst, clock=clock)
         self.join = RateLimiter(settings.join_rate, settings.join_burst, clock=clock)
         self.auth_failures = RateLimiter(
             settings.auth_failure_rate, settings.auth_failure_burst, clock=clock
+        )
+        self.analyses = RateLimiter(
+            settings.analysis_request_rate, settings.analysis_request_burst, clock=clock
         )
 
     def spend_create(self, address: str) -> None:
@@ -102,6 +106,13 @@ class ClientLimits:
         wait = self.join.allow(address)
         if wait is not None:
             raise rate_limited(wait, "seats")
+
+    def spend_analysis(self, who: str) -> None:
+        """Count an analysis asked for by ``who`` (an account, or a guest's address),
+        or raise ``rate_limited``."""
+        wait = self.analyses.allow(who)
+        if wait is not None:
+            raise rate_limited(wait, "analyses")
 
     async def authenticate(self, address: str, check: Callable[[], Awaitable[T]]) -> T:
         """``check()``, the verification of a token sent by ``address``, unless that

@@ -88,7 +88,7 @@ class Running:
     # What runs beside the API, once started (see the module's docstring).
     hubs: HubRegistry | None = None
     bot_runner: BotRunner | None = None
-    analyser: Analyser | None = None
+    analysers: list[Analyser] = field(default_factory=list)
     timekeeper: Timekeeper | None = None
     attendance: Attendance | None = None
     archiver: Archiver | None = None

@@ -133,7 +133,7 @@ class BotRunner:
             pool.shutdown(wait=False, cancel_futures=True)
         # Whether or not this runner made its own pool: the analyser's process (closed
         # just before the runner, its pool shut down without waiting) would outlive us.
-        await asyncio.to_thread(_end_workers, WORKERS_GRACE_S)
+        await asyncio.to_thread(end_workers, WORKERS_GRACE_S)
 
     async def _refresh(self) -> None:
         """Pick up games that got a bot seat; let go of those that ended."""
@@ -230,7 +230,7 @@ class BotRunner:
         return self._pool
 
 
-def _end_workers(grace: float) -> None:
+def end_workers(grace: float) -> None:
     """Wait up to ``grace`` seconds for this process's ``multiprocessing`` children
     (the MCTS workers, the analyser's search process) to finish what they compute,
     then end them: a stopped server leaves no process behind (left to themselves they
@@ -249,20 +249,21 @@ def _end_workers(grace: float) -> None:
 @asynccontextmanager
 async def running_bots(
     service: GameService, client: RedisClient, settings: Settings
-) -> AsyncIterator[tuple[BotRunner | None, Analyser | None]]:
-    """The server's own bot runner and its analyser of finished games, for as long
+) -> AsyncIterator[tuple[BotRunner | None, list[Analyser]]]:
+    """The server's own bot runner and its analysers of finished games, for as long
     as the context lasts; neither when the settings say ``bots="off"``
-    (``SPLENDOR_BOTS=off``), and no analyser without an analysis budget."""
+    (``SPLENDOR_BOTS=off``), and no analyser without an analysis budget or with
+    ``SPLENDOR_ANALYSERS=0``."""
     if settings.bots == "off":
-        yield None, None
+        yield None, []
         return
     tail = tail_client(client)
     runner = BotRunner(service, tail, delay=settings.bot_delay, seconds=settings.mcts_seconds)
-    analyser = _analyser(service, runner, settings)
+    analysers = _analysers(service, runner, settings)
     task = asyncio.create_task(runner.run())
     try:
-        async with _analysing(analyser):
-            yield runner, analyser
+        async with analysing(analysers):
+            yield runner, analysers
     finally:
         await runner.close()
         task.cancel()
@@ -271,21 +272,24 @@ async def running_bots(
         await close_client(tail)
 
 
-def _analyser(service: GameService, runner: BotRunner, settings: Settings) -> Analyser | None:
-    """The runner's analyser of finished games (server/workers/analyser.py), unless
-    ``SPLENDOR_ANALYSIS_BUDGET=0``."""
+def _analysers(service: GameService, runner: BotRunner, settings: Settings) -> list[Analyser]:
+    """The runner's analysers of finished games (server/workers/analyser.py), which
+    wait while a bot of the runner thinks."""
     if settings.analysis_budget <= 0:
-        return None
-    queue = AnalysisQueue(service.store.client)
-    return Analyser(service, queue, iterations=settings.analysis_budget, busy=runner.busy)
+        return []
+    queue = AnalysisQueue(service.store.client, settings.analysis)
+    return [
+        Analyser(service, queue, iterations=settings.analysis_budget, busy=runner.busy)
+        for _ in range(settings.analysers)
+    ]
 
 
 @asynccontextmanager
-async def _analysing(analyser: Analyser | None) -> AsyncIterator[None]:
-    if analyser is None:
-        yield
-        return
-    async with running(analyser):
+async def analysing(analysers: list[Analyser]) -> AsyncIterator[None]:
+    """Each analyser's loop in a task for the body."""
+    async with contextlib.AsyncExitStack() as stack:
+        for analyser in analysers:
+            await stack.enter_async_context(running(analyser))
         yield
 
 
@@ -305,7 +309,7 @@ async def run_worker(settings: Settings) -> None:
     runner = BotRunner(service, tail, delay=settings.bot_delay, seconds=settings.mcts_seconds)
     log.info("bot worker on %s", redis_url)
     try:
-        async with _analysing(_analyser(service, runner, settings)):
+        async with analysing(_analysers(service, runner, settings)):
             await runner.run()
     finally:
         await runner.close()
@@ -313,4 +317,4 @@ async def run_worker(settings: Settings) -> None:
         await client.aclose()
 
 
-__all__ = ["BOTS", "BotRunner", "run_worker", "running_bots"]
+__all__ = ["BOTS", "BotRunner", "analysing", "end_workers", "run_worker", "running_bots"]

@@ -1,5 +1,6 @@
-"""A ``splendor bots`` worker killed in the middle of a game's analysis: another
-worker takes the game over when the lease ends and finishes the same analysis."""
+"""Analysis workers killed in the middle of a game's analysis (``splendor bots`` and
+``splendor analyse``): another worker takes the game over when the lease ends and
+finishes the same analysis."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from bots.analysis import analyse
 from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.store.event_store import EventStore
-from server.store.keys import ANALYSIS_DUE_KEY, analysis_key
+from server.store.keys import ANALYSIS_DUE_KEY, ANALYSIS_WORKERS_KEY, analysis_key
 from server.workers.analyser import AnalysisQueue
 from tests.server.archive_helpers import Clock, play
 
@@ -30,6 +31,17 @@ def bots_worker(redis_url: str) -> subprocess.Popen[bytes]:
     env = {**os.environ, "REDIS_URL": redis_url, "SPLENDOR_ANALYSIS_BUDGET": str(BUDGET)}
     return subprocess.Popen(
         [sys.executable, "-m", "server.cli", "bots"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def analyse_worker(redis_url: str) -> subprocess.Popen[bytes]:
+    """``splendor analyse`` alone (no server, no bots) in a session of its own."""
+    env = {**os.environ, "REDIS_URL": redis_url, "SPLENDOR_ANALYSIS_BUDGET": str(BUDGET)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "analyse", "--workers", "1"],
         env=env,
         stdout=subprocess.DEVNULL,
         start_new_session=True,
@@ -83,6 +95,57 @@ async def test_a_killed_workers_analysis_is_resumed_by_another_worker(
     pure = json.loads(json.dumps(analyse("duel", events, game.id, BUDGET).wire()))
     assert json.loads(body) == pure
     assert await queue.due() == {}
+
+
+async def test_splendor_analyse_alone_analyses_a_requested_game_and_takes_over_a_lease(
+    redis_client: aioredis.Redis, redis_server: str
+) -> None:
+    """In request mode a finished game waits until asked for; a lone ``splendor
+    analyse`` worker (nothing else analyses on that Redis) then analyses it. SIGKILL
+    to it part-way leaves the positions written and the game leased; when the lease is
+    over a second one finishes the pure analysis, and a SIGTERM stops that one
+    cleanly (exit 0, its beat withdrawn)."""
+    clock = Clock()
+    service = GameService(EventStore(redis_client), Lobby(redis_client), clock_ms=clock)
+    queue = AnalysisQueue(redis_client, "request")
+    service.hooks.analyses = queue
+    game = await play(service, clock, "duel", 2, seed=13, timed=False)
+    assert await queue.due() == {}  # a casual game: not queued until asked for
+    first = analyse_worker(redis_server)
+    try:
+        await asyncio.sleep(0.5)
+        assert await queue.positions(game.id) == {}
+        assert await queue.add(game.id, clock.now_ms)  # as POST /api/games/{id}/analysis does
+        for _ in range(1200):
+            if len(await queue.positions(game.id)) >= 3:
+                break
+            await asyncio.sleep(0.05)
+        kill(first, signal.SIGKILL)
+    finally:
+        if first.poll() is None:
+            kill(first, signal.SIGKILL)
+    assert len(await queue.positions(game.id)) >= 3 and await queue.result(game.id) is None
+    assert (await queue.due())[game.id] > clock.now_ms  # leased by the dead worker
+    await redis_client.zadd(ANALYSIS_DUE_KEY, {game.id: 0})  # the lease is over
+    second = analyse_worker(redis_server)
+    try:
+        for _ in range(2400):
+            if await queue.result(game.id) is not None:
+                break
+            await asyncio.sleep(0.05)
+        os.kill(second.pid, signal.SIGTERM)
+        assert second.wait(30) == 0
+    finally:
+        if second.poll() is None:
+            kill(second, signal.SIGKILL)
+    body = await queue.result(game.id)
+    assert body is not None
+    events = [entry.event for entry in await service.reader.log(game.id)]
+    pure = json.loads(json.dumps(analyse("duel", events, game.id, BUDGET).wire()))
+    assert json.loads(body) == pure
+    assert await queue.due() == {}
+    alive = await redis_client.zrange(ANALYSIS_WORKERS_KEY, 0, -1)
+    assert len(alive) == 1  # the killed one's beat stays until it is stale; not the stopped one's
 
 
 def children_of(pid: int) -> list[int]:

@@ -60,7 +60,7 @@ async def test_a_finished_game_is_analysed_once_as_the_pure_analysis_has_it(
     service = _service(redis_client, clock)
     queue = AnalysisQueue(redis_client)
     game = await play(service, clock, "duel", 2, seed=7, timed=False)
-    assert await queue.due() == {game.id: 0}
+    assert list(await queue.due()) == [game.id]
     analyser = Analyser(service, queue, iterations=BUDGET, clock_ms=clock)
     try:
         assert await analyser.tick()
@@ -157,10 +157,11 @@ async def _bots_game(http: httpx.AsyncClient) -> str:
 async def test_the_analysis_route_is_pending_then_done_over_a_real_server(
     redis_client: aioredis.Redis, settings: Settings
 ) -> None:
-    """Over a real server: 404 for an unknown game, 409 for one not finished, pending
-    for a finished game not analysed yet, then done once a runner analysed it (the
-    body: the pure analysis)."""
-    quiet = settings.with_(bot_delay=0.0, analysis_budget=0)  # no analyser in the server
+    """Over a real server analysing every game (SPLENDOR_ANALYSIS=every): 404 for an
+    unknown game, 409 for one not finished, pending (queued, nothing ahead) for a
+    finished game not analysed yet, then done once a runner analysed it (the body:
+    the pure analysis)."""
+    quiet = settings.with_(bot_delay=0.0, analysis_budget=0, analysis="every")  # no analyser
     async with live_server(quiet) as server, httpx.AsyncClient(base_url=server.http_url) as http:
         r = await http.get("/api/games/nosuchgame/analysis")
         assert r.status_code == 404
@@ -170,7 +171,14 @@ async def test_the_analysis_route_is_pending_then_done_over_a_real_server(
         game_id = await _bots_game(http)
         await _finished(http, game_id)
         r = await http.get(f"/api/games/{game_id}/analysis")
-        assert r.status_code == 200 and r.json() == {"status": "pending"}
+        assert r.status_code == 200
+        assert r.json() == {
+            "status": "pending",
+            "stage": "queued",
+            "ahead": 0,
+            "analysers": 0,
+            "wait_s": None,
+        }
         service: GameService = running(server.app).service
         analyser = Analyser(service, AnalysisQueue(redis_client), iterations=BUDGET)
         try:
@@ -188,8 +196,9 @@ async def test_the_analysis_route_is_pending_then_done_over_a_real_server(
 async def test_the_servers_bot_runner_analyses_the_games_that_finish(
     redis_client: aioredis.Redis, settings: Settings
 ) -> None:
-    """A server with bots on analyses a game its bots finished, with no one asking."""
-    fast = settings.with_(bot_delay=0.0, analysis_budget=2)
+    """A server with bots on, analysing every game, analyses a game its bots finished,
+    with no one asking."""
+    fast = settings.with_(bot_delay=0.0, analysis_budget=2, analysis="every")
     async with live_server(fast) as server, httpx.AsyncClient(base_url=server.http_url) as http:
         game_id = await _bots_game(http)
         await _finished(http, game_id)

@@ -8,7 +8,7 @@ from server.common.settings import Settings, SettingsError
 
 
 def test_the_live_and_bot_settings_come_from_the_environment() -> None:
-    """The websocket buffer, the tailer's way, the bots' mode, pause, MCTS time, analysis budget and quick pairing's offer time are read from their variables."""
+    """The websocket buffer, the tailer's way, the bots' mode, pause, MCTS time, the analysis's mode, budget, analysers and request limit, and quick pairing's offer time are read from their variables."""
     settings = Settings.from_env(
         {
             "SPLENDOR_WS_BUFFER": "8192",
@@ -18,10 +18,16 @@ def test_the_live_and_bot_settings_come_from_the_environment() -> None:
             "SPLENDOR_MCTS_SECONDS": "2.5",
             "SPLENDOR_ANALYSIS_BUDGET": "0",
             "SPLENDOR_PAIRING_OFFER_AFTER": "0.5",
+            "SPLENDOR_ANALYSIS": "every",
+            "SPLENDOR_ANALYSERS": "3",
+            "SPLENDOR_ANALYSIS_REQUEST_RATE": "0.5",
+            "SPLENDOR_ANALYSIS_REQUEST_BURST": "4",
         }
     )
     assert settings.analysis_budget == 0
     assert settings.pairing_offer_after == 0.5
+    assert (settings.analysis, settings.analysers) == ("every", 3)
+    assert (settings.analysis_request_rate, settings.analysis_request_burst) == (0.5, 4)
     assert (settings.ws_buffer, settings.tail, settings.bots) == (8192, "poll", "off")
     assert (settings.bot_delay, settings.mcts_seconds) == (0.0, 2.5)
     default = Settings.from_env({})
@@ -29,6 +35,7 @@ def test_the_live_and_bot_settings_come_from_the_environment() -> None:
     assert (default.bot_delay, default.mcts_seconds) == (0.4, 1.0)
     assert default.analysis_budget == 300
     assert default.pairing_offer_after == 20.0
+    assert (default.analysis, default.analysers) == ("request", 1)  # docs/analysis.md
 
 
 @pytest.mark.parametrize(
@@ -40,6 +47,8 @@ def test_the_live_and_bot_settings_come_from_the_environment() -> None:
         ("SPLENDOR_BOTS", "maybe"),
         ("SPLENDOR_BOT_DELAY", "soon"),
         ("SPLENDOR_ANALYSIS_BUDGET", "-1"),
+        ("SPLENDOR_ANALYSIS", "sometimes"),
+        ("SPLENDOR_ANALYSERS", "-1"),
         ("SPLENDOR_REQUEST_TIMEOUT", "0"),
         ("SPLENDOR_KEEP_ALIVE_TIMEOUT", "-1"),
         ("SPLENDOR_CREATE_BURST", "0"),

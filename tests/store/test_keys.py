@@ -52,6 +52,10 @@ PINNED: dict[str, tuple[tuple[Any, ...], object]] = {
     "DEADLINE_VERSIONS_KEY": ((), "{clock}:versions"),
     "ARCHIVE_DUE_KEY": ((), "{archive}:due"),
     "ANALYSIS_DUE_KEY": ((), "{analysis}:due"),
+    "ANALYSIS_ASKED_KEY": ((), "{analysis}:asked"),
+    "ANALYSIS_WORKERS_KEY": ((), "{analysis}:workers"),
+    "ANALYSIS_STATS_KEY": ((), "{analysis}:stats"),
+    "ANALYSIS_RECENT_KEY": ((), "{analysis}:recent"),
     "BOT_GAMES_KEY": ((), "bots:games"),
     "PRESENCE_SERVERS_KEY": ((), "presence:servers"),
     # Accounts.
