@@ -62,9 +62,16 @@ class ServerProcess:
     """One server process on 127.0.0.1:port, on the given Redis; restartable."""
 
     def __init__(
-        self, redis_url: str, log_dir: Path, port: int | None = None, *, serve: bool = False
+        self,
+        redis_url: str,
+        log_dir: Path,
+        port: int | None = None,
+        *,
+        serve: bool = False,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.redis_url = redis_url
+        self.env = env or {}  # settings of this server beside the tests' own
         self.serve = serve  # run as `splendor serve` (drains on SIGTERM) rather than uvicorn
         self.port = port or free_port()
         self.log_path = log_dir / f"server-{self.port}.log"
@@ -87,6 +94,7 @@ class ServerProcess:
             "SPLENDOR_BOT_DELAY": "0",
             # Finished games analysed with a tiny budget: the pages' plumbing, not figures.
             "SPLENDOR_ANALYSIS_BUDGET": "2",
+            **self.env,
         }
         program = ["server.cli", "serve"] if self.serve else ["uvicorn", "--factory"]
         app = [] if self.serve else ["server.web.app:create_app"]

@@ -3,10 +3,18 @@ and the bot's move (client/web/js/chancegraph.js)."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
+import pytest
+import redis
 from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.browser.conftest import Console, ServerProcess, open_page
@@ -18,7 +26,8 @@ WIDTH, LEFT, RIGHT = 600, 0, 0
 
 
 def analysis_done(api: Api, game_id: str) -> dict[str, Any]:
-    """The game's analysis once the server's bots runner has done it."""
+    """The game's analysis, asked for, once the server's bots runner has done it."""
+    assert api.http.post(f"/api/games/{game_id}/analysis").is_success
     for _ in range(1200):
         body: dict[str, Any] = api.http.get(f"/api/games/{game_id}/analysis").json()
         if body["status"] == "done":
@@ -71,3 +80,54 @@ def test_a_finished_games_replay_draws_the_chance_graph_and_a_click_moves_the_re
     box = graph.bounding_box()
     assert box is not None and 0 < box["width"] <= 390
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+@pytest.fixture
+def lone_server(redis_server: str, server_logs: Path) -> Iterator[ServerProcess]:
+    """A server of its own, on a Redis database no other test's server uses, that
+    analyses nothing itself (SPLENDOR_ANALYSERS=0): analysis on request, by a
+    ``splendor analyse`` worker."""
+    parts = urlsplit(redis_server)
+    url = urlunsplit(parts._replace(path="/7"))
+    with redis.Redis.from_url(url) as client:
+        client.flushdb()
+    process = ServerProcess(url, server_logs, env={"SPLENDOR_ANALYSERS": "0"}).start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def test_the_replays_button_asks_for_the_analysis_shows_the_queue_then_the_graph(
+    browser: Browser, contexts: list[BrowserContext], lone_server: ServerProcess, console: Console
+) -> None:
+    """A finished game not analysed: the replay says so beside a button; pressed, it
+    asks for the analysis and shows the queue (no game ahead, no analyser running);
+    once a `splendor analyse` worker starts on the Redis, the graph replaces it."""
+    api = Api(lone_server.base)
+    try:
+        game_id = play_to_the_end(api, seed=32)
+    finally:
+        api.close()
+    page = open_page(browser, contexts, console, "replay-request")
+    page.goto(f"{lone_server.base}/#/replay/{game_id}")
+    status = page.locator("#chance-status")
+    expect(status).to_have_text("This game has not been analysed.")
+    button = page.locator("#chance-request")
+    expect(button).to_be_visible()
+    button.click()
+    expect(status).to_have_text("Queued: 0 games ahead; no analyser is running at the moment.")
+    expect(button).to_be_hidden()
+    env = {**os.environ, "REDIS_URL": lone_server.redis_url, "SPLENDOR_ANALYSIS_BUDGET": "2"}
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "analyse", "--workers", "1"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        expect(page.locator("#chance-graph")).to_be_visible(timeout=60_000)
+        expect(page.locator("#chance-graph .chance-line")).to_have_count(2)
+        expect(status).to_be_empty()
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(30)

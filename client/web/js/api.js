@@ -112,9 +112,15 @@ export function gameSummary(id) {
   return request("GET", game(id));
 }
 
-/** A finished game's analysis (docs/analysis.md): {status: "pending"} or the done body. */
+/** A finished game's analysis (docs/analysis.md): the done body, or where it is
+ * ({status: "pending", stage, ...}, "not_requested" or "off"). */
 export function gameAnalysis(id) {
   return request("GET", `${game(id)}/analysis`);
+}
+
+/** Ask for a finished game's analysis (queued once; the same answers as gameAnalysis). */
+export function requestAnalysis(id) {
+  return request("POST", `${game(id)}/analysis`);
 }
 
 /** A finished game's public record, as a file (docs/export.md). */

@@ -3,13 +3,15 @@
 // Okabe-Ito palette (safe for colour-blind eyes) and a dash of its own, so the lines
 // are told apart without colour too; the biggest mistakes are rings on the mover's line;
 // a vertical line marks the version on screen. Clicking (or tapping) the graph jumps
-// the replay to the version under the pointer. While the analysis is pending the
-// panel says so and asks again every few seconds.
+// the replay to the version under the pointer. A game not analysed yet has a button
+// that asks for its analysis (the server analyses on request: docs/analysis.md); while
+// it is queued the panel says how many games are ahead and about how long it takes,
+// then how far the analysis is, asking again every few seconds.
 
-import { gameAnalysis } from "./api.js";
+import { gameAnalysis, requestAnalysis } from "./api.js";
 import { h, mount, svgElement as el } from "./dom.js";
 import { colourWord } from "./gems.js";
-import { dir, formatList, formatPercent, t, tp } from "./i18n.js";
+import { dir, formatList, formatPercent, t, tn, tp } from "./i18n.js";
 
 const W = 600;
 const H = 150;
@@ -72,6 +74,23 @@ export function actionWords(action) {
   return [ACTION_WORDS[kind] || String(kind).replace(/_/g, " "), ...fields].join(" · ");
 }
 
+/** Where a pending analysis is, in words: queued (the games ahead, the wait) or under way. */
+function waitWords(body) {
+  const known = (wait) => wait !== null && wait !== undefined;
+  if (body.stage === "queued") {
+    const n = body.ahead;
+    if (body.analysers === 0) return tn("Queued: {n} game ahead; no analyser is running at the moment.", "Queued: {n} games ahead; no analyser is running at the moment.", n);
+    if (!known(body.wait_s)) return tn("Queued: {n} game ahead.", "Queued: {n} games ahead.", n);
+    return tn("Queued: {n} game ahead, about {wait} s.", "Queued: {n} games ahead, about {wait} s.", n, { wait: body.wait_s });
+  }
+  if (body.stage === "running" && body.of) {
+    const args = { done: body.positions, of: body.of, wait: body.wait_s };
+    if (!known(body.wait_s)) return t("Analysing: {done} of {of} positions.", args);
+    return t("Analysing: {done} of {of} positions, about {wait} s left.", args);
+  }
+  return t("Analysis: the bots are still studying this game…");
+}
+
 export class ChanceGraph {
   /** names: Names (seat -> name); onPick(version) jumps the replay. */
   constructor({ gameId, names, players, onPick }) {
@@ -85,24 +104,43 @@ export class ChanceGraph {
     this.stopped = false;
     this.listeners = [];
     this.status = h("p", { class: "chance-status", id: "chance-status", "aria-live": "polite" }, t("Analysis: loading…"));
+    this.button = h("button", { type: "button", class: "btn btn-small", id: "chance-request", hidden: true, onclick: () => this.request() }, t("Analyse this game"));
     this.body = h("div", { class: "chance-body" });
-    this.el = h("section", { class: "chance-panel", id: "chance-panel", "aria-label": t("Chance to win") }, h("h2", { class: "chance-title" }, t("Chance to win")), this.status, this.body);
+    this.el = h("section", { class: "chance-panel", id: "chance-panel", "aria-label": t("Chance to win") }, h("h2", { class: "chance-title" }, t("Chance to win")), this.status, this.button, this.body);
   }
 
   /** Ask the server (again while pending); calls `ready(analysis)` once done. */
   async load(ready) {
     if (ready) this.listeners.push(ready);
+    await this.show(() => gameAnalysis(this.gameId));
+  }
+
+  /** Ask for the analysis (the panel's button), then follow it as `load` does. */
+  async request() {
+    this.button.disabled = true;
+    await this.show(() => requestAnalysis(this.gameId));
+  }
+
+  async show(ask) {
+    window.clearTimeout(this.timer);
     let body;
     try {
-      body = await gameAnalysis(this.gameId);
+      body = await ask();
     } catch (err) {
       this.status.textContent = t("No analysis: {problem}", { problem: err.message });
+      this.button.disabled = false;
       return;
     }
     if (this.stopped) return;
+    this.button.hidden = body.status !== "not_requested";
+    this.button.disabled = false;
+    if (body.status === "not_requested" || body.status === "off") {
+      this.status.textContent = body.status === "off" ? t("This server does not analyse games.") : t("This game has not been analysed.");
+      return;
+    }
     if (body.status !== "done") {
-      this.status.textContent = t("Analysis: the bots are still studying this game…");
-      this.timer = window.setTimeout(() => this.load(), POLL_MS);
+      this.status.textContent = waitWords(body);
+      this.timer = window.setTimeout(() => this.show(() => gameAnalysis(this.gameId)), POLL_MS);
       return;
     }
     this.analysis = body;
