@@ -78,7 +78,7 @@ def test_a_bots_move_is_marked_on_the_players_page_and_the_title_says_your_move(
     console: Console,
     screenshots: Path,
 ) -> None:
-    """After each move of a greedy bot the player's and a spectator's pages mark its tokens, the bank, the card it bought or reserved and the slot dealt, and nothing of the person's, without motion under reduced motion; the title starts with "Your move ·"; the sound toggle is remembered."""
+    """After each move of a greedy bot the player's and a spectator's pages mark its tokens, the bank, the card it bought or reserved and the slot dealt, and nothing of the person's, without motion under reduced motion; the title starts with "Your move ·"; the sound, on by default, is turned off and remembered."""
     catalog = api.catalog()
     game_id = api.new_game(seed=SEED)
     token = api.join(game_id, "Ana")
@@ -86,9 +86,10 @@ def test_a_bots_move_is_marked_on_the_players_page_and_the_title_says_your_move(
     page = open_page(browser, contexts, console, "player")
     give_seat(page, server.base, game_id, 0, token, "Ana")
     page.goto(f"{server.base}/#/play/{game_id}")
-    page.click("#sound-toggle")
     expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "true")
-    assert page.evaluate("localStorage.getItem('splendor.sound')") == "on"
+    page.click("#sound-toggle")
+    expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate("localStorage.getItem('splendor.sound')") == "off"
     spectator = open_page(browser, contexts, console, "spectator")
     spectator.goto(f"{server.base}/#/watch/{game_id}")
 

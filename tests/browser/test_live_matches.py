@@ -70,7 +70,7 @@ def test_a_clock_runs_out_on_the_page_of_the_player_left_behind(
     console: Console,
     screenshots: Path,
 ) -> None:
-    """Two pages at an 8+0 game: after the first moves the mover's clock runs (red under 10 s, its low time in its tab's title); the mover closes its page and the other page sees that clock reach 0:00.0 and the result on time, with the ranks."""
+    """Two pages at an 8+0 game: after the first moves the mover's clock runs (red under 10 s, its low time in its tab's title after an hourglass); the mover closes its page and the other page sees that clock reach 0:00.0 and the result on time, with the ranks."""
     clock = {"initial": 8, "increment": 0}
     game_id, tokens, pages = two_players(browser, contexts, console, server, api, clock)
     for seat, page in enumerate(pages):
@@ -80,7 +80,7 @@ def test_a_clock_runs_out_on_the_page_of_the_player_left_behind(
     left, stays = pages[mover], pages[1 - mover]
     clock = stays.locator(f'[data-player="{mover}"] .clock')
     expect(clock).to_have_class(re.compile(r"\bclock-running\b.*\bclock-low\b"))
-    expect(left).to_have_title(re.compile(r"^Your move · 0:0\d left · "))
+    expect(left).to_have_title(re.compile(r"^⌛ Your move · 0:0\d left · "))
     left.close()
     expect(clock.locator(".clock-time")).to_have_text("0:00.0", timeout=15_000)
     banner = stays.locator("#result-banner")

@@ -12,10 +12,23 @@
 // new events is the server's truth (a turn's end adds the increment, a new mover's
 // clock starts from its bank).
 
-import { h } from "./dom.js";
+import { h, svg } from "./dom.js";
 import { formatClock, formatMinutes, t } from "./i18n.js";
 
+/** Under this a running clock (or a first-move window) is red and ticks each second. */
 export const LOW_MS = 10_000;
+/** The least time under which a clock warns (docs/web.md "Clocks"). */
+export const WARN_FLOOR_MS = 30_000;
+
+/** The time under which a clock warns that it runs low: a fifth of the time control's
+ * bank (its initial time, or a correspondence game's time a move), or 30 s, whichever
+ * is larger. */
+export function lowTimeMs(clock) {
+  const bank = clock ? (clock.initial || clock.per_move || 0) * 1000 : 0;
+  return Math.max(WARN_FLOOR_MS, bank / 5);
+}
+
+const HOURGLASS = '<path d="M6 2h12v2c0 3-2 5-4 6v0c2 1 4 3 4 6v4H6v-4c0-3 2-5 4-6-2-1-4-3-4-6z" fill="none" stroke="currentColor" stroke-width="2"/><path d="M9 19h6v-2c0-1-1-2-3-3-2 1-3 2-3 3z"/>';
 
 /** "4:59", "0:09.4" under 10 s, "1:02:03" over an hour, "2d 3h" over a day. */
 export function clockText(ms) {
@@ -120,6 +133,8 @@ export class SeatClocks {
       "span",
       { class: ["clock", who && "clock-compact"], role: "timer", dataset: { clockSeat: String(seat) }, "aria-label": seat === this.you ? t("Your clock") : t("{who}'s clock", { who: this.names.of(seat) }) },
       who ? h("span", { class: "clock-who", "aria-hidden": "true" }, who) : null,
+      // Low time is said by more than colour: an hourglass, an outline, and words.
+      h("span", { class: "clock-flag" }, svg("0 0 24 24", HOURGLASS, { class: "clock-flag-icon" }), h("span", { class: "sr-only" }, t("low time"))),
       h("span", { class: "clock-time" }),
       h("span", { class: "clock-note" }),
     );
@@ -154,6 +169,7 @@ export class SeatClocks {
 
   draw() {
     const now = performance.now();
+    const warn = lowTimeMs(this.state.clock);
     for (const el of [...this.roots].flatMap((root) => [...root.querySelectorAll(".clock[data-clock-seat]")])) {
       const seat = Number(el.dataset.clockSeat);
       const ms = this.state.shown(seat, now);
@@ -162,12 +178,21 @@ export class SeatClocks {
       const first = this.state.mover === seat ? this.state.firstMoveLeft(now) : null;
       el.querySelector(".clock-time").textContent = clockText(ms);
       el.querySelector(".clock-note").textContent = first === null ? "" : t("first move {time}", { time: titleText(first) });
+      const low = (running && ms < LOW_MS) || (first !== null && first < LOW_MS) || ms <= 0;
       el.classList.toggle("clock-running", running);
-      el.classList.toggle("clock-low", (running && ms < LOW_MS) || (first !== null && first < LOW_MS) || ms <= 0);
+      el.classList.toggle("clock-low", low);
+      el.classList.toggle("clock-warn", low || (running && ms < warn));
       el.dataset.ms = String(Math.round(ms));
     }
     const mine = this.you === null ? null : this.mineLeft(now);
-    this.onMine(mine);
+    this.onMine(mine, mine === null ? 0 : this.mineWarn());
+  }
+
+  /** Under what this page's seat's running time warns: a first-move window warns
+   * under LOW_MS (it is short by design), a clock under `lowTimeMs`. */
+  mineWarn() {
+    const clock = this.state.clock;
+    return clock && clock.running === this.you ? lowTimeMs(clock) : LOW_MS;
   }
 
   /** The time this page's seat has left to move now (its clock or its first-move

@@ -12,7 +12,7 @@ import { LeaveControls, markOut } from "./leaving.js";
 import { TablePresence } from "./presence.js";
 import { Rematch } from "./rematch.js";
 import { gameTags } from "./timecontrol.js";
-import { SeatClocks, titleText } from "./clocks.js";
+import { LOW_MS, SeatClocks, titleText } from "./clocks.js";
 import { TableKeys } from "./keys.js";
 import { LiveGame } from "./live.js";
 import { myBar } from "./mybar.js";
@@ -24,6 +24,7 @@ import { accountName, askToLogIn, checkAccount, onAccountChange } from "./accoun
 import { accountSeated, reroute, seatBack } from "./seatback.js";
 import { seatFor } from "./seats.js";
 import { sharePanel } from "./share.js";
+import { soundControls, sounds } from "./sound.js";
 import { decorate, renderPlayers, renderTable } from "./table.js";
 import { DuelControls } from "./duel_controls.js";
 import { decorateDuel, renderDuelPlayers, renderDuelTable } from "./duel_table.js";
@@ -69,6 +70,21 @@ export function connectionBadge(state, status = null, problem = null) {
     h("span", { class: "conn-dot", "aria-hidden": "true" }),
     over || CONNECTION_WORDS[state] || state,
   );
+}
+
+/**
+ * The sound a new view makes (sound.js), from the view before it: one a view, the
+ * most telling: the end, the start, your move, else anyone's move (a turn ended).
+ * None for the page's first view, nor for a view that changes no turn.
+ */
+export function tableSound(before, after) {
+  if (!before || !after || after.version <= before.version) return null;
+  if (after.status === "finished" && before.status !== "finished") return "end";
+  if (after.status !== "live") return null;
+  if (before.status === "open") return "start";
+  if (isMyTurn(after) && !isMyTurn(before)) return "your_move";
+  const turn = (v) => (v.turn ? v.turn.number : null);
+  return before.status === "live" && turn(after) !== turn(before) ? "move" : null;
 }
 
 /**
@@ -165,16 +181,35 @@ export async function showGame(main, gameId, mode) {
   // Kept across the head's redraws: an open menu stays open (device.js).
   const deviceMenu = token ? makeDeviceMenu(gameId, token, { name: seat.name, onReplaced: reroute }) : null;
   const turnAlert = token ? new TurnAlert({ what: `${variantName(summary.variant)} #${gameId}` }) : null;
-  // The clocks; on your move, under a minute left goes to the tab's title.
+  // The clocks; on your move, under a minute left goes to the tab's title, and under
+  // the warning (clocks.js lowTimeMs) the title starts with an hourglass, the low-time
+  // sound plays once, and under 10 s a tick each second.
   let clockNote = "";
+  let clockLow = false;
+  let lowSounded = false;
+  let lastTick = null;
   const clocks = new SeatClocks({
     names,
-    onMine: (ms) => {
-      const note = ms !== null && ms < 60_000 ? t("{time} left", { time: titleText(ms) }) : "";
-      if (turnAlert && note !== clockNote) turnAlert.setClockNote(note);
+    onMine: (ms, warnMs) => {
+      if (!turnAlert) return;
+      const low = ms !== null && ms < warnMs;
+      const note = ms !== null && (low || ms < 60_000) ? t("{time} left", { time: titleText(ms) }) : "";
+      if (note !== clockNote || low !== clockLow) turnAlert.setClockNote(note, low);
       clockNote = note;
+      clockLow = low;
+      if (ms === null) {
+        lowSounded = false;
+        lastTick = null;
+        return;
+      }
+      if (low && !lowSounded && ms > 0) sounds.play("low_time");
+      lowSounded = lowSounded || low;
+      const second = Math.ceil(ms / 1000);
+      if (ms > 0 && ms < LOW_MS && second !== lastTick && lastTick !== null) sounds.play("tick");
+      lastTick = ms < LOW_MS ? second : null;
     },
   });
+  const spectatorSound = turnAlert ? null : soundControls();
 
   const endRematch = h("div", { class: "end-rematch" });
   const rematch = new Rematch({
@@ -200,6 +235,8 @@ export async function showGame(main, gameId, mode) {
     token,
     onView: (v, info) => {
       lastMove.note(view, v);
+      const heard = tableSound(view, v);
+      if (heard) sounds.play(heard);
       view = v;
       if (info.event) log.add([{ version: v.version, ...info.event }]);
       if (info.snapshot) catchUpLog();
@@ -304,7 +341,7 @@ export async function showGame(main, gameId, mode) {
         { class: "head-side" },
         connectionBadge(connection, view ? view.status : null, problem),
         h("span", { class: "who-am-i" }, token ? t("Playing as {name}", { name: seat.name }) : t("Watching")),
-        turnAlert ? turnAlert.el : null,
+        turnAlert ? turnAlert.el : spectatorSound,
         leave ? leave.buttons(view) : null,
         keys.button,
         view && view.status !== "open"
