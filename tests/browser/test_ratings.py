@@ -157,8 +157,11 @@ def test_a_rated_game_between_two_pages_moves_both_ratings(
 
     host.goto(f"{server.base}/#/")
     listed = host.locator(f'#finished-games [data-game="{game_id}"]')
-    expect(listed).to_contain_text(f"{guest_name} ({winner})")
-    expect(listed).to_contain_text(f"{host_name} ({loser})")
+    # A counted game's names carry the rating after it and its change.
+    expect(listed).to_contain_text(
+        f"{guest_name} ({winner}, {change_words(winner - guest_before)})"
+    )
+    expect(listed).to_contain_text(f"{host_name} ({loser}, {change_words(loser - host_before)})")
 
     phone = open_page(browser, contexts, console, "phone", PHONE)
     rating_on_profile(phone, server.base, guest_name, 10)
@@ -168,4 +171,98 @@ def test_a_rated_game_between_two_pages_moves_both_ratings(
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     found += serious_violations(phone, "profile at phone size")
     assert found == []
+    assert console.unexpected(("401",)) == []
+
+
+def change_words(delta: int) -> str:
+    """A change as the page writes it: "+12", "−8" (a real minus sign)."""
+    return f"+{delta}" if delta > 0 else f"\u2212{-delta}" if delta < 0 else "0"
+
+
+def test_the_table_and_the_end_screen_show_ratings_changes_ranks_and_clocks(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    server: ServerProcess,
+    api: Api,
+    console: Console,
+) -> None:
+    """Two new accounts play a rated 5+3 classic game on two pages: each name at the
+    table has "1500?" beside it (provisional); after two moves each the seat to move
+    resigns: both end screens list the winner first and the resigner second, each
+    with its change ("+N", "−N" with a real minus sign, the profile history's), and
+    each seat's clock as the finished view gives it; the banner's ranks, the lobby's
+    results and both profiles show the same changes; the end screen fits 360 px."""
+    host_name, guest_name = new_username("Hal"), new_username("Gil")
+    host = open_page(browser, contexts, console, "end-host")
+    host.goto(f"{server.base}/#/")
+    sign_up(host, host_name)
+    host.select_option("#seat-1", "open")
+    host.select_option("#time-control", "5+3")
+    host.check("#rated")
+    host.click("#start-game")
+    host.wait_for_url("**/#/play/*")
+    game_id = host.url.rsplit("/", 1)[1]
+    guest = open_page(browser, contexts, console, "end-guest")
+    guest.goto(f"{server.base}/#/")
+    sign_up(guest, guest_name)
+    guest.goto(f"{server.base}/#/join/{game_id}")
+    guest.click("#join-game")
+    guest.wait_for_url(f"**/#/play/{game_id}")
+    pages = [host, guest]
+    for page in pages:
+        expect(page.locator("#table")).to_have_attribute("data-status", "live")
+        for seat in (0, 1):
+            rating = page.locator(f'[data-player="{seat}"] .player-head .seat-rating')
+            expect(rating).to_have_text("1500?")
+            expect(rating).to_have_attribute("data-provisional", "true")
+
+    tokens = [seat_record(page, game_id)["token"] for page in pages]
+    for _ in range(2 * len(pages)):
+        seat = api.view(game_id)["turn"]["seat"]
+        view = api.view(game_id, tokens[seat])
+        move = next(a for a in view["legal"] if a["kind"] == "take_three")
+        version = view["version"]
+        click_action(pages[seat], move, view["players"][seat])
+        expect(pages[seat].locator("#table")).not_to_have_attribute("data-version", str(version))
+    resigner = api.view(game_id)["turn"]["seat"]
+    winner = 1 - resigner
+    pages[resigner].click("#resign-game")
+    pages[resigner].click("#resign-confirm")
+    names = [host_name, guest_name]
+    deltas = {}
+    for seat, name in enumerate(names):
+        profile = api.http.get(f"/api/players/{name.lower()}").json()
+        deltas[seat] = profile["history"]["classic"][-1]["delta"]
+    assert deltas[winner] > 0 > deltas[resigner]
+    finished = api.view(game_id)
+    assert finished["status"] == "finished"
+    remaining = finished["clock"]["remaining"]
+    for page in pages:
+        rows = page.locator("#end-dialog .result-table tbody tr")
+        expect(rows).to_have_count(2)
+        expect(rows.nth(0)).to_have_attribute("data-seat", str(winner))
+        expect(rows.nth(0)).to_have_attribute("data-rank", "1")
+        expect(rows.nth(1)).to_have_attribute("data-seat", str(resigner))
+        expect(rows.nth(1)).to_have_attribute("data-rank", "2")
+        for row, seat in ((rows.nth(0), winner), (rows.nth(1), resigner)):
+            expect(row.locator(".rating-change")).to_have_text(change_words(deltas[seat]))
+            expect(row.locator(".col-clock")).to_have_attribute("data-clock", str(remaining[seat]))
+        banner = page.locator(f'#result-banner .ranks li[data-seat="{resigner}"] .rating-change')
+        expect(banner).to_have_text(change_words(deltas[resigner]))
+    host.set_viewport_size({"width": 360, "height": 740})
+    expect(host.locator("#end-dialog")).to_be_visible()
+    box = host.locator("#end-dialog").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+    assert host.evaluate("document.documentElement.scrollWidth") <= 360
+    table = host.locator("#end-dialog .result-table").bounding_box()
+    assert table is not None and table["x"] + table["width"] <= 360
+
+    host.goto(f"{server.base}/#/")
+    result = host.locator(f'#finished-games [data-game="{game_id}"]')
+    for seat in (0, 1):
+        expect(result).to_contain_text(change_words(deltas[seat]))
+    for seat, name in enumerate(names):
+        host.goto(f"{server.base}/#/player/{name}")
+        change = host.locator(f'#player-games [data-game="{game_id}"] .rating-change')
+        expect(change).to_have_text(change_words(deltas[seat]))
     assert console.unexpected(("401",)) == []

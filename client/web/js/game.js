@@ -23,6 +23,7 @@ import { abortedBanner, tickWaited, waitingBanner } from "./waiting.js";
 import { accountName, askToLogIn, checkAccount, onAccountChange } from "./account.js";
 import { accountSeated, reroute, seatBack } from "./seatback.js";
 import { seatFor } from "./seats.js";
+import { decorateRatings, seatRatings } from "./seatratings.js";
 import { sharePanel } from "./share.js";
 import { soundControls, sounds } from "./sound.js";
 import { decorate, renderPlayers, renderTable } from "./table.js";
@@ -177,6 +178,11 @@ export async function showGame(main, gameId, mode) {
   let connection = "connecting";
   let shownEnd = false;
   let previousStatus = null;
+  // A rated game's ratings beside the names, and each seat's change once it counted
+  // (seatratings.js); null for a casual game.
+  let ratings = seatRatings(summary);
+  let ratingsKey = JSON.stringify(summary.seats || []);
+  let ratingsAsked = 0; // the seats seen when the summary was last asked for their ratings
   const lastMove = new LastMove();
   // Kept across the head's redraws: an open menu stays open (device.js).
   const deviceMenu = token ? makeDeviceMenu(gameId, token, { name: seat.name, onReplaced: reroute }) : null;
@@ -241,6 +247,11 @@ export async function showGame(main, gameId, mode) {
       if (info.event) log.add([{ version: v.version, ...info.event }]);
       if (info.snapshot) catchUpLog();
       names.learnView(v);
+      // A seat taken since the summary was read: its rating comes with the summary.
+      if (ratings && v.players.length > ratingsAsked && v.players.some((p) => (p.account || p.bot) && !ratings.has(p.seat))) {
+        ratingsAsked = v.players.length;
+        loadRatings();
+      }
       if (turnAlert) turnAlert.update(v);
       clocks.update(v);
       presence.update(v);
@@ -356,7 +367,7 @@ export async function showGame(main, gameId, mode) {
   function renderBanner() {
     const canAbort = !!view && (view.legal || []).some((a) => a.kind === "abort");
     const aborted = view && view.status === "aborted" ? [...log.events.values()].find((e) => e.type === "GameAborted") || null : null;
-    const key = refused ? JSON.stringify(["refused", accountName()]) : view ? JSON.stringify([view.status, view.players.length, view.result, canAbort, aborted, rematch.key()]) : null;
+    const key = refused ? JSON.stringify(["refused", accountName()]) : view ? JSON.stringify([view.status, view.players.length, view.result, canAbort, aborted, rematch.key(), ratingsKey]) : null;
     if (key === bannerKey) return;
     bannerKey = key;
     if (refused) return mount(bannerSlot, seatMovedBanner(gameId, summary));
@@ -374,7 +385,7 @@ export async function showGame(main, gameId, mode) {
           "section",
           { class: "banner banner-end", id: "result-banner", "aria-label": t("Result") },
           h("h2", {}, resultHeadline(view)),
-          rankList(view),
+          rankList(view, ratings),
           h("div", { class: "banner-actions" }, again, h("a", { class: ["btn", !again && "btn-primary"], href: `#/replay/${encodeURIComponent(gameId)}` }, t("Replay this game")), h("a", { class: "btn", href: "#/" }, t("Back to the lobby"))),
         ),
       );
@@ -413,6 +424,7 @@ export async function showGame(main, gameId, mode) {
       clocks.decorate(playersSlot);
       presence.decorate(playersSlot);
       markOut(playersSlot, view);
+      decorateRatings(playersSlot, ratings);
     }
     if (ui) {
       kit.decorate(tableSlot, view, ui);
@@ -435,14 +447,43 @@ export async function showGame(main, gameId, mode) {
     else mount(barSlot);
   }
 
+  // The end's table, drawn again when the game's rating changes arrive.
+  const endTable = h("div", { class: "end-table" });
+
+  /** Once a rated game is over, its summary again: each seat's change once counted
+   * (the process that ended it counts it before answering the last move, but this
+   * page may see the end first: a pending count is asked again a few times). */
+  async function refreshRatings() {
+    if (!ratings) return;
+    for (let attempt = 0; attempt < 6 && !left; attempt += 1) {
+      const fresh = await loadRatings();
+      if (fresh && fresh.status === "finished" && typeof fresh.counted === "boolean" && fresh.not_counted !== "pending") return;
+      await new Promise((done) => window.setTimeout(done, 1000));
+    }
+  }
+
+  /** The game's summary again, for its seats' ratings; null when it can't be read. */
+  async function loadRatings() {
+    const fresh = await gameSummary(gameId).catch(() => null);
+    if (!fresh || left) return null;
+    ratings = seatRatings(fresh);
+    ratingsKey = JSON.stringify(fresh.seats || []);
+    drawn.view = null; // the players' heads are drawn again with the ratings
+    scheduleRender();
+    if (shownEnd && view) mount(endTable, resultTable(view, ratings));
+    return fresh;
+  }
+
   function showEnd() {
     shownEnd = true;
     mount(endRematch, rematch.actions(view, "end"));
+    mount(endTable, resultTable(view, ratings));
+    refreshRatings();
     mount(
       endDialog,
       h("h2", { id: "end-title", class: "dialog-title" }, t("Game over")),
       h("p", { class: "end-headline" }, resultHeadline(view)),
-      resultTable(view),
+      endTable,
       endRematch,
       h(
         "div",

@@ -114,6 +114,13 @@ export function formatNumber(n) {
   return numbers.format(n);
 }
 
+const signed = new Intl.NumberFormat(lang, { useGrouping: false, signDisplay: "exceptZero" });
+
+/** A change with its sign: "+12", "−8" (a real minus sign, U+2212), "0". */
+export function formatChange(n) {
+  return signed.format(n).replace("-", "\u2212");
+}
+
 /** A share from 0 to 1 as a whole percentage: "45%", "۴۵٪". */
 export function formatPercent(share) {
   return percents.format(share);

@@ -4,7 +4,7 @@
 import { accountName, onAccountChange, whenAccountKnown } from "./account.js";
 import { ApiError, createGame, fetchView, gameSummary, listGames, takeSeat } from "./api.js";
 import { h, listWords, mount } from "./dom.js";
-import { formatNumber, formatRelative, t, tn, tp } from "./i18n.js";
+import { formatChange, formatNumber, formatRelative, t, tn, tp } from "./i18n.js";
 import { reasonWords } from "./duel_words.js";
 import { howtoPanel } from "./howto.js";
 import { pairingPanel } from "./pairing.js";
@@ -377,6 +377,13 @@ function ratedLabel(seats, s) {
   return Number.isInteger(s.rating) ? t("{name} ({rating})", { name: seatLabel(seats, s), rating: s.rating }) : seatLabel(seats, s);
 }
 
+/** In the results, a counted game's seat with its rating after the game and its
+ * change (docs/ratings.md): "Ada (1623, +12)", "Bo (1480, −8)". */
+function resultLabel(seats, s) {
+  if (!Number.isInteger(s.delta) || !Number.isInteger(s.rating)) return ratedLabel(seats, s);
+  return t("{name} ({rating}, {change})", { name: seatLabel(seats, s), rating: s.rating, change: formatChange(s.delta) });
+}
+
 /** The rating of a seat of a listed game, as a small number beside its name. */
 function ratingOf(g, seat) {
   const s = (g.seats || []).find((x) => x.seat === seat);
@@ -407,9 +414,9 @@ function liveRow(g, view) {
 function finishedRow(g) {
   const seats = g.seats || [];
   const r = g.result;
-  let text = seats.map((s) => ratedLabel(seats, s)).join(" · ");
+  let text = seats.map((s) => resultLabel(seats, s)).join(" · ");
   if (r && r.winners) {
-    const name = (seat) => ratedLabel(seats, seats.find((s) => s.seat === seat) || { seat, name: t("Seat {n}", { n: seat + 1 }) });
+    const name = (seat) => resultLabel(seats, seats.find((s) => s.seat === seat) || { seat, name: t("Seat {n}", { n: seat + 1 }) });
     const others = seats.map((s) => s.seat).filter((s) => !r.winners.includes(s));
     const winners = listWords(r.winners.map(name));
     const how = r.reason ? reasonWords(r.reason) : "";

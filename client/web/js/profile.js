@@ -4,6 +4,7 @@
 
 import { ApiError, playerProfile } from "./api.js";
 import { h, listWords, mount } from "./dom.js";
+import { changeTag } from "./seatratings.js";
 import { formatDate, formatNumber, formatPercent, t, tn, tp } from "./i18n.js";
 import { botMark, LISTED, playerWords, RATED_VARIANTS } from "./leaderboard.js";
 import { ratingGraph } from "./ratinggraph.js";
@@ -109,6 +110,12 @@ function outcome(g) {
 // A game without a result, by its status.
 const STATUS_WORDS = { open: tp("outcome", "open"), live: tp("outcome", "live"), finished: tp("outcome", "finished"), aborted: tp("outcome", "aborted") };
 
+/** The player's rating change in a counted game (docs/ratings.md): "+12", "−8". */
+function ownChange(g) {
+  const mine = (g.seats || []).find((s) => s.seat === g.seat);
+  return mine && Number.isInteger(mine.delta) ? changeTag(mine.delta) : null;
+}
+
 function gameRow(g) {
   const seats = g.seats || [];
   const others = seats.filter((s) => s.seat !== g.seat).map((s) => seatLabel(seats, s));
@@ -123,6 +130,7 @@ function gameRow(g) {
       "div",
       { class: "game-row-body" },
       h("strong", { class: ["outcome", result.won && "outcome-won"] }, result.words),
+      ownChange(g),
       h("span", {}, others.length ? t("against {players}", { players: listWords(others) }) : ""),
       h("span", { class: "muted" }, ended ? t("{line} · {date}", { line, date: ended }) : line),
       countedNote(g),

@@ -4,7 +4,8 @@
 import { h, listWords, svg } from "./dom.js";
 import { bestColour } from "./duel_cards.js";
 import { colourWord } from "./gems.js";
-import { formatNumber, t, tn, tp } from "./i18n.js";
+import { formatClock, formatNumber, t, tn, tp } from "./i18n.js";
+import { changeTag, ratingAfter } from "./seatratings.js";
 import { LEFT_WIN_WORDS, seatLabel } from "./words.js";
 
 /** What a seat that went out did (a player's `out`, RULES.md part 3). */
@@ -38,22 +39,56 @@ function leftHeadline(view) {
   return tn("{winners} wins {how}.", "{winners} share the victory {how}.", winners.length, args);
 }
 
-/** The ranks (result.ranks): "1. Ana", "2. Ben (ran out of time)", best first. */
-export function rankList(view) {
+/**
+ * The seats best first: by `result.ranks` (ties share a rank; seats out last), else
+ * (a result without ranks) the winners first; then by seat.
+ */
+export function rankedSeats(view) {
+  return view.players.map((p) => p.seat).sort((a, b) => rankOf(view, a) - rankOf(view, b) || a - b);
+}
+
+function rankOf(view, seat) {
+  const r = view.result;
+  return r && r.ranks ? r.ranks[seat] : r && r.winners.includes(seat) ? 1 : 2;
+}
+
+/** The ranks (result.ranks): "1. Ana +12", "2. Ben (ran out of time) −12", best
+ * first; `ratings` (seatratings.js) adds a counted game's changes. */
+export function rankList(view, ratings = null) {
   const r = view.result;
   if (!r || !r.ranks) return null;
-  const order = view.players.map((p) => p.seat).sort((a, b) => r.ranks[a] - r.ranks[b] || a - b);
   return h(
     "ol",
     { class: "ranks", "aria-label": t("Ranks") },
-    order.map((seat) => {
+    rankedSeats(view).map((seat) => {
       const p = view.players.find((q) => q.seat === seat);
       const name = nameOf(view, seat);
       const out = p && p.out ? OUT_WORDS[p.out] || t("out") : null;
       const line = out ? t("{name} ({out})", { name, out }) : name;
-      return h("li", { dataset: { seat: String(seat), rank: String(r.ranks[seat]) } }, h("b", {}, t("{rank}.", { rank: r.ranks[seat] })), ` ${line}`);
+      const rating = ratings && ratings.get(seat);
+      const change = rating && rating.delta !== null ? [" ", changeTag(rating.delta)] : null;
+      return h("li", { dataset: { seat: String(seat), rank: String(r.ranks[seat]) } }, h("b", {}, t("{rank}.", { rank: r.ranks[seat] })), ` ${line}`, change);
     }),
   );
+}
+
+/** The end screen's extra columns: the rank first; each seat's rating (and its change
+ * once counted) in a rated game; each seat's clock as the game left it in a timed one. */
+function extraColumns(view, ratings) {
+  const clock = view.clock && (view.clock.remaining || []).some((ms) => ms !== null && ms !== undefined) ? view.clock : null;
+  return {
+    head: (cells) => [h("th", { scope: "col", class: "col-rank" }, h("span", { class: "sr-only" }, t("Rank"))), ...cells, ratings ? h("th", { scope: "col", class: "col-rating" }, t("Rating")) : null, clock ? h("th", { scope: "col", class: "col-clock" }, t("Clock")) : null],
+    row: (seat, cells) => {
+      const rating = ratings && ratings.get(seat);
+      const ms = clock ? clock.remaining[seat] : null;
+      return [
+        h("td", { class: "col-rank" }, t("{rank}.", { rank: rankOf(view, seat) })),
+        ...cells,
+        ratings ? h("td", { class: "col-rating" }, rating ? ratingAfter(rating) : null) : null,
+        clock ? h("td", { class: "col-clock", dataset: { clock: ms === null || ms === undefined ? "" : String(ms) } }, ms === null || ms === undefined ? null : formatClock(ms)) : null,
+      ];
+    },
+  };
 }
 
 function nameOf(view, seat) {
@@ -79,24 +114,25 @@ function duelHeadline(view) {
   return p && DUEL_REASON[r.reason] ? DUEL_REASON[r.reason](who, p) : t("{who} wins!", { who });
 }
 
-function duelResultTable(view) {
+function duelResultTable(view, ratings) {
   const r = view.result;
+  const extra = extraColumns(view, ratings);
   return h(
     "table",
     { class: "result-table", dataset: { reason: r.reason } },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, tp("term", "Points")), h("th", { scope: "col" }, tp("term", "Crowns")), h("th", { scope: "col" }, tp("term", "Best colour")), h("th", { scope: "col", class: "col-cards" }, tp("term", "Cards")))),
+    h("thead", {}, h("tr", {}, extra.head([h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, tp("term", "Points")), h("th", { scope: "col" }, tp("term", "Crowns")), h("th", { scope: "col" }, tp("term", "Best colour")), h("th", { scope: "col", class: "col-cards" }, tp("term", "Cards"))]))),
     h(
       "tbody",
       {},
-      [...view.players]
-        .sort((a, b) => Number(r.winners.includes(b.seat)) - Number(r.winners.includes(a.seat)))
+      rankedSeats(view)
+        .map((seat) => view.players.find((q) => q.seat === seat))
         .map((p) => {
           const won = r.winners.includes(p.seat);
           const [colour, points] = bestColour(p);
           return h(
             "tr",
-            { class: won ? "won" : null, dataset: { seat: String(p.seat) } },
-            h(
+            { class: won ? "won" : null, dataset: { seat: String(p.seat), rank: String(rankOf(view, p.seat)) } },
+            extra.row(p.seat, [h(
               "th",
               { scope: "row" },
               won ? svg("0 0 24 24", '<path d="M3 18 4.5 7l4.5 5 3-7 3 7 4.5-5L21 18Z"/>', { class: "win-crown" }) : null,
@@ -107,32 +143,36 @@ function duelResultTable(view) {
             h("td", { class: r.reason === "crowns" && won ? "decisive" : null }, formatNumber(p.crowns)),
             h("td", { class: r.reason === "colour" && won ? "decisive" : null }, points ? t("{n} {colour}", { n: points, colour: colourWord(colour) }) : formatNumber(0)),
             h("td", { class: "col-cards" }, formatNumber(p.cards.length)),
-          );
+          ]));
         }),
     ),
   );
 }
 
-/** Ranked rows: most points first, then fewest cards (the tie-break of RULES.md). */
-export function resultTable(view) {
-  if (view.variant === "duel") return duelResultTable(view);
+/**
+ * The end screen's table, in rank order (`result.ranks`: the winners first, ties
+ * sharing a rank, the seats out last), each row with its rank, and in a rated game
+ * each seat's rating and change (`ratings`, seatratings.js), in a timed one each
+ * seat's clock as the game left it (the finished view's `remaining`).
+ */
+export function resultTable(view, ratings = null) {
+  if (view.variant === "duel") return duelResultTable(view, ratings);
   const r = view.result;
-  const seats = view.players.map((p) => p.seat);
-  seats.sort((a, b) => r.points[b] - r.points[a] || r.cards[a] - r.cards[b]);
+  const extra = extraColumns(view, ratings);
   return h(
     "table",
     { class: "result-table" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, tp("term", "Points")), h("th", { scope: "col" }, tp("term", "Cards")), h("th", { scope: "col" }, tp("term", "Nobles")))),
+    h("thead", {}, h("tr", {}, extra.head([h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, tp("term", "Points")), h("th", { scope: "col", class: "col-cards" }, tp("term", "Cards")), h("th", { scope: "col", class: "col-nobles" }, tp("term", "Nobles"))]))),
     h(
       "tbody",
       {},
-      seats.map((seat) => {
+      rankedSeats(view).map((seat) => {
         const p = view.players.find((q) => q.seat === seat);
         const won = r.winners.includes(seat);
         return h(
           "tr",
-          { class: won ? "won" : null, dataset: { seat: String(seat) } },
-          h(
+          { class: won ? "won" : null, dataset: { seat: String(seat), rank: String(rankOf(view, seat)) } },
+          extra.row(seat, [h(
             "th",
             { scope: "row" },
             won ? svg("0 0 24 24", '<path d="M3 18 4.5 7l4.5 5 3-7 3 7 4.5-5L21 18Z"/>', { class: "win-crown" }) : null,
@@ -140,9 +180,9 @@ export function resultTable(view) {
             won ? h("span", { class: "sr-only" }, " ", t("(winner)")) : null,
           ),
           h("td", {}, formatNumber(r.points[seat])),
-          h("td", {}, formatNumber(r.cards[seat])),
-          h("td", {}, formatNumber(p ? p.nobles.length : 0)),
-        );
+          h("td", { class: "col-cards" }, formatNumber(r.cards[seat])),
+          h("td", { class: "col-nobles" }, formatNumber(p ? p.nobles.length : 0)),
+        ]));
       }),
     ),
   );
