@@ -58,6 +58,7 @@ PINNED: dict[str, tuple[tuple[Any, ...], object]] = {
     "ANALYSIS_RECENT_KEY": ((), "{analysis}:recent"),
     "BOT_GAMES_KEY": ((), "bots:games"),
     "PRESENCE_SERVERS_KEY": ((), "presence:servers"),
+    "PRESENCE_PLAYING_KEY": ((), "presence:playing"),
     # Accounts.
     "account_key": ((USER,), "{accounts}:ana_7"),
     "sessions_key": ((USER,), "{accounts}:ana_7:sessions"),
@@ -122,6 +123,7 @@ STEMS = (
     "{analysis}:",
     "bots:games",
     "presence:servers",
+    "presence:playing",
     "{accounts}:",
     "logins:{",
     "session:",
