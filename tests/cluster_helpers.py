@@ -8,8 +8,9 @@ until every node says ``cluster_state:ok`` and knows the same slots, and stops t
 its port + 10000.
 
 For failover tests it can find the primary that holds a key's slot
-(``primary_of``), kill it with SIGKILL (``kill_primary_of``) and wait until a replica
-has taken its slots over and the cluster is ok again (``wait_for_failover``).
+(``primary_of``), kill it with SIGKILL (``kill_primary_of``), wait until a replica
+has taken its slots over and the cluster is ok again (``wait_for_failover``), and
+give a primary a fresh node as its replica (``add_replica``).
 ``node_timeout_ms`` (``cluster-node-timeout``) is short, so a failover takes seconds.
 """
 
@@ -354,6 +355,47 @@ class LocalCluster:
         self._spawn(node)
         self._wait_answering(node)
         self.wait_ok()
+
+    def add_replica(self, primary: ClusterNode, timeout: float = START_TIMEOUT_S) -> ClusterNode:
+        """Start a fresh node and make it a replica of ``primary`` (``CLUSTER MEET``,
+        then ``CLUSTER REPLICATE`` once it knows the primary); wait until the primary
+        has it online and the cluster is ok everywhere. Returns the new node."""
+        taken = {n.port for n in self.nodes} | {n.port + BUS_OFFSET for n in self.nodes}
+        port = next(p for p in _free_ports(4) if p not in taken and p + BUS_OFFSET not in taken)
+        node = ClusterNode(port, self.folder / str(port))
+        self.nodes.append(node)
+        self._spawn(node)
+        self._wait_answering(node)
+        with _client(primary.port) as client:
+            primary_id = client.execute_command("CLUSTER MYID")
+        primary_id = primary_id.decode() if isinstance(primary_id, bytes) else str(primary_id)
+        deadline = time.monotonic() + timeout
+        with _client(node.port) as client:
+            client.execute_command("CLUSTER MEET", HOST, primary.port)
+            while True:  # REPLICATE is refused until the meeting has made the primary known
+                try:
+                    client.execute_command("CLUSTER REPLICATE", primary_id)
+                    break
+                except redis.ResponseError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.05)
+        while not self._has_online_replica(primary):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the node on {port} did not become a replica in {timeout} s")
+            time.sleep(0.05)
+        self.wait_ok(max(1.0, deadline - time.monotonic()))
+        return node
+
+    def _has_online_replica(self, primary: ClusterNode) -> bool:
+        with contextlib.suppress(redis.RedisError, OSError), _client(primary.port) as client:
+            info = client.info("replication")
+            return any(
+                isinstance(v, dict) and v.get("state") == "online"
+                for k, v in info.items()
+                if str(k).startswith("slave")
+            )
+        return False
 
     def flush(self) -> None:
         """Empty every primary (FLUSHALL; replicas follow)."""

@@ -44,6 +44,20 @@ class Replicated:
     def resume_replica(self) -> None:
         os.kill(self.replica.pid, signal.SIGCONT)
 
+    def kill_replica(self) -> None:
+        """SIGKILL the replica (as a machine lost): the primary is left with none."""
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.replica.pid, signal.SIGKILL)
+        self.replica.wait(10)
+
+    def new_replica(self, directory: Path) -> None:
+        """Start a fresh replica of the primary on a new port, in ``directory``, and
+        wait until it is online (the replica killed before is left dead)."""
+        port = free_port()
+        replica = _start(directory, port, "--replicaof", "127.0.0.1", str(self.primary_port))
+        self.replica, self.replica_port = replica, port
+        _wait_online(self.primary_port)
+
     def replica_length(self, key: str) -> int:
         """``XLEN key`` read on the replica itself."""
         with contextlib.closing(redis.Redis.from_url(self.replica_url)) as client:
@@ -75,6 +89,14 @@ def _replica_online(primary_port: int) -> bool:
     )
 
 
+def _wait_online(primary_port: int) -> None:
+    deadline = time.monotonic() + START_S
+    while not _replica_online(primary_port):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the replica did not come online")
+        time.sleep(0.02)
+
+
 @contextlib.contextmanager
 def replicated_redis(directory: Path) -> Iterator[Replicated]:
     """A primary and its replica, in sync when this yields; both stopped after."""
@@ -85,18 +107,14 @@ def replicated_redis(directory: Path) -> Iterator[Replicated]:
     )
     pair = Replicated(primary, replica, primary_port, replica_port)
     try:
-        deadline = time.monotonic() + START_S
-        while not _replica_online(primary_port):
-            if time.monotonic() > deadline:
-                raise RuntimeError("the replica did not come online")
-            time.sleep(0.02)
+        _wait_online(primary_port)
         yield pair
     finally:
-        for process in (replica, primary):
+        for process in (pair.replica, primary):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(process.pid, signal.SIGCONT)  # a paused one must hear SIGTERM
                 process.terminate()
-        for process in (replica, primary):
+        for process in (pair.replica, primary):
             try:
                 process.wait(10)
             except subprocess.TimeoutExpired:

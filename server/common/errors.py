@@ -126,13 +126,16 @@ UNAVAILABLE_RETRY_S: Final = 2.0
 
 def unavailable(cause: object) -> ServiceError:
     """The store (Redis) can't be reached: nothing was done, or, for a command whose
-    answer was lost, maybe done once (sending it again with its id is safe)."""
-    return ServiceError(
-        "unavailable",
-        "store.unavailable",
-        {"detail": str(cause) or type(cause).__name__},
-        retry_after=UNAVAILABLE_RETRY_S,
-    )
+    answer was lost, maybe done once (sending it again with its id is safe). The
+    reason is the cause's own when it names one (``StoreUnavailable.reason``: a
+    primary with no replica under strict durability, server/store/durability.py)."""
+    key = getattr(cause, "reason", "store.unavailable")
+    args: dict[str, Arg]
+    if not isinstance(key, str) or key == "store.unavailable":
+        key, args = "store.unavailable", {"detail": str(cause) or type(cause).__name__}
+    else:
+        args = {}
+    return ServiceError("unavailable", key, args, retry_after=UNAVAILABLE_RETRY_S)
 
 
 def from_violation(violation: RuleViolation) -> ServiceError:

@@ -187,6 +187,12 @@ SERVER_REASONS: Final[Mapping[str, Template]] = {
         " itself: try again in a few seconds; a move sent again with the same command_id is"
         " applied once."
     ),
+    "store.no_replica": N_(
+        "This game's part of the game store has no replica right now, and this server"
+        " keeps a move only once a replica has it: the game can be watched, and moves"
+        " wait until a replica is back. Try again in a while; a move sent again with the"
+        " same command_id is applied once."
+    ),
     "server.draining": N_(
         "This server process is stopping (draining for a restart): send new clients to another."
     ),

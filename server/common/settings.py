@@ -18,7 +18,7 @@ WS_BUFFER_BYTES: Final = 256 * 1024
 
 TailMode = Literal["auto", "notify", "poll"]
 BotsMode = Literal["inline", "off"]
-DurabilityMode = Literal["off", "replica"]
+DurabilityMode = Literal["off", "replica", "replica-if-any"]
 ChatMode = Literal["on", "off", "presets"]
 AnalysisMode = Literal["request", "every", "off"]
 
@@ -125,8 +125,11 @@ class Settings:
     # Durability (server/store/durability.py): "replica" makes every append wait until a
     # replica has it (WAIT 1) before the command is answered or the move shown; a
     # replica that has not acknowledged it within the timeout (ms) gets the command
-    # answered as if the connection was lost (the client sends it again).
-    durability: DurabilityMode = "off"
+    # answered as if the connection was lost (the client sends it again), and a
+    # primary with no replica gets its appends refused. "replica-if-any" waits the
+    # same where the primary has a replica and writes without one where it has none.
+    # None (unset) is "replica-if-any" on a Redis Cluster and "off" on one Redis.
+    durability: DurabilityMode | None = None
     durability_timeout_ms: int = 1000
     # Seconds after a game's end before it is archived, which makes its log one
     # compact value and drops its stream, commands and seats (server/games/archiver.py).

@@ -34,7 +34,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Final, NoReturn
+from typing import ClassVar, Final, NoReturn
 
 from redis.exceptions import (
     ClusterDownError,
@@ -91,8 +91,11 @@ class StoreUnavailable(RedisConnectionError):
 
     ``cause`` is the Redis error it stands for (None when the store itself decided,
     as ``NotDurable`` does). Its message is the cause's, so that what clients and logs
-    are told does not depend on where the error was translated.
+    are told does not depend on where the error was translated. ``reason`` is the key
+    of the sentence a client is given (server/common/reasons.py).
     """
+
+    reason: ClassVar[str] = "store.unavailable"
 
     def __init__(self, cause: BaseException | str) -> None:
         if isinstance(cause, str):

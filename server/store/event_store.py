@@ -24,17 +24,20 @@ a fifth less of Redis's time per append than reading the last entry's id).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import msgspec
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import NoScriptError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, RedisError
 from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 
 from server.store import archive_format as archives
+from server.store.availability import StoreUnavailable, translated
 from server.store.clients import RedisClient, is_cluster
-from server.store.durability import LANES, PROBE_LUA, Durability
+from server.store.durability import LANES, PROBE_LUA, Durability, good_replicas
 from server.store.event_scripts import (
     APPEND_LUA,
     ARCHIVE_LUA,
@@ -56,7 +59,7 @@ from server.store.keys import (
     probe_key,
     seats_key,
 )
-from server.store.public_path import CommandPath, WaitingPath, WaitingReplies
+from server.store.public_path import WaitingPath, WaitingReplies, within
 
 __all__ = [
     "AppendResult",
@@ -71,7 +74,7 @@ __all__ = [
 
 READ_PAGE: Final = 1000
 CLUSTER_POLL_S: Final = 0.05  # a cluster's blocking tail: how often it reads again
-
+ASK_REPLICAS_S: Final = 2.0  # the least time a primary is given to say its replicas
 
 
 class VersionConflict(Exception):
@@ -198,47 +201,64 @@ def _flatten_entries(entries: Any) -> list[Any]:
 class PendingAppend:
     """An append written to Redis (or to be written when the connection is up)."""
 
-    __slots__ = ("_args", "_direct", "_durable", "_expected", "_keys", "_sent", "_waiting")
+    __slots__ = (
+        "_args",
+        "_direct",
+        "_expected",
+        "_keys",
+        "_lane",
+        "_node",
+        "_present",
+        "_sent",
+        "_store",
+        "_waiting",
+    )
 
     def __init__(
         self,
-        direct: CommandPath,
+        store: EventStore,
         keys: tuple[bytes, ...],
         args: tuple[bytes, ...],
         expected_version: int,
-        durable: tuple[WaitingPath, Durability] | None = None,
     ) -> None:
-        self._direct = direct
+        self._store = store
+        self._direct = store._direct
         self._keys = keys
         self._args = args
         self._expected = expected_version
-        self._durable = durable  # the connection that waits for a replica, and how
-        self._sent: asyncio.Future[Any] | None = None
+        durability = store.durability
+        if durability is None:
+            self._sent: asyncio.Future[Any] | None = self._direct.run_now(APPEND_LUA, keys, args)
+            return
+        self._sent = None
         self._waiting: WaitingReplies | None = None
-        if durable is None:
-            self._sent = direct.run_now(APPEND_LUA, keys, args)
+        self._lane: WaitingPath | None = None  # the connection that waits for a replica
+        # The replicas the game's primary has: known now (sent now, with a WAIT if
+        # there are some), or None (asked first, sent when awaited).
+        self._node = store._node_of(keys[0])
+        self._present = present = durability.seen.known(self._node)
+        if present is None or (present < durability.replicas and durability.strict):
+            return  # asked, or refused, when awaited
+        if present == 0:
+            self._sent = self._direct.run_now(APPEND_LUA, keys, args)
         else:
-            lane, durability = durable
-            self._waiting = lane.run_now_waiting(APPEND_LUA, keys, args, durability.wait)
+            self._lane = store._lane()
+            self._waiting = self._lane.run_now_waiting(
+                APPEND_LUA, keys, args, durability.wait_for(present)
+            )
 
     async def result(self) -> AppendResult:
         """The append's outcome (see ``EventStore.append``)."""
-        answer: Any = None
-        if self._durable is not None:
-            lane, durability = self._durable
-            answer, acknowledged = await lane.run_waiting(
-                APPEND_LUA, self._keys, self._args, durability.wait, self._waiting
-            )
-            if answer[0] < 2:  # written, or written before: answered once a replica has it
-                durability.check(acknowledged)
-        else:
-            if self._sent is not None:
-                try:
-                    answer = await self._direct.reply(self._sent)
-                except NoScriptError:  # Redis lost its scripts: sent whole below
-                    self._sent = None
-            if self._sent is None:
+        durability = self._store.durability
+        if durability is not None:
+            answer = await self._durable(durability)
+        elif self._sent is not None:  # inline: the usual path, without a coroutine more
+            try:
+                answer = await self._direct.reply(self._sent)
+            except NoScriptError:  # Redis lost its scripts: sent whole
                 answer = await self._direct.run(APPEND_LUA, self._keys, self._args)
+        else:
+            answer = await self._direct.run(APPEND_LUA, self._keys, self._args)
         status, version, *recorded = answer
         if status == 0:
             return AppendResult(version=version, duplicate=False, reply=self._args[3])
@@ -247,6 +267,40 @@ class PendingAppend:
         if status == 3:
             raise SeatRevoked()
         raise VersionConflict(self._expected, version)
+
+    async def _unwaited(self) -> Any:
+        """The append's reply from the primary alone."""
+        if self._sent is not None:
+            try:
+                return await self._direct.reply(self._sent)
+            except NoScriptError:  # Redis lost its scripts: sent whole below
+                self._sent = None
+        return await self._direct.run(APPEND_LUA, self._keys, self._args)
+
+    async def _durable(self, durability: Durability) -> Any:
+        """The append's reply once as many replicas as ``durability`` asks have it, or
+        ``NotDurable``/``NoReplica`` (server/store/durability.py)."""
+        store, node = self._store, self._node
+        present = self._present
+        if present is None:
+            present = await store._replicas(node)
+        if present < durability.replicas and durability.strict:
+            raise durability.no_replica(node)
+        if present == 0:
+            answer = await self._unwaited()
+            if answer[0] < 2:
+                durability.seen.written_without(node)
+            return answer
+        lane = self._lane or store._lane()
+        answer, acknowledged = await lane.run_waiting(
+            APPEND_LUA, self._keys, self._args, durability.wait_for(present), self._waiting
+        )
+        # Written, or written before: answered once enough replicas have it.
+        needed = durability.needed(present)
+        short = isinstance(acknowledged, Exception) or int(acknowledged) < needed
+        if answer[0] < 2 and short:
+            await store._confirm(node, durability, acknowledged, present)
+        return answer
 
 
 class EventStore:
@@ -341,11 +395,7 @@ class EventStore:
         if acting is not None:
             keys += (seats_key(game_id).encode(),)
             head += (b"%d" % acting[0], acting[1].encode())
-        args = (*head, *events)
-        if self.durability is None:
-            return PendingAppend(self._direct, keys, args, expected_version)
-        durable = (self._lane(), self.durability)
-        return PendingAppend(self._direct, keys, args, expected_version, durable)
+        return PendingAppend(self, keys, (*head, *events), expected_version)
 
     def _lane(self) -> WaitingPath:
         """The least busy of the connections that wait for replicas."""
@@ -355,30 +405,100 @@ class EventStore:
             best = min(lanes, key=lambda lane: lane.waiting())
         return best
 
+    def _node_of(self, key: bytes) -> str:
+        """The name of the primary that holds ``key`` ("" on one Redis)."""
+        if isinstance(self._r, RedisCluster):
+            node = self._r.nodes_manager.get_node_from_slot(self._r.keyslot(key))
+            return "" if node is None else str(node.name)
+        return ""
+
+    async def _replicas(self, node: str) -> int:
+        """The replicas the primary ``node`` has (``Durability.seen``: known, or asked)."""
+        assert self.durability is not None
+        known = self.durability.seen.known(node)
+        if known is not None:
+            return known
+        return await self._ask(node)
+
+    async def _ask(self, node: str) -> int:
+        """The replicas the primary ``node`` has now, asked (one question at a time)."""
+        assert self.durability is not None
+        return await self.durability.seen.ask(node, lambda: self._ask_replicas(node))
+
+    async def _ask_replicas(self, node: str) -> int:
+        """``INFO replication`` of the primary ``node``: the replicas it counts."""
+        assert self.durability is not None
+        seconds = max(self.durability.timeout_ms / 1000, ASK_REPLICAS_S)
+        try:
+            if isinstance(self._r, RedisCluster):
+                target = self._r.get_node(node_name=node)
+                if target is None:
+                    raise RedisConnectionError(f"no node {node} in the cluster's map")
+                asking = target.execute_command("INFO", "replication")
+            else:
+                asking = self._direct.execute(b"INFO", b"replication")
+            info = await within(asking, seconds, "say its replicas")
+        except (RedisError, OSError) as e:
+            if isinstance(self._r, RedisCluster):
+                # The node may be gone (a failover): the map is read again for the retry.
+                with contextlib.suppress(RedisError, OSError):
+                    await self._r.nodes_manager.initialize()
+            if isinstance(e, RedisError):
+                raise translated(e) from e
+            raise StoreUnavailable(e) from e
+        return good_replicas(info)
+
+    async def _confirm(
+        self, node: str, durability: Durability, acknowledged: Any, present: int
+    ) -> None:
+        """Return if ``WAIT`` on ``node`` counted as many replicas as ``durability``
+        needs there. Else the node is asked again: with too few left, a strict
+        durability refuses (``NoReplica``) and the other counts the write as made
+        without one; with enough, ``NotDurable`` (slow, not gone)."""
+        if not isinstance(acknowledged, Exception):
+            if int(acknowledged) >= durability.needed(present):
+                return
+            present = await self._ask(node)
+            if durability.strict and present < durability.replicas:
+                raise durability.no_replica(node)
+            if present == 0:
+                durability.seen.written_without(node)
+                return
+        durability.check(acknowledged, durability.needed(present))
+
     async def durable(self, game_ids: Sequence[str]) -> None:
         """Return once a replica has everything the Redis holding these games had
         written when called (so what was read of them before), or raise
-        ``server.store.durability.NotDurable``; at once when durability is off."""
+        ``server.store.durability.NotDurable``; at once when durability is off. A
+        primary with no replica is not waited for: what it holds is all there is
+        (server/store/durability.py)."""
         durability = self.durability
         if durability is None or not game_ids:
             return
         # One node holds every game here: a probe in any game's slot covers them all.
         # On a cluster, one probe on each primary holding some of them.
-        probed = [game_ids[0]]
+        by_node: dict[str, str] = {"": game_ids[0]}
         if isinstance(self._r, RedisCluster):
-            by_node: dict[str, str] = {}
+            by_node = {}
             for game_id in game_ids:
-                node = self._r.get_node_from_key(events_key(game_id))
-                by_node.setdefault("" if node is None else node.name, game_id)
-            probed = list(by_node.values())
-        replies = await asyncio.gather(
-            *(
-                self._lane().run_waiting(PROBE_LUA, (probe_key(g).encode(),), (), durability.wait)
-                for g in probed
-            )
+                by_node.setdefault(self._node_of(events_key(game_id).encode()), game_id)
+        await asyncio.gather(*(self._probe(node, g, durability) for node, g in by_node.items()))
+
+    async def _probe(self, node: str, game_id: str, durability: Durability) -> None:
+        """``durable`` on one primary, ``node``, through the probe key of ``game_id``."""
+        present = await self._replicas(node)
+        if present == 0:
+            return
+        _, acknowledged = await self._lane().run_waiting(
+            PROBE_LUA, (probe_key(game_id).encode(),), (), durability.wait_for(present)
         )
-        for _, acknowledged in replies:
-            durability.check(acknowledged)
+        needed = min(present, durability.replicas)
+        if (
+            isinstance(acknowledged, Exception)
+            or int(acknowledged) >= needed
+            or await self._ask(node) > 0
+        ):
+            durability.check(acknowledged, needed)
 
     async def read(
         self, game_id: str, after: int = 0, until: int | None = None

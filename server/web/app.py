@@ -44,7 +44,7 @@ from server.live.attendance import running_attendance
 from server.players.accounts import Accounts
 from server.players.profiles import Profiles
 from server.store.availability import REDIS_CONNECT_S, keep_redis_up
-from server.store.clients import RedisClient, open_client
+from server.store.clients import RedisClient, is_cluster, open_client
 from server.store.durability import Durability
 from server.store.embedded_redis import EmbeddedRedis
 from server.store.event_store import EventStore
@@ -120,8 +120,8 @@ async def serving_games(
     # threads of their own.
     accounts = Accounts(client)
     try:
-        # SPLENDOR_DURABILITY=replica: appends wait for a replica (server/store/durability.py).
-        store = EventStore(client, Durability.of(settings))
+        # SPLENDOR_DURABILITY: appends wait for a replica (server/store/durability.py).
+        store = EventStore(client, Durability.of(settings, is_cluster(client)))
         lobby = Lobby(client, settings.finished_games)
         # Profiles and ratings follow games as they finish (server/players/profiles.py).
         profiles = Profiles(client)

@@ -6,7 +6,8 @@
   error code) and their handling time;
 - read when scraped, nothing kept in between: sockets by kind, hubs, games in the
   process's cache, whether the process is draining and whether its tailer finds Redis
-  up, and from Redis the analysis and archive queues' lengths, and the analysis
+  up, the appends the store wrote without a replica (``replica-if-any``), and from
+  Redis the analysis and archive queues' lengths, and the analysis
   queue's figures, every process's (games being analysed, analysers alive, analyses
   done, the waits between a request and its analysis's start, the recent analyses'
   mean duration);
@@ -142,6 +143,18 @@ class _LiveCollector(Collector):
                 "1 while this process's tailer reads Redis, 0 while it finds it down.",
                 0 if hubs.tailer.down is not None else 1,
             )
+        durability = service.store.durability
+        if durability is not None:
+            # Kept by the store (server/store/durability.py), read when scraped.
+            unreplicated = CounterMetricFamily(
+                "splendor_unreplicated_writes",
+                "Appends written on a Redis primary that had no replica to wait for"
+                " (SPLENDOR_DURABILITY=replica-if-any), by primary.",
+                labels=["primary"],
+            )
+            for primary, count in sorted(durability.seen.unreplicated.items()):
+                unreplicated.add_metric([primary or "redis"], count)
+            yield unreplicated
         yield GaugeMetricFamily(
             "splendor_cached_games",
             "Games folded in this process's cache.",

@@ -36,7 +36,13 @@ from server.games.lobby import Lobby
 from server.games.projection import decode_event
 from server.games.service import GameService
 from server.store.availability import REDIS_CONNECT_S, StoreUnavailable
-from server.store.clients import RedisClient, close_client, open_client, tail_client
+from server.store.clients import (
+    RedisClient,
+    close_client,
+    is_cluster,
+    open_client,
+    tail_client,
+)
 from server.store.durability import Durability
 from server.store.event_store import EventStore
 from server.store.keys import BOT_GAMES_KEY
@@ -304,7 +310,7 @@ async def run_worker(settings: Settings) -> None:
         redis_url, max_connections=WORKER_CONNECTIONS, socket_connect_timeout=REDIS_CONNECT_S
     )
     tail = tail_client(client)  # as the server's runner has it: no socket timeout
-    store = EventStore(client, Durability.of(settings))
+    store = EventStore(client, Durability.of(settings, is_cluster(client)))
     service = GameService(store, Lobby(client, settings.finished_games))
     runner = BotRunner(service, tail, delay=settings.bot_delay, seconds=settings.mcts_seconds)
     log.info("bot worker on %s", redis_url)
