@@ -175,7 +175,7 @@ def test_a_rated_game_between_two_pages_moves_both_ratings(
 
 
 def change_words(delta: int) -> str:
-    """A change as the page writes it: "+12", "−8" (a real minus sign)."""
+    """A change as the page writes it: "+12", or a real minus sign (U+2212) and 8."""
     return f"+{delta}" if delta > 0 else f"\u2212{-delta}" if delta < 0 else "0"
 
 
@@ -189,7 +189,7 @@ def test_the_table_and_the_end_screen_show_ratings_changes_ranks_and_clocks(
     """Two new accounts play a rated 5+3 classic game on two pages: each name at the
     table has "1500?" beside it (provisional); after two moves each the seat to move
     resigns: both end screens list the winner first and the resigner second, each
-    with its change ("+N", "−N" with a real minus sign, the profile history's), and
+    with its change ("+N", or N after a real minus sign; the profile history's), and
     each seat's clock as the finished view gives it; the banner's ranks, the lobby's
     results and both profiles show the same changes; the end screen fits 360 px."""
     host_name, guest_name = new_username("Hal"), new_username("Gil")

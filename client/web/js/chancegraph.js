@@ -10,8 +10,7 @@
 
 import { gameAnalysis, requestAnalysis } from "./api.js";
 import { h, mount, svgElement as el } from "./dom.js";
-import { colourWord } from "./gems.js";
-import { dir, formatList, formatPercent, t, tn, tp } from "./i18n.js";
+import { dir, formatList, formatPercent, t, tn } from "./i18n.js";
 
 const W = 600;
 const H = 150;
@@ -27,52 +26,6 @@ const POLL_MS = 3000;
 const MIRRORED = dir === "rtl";
 
 const percent = (p) => formatPercent(p);
-
-// An action's kind and fields (docs/analysis.md's `best`), in words.
-const ACTION_WORDS = {
-  take_three: tp("action", "take three"),
-  take_two: tp("action", "take two"),
-  reserve: tp("action", "reserve"),
-  buy: tp("action", "buy"),
-  pass: tp("action", "pass"),
-  return_tokens: tp("action", "return tokens"),
-  choose_noble: tp("action", "choose noble"),
-  take_tokens: tp("action", "take tokens"),
-  use_privileges: tp("action", "use privileges"),
-  replenish: tp("action", "replenish"),
-  take_bonus_token: tp("action", "take bonus token"),
-  steal_token: tp("action", "steal token"),
-  choose_royal: tp("action", "choose royal"),
-  discard_tokens: tp("action", "discard tokens"),
-};
-const FIELD_WORDS = {
-  colors: tp("action", "colors"),
-  color: tp("action", "color"),
-  card: tp("action", "card"),
-  level: tp("action", "level"),
-  noble: tp("action", "noble"),
-  tokens: tp("action", "tokens"),
-  cells: tp("action", "cells"),
-  cell: tp("action", "cell"),
-  gold_cell: tp("action", "gold cell"),
-  wild_on: tp("action", "wild on"),
-  royal: tp("action", "royal"),
-};
-
-/** A field's value: colours in words, anything else as its JSON without brackets or quotes. */
-function valueWords(value) {
-  if (typeof value === "string") return colourWord(value);
-  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value.map(colourWord).join(" ");
-  return JSON.stringify(value).replace(/[[\]"]/g, "").replace(/,/g, " ");
-}
-
-/** An action as the analysis gives it, in plain words (its kind and its fields). */
-export function actionWords(action) {
-  if (!action) return t("nothing");
-  const { kind, ...rest } = action;
-  const fields = Object.entries(rest).map(([k, v]) => `${FIELD_WORDS[k] || k.replace(/_/g, " ")} ${valueWords(v)}`);
-  return [ACTION_WORDS[kind] || String(kind).replace(/_/g, " "), ...fields].join(" · ");
-}
 
 /** Where a pending analysis is, in words: queued (the games ahead, the wait) or under way. */
 function waitWords(body) {

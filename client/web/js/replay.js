@@ -6,7 +6,7 @@
 // from the events), and by single events on demand; the move list jumps to a turn.
 
 import { exportUrl, fetchCatalog, fetchEvents, fetchView, gameSummary } from "./api.js";
-import { ChanceGraph, actionWords } from "./chancegraph.js";
+import { ChanceGraph } from "./chancegraph.js";
 import { h, mount, svg } from "./dom.js";
 import { dir, t, tp } from "./i18n.js";
 import { describerFor } from "./duel_words.js";
@@ -17,6 +17,7 @@ import { LastMove } from "./lastmove.js";
 import { GameLog } from "./log.js";
 import { MoveList } from "./moves.js";
 import { resultHeadline } from "./results.js";
+import { markSuggestion, suggestionMarks, suggestionWords } from "./suggestion.js";
 import { turnsOf } from "./turns.js";
 import { Names, variantName } from "./words.js";
 
@@ -117,23 +118,36 @@ export async function showReplay(main, gameId, startAt) {
     bestButton.setAttribute("aria-pressed", String(showBest));
     drawBest();
   }
-  function drawBest() {
+  // The pieces of the bot's move, drawn on the table shown (suggestion.js).
+  let suggested = [];
+  let bestAsked = 0; // the latest drawing of the bot's move (an earlier one still loading gives way)
+  function showSuggested(marks) {
+    suggested = marks;
+    markSuggestion(main, suggested);
+  }
+  async function drawBest() {
+    const asked = ++bestAsked;
     bestLine.hidden = !showBest;
-    if (!showBest || !graph) return;
+    if (!showBest || !graph) return showSuggested([]);
     if (!graph.analysis) {
       bestLine.textContent = t("The analysis is not ready yet.");
-      return;
+      return showSuggested([]);
     }
     const best = graph.bestAt(current);
-    const seat = best === null ? null : turns.find((t) => (t.end ?? Infinity) > best.version)?.seat;
     if (best === null) {
       bestLine.textContent = t("No move to suggest here.");
-      return;
+      return showSuggested([]);
     }
-    const args = { move: actionWords(best.action), chances: graph.chancesWords(current) };
+    const seat = turns.find((t) => (t.end ?? Infinity) > best.version)?.seat;
+    // The action is read on the table it was chosen at: the turn's start.
+    const at = await viewAt(best.version).catch(() => shown);
+    if (asked !== bestAsked || stopped) return;
+    const args = { move: suggestionWords(best.action, at, catalog, summary.variant, seat), chances: graph.chancesWords(current) };
     bestLine.textContent = seat === null || seat === undefined
       ? t("The bot would play: {move}. Chances here: {chances}.", args)
       : t("For {who}, the bot would play: {move}. Chances here: {chances}.", { ...args, who: names.of(seat) });
+    bestLine.dataset.kind = best.action.kind;
+    showSuggested(suggestionMarks(best.action, at, seat));
   }
 
   const tableSlot = h("div", { class: "table-slot" });
@@ -245,6 +259,7 @@ export async function showReplay(main, gameId, startAt) {
     if (!shown) return;
     mount(tableSlot, kit.renderTable(shown, catalog));
     mount(playersSlot, kit.renderPlayers(shown, catalog));
+    markSuggestion(main, suggested);
     title.textContent = turnLine({ ...shown, players_count: summary.players }, names, turns, last);
     headline.textContent = shown.result ? resultHeadline(shown) : "";
   }
