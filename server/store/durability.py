@@ -145,7 +145,7 @@ class _Primary:
     """What is known of one primary's replicas."""
 
     replicas: int
-    seen_at: float  # time.monotonic() when asked
+    seen_at: float  # the clock's time when asked
     unreplicated: int = 0  # appends written there without a replica
     unwarned: int = 0  # of which since the last warning
     warned_at: float = -math.inf
@@ -156,7 +156,8 @@ class Replicas:
     Redis), the questions it asks shared by the callers at once, and the appends
     written without a replica (``replica-if-any``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock  # seconds, for the recheck and the warnings' spacing
         self._primaries: dict[str, _Primary] = {}
         self._asking: dict[str, asyncio.Future[int]] = {}
 
@@ -166,7 +167,7 @@ class Replicas:
         primary = self._primaries.get(node)
         if primary is None:
             return None
-        if primary.replicas == 0 and time.monotonic() - primary.seen_at > RECHECK_S:
+        if primary.replicas == 0 and self._clock() - primary.seen_at > RECHECK_S:
             return None
         return primary.replicas
 
@@ -189,8 +190,8 @@ class Replicas:
         primary = self._primaries.get(node)
         before = None if primary is None else primary.replicas
         if primary is None:
-            primary = self._primaries[node] = _Primary(count, time.monotonic())
-        primary.replicas, primary.seen_at = count, time.monotonic()
+            primary = self._primaries[node] = _Primary(count, self._clock())
+        primary.replicas, primary.seen_at = count, self._clock()
         if count == 0 and before != 0:
             log.warning("durability: %s has no replica", node or "Redis")
         elif count > 0 and before == 0:
@@ -199,15 +200,15 @@ class Replicas:
     def written_without(self, node: str) -> None:
         """Count an append written on ``node`` with no replica to wait for, and warn
         (once every ``WARN_EVERY_S`` a node)."""
-        primary = self._primaries.setdefault(node, _Primary(0, time.monotonic()))
+        primary = self._primaries.setdefault(node, _Primary(0, self._clock()))
         primary.unreplicated += 1
         primary.unwarned += 1
-        now = time.monotonic()
+        now = self._clock()
         if now - primary.warned_at >= WARN_EVERY_S:
             log.warning(
                 "durability: %s has no replica: %d append(s) written without one since the"
-                " last warning (SPLENDOR_DURABILITY=replica-if-any; a failover of it now"
-                " would lose them)",
+                " last warning (SPLENDOR_DURABILITY=replica-if-any; lost if it dies before"
+                " a replica has copied them)",
                 node or "Redis",
                 primary.unwarned,
             )

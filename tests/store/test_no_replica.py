@@ -6,6 +6,7 @@ is online."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -16,10 +17,13 @@ from server.common.errors import unavailable
 from server.common.settings import Settings
 from server.store.availability import is_store_down
 from server.store.durability import (
+    RECHECK_S,
     REPLICA_LAG_S,
+    WARN_EVERY_S,
     Durability,
     NoReplica,
     NotDurable,
+    Replicas,
     good_replicas,
 )
 from server.store.event_store import EventStore
@@ -158,3 +162,37 @@ def test_the_modes_of_the_setting() -> None:
         assert chosen is not None and chosen.strict is strict and chosen.mode == mode
     off = Settings.from_env({"SPLENDOR_DURABILITY": "off"})
     assert Durability.of(off, cluster=True) is None
+
+
+async def test_a_primary_without_replicas_is_asked_again_after_a_second_and_warned_of_once_a_minute(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Replicas, on a clock of the test's: a count of 0 is believed for RECHECK_S, a count above 0 until asked again; appends written without a replica are counted by node and warned of at most once every WARN_EVERY_S a node, with the number since the last warning."""
+    now = [100.0]
+    seen = Replicas(clock=lambda: now[0])
+
+    async def answer(count: int) -> int:
+        return count
+
+    assert seen.known("n1") is None
+    assert await seen.ask("n1", lambda: answer(0)) == 0
+    assert await seen.ask("n2", lambda: answer(2)) == 2
+    now[0] += RECHECK_S
+    assert (seen.known("n1"), seen.known("n2")) == (0, 2)
+    now[0] += 0.01
+    assert (seen.known("n1"), seen.known("n2")) == (None, 2)
+    now[0] = 1000.0  # whole seconds: the spacing below is exact
+    with caplog.at_level(logging.WARNING, logger="server.store.durability"):
+        seen.written_without("n1")
+        seen.written_without("n1")
+        now[0] += WARN_EVERY_S - 1
+        seen.written_without("n1")
+        now[0] += 1
+        seen.written_without("n1")
+        seen.written_without("n3")
+    warned = [r.getMessage() for r in caplog.records if "written without" in r.getMessage()]
+    assert len(warned) == 3
+    assert "n1 has no replica: 1 append(s)" in warned[0]
+    assert "n1 has no replica: 3 append(s)" in warned[1]
+    assert "n3 has no replica: 1 append(s)" in warned[2]
+    assert seen.unreplicated == {"n1": 4, "n3": 1}
