@@ -92,7 +92,9 @@ class ServerProcess:
             "SPLENDOR_LOGIN_RATE": "0",
             "SPLENDOR_ACCOUNT_LOGIN_RATE": "0",
             "SPLENDOR_BOT_DELAY": "0",
-            # Finished games analysed with a tiny budget: the pages' plumbing, not figures.
+            # Every finished game analysed, with a tiny budget: the pages' plumbing, not
+            # figures (the replay's request button has a server of its own).
+            "SPLENDOR_ANALYSIS": "every",
             "SPLENDOR_ANALYSIS_BUDGET": "2",
             **self.env,
         }
