@@ -2,6 +2,7 @@
 // `#/watch/{id}` (a spectator: no token, read-only, hidden cards face down).
 
 import { TurnAlert } from "./attention.js";
+import { ChatPanel } from "./chat.js";
 import { ApiError, fetchCatalog, fetchEvents, fetchView, gameSummary } from "./api.js";
 import { isMyTurn } from "./acting.js";
 import { Controls } from "./controls.js";
@@ -236,9 +237,11 @@ export async function showGame(main, gameId, mode) {
       if (controls) scheduleRender(); // the prompt says whether the mover is away
     },
   });
+  const chat = new ChatPanel({ seated: !!token, send: (frame) => live.established && live.sendFrame(frame) });
   const live = new LiveGame({
     gameId,
     token,
+    onChat: (message) => (message.type === "error" ? chat.refused(message) : chat.take(message)),
     onView: (v, info) => {
       lastMove.note(view, v);
       const heard = tableSound(view, v);
@@ -516,8 +519,9 @@ export async function showGame(main, gameId, mode) {
         { class: ["game-grid", summary.players >= 3 && "many-players", summary.variant === "duel" && "duel-grid"] },
         h("div", { class: "col-board" }, tableSlot, barSlot),
         h("div", { class: "col-players" }, h("h2", { class: "panel-title sr-only" }, t("Players")), playersSlot),
-        h("div", { class: "col-log" }, log.el),
+        h("div", { class: "col-log" }, log.el, chat.el),
       ),
+      chat.toggle,
     ),
   );
   render();
@@ -540,6 +544,7 @@ export async function showGame(main, gameId, mode) {
     document.removeEventListener("keydown", onKey);
     if (controls) controls.destroy();
     keys.destroy();
+    chat.destroy();
     endDialog.remove();
   };
 }

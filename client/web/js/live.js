@@ -57,10 +57,12 @@ export function retryDelay(attempt, random = Math.random) {
  * onProblem({code, message}) for errors not tied to a command,
  * onPresence({seats, away_since}) and onRematch({id}) (docs/live.md: not versioned),
  * onRefused({code, message}) when the server refuses this page's seat token (it was
- * replaced: docs/accounts.md, "Seats of an account"); the connection is closed then.
+ * replaced: docs/accounts.md, "Seats of an account"); the connection is closed then;
+ * onChat(message) for the table chat (docs/chat.md): `chat`, `chat_history`, and the
+ * `error` refusing a chat message (it has a chat_id).
  */
 export class LiveGame {
-  constructor({ gameId, token = null, onView, onState = () => {}, onProblem = () => {}, onPresence = () => {}, onRematch = () => {}, onRefused = () => {} }) {
+  constructor({ gameId, token = null, onView, onState = () => {}, onProblem = () => {}, onPresence = () => {}, onRematch = () => {}, onRefused = () => {}, onChat = () => {} }) {
     this.gameId = gameId;
     this.token = token;
     this.onView = onView;
@@ -69,6 +71,7 @@ export class LiveGame {
     this.onPresence = onPresence;
     this.onRematch = onRematch;
     this.onRefused = onRefused;
+    this.onChat = onChat;
     this.view = null;
     this.version = 0;
     this.socket = null;
@@ -258,6 +261,10 @@ export class LiveGame {
       case "rematch":
         this.onRematch(msg);
         break;
+      case "chat":
+      case "chat_history":
+        this.onChat(msg);
+        break;
       default:
         break; // pong, and anything newer than this page
     }
@@ -296,6 +303,10 @@ export class LiveGame {
       // stay pending and go again on the socket that is served next.
       this.problem = problem;
       this.setState("problem");
+      return;
+    }
+    if (msg.chat_id !== undefined) {
+      this.onChat(msg); // a chat message refused: the socket stays open
       return;
     }
     if (msg.command_id && this.pending.has(msg.command_id)) {
