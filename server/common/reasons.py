@@ -87,6 +87,9 @@ SERVER_REASONS: Final[Mapping[str, Template]] = {
         " who join it through its rematch."
     ),
     "rematch.not_over": N_("Game {game} is not over: a rematch can be started once it has ended."),
+    "rematch.not_offered": N_("Game {game} has no rematch offered: there is nothing to decline."),
+    "rematch.declined": N_("You declined the rematch of game {game}: it can't be joined now."),
+    "rematch.accepted": N_("You accepted the rematch of game {game}: it can't be declined now."),
     "export.not_finished": N_("Game {game} is {status}: only a finished game can be exported."),
     "analysis.not_finished": N_("Game {game} is {status}: only a finished game is analysed."),
     "analysis.off": N_("This server analyses no game."),

@@ -85,8 +85,22 @@ class Rematches:
             },
         )
 
+    async def answer(self, game: Game, seat: int, answer: str) -> None:
+        """Write ``seat``'s answer to the finished game's rematch (``accepted`` or
+        ``declined``). An answer is final: a seat that gave the other answer
+        before is refused (409 ``conflict``, ``rematch.declined`` when it declined
+        and now accepts, ``rematch.accepted`` the other way)."""
+        kept = await self.store.answer_rematch(game.id, seat, answer)
+        if kept != answer:
+            raise ServiceError("conflict", f"rematch.{kept}", {"game": game.id})
+
+    async def answers(self, game_id: str) -> dict[int, str]:
+        """Each seat's answer to the game's rematch, for the seats that answered."""
+        return await self.store.rematch_answers(game_id)
+
     async def announce(self, game_id: str, rematch_id: str) -> None:
-        """Tell the finished game's watchers on every process its rematch. Sent on
-        every call, since a process may have died before sending it: a hub forgets a
-        rematch it knows, so its sockets are told once."""
+        """Tell the finished game's watchers on every process its rematch, and that
+        its answers changed (each hub reads them again). Sent on every call, since a
+        process may have died before sending it: a hub tells its sockets only what
+        is new to it."""
         await self.store.publish(signals_channel(game_id), rematch_signal(rematch_id))

@@ -61,7 +61,7 @@ from server.games.seat_tokens import SeatTokens
 from server.games.seats import REVOKED, Seats
 from server.store.event_store import AppendResult, EventStore, SeatRevoked, VersionConflict
 
-__all__ = ["CommandResult", "GameService", "JoinResult", "RematchResult"]
+__all__ = ["CommandResult", "GameService", "JoinResult", "RematchAnswers", "RematchResult"]
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +82,15 @@ class RematchResult(msgspec.Struct, frozen=True):
     id: str
     seat: int
     token: str
+
+
+class RematchAnswers(msgspec.Struct, frozen=True):
+    """A finished game's rematch and the answers of its seats (seats of the finished
+    game): who accepted it (its bots among them), who declined it."""
+
+    id: str
+    accepted: list[int]
+    declined: list[int]
 
 
 class JoinResult(msgspec.Struct, frozen=True):
@@ -504,6 +513,11 @@ class GameService:
             plan = await self.rematches.claim(game)
             rematch_id = game.rematch
             assert rematch_id is not None
+            # The caller accepts (refused if it declined); the bots accept at once.
+            await self.rematches.answer(game, seat, "accepted")
+            for player in game.state.players:
+                if player.bot is not None:
+                    await self.rematches.answer(game, player.seat, "accepted")
             await self.listing.index(game)
         await self.rematches.ensure(game, rematch_id, plan, self._creation_ms())
         seat_there, new_token = await self.seats.rematch_seat(
@@ -512,6 +526,44 @@ class GameService:
         await self._fill_rematch(rematch_id, plan)
         await self.rematches.announce(game_id, rematch_id)
         return RematchResult(rematch_id, seat_there, new_token)
+
+    async def decline_rematch(self, game_id: str, token: str | None) -> RematchAnswers:
+        """``POST /api/games/{id}/rematch/decline``: the seat of ``token`` declines
+        the finished game's rematch, offered by another seat; the answers after.
+        Declining again gives the same answer. The rematch game is left to expire
+        (an open game does, 30 minutes after it was made): its seats are kept for
+        the finished game's players, and one of them will not come.
+
+        Raises ``not_found``, ``unauthorized`` (no token, or not a seat's of this
+        game), and ``conflict`` (409) while the game is not finished, while it has no
+        rematch (``rematch.not_offered``) or once the seat accepted it.
+        """
+        lock = self.repository.lock(game_id)
+        async with lock:
+            game = await self.repository.get(game_id, lock)
+            if token is None:
+                raise missing_token()
+            seat = await self.seats.seat_locked(game, token)
+            if seat is None:
+                raise forbidden()
+            if game.status != "finished":
+                raise ServiceError("conflict", "rematch.not_over", {"game": game.id})
+            if not await self.rematches.known(game):
+                raise ServiceError("conflict", "rematch.not_offered", {"game": game.id})
+            rematch_id = game.rematch
+            assert rematch_id is not None
+            await self.rematches.answer(game, seat, "declined")
+        await self.rematches.announce(game_id, rematch_id)
+        return await self.rematch_answers(game_id, rematch_id)
+
+    async def rematch_answers(self, game_id: str, rematch_id: str) -> RematchAnswers:
+        """The seats of a finished game that accepted its rematch and that declined it."""
+        said = await self.rematches.answers(game_id)
+        return RematchAnswers(
+            rematch_id,
+            sorted(s for s, a in said.items() if a == "accepted"),
+            sorted(s for s, a in said.items() if a == "declined"),
+        )
 
     async def _fill_rematch(self, rematch_id: str, plan: list[PlannedSeat]) -> None:
         """Join the rematch's seats that can be joined, in order: each seat whose

@@ -8,7 +8,8 @@ presence, a rematch or an archive is published: ``server.live.game_signals``).
 
 A hub's presence and rematch are read when the hub is made, after its game's
 channel is subscribed to, so that a change after the read is signalled. A signal
-makes the game's presence be read again; a rematch signal is shown at once; an
+makes the game's presence be read again, a rematch signal too (with the seats'
+answers to the rematch); an
 archive signal has the tailer read the game from its archive; a seat's signal (its
 token was replaced: server/games/seat_tokens.py) closes the seat's sockets opened
 with another token. Since a signal is delivered at most once, every hub is also read
@@ -47,6 +48,7 @@ from server.live.presence import (
     PRESENCE_BEAT_S,
     Audience,
     Presence,
+    RematchNews,
     SeatsSeen,
 )
 from server.store.clients import RedisClient
@@ -149,14 +151,14 @@ class HubPresence:
 
     # -- from the registry
 
-    async def watch_signals(self, game_id: str) -> tuple[SeatsSeen, str | None]:
+    async def watch_signals(self, game_id: str) -> tuple[SeatsSeen, RematchNews | None]:
         """Subscribe to the game's signals, then read its presence and rematch: a
         change after the read is signalled."""
         await self.start()
         await self.signals.watch(game_id)
         return await self.presence.read(game_id)
 
-    def hub_made(self, hub: Hub, seen: SeatsSeen, rematch: str | None) -> None:
+    def hub_made(self, hub: Hub, seen: SeatsSeen, rematch: RematchNews | None) -> None:
         """A hub was made from what ``watch_signals`` read: it gets its share of the
         beats, its seats' presence elsewhere and its rematch."""
         hub.reconcile_share = self._made % RECONCILE_BEATS
@@ -165,7 +167,7 @@ class HubPresence:
         hub.remote = self.presence.remote(seen, hub.state.players_count)
         hub.remote_audience = self.presence.remote_audience(seen)
         if rematch is not None:
-            hub.rematch = rematch
+            hub.rematch_news = rematch
         for room, message_id, message in self._chat_loading.pop(hub.game_id, ()):
             hub.chat_posted(room, message_id, message)
 
@@ -276,7 +278,9 @@ class HubPresence:
         if message == PRESENCE_SIGNAL:
             self._reread([game_id])
         elif message.startswith(REMATCH_SIGNAL_PREFIX):
-            hub.rematch_made(message[len(REMATCH_SIGNAL_PREFIX) :].decode())
+            # The rematch and the seats' answers to it (which the signal does not
+            # carry) are read with the game's presence: one message for both.
+            self._reread([game_id])
         elif message == ARCHIVED_SIGNAL:
             self._read_archived(game_id)
         elif message.startswith(SEAT_SIGNAL_PREFIX):

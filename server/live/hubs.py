@@ -60,7 +60,13 @@ from server.common.settings import WS_BUFFER_BYTES
 from server.common.wire import event_to_wire, iso_time
 from server.games.projection import LoggedEvent, decode_event
 from server.live.audience_views import AudienceViews
-from server.live.presence import Audience, SeatsSeen, merge_audiences, seat_away_since
+from server.live.presence import (
+    Audience,
+    RematchNews,
+    SeatsSeen,
+    merge_audiences,
+    seat_away_since,
+)
 from server.live.socket_writers import Batch, Wire
 from server.live.view_patch import view_patch
 from server.store.event_store import StoredEvent
@@ -121,8 +127,15 @@ def _chat_history_message(room: str, mode: str, messages: Sequence[bytes]) -> by
     )
 
 
-def _rematch_message(rematch_id: str) -> bytes:
-    return _encoder.encode({"type": "rematch", "id": rematch_id})
+def _rematch_message(news: RematchNews) -> bytes:
+    return _encoder.encode(
+        {
+            "type": "rematch",
+            "id": news.id,
+            "accepted": sorted(news.accepted),
+            "declined": sorted(news.declined),
+        }
+    )
 
 
 def _audience_message(audience: Audience) -> bytes:
@@ -347,7 +360,8 @@ class Hub:
         self._presence: tuple[tuple[bool, ...], tuple[int | None, ...]] = ((), ())
         self._presence_message = b""
         self._players = -1
-        self.rematch: str | None = None  # The finished game's rematch, once made.
+        # The finished game's rematch once made, and the seats' answers to it.
+        self.rematch_news: RematchNews | None = None
         self.reconcile_share = 0  # The beats (modulo RECONCILE_BEATS) it is read again.
         # The audience: the spectators' sockets here (and their accounts), the other
         # processes' as HubPresence sets it, and what the sockets were told last and
@@ -531,14 +545,26 @@ class Hub:
         self._audience_told_at = time.monotonic()
         self._broadcast(_audience_message(audience))
 
-    def rematch_made(self, rematch_id: str) -> None:
-        """The game's rematch is made: tell every socket (once), show it in snapshots."""
-        if rematch_id == self.rematch:
+    @property
+    def rematch(self) -> str | None:
+        """The finished game's rematch's id, once made."""
+        return None if self.rematch_news is None else self.rematch_news.id
+
+    def rematch_made(self, news: RematchNews | str) -> None:
+        """The game's rematch is made, or a seat answered it: tell every socket what
+        is new (once a change), show the rematch in snapshots. What is told merges
+        with what is known (an answer is final), so reads and signals arriving in
+        any order only ever add."""
+        told = RematchNews(news) if isinstance(news, str) else news
+        known = self.rematch_news
+        merged = told if known is None else known.merged(told)
+        if merged == known:
             return
-        self.rematch = rematch_id
-        for audience in self._audiences.values():
-            audience.snapshot = None
-        self._broadcast(_rematch_message(rematch_id))
+        if known is None or known.id != merged.id:
+            for audience in self._audiences.values():
+                audience.snapshot = None
+        self.rematch_news = merged
+        self._broadcast(_rematch_message(merged))
 
     def opening(self, viewer: Viewer) -> Batch:
         """A socket's start over: its snapshot, the presence, the rematch if any, the
@@ -552,8 +578,8 @@ class Hub:
         if not self._presence_message:
             self.update_presence()
         extras = [self._presence_message]
-        if self.rematch is not None:
-            extras.append(_rematch_message(self.rematch))
+        if self.rematch_news is not None:
+            extras.append(_rematch_message(self.rematch_news))
         extras.append(_audience_message(self.audience()))
         if self.chat_on:
             extras.extend(self._chat_history_of(room) for room in self._chat_rooms(viewer))

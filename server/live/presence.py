@@ -46,11 +46,13 @@ from redis.exceptions import RedisError
 from server.store.clients import RedisClient
 from server.store.fast_paths import command_path
 from server.store.keys import (
+    MOST_SEATS,
     PRESENCE_PLAYING_KEY,
     PRESENCE_SERVERS_KEY,
     events_key,
     meta_key,
     presence_key,
+    rematch_answer_field,
     signals_channel,
 )
 from server.store.public_path import Script
@@ -61,6 +63,7 @@ __all__ = [
     "PRESENCE_BEAT_S",
     "Audience",
     "Presence",
+    "RematchNews",
     "SeatsSeen",
     "merge_audiences",
     "seat_away_since",
@@ -114,9 +117,9 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])
 return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 """)
 
-# KEYS[1] the game's presence hash, KEYS[2] its meta. {the hash, its rematch or false}.
 # KEYS[1] the game's presence hash, KEYS[2] its meta, KEYS[3] its events. ARGV[1] a
-# version (0: none). {the hash, its rematch or false, that event's time or false}.
+# version (0: none); ARGV[2..] the fields of the seats' answers to the rematch.
+# {the hash, its rematch or false, that event's time or false, the answers}.
 _READ_LUA: Final = Script("""
 local at = false
 if ARGV[1] ~= '0' then
@@ -126,7 +129,10 @@ if ARGV[1] ~= '0' then
     for j = 1, #fields, 2 do if fields[j] == 't' then at = fields[j + 1] end end
   end
 end
-return {redis.call('HGETALL', KEYS[1]), redis.call('HGET', KEYS[2], 'rematch'), at}
+local rematch = redis.call('HGET', KEYS[2], 'rematch')
+local answers = {}
+if rematch then answers = redis.call('HMGET', KEYS[2], unpack(ARGV, 2)) end
+return {redis.call('HGETALL', KEYS[1]), rematch, at, answers}
 """)
 
 
@@ -176,6 +182,33 @@ def _now_ms() -> int:
 
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+@dataclass(frozen=True)
+class RematchNews:
+    """A finished game's rematch as its watchers are shown it: its id, and the seats of
+    the finished game that accepted it (its bots among them) or declined it. An
+    answer is final, so two reads merge by their union (``merged``), in any order."""
+
+    id: str
+    accepted: frozenset[int] = frozenset()
+    declined: frozenset[int] = frozenset()
+
+    def merged(self, other: RematchNews) -> RematchNews:
+        """What both say: ``other`` replaces this for another rematch id."""
+        if other.id != self.id:
+            return other
+        return RematchNews(self.id, self.accepted | other.accepted, self.declined | other.declined)
+
+    @classmethod
+    def parse(cls, rematch_id: str, answers: list[Any]) -> RematchNews:
+        """From the answers read per seat (``None`` for none)."""
+        said = {seat: _text(a) for seat, a in enumerate(answers) if a is not None}
+        return cls(
+            rematch_id,
+            frozenset(s for s, a in said.items() if a == "accepted"),
+            frozenset(s for s, a in said.items() if a == "declined"),
+        )
 
 
 @dataclass
@@ -419,21 +452,24 @@ class Presence:
         seen = SeatsSeen.parse(flat, read_ms)
         return merge_audiences(a for s, a in seen.watch.items() if self.alive(s, seen))
 
-    async def read(self, game_id: str) -> tuple[SeatsSeen, str | None]:
+    async def read(self, game_id: str) -> tuple[SeatsSeen, RematchNews | None]:
         """A game's presence hash, and its rematch (for a new hub)."""
         seen, rematch, _ = await self.read_at(game_id, 0)
         return seen, rematch
 
-    async def read_at(self, game_id: str, version: int) -> tuple[SeatsSeen, str | None, int | None]:
+    async def read_at(
+        self, game_id: str, version: int
+    ) -> tuple[SeatsSeen, RematchNews | None, int | None]:
         """``read``, and the time (ms) of the game's event at ``version`` if any."""
         read_ms = self._clock_ms()
         keys = (presence_key(game_id), meta_key(game_id), events_key(game_id))
-        flat, rematch, at = await self._direct.run(
-            _READ_LUA, tuple(k.encode() for k in keys), (b"%d" % version,)
+        answers = tuple(rematch_answer_field(s).encode() for s in range(MOST_SEATS))
+        flat, rematch, at, said = await self._direct.run(
+            _READ_LUA, tuple(k.encode() for k in keys), (b"%d" % version, *answers)
         )
         return (
             SeatsSeen.parse(flat, read_ms),
-            None if rematch is None else _text(rematch),
+            None if rematch is None else RematchNews.parse(_text(rematch), said),
             None if at is None else int(at),
         )
 

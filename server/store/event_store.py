@@ -51,12 +51,14 @@ from server.store.event_scripts import (
 from server.store.fast_paths import command_lanes, command_path
 from server.store.keys import (
     BOT_GAMES_KEY,
+    MOST_SEATS,
     archive_key,
     commands_key,
     events_key,
     game_of,
     meta_key,
     probe_key,
+    rematch_answer_field,
     seats_key,
 )
 from server.store.public_path import WaitingPath, WaitingReplies, within
@@ -75,7 +77,6 @@ __all__ = [
 READ_PAGE: Final = 1000
 CLUSTER_POLL_S: Final = 0.05  # a cluster's blocking tail: how often it reads again
 ASK_REPLICAS_S: Final = 2.0  # the least time a primary is given to say its replicas
-
 
 class VersionConflict(Exception):
     """The game's log is not at the version the writer expected."""
@@ -706,6 +707,19 @@ class EventStore:
             CLAIM_REMATCH_LUA, (meta_key(game_id).encode(),), (rematch_id.encode(),)
         )
         return _text(claimed[0])
+
+    async def answer_rematch(self, game_id: str, seat: int, answer: str) -> str:
+        """Write ``seat``'s answer to the game's rematch unless it has one; the seat's
+        answer after (an answer is final: the first written stays)."""
+        field = rematch_answer_field(seat)
+        await self._r.hsetnx(meta_key(game_id), field, answer)
+        return _text(await self._r.hget(meta_key(game_id), field) or answer)
+
+    async def rematch_answers(self, game_id: str) -> dict[int, str]:
+        """Each seat's answer to the game's rematch, for the seats that answered."""
+        fields = [rematch_answer_field(seat) for seat in range(MOST_SEATS)]
+        values = await self._r.hmget(meta_key(game_id), fields)
+        return {seat: _text(v) for seat, v in enumerate(values) if v is not None}
 
     async def publish(self, channel: str, message: bytes) -> None:
         """Publish ``message`` on ``channel`` (a game's signals)."""

@@ -12,7 +12,8 @@ the load, the archive's swap and the claims of a rematch are each one script.
 
 - ``game:{<id>}:events``: stream, the game's log (``server.store.event_store``);
 - ``game:{<id>}:commands``: hash, command id -> the version it ended at and its reply;
-- ``game:{<id>}:meta``: hash, the game's metadata (its seed, its rematch...);
+- ``game:{<id>}:meta``: hash, the game's metadata (its seed, its rematch, each seat's
+  answer to the rematch: ``rematch_answer_field``...);
 - ``game:{<id>}:archive``: string, a finished game's whole log once archived
   (``server.store.archive_format``); the stream and the commands are gone then;
 - ``game:{<id>}:seats``: hash, seat number -> SHA-256 of its token;
@@ -79,9 +80,11 @@ __all__ = [
     "LOBBY_REBUILDING_KEY",
     "LOBBY_SWEEP_KEY",
     "LOBBY_VERSIONS_KEY",
+    "MOST_SEATS",
     "PRESENCE_PLAYING_KEY",
     "PRESENCE_SERVERS_KEY",
     "PRESENCE_SIGNAL",
+    "REMATCH_ANSWERS",
     "REMATCH_SIGNAL_PREFIX",
     "SEAT_SIGNAL_PREFIX",
     "account_key",
@@ -116,6 +119,7 @@ __all__ = [
     "ratings_pairs_key",
     "ratings_skills_key",
     "ratings_uncounted_key",
+    "rematch_answer_field",
     "rematch_signal",
     "seat_signal",
     "seats_key",
@@ -380,6 +384,18 @@ REMATCH_SIGNAL_PREFIX: Final = b"r"
 """Followed by the id of the game's rematch (``rematch_signal``)."""
 SEAT_SIGNAL_PREFIX: Final = b"k"
 """Followed by a seat whose token was replaced (``seat_signal``)."""
+
+
+REMATCH_ANSWERS: Final = ("accepted", "declined")
+"""What a seat of a finished game answered its rematch, in the game's meta."""
+MOST_SEATS: Final = 4
+"""The most seats a game has (Splendor's four): the answers a read looks for."""
+
+
+def rematch_answer_field(seat: int) -> str:
+    """The field of a finished game's meta that holds ``seat``'s answer to its rematch
+    (one of ``REMATCH_ANSWERS``, written once: an answer is final)."""
+    return f"answer:{seat}"
 
 
 def rematch_signal(rematch_id: str) -> bytes:

@@ -35,7 +35,7 @@ from server.games.chat import ROOMS, wire_of
 from server.games.lobby import STATUSES, Status
 from server.games.projection import token_digest
 from server.games.public_records import record_players
-from server.games.service import GameService, RematchResult
+from server.games.service import GameService, RematchAnswers, RematchResult
 from server.store.availability import StoreUnavailable
 from server.store.clients import ping
 from server.web.languages import request_language
@@ -296,6 +296,24 @@ async def rematch(request: Request) -> Response:
     return json({"id": result.id, "seat": result.seat, "token": result.token}, 201)
 
 
+async def decline_rematch(request: Request) -> Response:
+    """A seat declines the finished game's rematch (docs/http-api.md)."""
+    service = _service(request)
+    game_id = _game_id(request)
+    token = bearer_token(request)
+    if token is None:
+        answers = await service.decline_rematch(game_id, None)  # 401
+    else:  # checked within the address's budget of failed authentications
+
+        async def decline_for_token() -> RematchAnswers:
+            return await service.decline_rematch(game_id, token)
+
+        answers = await client_limits(request).authenticate(
+            client_address(request), decline_for_token
+        )
+    return json({"id": answers.id, "accepted": answers.accepted, "declined": answers.declined})
+
+
 async def _refuse_deleted_account(request: Request, game_id: str, token: str) -> None:
     """A rated game's seat whose account was deleted plays no rated rematch (its
     player still holds the seat token, not the account): 403 ``unauthorized``."""
@@ -448,6 +466,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/api/games/{game_id}/analysis", request_analysis, methods=["POST"]),
         Route("/api/games/{game_id}/commands", submit_command, methods=["POST"]),
         Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
+        Route("/api/games/{game_id}/rematch/decline", decline_rematch, methods=["POST"]),
         Route("/api/catalog/{variant}", catalog, methods=["GET"]),
         Route("/api/qr", qr_code, methods=["POST"]),
         Route("/healthz", healthz, methods=["GET", "HEAD"]),

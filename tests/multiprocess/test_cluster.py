@@ -105,7 +105,8 @@ async def test_games_on_every_primary_player_on_one_process_spectators_on_the_ot
         rematch_id = r.json()["id"]
 
         async def told_rematch() -> None:
-            while not any(m == {"type": "rematch", "id": rematch_id} for _, m in on_b.signals):
+            told = {"type": "rematch", "id": rematch_id, "accepted": [0], "declined": []}
+            while not any(m == told for _, m in on_b.signals):
                 await on_b.next_any()
 
         # Told by its signal at once, or if that was lost, within the reconcile bound.

@@ -107,11 +107,12 @@ async def test_the_sockets_of_a_killed_server_stop_counting_within_the_bound(
 async def test_a_rematch_made_on_one_server_is_told_to_a_spectator_on_another(
     redis_client: Any, redis_server: str
 ) -> None:
-    """A finished game watched on server B: seat 1 asks for the rematch through server A, and B's spectator gets {"type":"rematch","id"} with that id."""
+    """A finished game watched on server B: seat 1 asks for the rematch through server A, and B's spectator gets {"type":"rematch","id","accepted":[1],"declined":[]}; seat 0 declines it through server B and the spectator on B is told {"accepted":[1],"declined":[0]}, as A's answer to the decline said."""
     async with (
         served(redis_server, ENV) as a,
         served(redis_server, ENV) as b,
         httpx.AsyncClient(base_url=a.base) as http,
+        httpx.AsyncClient(base_url=b.base) as http_b,
     ):
         table = await helpers.new_table(http, players=2, seed=23)
         await table.play(random.Random(23), 2000)
@@ -128,8 +129,11 @@ async def test_a_rematch_made_on_one_server_is_told_to_a_spectator_on_another(
                 if message["type"] == "rematch":
                     return message
 
-        assert await asyncio.wait_for(rematch_told(), 10) == {
-            "type": "rematch",
-            "id": made.json()["id"],
-        }
+        offered = {"type": "rematch", "id": made.json()["id"], "accepted": [1], "declined": []}
+        assert await asyncio.wait_for(rematch_told(), 10) == offered
+        declined = await http_b.post(
+            f"/api/games/{table.id}/rematch/decline", headers=helpers.auth(table.tokens[0])
+        )
+        assert declined.json() == {"id": offered["id"], "accepted": [1], "declined": [0]}
+        assert await asyncio.wait_for(rematch_told(), 10) == {**offered, "declined": [0]}
         await spectator.conn.close()

@@ -101,7 +101,7 @@ async def test_a_bot_seat_is_always_present(settings: Settings) -> None:
 async def test_a_rematch_is_told_to_the_watchers_of_the_finished_game(
     settings: Settings,
 ) -> None:
-    """A spectator of a finished game gets {"type":"rematch","id"} when a seat makes the rematch, once though the other seat joins it too; a socket opened later has "rematch" in its snapshot's view and gets the message after the presence."""
+    """A spectator of a finished game gets {"type":"rematch","id","accepted","declined"} when a seat makes the rematch (that seat accepted), again when the other seat accepts, and not when a seat calls again; a socket opened later has "rematch" in its snapshot's view and gets the message, with both answers, after the presence."""
     async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
         table = await helpers.new_table(http, players=2, seed=12)
         await table.play(random.Random(12), 2000)
@@ -114,7 +114,12 @@ async def test_a_rematch_is_told_to_the_watchers_of_the_finished_game(
         rematch_id = made.json()["id"]
         while not [m for _, m in spectator.signals if m["type"] == "rematch"]:
             await spectator.next_any()
-        assert spectator.signals[-1][1] == {"type": "rematch", "id": rematch_id}
+        offered = {"type": "rematch", "id": rematch_id, "accepted": [0], "declined": []}
+        assert spectator.signals[-1][1] == offered
+        await http.post(f"/api/games/{table.id}/rematch", headers=helpers.auth(table.tokens[1]))
+        both = {**offered, "accepted": [0, 1]}
+        while spectator.signals[-1][1] != both:
+            await spectator.next_any()
         await http.post(f"/api/games/{table.id}/rematch", headers=helpers.auth(table.tokens[1]))
         kinds = await kinds_until_pong(spectator)
         assert "rematch" not in kinds
@@ -122,6 +127,7 @@ async def test_a_rematch_is_told_to_the_watchers_of_the_finished_game(
         opening = [await late.next_any() for _ in range(3)]
         assert [m["type"] for m in opening] == ["snapshot", "presence", "rematch"]
         assert opening[0]["view"]["rematch"] == rematch_id
+        assert opening[2] == both
         for watcher in (spectator, late):
             await watcher.conn.close()
 
@@ -159,7 +165,7 @@ async def test_what_a_lost_signal_hid_is_told_within_the_reconcile_bound(
             async def told() -> None:
                 while not (
                     spectator.presence == [False, True]
-                    and {"type": "rematch", "id": "made-elsewhere"}
+                    and {"type": "rematch", "id": "made-elsewhere", "accepted": [], "declined": []}
                     in [m for _, m in spectator.signals]
                 ):
                     await spectator.next_any()

@@ -174,3 +174,57 @@ async def test_a_rematch_needs_a_seat_token_of_a_finished_game(
     assert (await http.get(f"/api/games/{table.id}")).json()["rematch"] is None
     missing = await rematch(http, "nosuchgame", table.tokens[0])
     assert missing.status_code == 404
+
+
+async def decline(http: httpx.AsyncClient, game_id: str, token: str | None) -> httpx.Response:
+    return await http.post(f"/api/games/{game_id}/rematch/decline", headers=auth(token))
+
+
+async def test_a_seat_declines_the_rematch_and_every_answer_is_final(
+    app: Starlette, http: httpx.AsyncClient, settings: Settings
+) -> None:
+    """Seat 0 offers a rematch (it accepts); seat 1 declines it through another server app: both answers are told ({"id","accepted":[0],"declined":[1]}), declining again gives the same, seat 1 can no longer join (409 rematch.declined) nor seat 0 decline (409 rematch.accepted), and nobody sits in the rematch, which waits to expire."""
+    table = await finished_table(app, http)
+    offered = (await rematch(http, table.id, table.tokens[0])).json()
+    async with second_app(settings) as other:
+        r = await decline(other, table.id, table.tokens[1])
+    assert r.status_code == 200, r.text
+    assert r.json() == {"id": offered["id"], "accepted": [0], "declined": [1]}
+    assert (await decline(http, table.id, table.tokens[1])).json() == r.json()
+    late = await rematch(http, table.id, table.tokens[1])
+    assert (late.status_code, late.json()["reason"]["key"]) == (409, "rematch.declined")
+    back = await decline(http, table.id, table.tokens[0])
+    assert (back.status_code, back.json()["reason"]["key"]) == (409, "rematch.accepted")
+    summary = (await http.get(f"/api/games/{offered['id']}")).json()
+    assert summary["status"] == "open" and summary["seats"] == []
+
+
+async def test_the_bots_accept_a_rematch_at_once(app: Starlette, http: httpx.AsyncClient) -> None:
+    """In a 3-seat game with a bot, the first call answers for the bot too: the decline of another seat says the bot (seat 1) and the caller (seat 2) accepted."""
+    table = await finished_table(app, http, players=3, bots={1: "random"})
+    await rematch(http, table.id, table.tokens[2])
+    r = await decline(http, table.id, table.tokens[0])
+    assert r.json()["accepted"] == [1, 2] and r.json()["declined"] == [0]
+
+
+@pytest.mark.parametrize(
+    ("case", "status", "key"),
+    [
+        ("no token", 401, "token.missing"),
+        ("a stranger's token", 403, None),
+        ("live game", 409, "rematch.not_over"),
+        ("nothing offered", 409, "rematch.not_offered"),
+    ],
+)
+async def test_a_decline_needs_a_seat_of_a_finished_game_with_a_rematch_offered(
+    app: Starlette, http: httpx.AsyncClient, case: str, status: int, key: str | None
+) -> None:
+    """No token gets 401, a token that is no seat's 403, a live game's seat 409 (not over), a finished game with no rematch 409 (nothing to decline); nothing is written."""
+    table = await (new_table(http) if case == "live game" else finished_table(app, http))
+    token = {"no token": None, "a stranger's token": "wrong"}.get(case, table.tokens[0])
+    r = await decline(http, table.id, token)
+    assert r.status_code == status, r.text
+    if key is not None:
+        assert r.json()["reason"]["key"] == key
+    assert (await http.get(f"/api/games/{table.id}")).json()["rematch"] is None
+    assert (await decline(http, "nosuchgame", table.tokens[0])).status_code == 404
