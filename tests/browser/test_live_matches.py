@@ -155,14 +155,14 @@ def two_players(
     return game_id, tokens, pages
 
 
-def test_resign_asks_first_then_a_rematch_is_offered_and_joined_from_the_other_page(
+def test_resign_asks_first_then_a_rematch_is_offered_and_accepted_from_the_other_page(
     browser: Browser,
     contexts: list[BrowserContext],
     server: ServerProcess,
     api: Api,
     console: Console,
 ) -> None:
-    """Abort is offered until both first moves are made, then Resign; Resign asks first (Keep playing changes nothing), and once confirmed both pages say Ben won by resignation. Ben asks for a rematch from the end dialog; Ana's page and a spectator's are told (Join the rematch / Watch it); Ana joins with one click and both play the rematch, seats moved round, same time control; Abort there cancels it."""
+    """Abort is offered until both first moves are made, then Resign; Resign asks first (Keep playing changes nothing), and once confirmed both pages say Ben won by resignation. Ben offers a rematch from the end dialog and stays at the board, waiting for Ana; Ana's page offers it (Accept / Decline); Ana accepts with one click and both pages go to the rematch, seats moved round, same time control, and the spectator is pointed to it (Watch it); Abort there cancels it."""
     clock = {"initial": 600, "increment": 5}
     game_id, tokens, (ana, ben) = two_players(browser, contexts, console, server, api, clock)
     cy = open_page(browser, contexts, console, "spectator")
@@ -189,20 +189,26 @@ def test_resign_asks_first_then_a_rematch_is_offered_and_joined_from_the_other_p
     expect(ana.locator("#resign-game")).to_have_count(0)
     assert api.view(game_id)["result"]["reason"] == "resign"
 
-    # Ben offers a rematch; Ana's page (its end dialog open) and the spectator's learn of it.
+    # Ben offers a rematch and stays at the board; Ana's page (its end dialog open) is
+    # offered it; the spectator is pointed to it once it has started.
     expect(ben.locator("#end-dialog")).to_be_visible()
     ben.click("#end-rematch")
-    ben.wait_for_url(re.compile(r"#/play/(?!" + game_id + r")\w+$"))
-    rematch_id = ben.url.rsplit("/", 1)[1]
-    expect(ben.locator("#rematch-waiting")).to_be_visible()
-    expect(ben.locator("#fill-with-bot")).to_have_count(0)
-    expect(ana.locator("#end-rematch")).to_have_text("Join the rematch")
-    expect(cy.locator("#watch-rematch")).to_have_attribute("href", f"#/watch/{rematch_id}")
+    expect(ben.locator("#end-rematch-status")).to_have_text("Waiting for Ana to answer…")
+    assert ben.url.endswith(f"#/play/{game_id}")
+    expect(ana.locator("#end-rematch-offer")).to_have_text(
+        "Ben offers a rematch: same players and time control, seats moved round."
+    )
+    expect(ana.locator("#end-rematch")).to_have_text("Accept")
+    expect(ana.locator("#end-rematch-decline")).to_have_text("Decline")
+    expect(cy.locator("#watch-rematch")).to_have_count(0)
     found += serious_violations(ana, "the end with a rematch offered")
-    found += serious_violations(cy, "a spectator told of the rematch")
     assert found == [], "\n".join(found)
+    rematch_id = api.summary(game_id)["rematch"]
     ana.click("#end-rematch")
     ana.wait_for_url(f"**/#/play/{rematch_id}")
+    ben.wait_for_url(f"**/#/play/{rematch_id}")
+    expect(cy.locator("#watch-rematch")).to_have_attribute("href", f"#/watch/{rematch_id}")
+    assert serious_violations(cy, "a spectator told of the rematch") == []
     for page, seat in ((ana, 1), (ben, 0)):
         expect(page.locator("#table")).to_have_attribute("data-status", "live")
         expect(page.locator("#table")).to_have_attribute("data-you", str(seat))

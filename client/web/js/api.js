@@ -88,6 +88,11 @@ export function rematchGame(id, token) {
   return request("POST", `${game(id)}/rematch`, { token });
 }
 
+/** Decline the finished game's rematch with a seat token of it: {id, accepted, declined}. */
+export function declineRematch(id, token) {
+  return request("POST", `${game(id)}/rematch/decline`, { token });
+}
+
 /** A new token for a seat (docs/http-api.md): with `token`, that token's seat (the
  * old token refused from then on); without, the seat of the account this browser is
  * logged in to. {seat, token}. */

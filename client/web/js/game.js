@@ -222,6 +222,7 @@ export async function showGame(main, gameId, mode) {
   const rematch = new Rematch({
     gameId,
     seat,
+    names,
     onChange: () => {
       renderBanner();
       mount(endRematch, rematch.actions(view, "end"));
@@ -258,6 +259,7 @@ export async function showGame(main, gameId, mode) {
       if (turnAlert) turnAlert.update(v);
       clocks.update(v);
       presence.update(v);
+      rematch.seats(v);
       rematch.take(v.rematch);
       if (controls) controls.update(v);
       if (v.status === "finished" && previousStatus && previousStatus !== "finished" && !shownEnd) showEnd();
@@ -271,7 +273,7 @@ export async function showGame(main, gameId, mode) {
       if (state === "live") catchUpLog();
     },
     onPresence: (message) => presence.take(message),
-    onRematch: (message) => rematch.take(message.id),
+    onRematch: (message) => rematch.take(message),
     onRefused: async () => {
       // Refused before it was ever served: the token was revoked while this page was
       // away ("log out everywhere"), so a logged-in player takes the seat back at once

@@ -135,7 +135,7 @@ export function waitingBanner({ gameId, summary, view, seated, cancel, openSecon
     h("p", { class: "waited", id: "waited", dataset: { since: summary.created_at || "", openSeconds: String(openSeconds) } }, waitedLine(summary.created_at, openSeconds)),
     // A rematch keeps its seats for the finished game's players: nobody else joins.
     rematch
-      ? h("p", { id: "rematch-waiting" }, t("A rematch: the other players join it with Join the rematch on the finished game's page; it starts by itself when the last one has."))
+      ? h("p", { id: "rematch-waiting" }, t("A rematch: the other players accept it on the finished game's page; it starts by itself when the last one has."))
       : [h("p", {}, t("Send this address to a friend; the game starts by itself when the last seat is taken.")), sharePanel(gameId)],
     h("p", { class: "waiting-howto" }, howtoLink(summary.variant, { newTab: true })),
     seated
