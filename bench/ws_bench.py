@@ -577,7 +577,9 @@ async def baselines(
 
     def answered(data: bytes, at: float) -> None:
         # Told after the snapshot, and whenever they change: not answers.
-        if not data.startswith((b'{"type":"presence"', b'{"type":"audience"')):
+        if not data.startswith(
+            (b'{"type":"presence"', b'{"type":"audience"', b'{"type":"chat_history"')
+        ):
             answers.put_nowait(at)
 
     conn = await lean(base, idle_game, answered)
