@@ -4,7 +4,7 @@ answers Accept or Decline, and a decline is shown to the one who offered."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, BrowserContext, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import Console, ServerProcess
 from tests.browser.pages import Api
@@ -48,3 +48,46 @@ def test_a_rematch_offered_and_declined_between_two_pages(
     rematch_id = api.summary(game_id)["rematch"]
     assert api.summary(rematch_id)["status"] == "open"
     assert console.unexpected() == []
+
+
+# A Rematch of seat 0 of a finished 3-seat game (seat 2 a bot), told `messages` in turn:
+# what its banner says after each.
+ANSWERS = """async (messages) => {
+  const { Rematch } = await import('/js/rematch.js');
+  const names = { of: (seat) => ['Ana', 'Bo', 'Greedy bot'][seat] };
+  const view = { status: 'finished', players: [{ seat: 0 }, { seat: 1 }, { seat: 2, bot: 'greedy' }] };
+  const gone = [];
+  const rematch = new Rematch({ gameId: 'g', seat: { seat: 0, token: 't', name: 'Ana' }, names, go: (id) => gone.push(id) });
+  rematch.seats(view);
+  const said = [];
+  for (const message of messages) {
+    rematch.take(message);
+    const root = document.createElement('div');
+    root.append(...[rematch.actions(view, 'banner')].flat().filter(Boolean));
+    said.push(root.querySelector('#rematch-status, #rematch-offer').textContent);
+  }
+  return { said, gone };
+}"""
+
+
+def test_the_offerer_sees_who_accepted_and_goes_to_the_rematch_when_all_have(
+    module_page: Page,
+) -> None:
+    """In a three-seat game with a bot, Ana offered (she and the bot accepted): her page waits for Bo, says "Bo accepted." once he has, and goes to the rematch by itself then; a page told of an offer it has not answered says who offers it."""
+    out = module_page.evaluate(
+        ANSWERS,
+        [
+            {"id": "r1", "accepted": [0, 2], "declined": []},
+            {"id": "r1", "accepted": [0, 1, 2], "declined": []},
+        ],
+    )
+    assert out["said"] == [
+        "Waiting for Bo to answer…",
+        "Everyone accepted: the rematch has started.",
+    ]
+    assert out["gone"] == ["r1"]
+    offered = module_page.evaluate(ANSWERS, [{"id": "r2", "accepted": [1, 2], "declined": []}])
+    assert offered["said"] == [
+        "Bo offers a rematch: same players and time control, seats moved round."
+    ]
+    assert offered["gone"] == []

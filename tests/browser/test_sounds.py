@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.pages import Api, give_seat, wait_version
 from tests.browser.strategy import choose, kind_of
-from tests.browser.test_live_matches import first_moves
 
 # Counts the page's sounds: sound.js's one object, shared by every module of the page
 # (a module is loaded once per page), has its `play` wrapped.
@@ -36,6 +36,20 @@ def has_class(name: str) -> re.Pattern[str]:
 
 def starts_with(start: str) -> re.Pattern[str]:
     return re.compile("^" + re.escape(start))
+
+
+def until_clocks_run(api: Api, game_id: str, tokens: list[str]) -> None:
+    """The seats move over HTTP (a first legal move each time) until a clock runs:
+    each seat's first turn over (a Duel turn may take several actions)."""
+    for _ in range(20):
+        public = api.view(game_id)
+        if public["clock"]["running"] is not None:
+            return
+        seat = public["turn"]["seat"]
+        view = api.view(game_id, tokens[seat])
+        move = next(a for a in view["legal"] if a["kind"] not in ("abort", "claim_abandon"))
+        api.command(game_id, tokens[seat], move)
+    raise AssertionError("no clock runs")
 
 
 def heard_after(page: Page, count: int) -> list[str]:
@@ -129,17 +143,19 @@ def test_the_sound_toggle_and_volume_are_remembered_across_a_reload(
     assert console.unexpected() == []
 
 
+@pytest.mark.parametrize("variant", ["classic", "duel"])
 def test_low_time_outlines_the_clock_prefixes_the_title_and_ticks(
+    variant: str,
     browser: Browser,
     contexts: list[BrowserContext],
     server: ServerProcess,
     api: Api,
     console: Console,
 ) -> None:
-    """In a 0:40+0 game (the warning under 30 s, the larger of 20% and 30 s) the mover's clock is plain at first; 11 s later it is outlined with an hourglass, the title starts with "⌛" and the low-time sound plays once; under 10 s it is red and each second ticks."""
-    game_id = api.new_game(clock={"initial": 40, "increment": 0})
+    """In a 0:40+0 game of either variant (the warning under 30 s, the larger of 20% and 30 s) the mover's clock is plain at first; 11 s later it is outlined with an hourglass, the title starts with "⌛" and the low-time sound plays once; under 10 s it is red and each second ticks."""
+    game_id = api.new_game(variant=variant, clock={"initial": 40, "increment": 0})
     tokens = [api.join(game_id, "Ana"), api.join(game_id, "Bo")]
-    first_moves(api, game_id, tokens)
+    until_clocks_run(api, game_id, tokens)
     mover = api.view(game_id)["turn"]["seat"]
     name = ("Ana", "Bo")[mover]
     page = open_page(browser, contexts, console, name)
