@@ -41,6 +41,7 @@ spectators' room.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import enum
 import logging
@@ -61,10 +62,12 @@ from server.common.wire import event_to_wire, iso_time
 from server.games.projection import LoggedEvent, decode_event
 from server.live.audience_views import AudienceViews
 from server.live.presence import (
+    AUDIENCE_NAMES,
     Audience,
     RematchNews,
     SeatsSeen,
     merge_audiences,
+    name_order,
     seat_away_since,
 )
 from server.live.socket_writers import Batch, Wire
@@ -370,6 +373,9 @@ class Hub:
         self.audience_every_s = AUDIENCE_EVERY_S
         self._spectators_here = 0
         self._names_here: Counter[str] = Counter()
+        # The first AUDIENCE_NAMES names here in order, kept as names come (None: to be
+        # found again, after one of them left), so that a join is not a sort of them all.
+        self._first_names: list[str] | None = []
         self._audience_told: Audience | None = None
         self._audience_told_at = -math.inf
         self._audience_timer: asyncio.TimerHandle | None = None
@@ -505,15 +511,27 @@ class Hub:
 
     def _spectator_counted(self, outbox: Outbox, change: int) -> None:
         self._spectators_here += change
-        if outbox.account is not None:
-            self._names_here[outbox.account] += change
-            if self._names_here[outbox.account] <= 0:
-                del self._names_here[outbox.account]
+        name = outbox.account
+        if name is not None:
+            names = self._names_here
+            names[name] += change
+            first = self._first_names
+            if names[name] <= 0:
+                del names[name]
+                if first is not None and name in first:
+                    self._first_names = None
+            elif change > 0 and names[name] == 1 and first is not None:
+                key = name_order(name)
+                if len(first) < AUDIENCE_NAMES or key < name_order(first[-1]):
+                    bisect.insort(first, name, key=name_order)
+                    del first[AUDIENCE_NAMES:]
         self.update_audience()
 
     def local_audience(self) -> Audience:
         """This process's spectators of the game."""
-        return merge_audiences([(self._spectators_here, tuple(self._names_here))])
+        if self._first_names is None:
+            self._first_names = list(merge_audiences([(0, tuple(self._names_here))])[1])
+        return self._spectators_here, tuple(self._first_names)
 
     def audience(self) -> Audience:
         """The game's spectators on every process: here, and elsewhere as last read."""

@@ -180,3 +180,30 @@ async def test_the_sockets_are_told_at_most_once_an_interval() -> None:
         hub.detach(outbox)
         await outbox.stop()
     hub.drop()
+
+
+async def test_the_first_twenty_names_follow_the_spectators_coming_and_going() -> None:
+    """25 signed-in spectators and a guest: 26 counted, the first 20 names in order (case aside); one of them leaving lets the 21st in; a name sorting first coming in takes its place; an account on two sockets is named once and stays until both leave."""
+    hub = Hub("g", CLASSIC, [])
+
+    async def send(text: str) -> None:
+        return None
+
+    names = [f"p{i:02}" for i in range(25)]
+    outboxes = {n: Outbox(hub, None, SendWire(send), account=n) for n in reversed(names)}
+    guest = Outbox(hub, None, SendWire(send))
+    for outbox in (*outboxes.values(), guest):
+        hub.attach(outbox, None)
+    assert hub.local_audience() == (26, tuple(names[:20]))
+    hub.detach(outboxes["p03"])
+    assert hub.local_audience()[1] == tuple(n for n in names[:21] if n != "p03")
+    first = Outbox(hub, None, SendWire(send), account="A0")
+    again = Outbox(hub, None, SendWire(send), account="A0")
+    hub.attach(first, None)
+    hub.attach(again, None)
+    assert hub.local_audience()[1][0] == "A0" and len(hub.local_audience()[1]) == 20
+    hub.detach(first)
+    assert hub.local_audience()[1][0] == "A0" and hub.local_audience()[0] == 26
+    hub.detach(again)
+    assert hub.local_audience()[1][0] == "p00"
+    hub.drop()

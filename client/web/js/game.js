@@ -10,6 +10,7 @@ import { h, mount } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { LastMove } from "./lastmove.js";
 import { LeaveControls, markOut } from "./leaving.js";
+import { TableAudience } from "./audience.js";
 import { TablePresence } from "./presence.js";
 import { Rematch } from "./rematch.js";
 import { gameTags } from "./timecontrol.js";
@@ -239,6 +240,7 @@ export async function showGame(main, gameId, mode) {
     },
   });
   const chat = new ChatPanel({ seated: !!token, send: (frame) => live.established && live.sendFrame(frame) });
+  const audience = new TableAudience();
   const live = new LiveGame({
     gameId,
     token,
@@ -274,6 +276,7 @@ export async function showGame(main, gameId, mode) {
     },
     onPresence: (message) => presence.take(message),
     onRematch: (message) => rematch.take(message),
+    onAudience: (message) => audience.take(message),
     onRefused: async () => {
       // Refused before it was ever served: the token was revoked while this page was
       // away ("log out everywhere"), so a logged-in player takes the seat back at once
@@ -520,7 +523,7 @@ export async function showGame(main, gameId, mode) {
         "div",
         { class: ["game-grid", summary.players >= 3 && "many-players", summary.variant === "duel" && "duel-grid"] },
         h("div", { class: "col-board" }, tableSlot, barSlot),
-        h("div", { class: "col-players" }, h("h2", { class: "panel-title sr-only" }, t("Players")), playersSlot),
+        h("div", { class: "col-players" }, h("h2", { class: "panel-title sr-only" }, t("Players")), playersSlot, audience.slot),
         h("div", { class: "col-log" }, log.el, chat.el),
       ),
       chat.toggle,

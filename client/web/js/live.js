@@ -55,14 +55,15 @@ export function retryDelay(attempt, random = Math.random) {
  * onState("connecting"|"live"|"reconnecting"|"problem"|"closed") ("problem": the server
  * says it can't serve for now, or reconnecting keeps failing; `problem` holds its words),
  * onProblem({code, message}) for errors not tied to a command,
- * onPresence({seats, away_since}) and onRematch({id}) (docs/live.md: not versioned),
+ * onPresence({seats, away_since}), onRematch({id}) and onAudience({spectators, accounts})
+ * (docs/live.md: not versioned),
  * onRefused({code, message}) when the server refuses this page's seat token (it was
  * replaced: docs/accounts.md, "Seats of an account"); the connection is closed then;
  * onChat(message) for the table chat (docs/chat.md): `chat`, `chat_history`, and the
  * `error` refusing a chat message (it has a chat_id).
  */
 export class LiveGame {
-  constructor({ gameId, token = null, onView, onState = () => {}, onProblem = () => {}, onPresence = () => {}, onRematch = () => {}, onRefused = () => {}, onChat = () => {} }) {
+  constructor({ gameId, token = null, onView, onState = () => {}, onProblem = () => {}, onPresence = () => {}, onRematch = () => {}, onAudience = () => {}, onRefused = () => {}, onChat = () => {} }) {
     this.gameId = gameId;
     this.token = token;
     this.onView = onView;
@@ -70,6 +71,7 @@ export class LiveGame {
     this.onProblem = onProblem;
     this.onPresence = onPresence;
     this.onRematch = onRematch;
+    this.onAudience = onAudience;
     this.onRefused = onRefused;
     this.onChat = onChat;
     this.view = null;
@@ -260,6 +262,9 @@ export class LiveGame {
         break;
       case "rematch":
         this.onRematch(msg);
+        break;
+      case "audience":
+        this.onAudience(msg);
         break;
       case "chat":
       case "chat_history":

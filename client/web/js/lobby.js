@@ -2,6 +2,7 @@
 // finished one, and come back to the games this browser sits at.
 
 import { accountName, onAccountChange, whenAccountKnown } from "./account.js";
+import { audienceWords } from "./audience.js";
 import { ApiError, createGame, fetchView, gameSummary, listGames, takeSeat } from "./api.js";
 import { h, listWords, mount } from "./dom.js";
 import { formatChange, formatNumber, formatRelative, t, tn, tp } from "./i18n.js";
@@ -404,9 +405,11 @@ function liveRow(g, view) {
   const round = view && view.turn ? roundOfView(view, null, 0) : null;
   const game = variantName(g.variant);
   const line = round ? t("{game} · round {round}", { game, round }) : game;
+  // How many watch it now (the summaries' `spectators`, docs/live.md "Audience").
+  const watching = g.spectators ? h("span", { class: "muted game-watchers" }, audienceWords({ spectators: g.spectators })) : null;
   return row(
     g,
-    [h("span", { class: "scores" }, scores), h("span", { class: "muted" }, started(g, line))],
+    [h("span", { class: "scores" }, scores), h("span", { class: "muted" }, started(g, line)), watching],
     [link(`#/watch/${g.id}`, t("Watch"), "watch", true)],
   );
 }
