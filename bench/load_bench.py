@@ -33,6 +33,7 @@ import argparse
 import asyncio
 import contextlib
 import itertools
+import json
 import os
 import random
 import sys
@@ -332,6 +333,9 @@ async def main() -> None:
     parser.add_argument("--churn", type=float, default=10.0)
     parser.add_argument("--talk", type=float, default=5.0)
     parser.add_argument("--single", action="store_true", help="one Redis, not a cluster")
+    parser.add_argument(
+        "--json", type=Path, help="write the unit costs there (bench/capacity_model.py reads it)"
+    )
     args = parser.parse_args()
     os.environ.update(
         {
@@ -419,6 +423,36 @@ async def measure(
                     slot.game.done.set()
             await asyncio.gather(*tasks, *extras, return_exceptions=True)
     total = sum(p.acked for p in processes)
+    gained_mib = sum(max(0.0, rss[i] - idle_rss[i]) for i in range(len(processes)))
+    roles = [role for role, _, _ in nodes]
+    primary_cpu = sum(redis1[j] - redis0[j] for j in range(len(nodes)) if roles[j] != "slave")
+    replica_cpu = sum(redis1[j] - redis0[j] for j in range(len(nodes)) if roles[j] == "slave")
+    units = {
+        "date": time.strftime("%Y-%m-%d"),
+        "games": args.games,
+        "processes": len(processes),
+        "shards": len(primary_urls),
+        "move_every_s": args.move_every,
+        "commands_per_s": total / elapsed,
+        "commands_per_game_s": total / elapsed / args.games,
+        "sockets_per_game": sum(sockets) / args.games,
+        "server_cpu_s_per_command": sum(b - a for a, b in zip(cpu0, cpu1, strict=True))
+        / max(1, total),
+        "server_cores": sum(b - a for a, b in zip(cpu0, cpu1, strict=True)) / elapsed,
+        "redis_primary_cores": primary_cpu / elapsed,
+        "redis_primary_cpu_s_per_command": primary_cpu / max(1, total),
+        "redis_replica_cpu_s_per_command": replica_cpu / max(1, total),
+        "process_idle_rss_mib": sum(idle_rss) / len(idle_rss),
+        "server_kib_per_socket": gained_mib * 1024 / max(1, sum(sockets)),
+        "redis_kib_per_live_game": sum(b - a for a, b in zip(memory0, memory1, strict=True))
+        / 1024
+        / args.games,
+        "ack_p50_ms": percentile([x for p in processes for x in p.ack_latencies], 0.5) * 1e3,
+        "ack_p99_ms": percentile([x for p in processes for x in p.ack_latencies], 0.99) * 1e3,
+        "load_average": os.getloadavg()[0],
+    }
+    if args.json is not None:
+        args.json.write_text(json.dumps(units, indent=2) + "\n")
     print(
         f"load: {args.games} two-player games on {len(processes)} processes,"
         f" {'one Redis' if cluster is None else '3 shards'}, a move every"
