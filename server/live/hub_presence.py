@@ -34,7 +34,7 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
-from collections.abc import Callable, Container, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Container, Coroutine, Mapping, Sequence
 from typing import Any, Final
 
 from redis.exceptions import RedisError
@@ -104,11 +104,13 @@ class HubPresence:
         read_archived: Callable[[str], None],
         *,
         beat_s: float = PRESENCE_BEAT_S,
+        load_chat: Callable[[str], Awaitable[dict[str, list[tuple[str, bytes]]]]] | None = None,
     ) -> None:
         self._hubs = hubs
         self._loading = loading
         self._wake_client = wake_client
         self._read_archived = read_archived
+        self._load_chat = load_chat  # None: the chat is off
         self.presence = Presence(
             wake_client, beat_s=beat_s, on_beat=self._beaten, playing=self._playing
         )
@@ -312,10 +314,28 @@ class HubPresence:
 
     def _reread_all(self) -> None:
         """Signals may have been lost while their connection was made again: every
-        game is read again, and the tokens of the seats with sockets here."""
+        game is read again, the tokens of the seats with sockets here, and the chat
+        rooms of every hub."""
         self._reread(list(self._hubs))
         for game_id, seat in list(self._seat_sockets):
             self._spawn(self.seat_changed(game_id, seat))
+        if self._load_chat is not None and self._hubs:
+            self._spawn(self._reload_chat(list(self._hubs)))
+
+    async def _reload_chat(self, games: list[str]) -> None:
+        """Read the games' chat rooms again; each hub sends what it missed."""
+        assert self._load_chat is not None
+        for chunk in range(0, len(games), REREAD_CHUNK):
+            some = games[chunk : chunk + REREAD_CHUNK]
+            try:
+                read = await asyncio.gather(*(self._load_chat(g) for g in some))
+            except (RedisError, OSError) as e:
+                log.warning("chat: reading %d games again failed (%r)", len(some), e)
+                continue
+            for game_id, rooms in zip(some, read, strict=True):
+                hub = self._hubs.get(game_id)
+                if hub is not None and hub.chat_on:
+                    hub.chat_reloaded(rooms)
 
     def _reread(self, games: list[str]) -> None:
         self._stale.update(games)

@@ -98,6 +98,7 @@ class HubRegistry:
             wake_client,
             self.tailer.read_alone,
             beat_s=presence_beat_s,
+            load_chat=load_chat,
         )
 
     def __len__(self) -> int:

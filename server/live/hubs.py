@@ -610,14 +610,32 @@ class Hub:
         when the hub was made; the chat is on from now, in ``mode``."""
         self.chat_on = True
         self.chat_mode = mode
+        self.chat_reloaded(rooms)
+
+    def chat_reloaded(self, rooms: dict[str, list[tuple[str, bytes]]]) -> None:
+        """The rooms as read from Redis (after the signals' connection was lost, a
+        signal may be missing): each room keeps what was read, in its order, then what
+        was signalled after the read; the messages it had not seen are sent to the
+        sockets that read the room."""
         for room, messages in rooms.items():
             kept = self._chat.setdefault(room, deque(maxlen=CHAT_HISTORY))
-            later = list(kept)  # Signalled while the rooms were read: after what was read.
-            later_ids = {i for i, _ in later}
+            known = {i for i, _ in kept}
+            missed = [m for m in messages if m[0] not in known]
+            if not missed:
+                continue
+            read = {i for i, _ in messages}
+            later = [m for m in kept if m[0] not in read]
             kept.clear()
-            kept.extend(m for m in messages if m[0] not in later_ids)
+            kept.extend(messages)
             kept.extend(later)
             self._chat_history.pop(room, None)
+            if not self.chat_on:
+                continue
+            batch = Batch([m for _, m in missed])
+            for viewer, audience in self._audiences.items():
+                if room in self._chat_rooms(viewer):
+                    for outbox in audience.outboxes:
+                        outbox.feed(batch)
 
     def chat_posted(self, room: str, message_id: str, message: bytes) -> None:
         """A message of a room (signalled: from any process): kept, and sent to every

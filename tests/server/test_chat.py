@@ -370,3 +370,26 @@ def _ms(iso: str) -> int:
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+async def test_a_message_whose_signal_was_lost_is_sent_once_signals_are_back(
+    server: LiveServer, redis_client: aioredis.Redis
+) -> None:
+    """A message kept in the players' room while no process heard of it (its signal lost with the signals' connection): when the connection is made again (Signals' on_reconnect, HubPresence._reread_all, as tests/server/test_signals.py shows it called) the hubs read their rooms again, and both seats get it, once; a message sent after that arrives as ever."""
+    async with httpx.AsyncClient(base_url=server.http_url) as http:
+        table = await new_table(http, players=2, seed=14)
+        ana, bo = await watch(server, table, 0), await watch(server, table, 1)
+        await ana.conn.send(chat("l1", "before"))
+        await said(bo, 1)
+        lost = new_message("players", 1, "P1", _now_ms(), text="lost in transit")
+        await redis_client.rpush(chat_key(table.id, "players"), json.dumps(lost))
+        hubs = running(server.app).hubs
+        assert hubs is not None
+        hubs.hub_presence._reread_all()
+        assert [m["text"] for m in await said(ana, 2)] == ["before", "lost in transit"]
+        assert [m["text"] for m in await said(bo, 2)] == ["before", "lost in transit"]
+        assert "account" not in told(bo)[1]
+        await bo.conn.send(chat("l2", "after"))
+        assert [m["text"] for m in await said(ana, 3)] == ["before", "lost in transit", "after"]
+        await settle(ana, bo)
+        assert len(told(ana)) == len(told(bo)) == 3
