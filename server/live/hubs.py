@@ -377,6 +377,7 @@ class Hub:
         # found again, after one of them left), so that a join is not a sort of them all.
         self._first_names: list[str] | None = []
         self._audience_told: Audience | None = None
+        self._audience_made: tuple[Audience, bytes] | None = None
         self._audience_told_at = -math.inf
         self._audience_timer: asyncio.TimerHandle | None = None
         # The chat: off until ``chat_loaded``; per room its last messages (id, message)
@@ -535,7 +536,16 @@ class Hub:
 
     def audience(self) -> Audience:
         """The game's spectators on every process: here, and elsewhere as last read."""
+        if not self.remote_audience[0]:
+            return self.local_audience()  # Nobody elsewhere: nothing to merge.
         return merge_audiences([self.local_audience(), self.remote_audience])
+
+    def _audience_bytes(self, audience: Audience) -> bytes:
+        """The ``audience`` message of ``audience``, made once while it stays the same."""
+        made = self._audience_made
+        if made is None or made[0] != audience:
+            made = self._audience_made = (audience, _audience_message(audience))
+        return made[1]
 
     def update_audience(self) -> None:
         """Tell every socket the audience if it changed: at once if nothing was told
@@ -561,7 +571,7 @@ class Hub:
             return
         self._audience_told = audience
         self._audience_told_at = time.monotonic()
-        self._broadcast(_audience_message(audience))
+        self._broadcast(self._audience_bytes(audience))
 
     @property
     def rematch(self) -> str | None:
@@ -598,7 +608,7 @@ class Hub:
         extras = [self._presence_message]
         if self.rematch_news is not None:
             extras.append(_rematch_message(self.rematch_news))
-        extras.append(_audience_message(self.audience()))
+        extras.append(self._audience_bytes(self.audience()))
         if self.chat_on:
             extras.extend(self._chat_history_of(room) for room in self._chat_rooms(viewer))
         return tuple(extras)
