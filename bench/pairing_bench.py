@@ -108,8 +108,8 @@ async def phases(desk: Desk, table: Table, waiting: int) -> None:
         t3 = time.perf_counter()
         claimed = await store.claim(RATED, NOW, plan)
         t4 = time.perf_counter()
-        for a, b in claimed:
-            await desk._start(RATED, a, b)
+        for players in claimed:
+            await desk._start(RATED, players)
         t5 = time.perf_counter()
         for key, (a, b) in zip(
             runs, [(t0, t1), (t1, t2), (t2, t3), (t3, t4), (t4, t5)], strict=True

@@ -212,22 +212,9 @@ def group_off(now_ms: int, entries: list[Entry], size: int) -> Plan:
         (e for e in entries if now_ms - e.seen_ms <= FRESH_MS),
         key=lambda e: (e.rating, e.since_ms, e.id),
     )
-    groups: list[tuple[str, ...]] = []
-    while len(left) >= size:
-        best: tuple[float, int, int] | None = None  # spread, earliest wait, start
-        for start in range(len(left) - size + 1):
-            run = left[start : start + size]
-            spread = run[-1].rating - run[0].rating
-            gap = max(allowed_gap(now_ms - e.since_ms) for e in run)
-            if spread <= gap and _distinct(run):
-                key = (spread, min(e.since_ms for e in run), start)
-                if best is None or key < best:
-                    best = key
-        if best is None:
-            break
-        start = best[2]
-        groups.append(tuple(e.id for e in left[start : start + size]))
-        del left[start : start + size]
+    groups = _full_tables(now_ms, left, size)
+    taken = {i for table in groups for i in table}
+    left = [e for e in left if e.id not in taken]
     willing = sorted((e for e in left if e.fill), key=lambda e: (e.since_ms, e.id))
     while len(willing) >= 2:
         table: list[Entry] = []
@@ -239,3 +226,57 @@ def group_off(now_ms: int, entries: list[Entry], size: int) -> Plan:
             break
         groups.append(tuple(e.id for e in table))
     return Plan([], gone, groups)
+
+
+def _full_tables(now_ms: int, ordered: list[Entry], size: int) -> list[tuple[str, ...]]:
+    """The tables of ``size`` neighbours in ``ordered`` (by rating): each time the
+    allowed run of smallest spread (then earliest wait, then lowest place), among the
+    entries not seated yet. Runs are kept in a heap and the entries in a linked list:
+    seating a run makes new runs only across the gap it leaves (a pool of a thousand
+    is planned in milliseconds)."""
+    count = len(ordered)
+    after = list(range(1, count + 1))  # the next entry not seated (count: none)
+    before = list(range(-1, count - 1))  # the previous one (-1: none)
+    seated = [False] * count
+    gaps = [allowed_gap(now_ms - e.since_ms) for e in ordered]
+
+    def run_from(start: int) -> list[int] | None:
+        run = [start]
+        while len(run) < size and after[run[-1]] < count:
+            run.append(after[run[-1]])
+        return run if len(run) == size else None
+
+    heap: list[tuple[float, int, int, list[int]]] = []
+
+    def consider(start: int) -> None:
+        run = run_from(start)
+        if run is None:
+            return
+        members = [ordered[i] for i in run]
+        spread = members[-1].rating - members[0].rating
+        if spread <= max(gaps[i] for i in run) and _distinct(members):
+            heapq.heappush(heap, (spread, min(e.since_ms for e in members), start, run))
+
+    for start in range(count):
+        consider(start)
+    tables: list[tuple[str, ...]] = []
+    while heap:
+        *_, run = heapq.heappop(heap)
+        if any(seated[i] for i in run):
+            continue  # Its entries are consecutive still, unless one was seated.
+        for i in run:
+            seated[i] = True
+        tables.append(tuple(ordered[i].id for i in run))
+        first, last = before[run[0]], after[run[-1]]
+        if first >= 0:
+            after[first] = last
+        if last < count:
+            before[last] = first
+        # The runs across the gap start at the size - 1 entries before it.
+        start = first
+        for _ in range(size - 1):
+            if start < 0:
+                break
+            consider(start)
+            start = before[start]
+    return tables
