@@ -118,7 +118,7 @@ def test_a_phone_opens_the_chat_as_a_drawer_in_persian(
     api: Api,
     console: Console,
 ) -> None:
-    """A 360 px Duel table in Persian: the chat is a button, not a panel; a message that comes meanwhile puts 1 on the button; opened, the drawer lies within the screen, right to left, with the presets in Persian, and the seat's preset reaches the other seat in English."""
+    """A 360 px Duel table in Persian: the chat is a button, not a panel; a message that comes meanwhile puts 1 on the button; opened, the drawer lies within the screen, right to left, with the presets in Persian, and the seat's preset reaches the other seat in English; scrolled to its foot, nothing of the page lies under the button."""
     game_id = api.new_game(seed=42, variant="duel")
     tokens = [api.join(game_id, "Sara"), api.join(game_id, "Ben")]
     phone = {"width": 360, "height": 740}
@@ -149,4 +149,13 @@ def test_a_phone_opens_the_chat_as_a_drawer_in_persian(
     expect(ben.locator(".chat-list .chat-text")).to_have_text(["Hello!", "Good game!"])
     sara.click(".chat-head-button")  # closes the drawer
     expect(drawer).to_be_hidden()
+    # Scrolled to its foot, the page's last line lies above the floating button.
+    sara.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    last = sara.evaluate(
+        "Math.max(...[...document.querySelectorAll('#main *')]"
+        ".filter(e => e.offsetParent && !e.closest('.chat-toggle, .chat'))"
+        ".map(e => e.getBoundingClientRect().bottom))"
+    )
+    tbox = toggle.bounding_box()
+    assert tbox is not None and last <= tbox["y"], (last, tbox)
     assert console.unexpected() == []
