@@ -118,7 +118,7 @@ def test_a_phone_opens_the_chat_as_a_drawer_in_persian(
     api: Api,
     console: Console,
 ) -> None:
-    """A 360 px Duel table in Persian: the chat is a button, not a panel; a message that comes meanwhile puts 1 on the button; opened, the drawer lies within the screen, right to left, with the presets in Persian, and the seat's preset reaches the other seat in English; scrolled to its foot, nothing of the page lies under the button."""
+    """A 360 px Duel table in Persian: the chat is a button, not a panel; a message that comes meanwhile puts 1 on the button; opened, the drawer lies within the screen, right to left, with the presets in Persian, and the seat's preset reaches the other seat in English; a Persian word's zero-width non-joiner is left out rather than the line refused; scrolled to its foot, nothing of the page lies under the button."""
     game_id = api.new_game(seed=42, variant="duel")
     tokens = [api.join(game_id, "Sara"), api.join(game_id, "Ben")]
     phone = {"width": 360, "height": 740}
@@ -147,6 +147,11 @@ def test_a_phone_opens_the_chat_as_a_drawer_in_persian(
     assert pbox is not None and pbox["x"] >= 0 and pbox["x"] + pbox["width"] <= 360
     preset.click()
     expect(ben.locator(".chat-list .chat-text")).to_have_text(["Hello!", "Good game!"])
+    sara.fill(".chat-input", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645")  # with a ZWNJ
+    sara.press(".chat-input", "Enter")
+    expect(ben.locator(".chat-list .chat-text")).to_have_text(
+        ["Hello!", "Good game!", "\u0645\u06cc\u062e\u0648\u0627\u0647\u0645"]
+    )
     sara.click(".chat-head-button")  # closes the drawer
     expect(drawer).to_be_hidden()
     # Scrolled to its foot, the page's last line lies above the floating button.

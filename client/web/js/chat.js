@@ -175,7 +175,10 @@ export class ChatPanel {
   }
 
   sendText() {
-    const text = this.input.value;
+    // The protocol refuses zero-width characters; Persian writing puts a non-joiner
+    // inside words (and emoji sequences a joiner), which read well enough without:
+    // they are left out rather than have the whole line refused.
+    const text = this.input.value.replace(/[\u200c\u200d]/g, "");
     if (!text.trim()) return;
     const chatId = this.transmit({ text });
     if (chatId) {
