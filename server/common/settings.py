@@ -20,7 +20,7 @@ TailMode = Literal["auto", "notify", "poll"]
 BotsMode = Literal["inline", "off"]
 DurabilityMode = Literal["off", "replica", "replica-if-any"]
 ChatMode = Literal["on", "off", "presets"]
-AnalysisMode = Literal["request", "every", "off"]
+AnalysisMode = Literal["request", "rated", "every", "off"]
 
 
 class SettingsError(ValueError):
@@ -64,8 +64,8 @@ class Settings:
     bot_delay: float = 0.4
     mcts_seconds: float = 1.0
     # Which finished games are analysed (docs/analysis.md "When a game is analysed"):
-    # those someone asks for and the rated ones ("request"), all of them ("every"), or
-    # none ("off"). Search iterations for each position (server/workers/analyser.py;
+    # those someone asks for ("request"), those and the rated ones ("rated"), all of
+    # them ("every"), or none ("off"). Search iterations for each position (server/workers/analyser.py;
     # 0: this process analyses nothing), and how many analysers a `splendor serve`
     # (with its bots) or `splendor bots` process runs (0: leave the analysis to
     # `splendor analyse` workers).

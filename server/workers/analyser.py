@@ -5,8 +5,8 @@
 the epoch): the time it was asked for while it waits, so the analysers take the
 games first come first served, and a lease's end once taken. Which games are queued
 is the server's mode (``SPLENDOR_ANALYSIS``): in ``request`` mode those someone asks
-for (``POST /api/games/{id}/analysis``) and the rated games as they finish, in
-``every`` mode every game as it finishes (and any finished game whose analysis is
+for (``POST /api/games/{id}/analysis``), in ``rated`` mode those and the rated games
+as they finish, in ``every`` mode every game as it finishes (and any finished game whose analysis is
 read), in ``off`` mode none. ``ZADD NX``: a game queued keeps its place.
 
 An ``Analyser`` (in ``splendor serve`` and ``splendor bots`` beside the bots, or in
@@ -166,7 +166,7 @@ class AnalysisQueue:
     async def finished(self, game_id: str, rated: bool, ended_ms: int) -> None:
         """``ServiceHooks.finished``: queue a game just finished if the mode says so,
         at its end's time."""
-        if self.mode == "every" or (self.mode == "request" and rated):
+        if self.mode == "every" or (self.mode == "rated" and rated):
             await self.add(game_id, ended_ms)
 
     async def add(self, game_id: str, at_ms: int = 0) -> bool:

@@ -134,12 +134,19 @@ async def test_the_queue_is_first_come_first_served_with_each_games_place_and_wa
             worker.close()
 
 
-async def test_rated_games_are_queued_as_they_end_in_request_mode_only_them(
+async def test_rated_games_are_queued_as_they_end_in_rated_mode_only_them(
     redis_client: aioredis.Redis,
 ) -> None:
-    """Request mode queues a rated game of two accounts as it finishes (resigned after
-    two turns each), not a casual one; off mode queues neither; every mode both."""
-    for mode, expected in (("request", {"rated"}), ("off", set()), ("every", {"rated", "casual"})):
+    """Rated mode queues a rated game of two accounts as it finishes (resigned after
+    two turns each), not a casual one; request and off modes queue neither; every mode
+    both."""
+    modes = (
+        ("rated", {"rated"}),
+        ("request", set()),
+        ("off", set()),
+        ("every", {"rated", "casual"}),
+    )
+    for mode, expected in modes:
         await redis_client.flushdb()
         queue = AnalysisQueue(redis_client, mode)  # type: ignore[arg-type]
         service = GameService(EventStore(redis_client), Lobby(redis_client))
