@@ -15,7 +15,7 @@ import contextlib
 import gc
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,38 +110,53 @@ def _bots_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--redis-url", help="the Redis of the servers (default: $REDIS_URL)")
 
 
-def bots(args: argparse.Namespace) -> int:
+def _worker_settings(command: str, args: argparse.Namespace) -> Settings | None:
+    """A worker's settings (``splendor bots``, ``splendor analyse``): the environment's,
+    with the servers' Redis; None, said on stderr, when they are wrong or have none."""
+    try:
+        settings = Settings.from_env()
+    except SettingsError as e:
+        print(f"splendor {command}: {e}", file=sys.stderr)
+        return None
+    settings = settings.with_(redis_url=args.redis_url)
+    if not settings.redis_url:
+        print(
+            f"splendor {command}: set REDIS_URL (or --redis-url) to the servers' Redis",
+            file=sys.stderr,
+        )
+        return None
+    return settings
+
+
+def _run_worker(work: Callable[[], Awaitable[None]]) -> int:
+    """Run a worker until Ctrl-C or SIGTERM (a deployment's stop), either way through
+    its clean-up: left to themselves, its search processes would outlive it."""
     import asyncio
     import logging.config
 
     from server.web.logs import log_config
-    from server.workers.bot_runner import run_worker
 
-    try:
-        settings = Settings.from_env()
-    except SettingsError as e:
-        print(f"splendor bots: {e}", file=sys.stderr)
-        return 2
-    settings = settings.with_(redis_url=args.redis_url)
-    if not settings.redis_url:
-        print(
-            "splendor bots: set REDIS_URL (or --redis-url) to the servers' Redis", file=sys.stderr
-        )
-        return 2
     logging.config.dictConfig(log_config())  # no password of REDIS_URL in any line
 
     async def until_stopped() -> None:
-        # SIGTERM (a deployment's stop) ends the worker as Ctrl-C does: through its
-        # clean-up, which ends the search processes (left to themselves they outlive it).
         this = asyncio.current_task()
         assert this is not None
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, this.cancel)
         with contextlib.suppress(asyncio.CancelledError):
-            await run_worker(settings)
+            await work()
 
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(until_stopped())
     return 0
+
+
+def bots(args: argparse.Namespace) -> int:
+    from server.workers.bot_runner import run_worker
+
+    settings = _worker_settings("bots", args)
+    if settings is None:
+        return 2
+    return _run_worker(lambda: run_worker(settings))
 
 
 def _analyse_arguments(parser: argparse.ArgumentParser) -> None:
@@ -155,23 +170,10 @@ def _analyse_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def analyse(args: argparse.Namespace) -> int:
-    import asyncio
-    import logging.config
-
-    from server.web.logs import log_config
     from server.workers.analyse_worker import run_analysers
 
-    try:
-        settings = Settings.from_env()
-    except SettingsError as e:
-        print(f"splendor analyse: {e}", file=sys.stderr)
-        return 2
-    settings = settings.with_(redis_url=args.redis_url)
-    if not settings.redis_url:
-        print(
-            "splendor analyse: set REDIS_URL (or --redis-url) to the servers' Redis",
-            file=sys.stderr,
-        )
+    settings = _worker_settings("analyse", args)
+    if settings is None:
         return 2
     if args.workers < 1:
         print("splendor analyse: --workers must be 1 or more", file=sys.stderr)
@@ -179,20 +181,8 @@ def analyse(args: argparse.Namespace) -> int:
     if settings.analysis_budget <= 0:
         print("splendor analyse: SPLENDOR_ANALYSIS_BUDGET is 0: nothing to do", file=sys.stderr)
         return 2
-    logging.config.dictConfig(log_config())  # no password of REDIS_URL in any line
-
-    async def until_stopped() -> None:
-        # SIGTERM ends the worker as Ctrl-C does, through its clean-up: the search
-        # processes end, and the games held stay leased for another analyser.
-        this = asyncio.current_task()
-        assert this is not None
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, this.cancel)
-        with contextlib.suppress(asyncio.CancelledError):
-            await run_analysers(settings, args.workers)
-
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(until_stopped())
-    return 0
+    # The games an analyser holds when it stops stay leased for another analyser.
+    return _run_worker(lambda: run_analysers(settings, args.workers))
 
 
 def _export_arguments(parser: argparse.ArgumentParser) -> None:
