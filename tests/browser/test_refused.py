@@ -63,7 +63,8 @@ def test_an_outdated_page_is_refused_in_words_then_catches_up_and_plays(
     now = api.view(game_id, tokens[seat])
     wait_version(page, now["version"])
     assert read_table(page) == public_part(now)
-    expect(page.locator("#prompt")).to_contain_text(f"{names[other]} is playing")
+    # The other seat plays through the API alone: no socket of its own, so away.
+    expect(page.locator("#prompt")).to_contain_text(f"Waiting for {names[other]}, who is away")
     expect(message).to_contain_text(text)  # the refusal stays readable
 
     api.command(
