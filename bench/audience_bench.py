@@ -35,6 +35,7 @@ from typing import Any, cast
 
 import httpx
 import msgspec
+import redis.asyncio as aioredis
 import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -50,12 +51,15 @@ from ws_bench import (
     encode,
     lean,
     percentile,
+    py_spy,
     rss_mib,
     splendor_serve,
 )
 
 from bots.moves import moves as game_moves
+from server.players.accounts import COOKIE as COOKIE_NAME
 from server.store.embedded_redis import EmbeddedRedis
+from server.store.keys import session_key
 
 WARM_UP_S = 3.0
 
@@ -65,7 +69,14 @@ class Version(msgspec.Struct):
     version: int | None = None
 
 
+class Told(msgspec.Struct):
+    type: str
+    spectators: int = 0
+
+
 decode_version = msgspec.json.Decoder(Version).decode
+decode_told = msgspec.json.Decoder(Told).decode
+COOKIE = COOKIE_NAME.encode()
 
 
 class Watched:
@@ -73,6 +84,8 @@ class Watched:
 
     def __init__(self, sockets: int) -> None:
         self.sockets = sockets
+        self.snapshots = 0  # every spectator's, its opening's and any after a reset
+        self.audiences = 0  # ``audience`` messages the spectators read
         self.reached: dict[int, list[float]] = {}  # version -> [sockets, last time]
         self.sent: dict[int, float] = {}  # version an ack named -> its command's send
         self.latencies: list[float] = []
@@ -104,22 +117,24 @@ class Watched:
 class Viewer(asyncio.Protocol):
     """A spectator: a lean RFC 6455 client that only reads each diff's version."""
 
-    def __init__(self, watched: Watched, path: bytes) -> None:
+    def __init__(self, watched: Watched, path: bytes, session: bytes | None = None) -> None:
         self.watched = watched
         self.path = path
+        self.cookie = b"" if session is None else b"Cookie: %b=%b\r\n" % (COOKIE, session)
         self.key = base64.b64encode(random.randbytes(16))
         self.head: bytes | None = b""
         self.reader = FrameReader(masked=False)
         loop = asyncio.get_running_loop()
         self.opened: asyncio.Future[None] = loop.create_future()
         self.transport: asyncio.Transport | None = None
+        self.spectators = -1  # as the last ``audience`` message said
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)
         self.transport.write(
             b"GET " + self.path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
             b"Connection: Upgrade\r\nSec-WebSocket-Key: " + self.key
-            + b"\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            + b"\r\nSec-WebSocket-Version: 13\r\n" + self.cookie + b"\r\n"
         )  # fmt: skip
 
     def data_received(self, data: bytes) -> None:
@@ -138,10 +153,17 @@ class Viewer(asyncio.Protocol):
                 return
             self.opened.set_result(None)
         for opcode, payload in self.reader.feed(data):
-            if opcode == TEXT and payload.startswith(b'{"type":"diff"'):
+            if opcode != TEXT:
+                continue
+            if payload.startswith(b'{"type":"diff"'):
                 version = decode_version(payload).version
                 if version is not None:
                     self.watched.seen(version, at)
+            elif payload.startswith(b'{"type":"audience"'):
+                self.spectators = decode_told(payload).spectators
+                self.watched.audiences += 1
+            elif payload.startswith(b'{"type":"snapshot"'):
+                self.watched.snapshots += 1
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.opened.done():
@@ -238,25 +260,32 @@ async def game_run(args: argparse.Namespace, url: str) -> dict[str, Any]:
             await lean(bases[0], game_id, seat.on_message, token, seat.bind)
             for seat, token in zip(seats, tokens, strict=True)
         ]
+        if args.signed_in:
+            await sign_in(url, args.spectators)
         rss0 = [rss_mib(pid) for pid in pids]
         loop = asyncio.get_running_loop()
         connecting = asyncio.Semaphore(100)
         viewers: list[Viewer] = []
+        path = f"/ws/games/{game_id}".encode()
 
         async def connect(n: int) -> None:
             base = bases[n % len(bases)]
             host, port = base.rsplit(":", 1)
+            session = session_of(n) if args.signed_in else None
             async with connecting:
                 _, viewer = await loop.create_connection(
-                    lambda: Viewer(watched, f"/ws/games/{game_id}".encode()), host, int(port)
+                    lambda: Viewer(watched, path, session), host, int(port)
                 )
                 await asyncio.wait_for(viewer.opened, 120)
                 viewers.append(viewer)
 
-        t_connect = time.perf_counter()
+        t_connect, cpu_connect = time.perf_counter(), [cpu_seconds(pid) for pid in pids]
         await asyncio.gather(*(connect(n) for n in range(args.spectators)))
         connected_s = time.perf_counter() - t_connect
-        await asyncio.sleep(2)  # every snapshot written
+        # Every snapshot written, and every spectator told the whole audience.
+        await settled(viewers, args.spectators)
+        settled_s = time.perf_counter() - t_connect
+        cpu_settled = [cpu_seconds(pid) for pid in pids]
         rss1 = [rss_mib(pid) for pid in pids]
         gc.collect()
         gc.freeze()
@@ -275,15 +304,22 @@ async def game_run(args: argparse.Namespace, url: str) -> dict[str, Any]:
         pacer = asyncio.create_task(pace())
         await asyncio.sleep(WARM_UP_S)
         cpu0, own0 = [cpu_seconds(pid) for pid in pids], sum(os.times()[:2])
+        snapshots0 = watched.snapshots
+        load = os.getloadavg()[0]
         t0 = time.perf_counter()
         watched.measuring = True
+        spy = py_spy(pids[0], args.seconds, args.spy) if args.spy else None
         await asyncio.sleep(args.seconds)
+        if spy is not None:
+            await asyncio.to_thread(spy.wait, 60)
         watched.measuring = False
         elapsed = time.perf_counter() - t0
         cpu1, own1 = [cpu_seconds(pid) for pid in pids], sum(os.times()[:2])
+        resets = watched.snapshots - snapshots0
         stop.set()
         await pacer
         finished = seats[0].view["status"] != "live"
+        churn = await churning(args, bases, game_id, watched, viewers, pids) if args.churn else {}
         for viewer in viewers:
             viewer.close()
         await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)
@@ -295,10 +331,96 @@ async def game_run(args: argparse.Namespace, url: str) -> dict[str, Any]:
         "p99_ms": percentile(watched.latencies, 0.99) * 1e3,
         "cpu_ms": [(b - a) / n * 1e3 for a, b in zip(cpu0, cpu1, strict=True)],
         "kib_socket": [(b - a) * 1024 / share for a, b in zip(rss0, rss1, strict=True)],
+        "connect_us": [
+            (b - a) / share * 1e6 for a, b in zip(cpu_connect, cpu_settled, strict=True)
+        ],
         "connected_s": connected_s,
+        "settled_s": settled_s,
+        "resets": resets,
+        "load": load,
+        **churn,
         "client_pct": (own1 - own0) / elapsed * 100,
         "errors": watched.errors,
         "finished": finished,
+    }
+
+
+def session_of(n: int) -> bytes:
+    return b"audience-bench-%d" % n
+
+
+async def sign_in(url: str, spectators: int) -> None:
+    """A session for each spectator, of an account of its own (``--signed-in``),
+    written straight to Redis as a log-in writes it (server/players/accounts.py)."""
+    client = aioredis.from_url(url)
+    try:
+        sessions = {
+            session_key(session_of(n).decode()): f"watcher{n:05d}" for n in range(spectators)
+        }
+        await client.mset(sessions)
+    finally:
+        await client.aclose()
+
+
+async def settled(viewers: list[Viewer], spectators: int, timeout: float = 300) -> None:
+    """Return once every spectator has its snapshot and was told the whole audience."""
+    deadline = time.perf_counter() + timeout
+    while any(v.spectators != spectators for v in viewers):
+        if time.perf_counter() > deadline:
+            told = sum(v.spectators == spectators for v in viewers)
+            raise TimeoutError(f"{told} of {spectators} spectators told the whole audience")
+        await asyncio.sleep(0.2)
+
+
+async def churning(
+    args: argparse.Namespace,
+    bases: list[str],
+    game_id: str,
+    watched: Watched,
+    viewers: list[Viewer],
+    pids: list[int],
+) -> dict[str, Any]:
+    """``--churn`` spectators a second leave and as many others join, spread over the
+    processes, for ``--seconds`` (no moves): CPU a join and a leave, per process, and
+    the ``audience`` messages a spectator reads a second."""
+    loop = asyncio.get_running_loop()
+    path = f"/ws/games/{game_id}".encode()
+    joined = 0
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def join(n: int) -> None:
+        host, port = bases[n % len(bases)].rsplit(":", 1)
+        # A signed-in spectator joins as the account of one that left.
+        session = session_of(n) if args.signed_in else None
+        _, viewer = await loop.create_connection(
+            lambda: Viewer(watched, path, session), host, int(port)
+        )
+        await asyncio.wait_for(viewer.opened, 120)
+        viewers.append(viewer)
+
+    audiences0, cpu0 = watched.audiences, [cpu_seconds(pid) for pid in pids]
+    t0 = time.perf_counter()
+    out = args.spy and args.spy.with_suffix(".churn" + args.spy.suffix)
+    spy = py_spy(pids[0], args.seconds, out) if out else None
+    interval = 1 / args.churn
+    while time.perf_counter() - t0 < args.seconds:
+        # The oldest spectator of the next process leaves, and a new one joins it.
+        viewers.pop(joined % len(viewers)).close()
+        task = asyncio.create_task(join(joined))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+        joined += 1
+        await asyncio.sleep(interval)
+    await asyncio.gather(*tasks)
+    elapsed = time.perf_counter() - t0
+    if spy is not None:
+        await asyncio.to_thread(spy.wait, 60)
+    cpu1 = [cpu_seconds(pid) for pid in pids]
+    share = max(1, joined // len(pids))
+    return {
+        "churned": joined / elapsed,
+        "churn_us": [(b - a) / share * 1e6 for a, b in zip(cpu0, cpu1, strict=True)],
+        "audience_per_s": (watched.audiences - audiences0) / len(viewers) / elapsed,
     }
 
 
@@ -322,6 +444,15 @@ async def main() -> None:
     parser.add_argument("--rate", type=float, default=2.0)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument(
+        "--signed-in", action="store_true", help="every spectator signed in, as its own account"
+    )
+    parser.add_argument(
+        "--churn", type=float, default=0, help="then spectators leaving and joining a second"
+    )
+    parser.add_argument(
+        "--spy", type=Path, help="py-spy the first process in each measured window (raw stacks)"
+    )
     args = parser.parse_args()
     os.environ.update({"SPLENDOR_ANALYSIS_BUDGET": "0", "SPLENDOR_COMMAND_RATE": "0"})
     print(
@@ -339,12 +470,22 @@ async def main() -> None:
                     f"run {run + 1} game: {g['commands']} commands; last socket p50"
                     f" {g['p50_ms']:.1f} ms p99 {g['p99_ms']:.1f} ms; CPU a move per process"
                     f" {' '.join(f'{c:.1f}' for c in g['cpu_ms'])} ms; memory a socket"
-                    f" {' '.join(f'{k:.1f}' for k in g['kib_socket'])} KiB; connected in"
-                    f" {g['connected_s']:.0f} s; client {g['client_pct']:.0f}% of a core;"
-                    f" errors {g['errors'] or 'none'}"
+                    f" {' '.join(f'{k:.1f}' for k in g['kib_socket'])} KiB; CPU a connect"
+                    f" {' '.join(f'{c:.0f}' for c in g['connect_us'])} µs; connected in"
+                    f" {g['connected_s']:.0f} s, settled in {g['settled_s']:.0f} s;"
+                    f" resets {g['resets']}; client {g['client_pct']:.0f}% of a core;"
+                    f" errors {g['errors'] or 'none'}; load average {g['load']:.1f}"
                     + ("; the game ended in the window" if g["finished"] else ""),
                     flush=True,
                 )
+                if args.churn:
+                    print(
+                        f"run {run + 1} churn: {g['churned']:.0f} joins and leaves a second;"
+                        " CPU a join and a leave per process"
+                        f" {' '.join(f'{c:.0f}' for c in g['churn_us'])} µs;"
+                        f" {g['audience_per_s']:.2f} audience messages a spectator a second",
+                        flush=True,
+                    )
                 f = await floor_run(args, redis)
                 print(
                     f"run {run + 1} floor: {f['commands']} commands; last socket p50"
