@@ -2,19 +2,29 @@
 beside the floor's with the same number of sockets, in the same run.
 
     .venv/bin/python bench/audience_bench.py [--spectators 10000] [--processes 4]
-        [--rate 2] [--seconds 20] [--runs 2]
+        [--rate 2] [--seconds 20] [--runs 2] [--idle 5] [--signed-in] [--churn 50]
+        [--spy out.txt]
 
 Method. One embedded redis-server and ``--processes`` ``splendor serve`` processes
 on it. One two-player classic game: both seats' sockets on the first process, moving
 at ``--rate`` commands a second (a random legal action, ``expected_version`` set);
 ``--spectators`` sockets on the game, spread evenly over the processes (the fast
-path's lean RFC 6455 clients of bench/floor_bench.py, in this process, on uvloop).
-Latency of a command: from its send to the moment the last of the game's sockets
-(spectators and seats) read the diff of the version the command's ack names. CPU a
-move, per process: its user + system time over the window divided by the commands.
-Memory a socket, per process: the RSS it gained while its spectators connected,
-divided by them. Then the floor (bench/floor_bench.py, ``--notify``): one game with
-the same number of sockets at the same rate; the runs alternate, ``--runs`` of each.
+path's lean RFC 6455 clients of bench/floor_bench.py, in this process, on uvloop;
+with ``--signed-in`` each with a session of an account of its own). Once every
+spectator was told the whole audience (every process's connects told), CPU a connect
+per process: its CPU time from the first connect to then, divided by its spectators.
+Memory a socket, per process: the RSS it gained meanwhile, divided by them. Then
+``--idle`` seconds of no moves (CPU idle a second, per process: keep-alive pings come
+20 s after a connect, so a window of 20 s or more holds them). Then the moves, after
+a warm-up. Latency of a command: from its send to the moment the last of the game's
+sockets (spectators and seats) read the diff of the version the command's ack names.
+CPU a move, per process: its user + system time over the window divided by the
+commands; resets: snapshots the spectators got in the window (a socket too far
+behind starts over). ``--churn``: then, with no moves, that many spectators a second
+leave and as many join, for ``--seconds``: CPU a join and a leave, per process, and
+the ``audience`` messages a spectator read a second. Then the floor
+(bench/floor_bench.py, ``--notify``): one game with the same number of sockets at the
+same rate; the runs alternate, ``--runs`` of each.
 """
 
 from __future__ import annotations
@@ -289,6 +299,13 @@ async def game_run(args: argparse.Namespace, url: str) -> dict[str, Any]:
         rss1 = [rss_mib(pid) for pid in pids]
         gc.collect()
         gc.freeze()
+        # Idle: no moves, the sockets only kept alive.
+        idle0 = [cpu_seconds(pid) for pid in pids]
+        await asyncio.sleep(args.idle)
+        idle_ms = [
+            (b - a) / args.idle * 1e3
+            for a, b in zip(idle0, [cpu_seconds(pid) for pid in pids], strict=True)
+        ]
 
         stop = asyncio.Event()
 
@@ -335,6 +352,7 @@ async def game_run(args: argparse.Namespace, url: str) -> dict[str, Any]:
             (b - a) / share * 1e6 for a, b in zip(cpu_connect, cpu_settled, strict=True)
         ],
         "connected_s": connected_s,
+        "idle_ms": idle_ms,
         "settled_s": settled_s,
         "resets": resets,
         "load": load,
@@ -445,6 +463,9 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument(
+        "--idle", type=float, default=5.0, help="seconds of no moves measured first"
+    )
+    parser.add_argument(
         "--signed-in", action="store_true", help="every spectator signed in, as its own account"
     )
     parser.add_argument(
@@ -471,7 +492,8 @@ async def main() -> None:
                     f" {g['p50_ms']:.1f} ms p99 {g['p99_ms']:.1f} ms; CPU a move per process"
                     f" {' '.join(f'{c:.1f}' for c in g['cpu_ms'])} ms; memory a socket"
                     f" {' '.join(f'{k:.1f}' for k in g['kib_socket'])} KiB; CPU a connect"
-                    f" {' '.join(f'{c:.0f}' for c in g['connect_us'])} µs; connected in"
+                    f" {' '.join(f'{c:.0f}' for c in g['connect_us'])} µs; CPU idle a second"
+                    f" {' '.join(f'{c:.1f}' for c in g['idle_ms'])} ms; connected in"
                     f" {g['connected_s']:.0f} s, settled in {g['settled_s']:.0f} s;"
                     f" resets {g['resets']}; client {g['client_pct']:.0f}% of a core;"
                     f" errors {g['errors'] or 'none'}; load average {g['load']:.1f}"
