@@ -52,11 +52,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import floor_bench
-from floor_bench import TEXT, FrameReader, accept_key, headers
+from floor_bench import PING, PONG, TEXT, FrameReader, accept_key, frame, headers, redis_call
 from ws_bench import (
     LeanSocket,
     apply_patch,
     cpu_seconds,
+    cpu_split,
     decode_full,
     encode,
     lean,
@@ -163,6 +164,9 @@ class Viewer(asyncio.Protocol):
                 return
             self.opened.set_result(None)
         for opcode, payload in self.reader.feed(data):
+            if opcode == PING:  # the server's keep-alive: unanswered, it closes the socket
+                assert self.transport is not None
+                self.transport.write(frame(PONG, payload, mask=True))
             if opcode != TEXT:
                 continue
             if payload.startswith(b'{"type":"diff"'):
@@ -259,7 +263,9 @@ async def new_game(base: str) -> tuple[str, list[str]]:
     return game_id, tokens
 
 
-async def game_run(args: argparse.Namespace, url: str) -> dict[str, Any]:
+async def game_run(args: argparse.Namespace, redis: EmbeddedRedis) -> dict[str, Any]:
+    redis_call(redis.port, b"FLUSHALL")  # the floor's streams are named as games' are
+    url = redis.url
     async with servers(url, args.processes) as started:
         bases = [base for base, _ in started]
         pids = [pid for _, pid in started]
@@ -321,6 +327,7 @@ async def game_run(args: argparse.Namespace, url: str) -> dict[str, Any]:
         pacer = asyncio.create_task(pace())
         await asyncio.sleep(WARM_UP_S)
         cpu0, own0 = [cpu_seconds(pid) for pid in pids], sum(os.times()[:2])
+        sys0 = [cpu_split(pid)[1] for pid in pids]
         snapshots0 = watched.snapshots
         load = os.getloadavg()[0]
         t0 = time.perf_counter()
@@ -332,6 +339,7 @@ async def game_run(args: argparse.Namespace, url: str) -> dict[str, Any]:
         watched.measuring = False
         elapsed = time.perf_counter() - t0
         cpu1, own1 = [cpu_seconds(pid) for pid in pids], sum(os.times()[:2])
+        sys1 = [cpu_split(pid)[1] for pid in pids]
         resets = watched.snapshots - snapshots0
         stop.set()
         await pacer
@@ -347,6 +355,7 @@ async def game_run(args: argparse.Namespace, url: str) -> dict[str, Any]:
         "p50_ms": percentile(watched.latencies, 0.5) * 1e3,
         "p99_ms": percentile(watched.latencies, 0.99) * 1e3,
         "cpu_ms": [(b - a) / n * 1e3 for a, b in zip(cpu0, cpu1, strict=True)],
+        "sys_ms": [(b - a) / n * 1e3 for a, b in zip(sys0, sys1, strict=True)],
         "kib_socket": [(b - a) * 1024 / share for a, b in zip(rss0, rss1, strict=True)],
         "connect_us": [
             (b - a) / share * 1e6 for a, b in zip(cpu_connect, cpu_settled, strict=True)
@@ -486,11 +495,12 @@ async def main() -> None:
         redis = await asyncio.to_thread(EmbeddedRedis(Path(tmp) / "redis").start)
         try:
             for run in range(args.runs):
-                g = await game_run(args, redis.url)
+                g = await game_run(args, redis)
                 print(
                     f"run {run + 1} game: {g['commands']} commands; last socket p50"
                     f" {g['p50_ms']:.1f} ms p99 {g['p99_ms']:.1f} ms; CPU a move per process"
-                    f" {' '.join(f'{c:.1f}' for c in g['cpu_ms'])} ms; memory a socket"
+                    f" {' '.join(f'{c:.1f}' for c in g['cpu_ms'])} ms (system"
+                    f" {' '.join(f'{c:.1f}' for c in g['sys_ms'])}); memory a socket"
                     f" {' '.join(f'{k:.1f}' for k in g['kib_socket'])} KiB; CPU a connect"
                     f" {' '.join(f'{c:.0f}' for c in g['connect_us'])} µs; CPU idle a second"
                     f" {' '.join(f'{c:.1f}' for c in g['idle_ms'])} ms; connected in"
@@ -512,7 +522,8 @@ async def main() -> None:
                 print(
                     f"run {run + 1} floor: {f['commands']} commands; last socket p50"
                     f" {f['p50_ms']:.1f} ms p99 {f['p99_ms']:.1f} ms; CPU a move"
-                    f" {(f['user_us'] + f['sys_us']) / 1e3:.1f} ms (one process);"
+                    f" {(f['user_us'] + f['sys_us']) / 1e3:.1f} ms (system"
+                    f" {f['sys_us'] / 1e3:.1f}; one process);"
                     f" client {f['client_pct']:.0f}% of a core",
                     flush=True,
                 )
