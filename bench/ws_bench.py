@@ -797,6 +797,10 @@ def hub_breakdown(games: int = 20) -> dict[str, float]:
         def write(self, batch: Batch) -> None:
             batch.frames  # noqa: B018 - made once per batch, shared by the audience
 
+        def offer(self, batch: Batch, limit: int) -> bool:
+            self.write(batch)
+            return True
+
         def buffered(self) -> int:
             return 0
 

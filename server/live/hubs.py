@@ -222,10 +222,8 @@ class Outbox:
             self._held_bytes += batch.size
             if self._held_bytes > self._limit:
                 self.reset(overflow=True)
-        elif self.wire.buffered() > self._limit:
+        elif not self.wire.offer(batch, self._limit):
             self.reset(overflow=True)
-        else:
-            self.wire.write(batch)
 
     def catch_up(self, after: int, until: int, public: bool) -> None:
         """Send the diffs ``after < version <= until`` before any live batch.

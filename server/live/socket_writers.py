@@ -72,24 +72,30 @@ class Batch:
     """Messages for every socket of one audience, in order: JSON bytes, and their
     frames (made on first use, then shared)."""
 
-    __slots__ = ("_frames", "payloads", "size")
+    __slots__ = ("framed", "payloads", "size")
 
     def __init__(self, payloads: Sequence[bytes]) -> None:
         self.payloads = payloads
         self.size = sum(len(p) for p in payloads)
-        self._frames: bytes | None = None
+        self.framed: bytes | None = None  # ``frames``, once made
 
     @property
     def frames(self) -> bytes:
-        if self._frames is None:
-            self._frames = b"".join([text_frame(p) for p in self.payloads])
-        return self._frames
+        if self.framed is None:
+            self.framed = b"".join([text_frame(p) for p in self.payloads])
+        return self.framed
 
 
 class Wire(Protocol):
     """Puts messages on one socket, never waiting."""
 
     def write(self, batch: Batch) -> None: ...
+
+    def offer(self, batch: Batch, limit: int) -> bool:
+        """Write ``batch`` unless more than ``limit`` bytes wait already (then False,
+        and nothing is written): ``buffered`` and ``write`` in one call, since a hub
+        makes it for every socket of an audience."""
+        ...
 
     def buffered(self) -> int:
         """Bytes written here and not yet handed to the socket."""
@@ -115,6 +121,10 @@ class FrameOffer(Protocol):
 
     transport: asyncio.Transport
     writable: asyncio.Event
+    # What ``open_for_frames`` reads, read by ``TransportWire.offer`` too.
+    handshake_complete: bool
+    close_sent: bool
+    disconnected: bool
 
     def open_for_frames(self) -> bool: ...
 
@@ -133,6 +143,22 @@ class TransportWire:
     def write(self, batch: Batch) -> None:
         if self.protocol.open_for_frames():
             self._transport.write(batch.frames)
+
+    def offer(self, batch: Batch, limit: int) -> bool:
+        transport = self._transport
+        if transport.get_write_buffer_size() > limit:
+            return False
+        # ``write``, its calls made inline: this runs for every socket of a big audience.
+        protocol = self.protocol
+        if (
+            protocol.handshake_complete
+            and not protocol.close_sent
+            and not protocol.disconnected
+            and not transport.is_closing()
+        ):
+            frames = batch.framed
+            transport.write(frames if frames is not None else batch.frames)
+        return True
 
     def buffered(self) -> int:
         return self._transport.get_write_buffer_size()
@@ -177,6 +203,12 @@ class SendWire:
         self._wake.set()
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def offer(self, batch: Batch, limit: int) -> bool:
+        if self._bytes > limit:
+            return False
+        self.write(batch)
+        return True
 
     def buffered(self) -> int:
         return self._bytes
