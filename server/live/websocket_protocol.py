@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+from collections import deque
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -23,21 +24,51 @@ from server.live.socket_writers import EXTENSION, Inbox
 __all__ = ["FrameWritingProtocol"]
 
 
-class _AppQueue(asyncio.Queue[Any]):
+class _AppQueue:
     """uvicorn's queue of ASGI events for the app, which also ends the inbox when
     the connection ends (uvicorn queues ``websocket.disconnect`` in many places).
     It holds the inbox, not the protocol: the protocol holds it, and a reference
-    back would make every socket a cycle left to the cyclic collector."""
+    back would make every socket a cycle left to the cyclic collector.
+
+    It has what uvicorn calls (``put_nowait``, ``get``, ``empty``), for its one
+    reader, the socket's ASGI task. An ``asyncio.Queue`` holds four deques (its
+    items, its getters, its putters, its ``join`` event's waiters) of 760 bytes each
+    however empty, for every socket; this holds a deque only while events wait,
+    which with an inbox is between the connect and the app's first ``receive``."""
+
+    __slots__ = ("_events", "_waiter", "inbox")
 
     def __init__(self) -> None:
-        super().__init__()
+        self._events: deque[Any] | None = None
+        self._waiter: asyncio.Future[None] | None = None
         self.inbox: Inbox | None = None
 
     def put_nowait(self, item: Any) -> None:
-        super().put_nowait(item)
+        if self._events is None:
+            self._events = deque()
+        self._events.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
         inbox = self.inbox
         if inbox is not None and item.get("type") == "websocket.disconnect":
             inbox.end()
+
+    def empty(self) -> bool:
+        return not self._events
+
+    async def get(self) -> Any:
+        while not self._events:
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+        events = self._events
+        item = events.popleft()
+        if not events:
+            self._events = None
+        return item
 
 
 class FrameWritingProtocol(WebSocketsSansIOProtocol):
@@ -47,7 +78,9 @@ class FrameWritingProtocol(WebSocketsSansIOProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.queue = self.app_queue = _AppQueue()
+        self.app_queue = _AppQueue()
+        # uvicorn types it an asyncio.Queue, of which it calls only what _AppQueue has.
+        self.queue = self.app_queue  # type: ignore[assignment]
         self.inbox: Inbox | None = None
 
     def open_inbox(self) -> Inbox:

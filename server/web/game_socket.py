@@ -210,7 +210,7 @@ class _Session:
         self.websocket = websocket
         self.chat = chat if chat_mode != "off" else None
         self.chat_mode = chat_mode
-        self.chat_limits = SocketChat()
+        self._chat_limits: SocketChat | None = None  # made at the socket's first line
         # A spectator's name in chat (name, account, guest): its account's if it is
         # signed in, else a guest's, drawn at its first message.
         self.speaker: tuple[str, str | None, int | None] | None = (
@@ -225,6 +225,14 @@ class _Session:
         self.digest = None if token is None else token_digest(token)
         self.game_id = outbox.hub.game_id
         self.variant = outbox.hub.variant.name
+
+    @property
+    def chat_limits(self) -> SocketChat:
+        """The socket's chat limits, made when it first chats: most sockets of a big
+        audience never do, and the limits' deque costs 760 bytes."""
+        if self._chat_limits is None:
+            self._chat_limits = SocketChat()
+        return self._chat_limits
 
     async def run(self) -> None:
         inbox = self.inbox

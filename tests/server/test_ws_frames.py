@@ -165,3 +165,26 @@ async def test_an_inbox_stops_reading_when_full_and_gives_what_it_holds_before_i
         rest.append(message)
     assert got + rest == [b"%d" % i for i in range(INBOX_PAUSE)]
     assert await inbox.get() is None
+
+
+async def test_the_app_queue_gives_uvicorns_events_in_order_and_ends_the_inbox() -> None:
+    """``FrameWritingProtocol``'s queue of ASGI events gives them in order, waits for one when empty, holds no deque once drained, and ends the socket's inbox at ``websocket.disconnect``."""
+    # Imported here: the module extends uvicorn's internals, checked before use.
+    from server.live.websocket_protocol import _AppQueue
+
+    queue = _AppQueue()
+    inbox = queue.inbox = Inbox(cast(asyncio.Transport, RecordingTransport()))
+    assert queue.empty()
+    waiting = asyncio.create_task(queue.get())
+    await asyncio.sleep(0)
+    queue.put_nowait({"type": "websocket.connect"})
+    assert await waiting == {"type": "websocket.connect"}
+    events = [{"type": "websocket.receive", "text": str(i)} for i in range(5)]
+    for event in events:
+        queue.put_nowait(event)
+    assert not queue.empty()
+    assert [await queue.get() for _ in events] == events
+    assert queue.empty() and queue._events is None
+    queue.put_nowait({"type": "websocket.disconnect", "code": 1000})
+    assert await inbox.get() is None
+    assert await queue.get() == {"type": "websocket.disconnect", "code": 1000}
