@@ -2,8 +2,8 @@
 libraries, ``server.web.socket_fast_paths``): it offers the app its transport and an ``Inbox``
 through the ASGI extension ``splendor.frames`` (server/live/socket_writers.py says why), answers
 an upgrade the websockets library refused, closes a text message that is not UTF-8
-with 1007 without a traceback, and breaks the reference cycles a closed socket
-would leave to the cyclic collector.
+with 1007 without a traceback, breaks the reference cycles a closed socket
+would leave to the cyclic collector, and lets go of the handshake once it is done.
 
 It reads and overrides uvicorn's internals (``frames``, ``curr_msg_data_type``,
 ``send_receive_event_to_app``...): ``server.web.socket_fast_paths`` checks they are there before
@@ -126,6 +126,16 @@ class FrameWritingProtocol(WebSocketsSansIOProtocol):
         if scope is not None and not self.close_sent:
             # The app's task is created but has not run yet, so it sees the extension.
             scope["extensions"][EXTENSION] = self
+
+    def start_keepalive(self) -> None:
+        """uvicorn starts the pings once the handshake's response is sent; from then on
+        nothing reads the handshake's request or response (the ASGI scope has its own
+        copy of what the app reads). They go, and the request's headers are emptied,
+        since the websockets library's parser keeps the request until the socket
+        closes: 3 KiB a socket, for as long as it is open."""
+        super().start_keepalive()
+        self.request.headers.clear()
+        del self.request, self.response
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)

@@ -26,6 +26,7 @@ WS_METHODS: Final = (
     "handle_connect",
     "handle_parser_exception",
     "connection_lost",
+    "start_keepalive",
 )
 WS_ATTRIBUTES: Final = (
     "transport",
@@ -39,6 +40,8 @@ WS_ATTRIBUTES: Final = (
     "writable",
     "queue",
     "scope",
+    "request",
+    "response",
 )
 HTTP_METHODS: Final = (
     "connection_made",

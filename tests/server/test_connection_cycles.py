@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import httpx
 import websockets
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from websockets.http11 import Request
 from websockets.server import ServerProtocol
 
 from server.common.settings import Settings
@@ -74,3 +76,26 @@ async def test_closed_websockets_and_requests_leave_no_cycles(
                 async with httpx.AsyncClient(base_url=server.http_url) as http:
                     await http.get(f"/api/games/{table.id}")
             assert await until_freed(baseline) == 0
+
+
+@needs_our_protocols
+async def test_an_open_websocket_keeps_nothing_of_its_handshake(
+    redis_client: Any, redis_server: str
+) -> None:
+    """Once a websocket is open, its protocol holds neither the handshake's request nor its response, and the request the websockets library's parser still holds has no headers left (the socket reads on, and its session knew its seat)."""
+    settings = Settings(redis_url=redis_server).without_rate_limits()
+    async with live_server(settings) as server:
+        async with httpx.AsyncClient(base_url=server.http_url) as http:
+            table = await new_table(http)
+        async with websockets.connect(server.ws_url(table.id, table.tokens[0])) as conn:
+            snapshot = json.loads(await conn.recv())
+            assert snapshot["type"] == "snapshot" and snapshot["view"]["you"] == 0
+            protocols = [o for o in gc.get_objects() if type(o) is FrameWritingProtocol]
+            assert protocols and not any(
+                hasattr(p, "request") or hasattr(p, "response") for p in protocols
+            )
+            requests = [o for o in gc.get_objects() if type(o) is Request and o is not conn.request]
+            assert requests and not any(r.headers for r in requests)
+            await conn.send('{"type": "ping"}')
+            while json.loads(await conn.recv())["type"] != "pong":
+                pass  # the presence and the audience come after the snapshot
