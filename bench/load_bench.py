@@ -59,6 +59,7 @@ from ws_bench import (
     encode,
     lean,
     percentile,
+    py_spy,
     rss_mib,
     splendor_serve,
 )
@@ -333,6 +334,7 @@ async def main() -> None:
     parser.add_argument("--churn", type=float, default=10.0)
     parser.add_argument("--talk", type=float, default=5.0)
     parser.add_argument("--single", action="store_true", help="one Redis, not a cluster")
+    parser.add_argument("--spy", type=Path, help="py-spy the first process in the window")
     parser.add_argument(
         "--json", type=Path, help="write the unit costs there (bench/capacity_model.py reads it)"
     )
@@ -407,8 +409,11 @@ async def measure(
             own0 = sum(os.times()[:2])
             t0 = time.perf_counter()
             run.measuring = True
+            spy = py_spy(processes[0].pid, args.seconds, args.spy) if args.spy else None
             await asyncio.sleep(args.seconds)
             run.measuring = False
+            if spy is not None:
+                await asyncio.to_thread(spy.wait, 60)
             elapsed = time.perf_counter() - t0
             cpu1 = [cpu_seconds(p.pid) for p in processes]
             redis1 = [cpu_seconds(pid) for _, _, pid in nodes]

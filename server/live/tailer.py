@@ -72,6 +72,7 @@ Deliver = Callable[[str, list[StoredEvent]], None]
 TAIL_BLOCK_MS: Final = 5_000  # Polling, a read waits this long; a new game wakes it.
 TAIL_COUNT: Final = 500  # The events read per game in one read.
 NOTIFY_WAIT_S: Final = 1.0  # Notified, the loop looks at its clock at least this often.
+FOLLOW_SLOTS_S: Final = 1.0  # On a cluster, moved slots are looked for at most this often.
 SWEEP_S: Final = 10.0  # Notified, every watched game is read this often anyway.
 READ_CHUNK: Final = 200  # The games read by one XREAD.
 FEW_GAMES: Final = 3  # Up to this many games with news are read one by one, not by XREAD.
@@ -159,6 +160,7 @@ class Tailer:
         self._marked: set[str] = set()
         self._feeds: dict[str, _Feed] = {}  # By node name, "" on a single Redis.
         self._placed: dict[str, str] = {}  # Game -> the feed it is subscribed on.
+        self._slots_followed = -FOLLOW_SLOTS_S  # When moved slots were last looked for.
         # What the polling loop uses. ``_generation`` is bumped when a game is added,
         # and ``_reading`` is the generation of the read in flight.
         self._generation = 0
@@ -351,10 +353,18 @@ class Tailer:
             self._channel_reset(game_id)
         self._to_subscribe |= games & self._positions.keys()
 
-    def _follow_slots(self) -> None:
-        """Games whose slot has moved to another primary are subscribed to there."""
+    def _follow_slots(self, force: bool) -> None:
+        """Games whose slot has moved to another primary are subscribed to there.
+        Looking costs a slot lookup per watched game, so it is done at most every
+        ``FOLLOW_SLOTS_S`` (done each turn, every notification would cost one lookup
+        per watched game), and at once after a failure, when the slots were read
+        again."""
         if not isinstance(self._wake_client, RedisCluster):
             return
+        now = asyncio.get_running_loop().time()
+        if not force and now - self._slots_followed < FOLLOW_SLOTS_S:
+            return
+        self._slots_followed = now
         for game_id, name in list(self._placed.items()):
             if self._node_of(game_id) != name:
                 self._unplace(game_id)
@@ -412,7 +422,7 @@ class Tailer:
         close the feeds nothing is placed on, connect the feeds that are down and
         subscribe the new games. ``failures`` is the number of failed turns in a
         row, which tells ``_connect`` that Redis may have started afresh."""
-        self._follow_slots()
+        self._follow_slots(force=failures > 0)
         gone = self._to_unsubscribe & self._placed.keys()
         self._to_unsubscribe.clear()
         for game_id in gone:
