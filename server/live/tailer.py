@@ -423,7 +423,9 @@ class Tailer:
         subscribe the new games. ``failures`` is the number of failed turns in a
         row, which tells ``_connect`` that Redis may have started afresh."""
         self._follow_slots(force=failures > 0)
-        gone = self._to_unsubscribe & self._placed.keys()
+        # The pending sets are small and the watched games many: each is walked
+        # over the pending set (a set & a dict's keys would copy the keys).
+        gone = {g for g in self._to_unsubscribe if g in self._placed}
         self._to_unsubscribe.clear()
         for game_id in gone:
             self._unplace(game_id)
@@ -431,7 +433,7 @@ class Tailer:
         for name, feed in list(self._feeds.items()):
             if not feed.up:
                 await self._connect(name, feed, failures)
-        new = (self._to_subscribe & self._positions.keys()) - self._placed.keys()
+        new = {g for g in self._to_subscribe if g in self._positions and g not in self._placed}
         self._to_subscribe.clear()
         await self._subscribe(new)
 
