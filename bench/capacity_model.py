@@ -30,7 +30,9 @@ CORE_TARGET = 0.6  # a server process or an analyser kept below 60% of its core
 SHARD_CPU_TARGET = 0.5  # a Redis primary kept below half of its one core
 SHARD_MEMORY_GIB = 8.0  # live data a shard may hold (a 16 GiB machine, half free)
 ANALYSIS_CPU_S = 0.75 * 6.7 + 0.25 * 25.7  # three classic games for one Duel game
-ANALYSED_SHARE = {"every": 1.0, "request": 0.3}  # request: rated games and asks
+# The share of finished games analysed in each mode (SPLENDOR_ANALYSIS): every game;
+# the rated ones (a third, say) and asks; asks alone (one game in twenty, say).
+ANALYSED_SHARE = {"every": 1.0, "rated": 0.3, "request": 0.05}
 
 
 def fit(small: dict[str, Any], large: dict[str, Any], cores: str) -> tuple[float, float]:
@@ -101,17 +103,17 @@ def main() -> None:
     print(
         "| concurrent players | games | commands/s | sockets | server processes (cores)"
         " | server memory | Redis shards (primaries) | Redis memory (live games) |"
-        " finished games/s | analysis cores, every game | analysis cores, on request |"
+        " finished games/s | analysis cores: every game / rated (30%) / asked (5%) |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for players in args.players:
         n = need(units, players)
         print(
             f"| {players:,} | {n['games']:,.0f} | {n['commands']:,.0f} | {n['sockets']:,.0f}"
             f" | {n['processes']:,} | {n['server_gib']:,.1f} GiB | {n['shards']:,}"
             f" ({n['shard_cpu']:.1f} by CPU) | {n['redis_gib']:,.1f} GiB"
-            f" | {n['finished_per_s']:,.1f} | {n['analysis_every']:,.0f}"
-            f" | {n['analysis_request']:,.0f} |"
+            f" | {n['finished_per_s']:,.1f} | {n['analysis_every']:,.0f} /"
+            f" {n['analysis_rated']:,.0f} / {n['analysis_request']:,.0f} |"
         )
 
 
