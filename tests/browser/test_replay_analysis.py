@@ -187,7 +187,9 @@ def lone_server(redis_server: str, server_logs: Path) -> Iterator[ServerProcess]
     url = urlunsplit(parts._replace(path="/7"))
     with redis.Redis.from_url(url) as client:
         client.flushdb()
-    process = ServerProcess(url, server_logs, env={"SPLENDOR_ANALYSERS": "0", "SPLENDOR_ANALYSIS": "request"}).start()
+    process = ServerProcess(
+        url, server_logs, env={"SPLENDOR_ANALYSERS": "0", "SPLENDOR_ANALYSIS": "request"}
+    ).start()
     try:
         yield process
     finally:
