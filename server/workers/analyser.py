@@ -415,6 +415,9 @@ class Analyser:
             return False
         try:
             await self._analyse(game_id, stop_after)
+        except asyncio.CancelledError:
+            await self._hand_back(game_id)
+            raise
         except ServiceError as refusal:  # no such game (any more)
             log.warning("analysis of %s dropped: %s", game_id, refusal)
             await self.queue.drop(game_id)
@@ -441,8 +444,11 @@ class Analyser:
         for version, view in starts:
             if version in done:
                 continue
-            if self._closed or (stop_after is not None and searched >= stop_after):
-                return  # left leased: taken again when the lease ends
+            if self._closed:
+                await self._hand_back(game_id)
+                return
+            if stop_after is not None and searched >= stop_after:
+                return  # left leased, as by a runner that died: taken again when it ends
             while self._busy() and not self._closed:
                 await asyncio.sleep(BUSY_WAIT_S)
             loop = asyncio.get_running_loop()
@@ -460,6 +466,13 @@ class Analyser:
         seconds = time.monotonic() - started if whole else None
         await self.queue.save_done(game_id, analysis.wire(), seconds)
         self.analysed += 1
+
+    async def _hand_back(self, game_id: str) -> None:
+        """A stop (SIGTERM, close) in the middle of a game's analysis: the game is due
+        again at once, not when its lease ends, for any analyser to go on from the
+        positions written. Shielded, so that the stop's cancellation does not undo it."""
+        with contextlib.suppress(RedisError, OSError):
+            await asyncio.shield(self.queue.renew(game_id, self._clock_ms()))
 
     def _pool_now(self) -> Executor:
         if self._pool is None:

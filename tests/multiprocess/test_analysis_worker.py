@@ -201,3 +201,31 @@ async def test_a_worker_stopped_mid_analysis_leaves_no_process_behind(
             kill(worker, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(worker.pid, signal.SIGKILL)
+
+
+async def test_a_worker_sent_sigterm_hands_its_game_back_at_once(
+    redis_client: aioredis.Redis, redis_server: str
+) -> None:
+    """SIGTERM to a ``splendor analyse`` worker part-way through a game's analysis:
+    it exits 0, the positions it wrote stay, and the game is due again at once (its
+    time no later than the stop), not leased for two minutes."""
+    clock = Clock()
+    service = GameService(EventStore(redis_client), Lobby(redis_client), clock_ms=clock)
+    queue = AnalysisQueue(redis_client, "request")
+    service.hooks.analyses = queue
+    game = await play(service, clock, "duel", 2, seed=17, timed=False)
+    assert await queue.add(game.id, clock.now_ms)
+    worker = analyse_worker(redis_server)
+    try:
+        for _ in range(1200):
+            if len(await queue.positions(game.id)) >= 2:
+                break
+            await asyncio.sleep(0.05)
+        os.kill(worker.pid, signal.SIGTERM)
+        assert worker.wait(30) == 0
+    finally:
+        if worker.poll() is None:
+            kill(worker, signal.SIGKILL)
+    assert len(await queue.positions(game.id)) >= 2 and await queue.result(game.id) is None
+    seconds, micros = await redis_client.time()
+    assert (await queue.due())[game.id] <= seconds * 1000 + micros // 1000  # due now
