@@ -3,6 +3,8 @@ maximum-weight matching, byes, first seats, Buchholz and Sonneborn-Berger."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from events.base import TimeControl
@@ -89,6 +91,20 @@ def test_equal_scores_come_before_seats() -> None:
         Entrant("d", 0, 1500, seats=("second",)),
     ]
     assert met(pair_round(field).pairs) == {frozenset("ab"), frozenset("cd")}
+
+
+def test_seat_wishes_choose_among_equal_scores() -> None:
+    """At equal scores, those who had the first seat meet those who had the second, in whatever order they come."""
+    field = [
+        Entrant("a", 2, 1800, seats=("second",)),
+        Entrant("b", 2, 1700, seats=("second",)),
+        Entrant("c", 2, 1600, seats=("first",)),
+        Entrant("d", 2, 1500, seats=("first",)),
+    ]
+    for order in itertools.permutations(field):
+        pairs = pair_round(order).pairs
+        assert {p.first for p in pairs} == {"a", "b"}, order
+        assert {p.second for p in pairs} == {"c", "d"}, order
 
 
 def test_first_seats_alternate() -> None:
