@@ -3,12 +3,20 @@ waiting players, points with streaks, pause and leave, standings."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from events.base import TimeControl
 from events.tournament import standings as st
 from events.tournament.arena import ArenaScore, Waiting, add_result, pair_waiting, score_results
-from events.tournament.log import GamePlayed, Pair, PlayersPaired, TournamentError
+from events.tournament.log import (
+    GamePlayed,
+    Outcome,
+    Pair,
+    PlayersPaired,
+    TournamentError,
+    TournamentEvent,
+)
 
 MINUTE = 60_000
 
@@ -90,7 +98,7 @@ def test_a_shared_victory_ends_the_streak_and_is_not_doubled() -> None:
     assert add_result(ArenaScore(4, 2), "shared") == ArenaScore(5, 0)
 
 
-def _running(outcomes: list[st.Outcome]) -> list[ArenaScore]:
+def _running(outcomes: list[Outcome]) -> list[ArenaScore]:
     scores = [add_result(ArenaScore(), outcomes[0])]
     for o in outcomes[1:]:
         scores.append(add_result(scores[-1], o))
@@ -168,3 +176,21 @@ def test_a_result_must_be_of_a_game_in_play() -> None:
     assert st.record(t, pair.first, pair.second, None, MINUTE) == [
         GamePlayed(pair.first, pair.second, None, MINUTE)
     ]
+
+
+def test_the_log_round_trips_through_json_to_the_same_standings() -> None:
+    """A tournament's events encode to JSON and decode as TournamentEvent to the same state."""
+    log = st.create("t", "arena", "duel", TimeControl(180, 2), 0, duration_ms=60 * MINUTE)
+    t = st.replay(log)
+    for name in "abc":
+        log += st.join(t, name, 1500, 0)
+        t = st.replay(log)
+    log += st.pair_arena(t, MINUTE)
+    t = st.replay(log)
+    pair = t.in_play[0]
+    log += st.record(t, pair.first, pair.second, None, 2 * MINUTE)
+    log += st.pause(st.replay(log), "a", 3 * MINUTE)
+    data = msgspec.json.encode(log)
+    decoded = msgspec.json.decode(data, type=list[TournamentEvent])
+    assert decoded == log
+    assert st.standings(st.replay(decoded)) == st.standings(st.replay(log))
