@@ -786,7 +786,8 @@ def hub_breakdown(games: int = 20) -> dict[str, float]:
     and, apart, the views alone (the rules' ``view`` for the 5 audiences of each event)."""
     from events.game import CLASSIC
     from server.games.projection import LoggedEvent, encode_event
-    from server.live.hubs import Hub, Outbox
+    from server.live.hubs import Hub
+    from server.live.outbox import Outbox
     from server.live.socket_writers import Batch
     from server.store.event_store import StoredEvent
 

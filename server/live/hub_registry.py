@@ -25,16 +25,8 @@ from server.common.errors import unavailable
 from server.common.settings import TailMode
 from server.games.projection import LoggedEvent
 from server.live.hub_presence import HubPresence
-from server.live.hubs import (
-    CLOSE_INTERNAL,
-    CLOSE_UNAVAILABLE,
-    DEFAULT_OUTBOX_LIMIT,
-    Close,
-    Hub,
-    Outbox,
-    Viewer,
-    error_in,
-)
+from server.live.hubs import CLOSE_INTERNAL, CLOSE_UNAVAILABLE, Hub, error_in
+from server.live.outbox import DEFAULT_OUTBOX_LIMIT, Close, Outbox, Viewer
 from server.live.pipeline import LivePipeline
 from server.live.presence import PRESENCE_BEAT_S
 from server.live.socket_writers import Wire
@@ -130,7 +122,7 @@ class HubRegistry:
         close: Close | None = None,
         digest: str | None = None,
         account: str | None = None,
-    ) -> Outbox:
+    ) -> Outbox[Hub]:
         """A started outbox for a new socket on ``game_id`` (loading its hub if needed);
         ``digest``: of the seat token it was opened with (it is closed once the seat
         has another, ``HubPresence.seat_changed``); ``account``: a spectator's, signed
@@ -157,7 +149,7 @@ class HubRegistry:
             self.hub_presence.audience_changed(game_id)
         return outbox
 
-    async def leave(self, outbox: Outbox) -> None:
+    async def leave(self, outbox: Outbox[Hub]) -> None:
         """Stop a socket's outbox; the hub stops with its last watcher."""
         await outbox.stop()
         hub = outbox.hub

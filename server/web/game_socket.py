@@ -55,7 +55,8 @@ from server.games.chat import (
 from server.games.projection import LoggedEvent, token_digest
 from server.games.service import GameService
 from server.live.hub_registry import HubRegistry
-from server.live.hubs import CLOSE_INTERNAL, Outbox
+from server.live.hubs import CLOSE_INTERNAL, Hub
+from server.live.outbox import Outbox
 from server.live.socket_writers import Inbox, Wire, inbox_for, wire_for
 from server.players.accounts import (
     COOKIE,
@@ -199,7 +200,7 @@ class _Session:
         websocket: WebSocket,
         service: GameService,
         limiter: RateLimiter,
-        outbox: Outbox,
+        outbox: Outbox[Hub],
         token: str | None,
         inbox: Inbox | None = None,
         drain: Drain | None = None,

@@ -17,7 +17,8 @@ from websockets.asyncio.client import ClientConnection
 
 from events.game import CLASSIC
 from server.common.settings import Settings
-from server.live.hubs import Hub, Outbox
+from server.live.hubs import Hub
+from server.live.outbox import Outbox
 from server.live.presence import AUDIENCE_NAMES, merge_audiences
 from server.live.socket_writers import SendWire
 from server.store.keys import presence_key

@@ -18,7 +18,8 @@ from server.games.lobby import Lobby
 from server.games.projection import LoggedEvent, encode_event
 from server.games.service import GameService
 from server.live.hub_registry import HubRegistry
-from server.live.hubs import Fold, Hub, Outbox
+from server.live.hubs import Fold, Hub
+from server.live.outbox import Outbox
 from server.live.presence import SeatsSeen
 from server.live.socket_writers import Batch, SendWire
 from server.store.clients import tail_client

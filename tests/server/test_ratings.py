@@ -77,8 +77,6 @@ def shown(mu: float, sigma: float) -> int:
     return round(START + SCALE * (mu - 3 * sigma))
 
 
-
-
 async def test_a_rated_duel_won_by_resign_moves_both_by_the_librarys_amounts(
     redis_client: aioredis.Redis,
 ) -> None:
@@ -330,7 +328,10 @@ async def test_a_pairs_fourth_game_of_a_utc_day_moves_no_rating(
     with_cy = await counted_game(service, "classic", ["Ada", "Cy"])
     three = await counted_game(service, "classic", ["Ada", "Cy", "Bob"])
     duel = await counted_game(service, "duel", ["Ada", "Bob"])
-    assert await profiles.ratings.uncounted("classic") == {fourth: "daily_limit", three: "daily_limit"}
+    assert await profiles.ratings.uncounted("classic") == {
+        fourth: "daily_limit",
+        three: "daily_limit",
+    }
     assert await profiles.ratings.counted("duel") == {duel: clock.now}
     cy = await profiles.ratings.history("classic", "cy")
     assert [p.game for p in cy] == [with_cy]
@@ -380,8 +381,10 @@ async def test_over_http_the_leaderboard_lists_an_account_after_10_games_against
     assert all(s["provisional"] is False for s in shown.values())
     board = (await http.get("/api/leaderboard/duel")).json()["players"]
     rows = sorted(
-        ({"username": n.title(), "rating": s["rating"], "games": s["games"], "bot": False}
-         for n, s in shown.items()),
+        (
+            {"username": n.title(), "rating": s["rating"], "games": s["games"], "bot": False}
+            for n, s in shown.items()
+        ),
         key=lambda row: -int(row["rating"]),  # type: ignore[call-overload]
     )
     assert board == rows
@@ -424,9 +427,7 @@ async def play_randomly(service: GameService, game_id: str, rng: random.Random) 
         legal = (await service.reader.view(game_id, seat))["legal"]
         buys = [a for a in legal if a["kind"] == "buy"]
         chosen = buys[-1] if buys else rng.choice(legal)
-        await act(
-            service, game_id, seat, decode_action(variant, json.dumps(chosen).encode())
-        )
+        await act(service, game_id, seat, decode_action(variant, json.dumps(chosen).encode()))
 
 
 async def test_rebuild_equals_live_after_200_random_rated_games(
@@ -453,7 +454,10 @@ async def test_rebuild_equals_live_after_200_random_rated_games(
             finished.add(game_id)
     live = await ratings_state(redis_client)
     counted = await profiles.ratings.counted("classic"), await profiles.ratings.counted("duel")
-    refused = {**await profiles.ratings.uncounted("classic"), **await profiles.ratings.uncounted("duel")}
+    refused = {
+        **await profiles.ratings.uncounted("classic"),
+        **await profiles.ratings.uncounted("duel"),
+    }
     assert set(counted[0]) | set(counted[1]) | set(refused) == finished and len(finished) > 150
     assert not (set(counted[0]) | set(counted[1])) & set(refused)
     assert sorted(set(refused.values())) == ["daily_limit", "early_end"]

@@ -112,7 +112,13 @@ async def test_a_bot_seat_has_no_token_and_is_named_in_the_event(service: GameSe
     ]
     assert [(e.name, e.bot) for e in joined] == [("Ana", None), ("Greedy bot", "greedy")]
     summary = await service.reader.summary(game_id)
-    assert summary["seats"][1] == {"seat": 1, "name": "Greedy bot", "bot": "greedy", "account": None, "points": 0}
+    assert summary["seats"][1] == {
+        "seat": 1,
+        "name": "Greedy bot",
+        "bot": "greedy",
+        "account": None,
+        "points": 0,
+    }
 
 
 async def test_the_seed_stays_in_the_meta_hash_and_never_reaches_an_event(

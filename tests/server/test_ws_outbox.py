@@ -11,7 +11,8 @@ import jsonpatch
 
 from events.game import CLASSIC
 from server.games.projection import LoggedEvent, encode_event
-from server.live.hubs import Hub, Outbox
+from server.live.hubs import Hub
+from server.live.outbox import Outbox
 from server.live.socket_writers import SendWire
 from server.store.event_store import StoredEvent
 

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from events.game import VARIANTS
 from server.games.projection import LoggedEvent, encode_event
-from server.live.hubs import Hub, Outbox
+from server.live.hubs import Hub
+from server.live.outbox import Outbox
 from server.live.socket_writers import SendWire
 from server.live.view_patch import view_patch
 from server.store.event_store import StoredEvent
