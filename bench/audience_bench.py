@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import contextlib
 import gc
 import os
@@ -41,7 +40,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import httpx
 import msgspec
@@ -52,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import floor_bench
-from floor_bench import PING, PONG, TEXT, FrameReader, accept_key, frame, headers, redis_call
+from floor_bench import TEXT, LeanClient, redis_call
 from ws_bench import (
     LeanSocket,
     apply_patch,
@@ -125,67 +124,27 @@ class Watched:
             del self.reached[v]
 
 
-class Viewer(asyncio.Protocol):
-    """A spectator: a lean RFC 6455 client that only reads each diff's version."""
+class Viewer(LeanClient):
+    """A spectator (bench/floor_bench.py's lean client) that reads only each diff's
+    version, the audience told and the snapshots."""
 
     def __init__(self, watched: Watched, path: bytes, session: bytes | None = None) -> None:
+        super().__init__(path, b"" if session is None else b"Cookie: %b=%b\r\n" % (COOKIE, session))
         self.watched = watched
-        self.path = path
-        self.cookie = b"" if session is None else b"Cookie: %b=%b\r\n" % (COOKIE, session)
-        self.key = base64.b64encode(random.randbytes(16))
-        self.head: bytes | None = b""
-        self.reader = FrameReader(masked=False)
-        loop = asyncio.get_running_loop()
-        self.opened: asyncio.Future[None] = loop.create_future()
-        self.transport: asyncio.Transport | None = None
         self.spectators = -1  # as the last ``audience`` message said
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = cast(asyncio.Transport, transport)
-        self.transport.write(
-            b"GET " + self.path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-            b"Connection: Upgrade\r\nSec-WebSocket-Key: " + self.key
-            + b"\r\nSec-WebSocket-Version: 13\r\n" + self.cookie + b"\r\n"
-        )  # fmt: skip
-
-    def data_received(self, data: bytes) -> None:
-        at = time.perf_counter()
-        if self.head is not None:
-            self.head += data
-            end = self.head.find(b"\r\n\r\n")
-            if end < 0:
-                return
-            status, fields = headers(self.head[:end])
-            data, self.head = self.head[end + 4 :], None
-            if not status.startswith(b"HTTP/1.1 101") or fields.get(
-                b"sec-websocket-accept"
-            ) != accept_key(self.key):
-                self.opened.set_exception(ConnectionError(f"refused: {status!r}"))
-                return
-            self.opened.set_result(None)
-        for opcode, payload in self.reader.feed(data):
-            if opcode == PING:  # the server's keep-alive: unanswered, it closes the socket
-                assert self.transport is not None
-                self.transport.write(frame(PONG, payload, mask=True))
-            if opcode != TEXT:
-                continue
-            if payload.startswith(b'{"type":"diff"'):
-                version = decode_version(payload).version
-                if version is not None:
-                    self.watched.seen(version, at)
-            elif payload.startswith(b'{"type":"audience"'):
-                self.spectators = decode_told(payload).spectators
-                self.watched.audiences += 1
-            elif payload.startswith(b'{"type":"snapshot"'):
-                self.watched.snapshots += 1
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.opened.done():
-            self.opened.set_exception(exc or ConnectionError("closed before the handshake"))
-
-    def close(self) -> None:
-        if self.transport is not None:
-            self.transport.close()
+    def on_frame(self, opcode: int, payload: bytes, at: float) -> None:
+        if opcode != TEXT:
+            return
+        if payload.startswith(b'{"type":"diff"'):
+            version = decode_version(payload).version
+            if version is not None:
+                self.watched.seen(version, at)
+        elif payload.startswith(b'{"type":"audience"'):
+            self.spectators = decode_told(payload).spectators
+            self.watched.audiences += 1
+        elif payload.startswith(b'{"type":"snapshot"'):
+            self.watched.snapshots += 1
 
 
 class Seat:
@@ -346,7 +305,7 @@ async def game_run(args: argparse.Namespace, redis: EmbeddedRedis) -> dict[str, 
         finished = seats[0].view["status"] != "live"
         churn = await churning(args, bases, game_id, watched, viewers, pids) if args.churn else {}
         for viewer in viewers:
-            viewer.close()
+            viewer.abort()
         await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)
     n = max(1, len(watched.latencies))
     share = args.spectators / args.processes
@@ -432,7 +391,7 @@ async def churning(
     interval = 1 / args.churn
     while time.perf_counter() - t0 < args.seconds:
         # The oldest spectator of the next process leaves, and a new one joins it.
-        viewers.pop(joined % len(viewers)).close()
+        viewers.pop(joined % len(viewers)).abort()
         task = asyncio.create_task(join(joined))
         tasks.add(task)
         task.add_done_callback(tasks.discard)

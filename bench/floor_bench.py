@@ -411,12 +411,13 @@ class ClientGame:
             self.send()
 
 
-class ClientSocket(asyncio.Protocol):
-    """A lean websocket client: handshake, masked text frames out, frames read and timed."""
+class LeanClient(asyncio.Protocol):
+    """A lean websocket client: handshake, masked text frames out, the server's pings
+    answered, every other frame handed to ``on_frame`` with the time it was read."""
 
-    def __init__(self, game: ClientGame, path: bytes) -> None:
-        self.game = game
+    def __init__(self, path: bytes, extra_headers: bytes = b"") -> None:
         self.path = path
+        self.extra_headers = extra_headers  # whole lines, each ending in CRLF
         self.key = base64.b64encode(random.randbytes(16))
         self.head: bytes | None = b""
         self.reader = FrameReader(masked=False)
@@ -425,12 +426,15 @@ class ClientSocket(asyncio.Protocol):
         self.closed: asyncio.Future[None] = loop.create_future()
         self.transport: asyncio.Transport | None = None
 
+    def on_frame(self, opcode: int, payload: bytes, at: float) -> None:
+        raise NotImplementedError
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)
         self.transport.write(
             b"GET " + self.path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
             b"Connection: Upgrade\r\nSec-WebSocket-Key: " + self.key
-            + b"\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            + b"\r\nSec-WebSocket-Version: 13\r\n" + self.extra_headers + b"\r\n"
         )  # fmt: skip
 
     def data_received(self, data: bytes) -> None:
@@ -449,11 +453,11 @@ class ClientSocket(asyncio.Protocol):
                 return
             self.opened.set_result(None)
         for opcode, payload in self.reader.feed(data):
-            if opcode == TEXT:
-                if len(payload) > 200:
-                    self.game.diff(at)
-                else:
-                    self.game.acked()
+            if opcode == PING:  # a server's keep-alive: unanswered, it closes the socket
+                assert self.transport is not None
+                self.transport.write(frame(PONG, payload, mask=True))
+            else:
+                self.on_frame(opcode, payload, at)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.opened.done():
@@ -465,6 +469,11 @@ class ClientSocket(asyncio.Protocol):
         assert self.transport is not None
         self.transport.write(frame(TEXT, text, mask=True))
 
+    def abort(self) -> None:
+        """Drop the connection without a closing handshake."""
+        if self.transport is not None:
+            self.transport.close()
+
     async def close(self) -> None:
         if self.transport is None or self.transport.is_closing():
             return
@@ -472,6 +481,21 @@ class ClientSocket(asyncio.Protocol):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(self.closed), 5)
         self.transport.close()
+
+
+class ClientSocket(LeanClient):
+    """A floor game's socket: a long frame is the move's diff, a short one its ack."""
+
+    def __init__(self, game: ClientGame, path: bytes) -> None:
+        super().__init__(path)
+        self.game = game
+
+    def on_frame(self, opcode: int, payload: bytes, at: float) -> None:
+        if opcode == TEXT:
+            if len(payload) > 200:
+                self.game.diff(at)
+            else:
+                self.game.acked()
 
 
 # ---------------------------------------------------------------------- measuring
