@@ -80,6 +80,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 LEASE_MS: Final = 120_000  # a taken game is taken again this long after its last position
+HAND_BACK_S: Final = 2.0  # a stopping analyser gives its game back within this, or leaves it leased
 POLL_S: Final = 1.0
 BUSY_WAIT_S: Final = 0.05  # while a bot thinks, the next position waits this long
 # An analyser beats at every turn of its loop and every position; one silent this long
@@ -470,9 +471,13 @@ class Analyser:
     async def _hand_back(self, game_id: str) -> None:
         """A stop (SIGTERM, close) in the middle of a game's analysis: the game is due
         again at once, not when its lease ends, for any analyser to go on from the
-        positions written. Shielded, so that the stop's cancellation does not undo it."""
-        with contextlib.suppress(RedisError, OSError):
-            await asyncio.shield(self.queue.renew(game_id, self._clock_ms()))
+        positions written. Shielded, so that the stop's cancellation does not undo it,
+        and bounded, so that a slow Redis cannot hold the stop: left undone, the game
+        is taken again when its lease ends."""
+        with contextlib.suppress(RedisError, OSError, TimeoutError):
+            await asyncio.wait_for(
+                asyncio.shield(self.queue.renew(game_id, self._clock_ms())), HAND_BACK_S
+            )
 
     def _pool_now(self) -> Executor:
         if self._pool is None:
