@@ -39,6 +39,7 @@ from typing import ClassVar, Final, NoReturn
 from redis.exceptions import (
     ClusterDownError,
     ReadOnlyError,
+    RedisClusterException,
     RedisError,
     ResponseError,
     TryAgainError,
@@ -54,6 +55,7 @@ __all__ = [
     "RedisKeeper",
     "StoreTimedOut",
     "StoreUnavailable",
+    "cluster_unreachable",
     "is_store_down",
     "keep_redis_up",
     "reraise",
@@ -113,6 +115,21 @@ class StoreUnavailable(RedisConnectionError):
 class StoreTimedOut(StoreUnavailable, RedisTimeoutError):
     """Redis did not answer in time: unavailable, and still a redis ``TimeoutError``
     for the code that waits on a timeout."""
+
+
+def cluster_unreachable(error: RedisClusterException) -> StoreUnavailable:
+    """A cluster client's own error while a failover is under way, as the store gives it.
+
+    redis-py's cluster client says "not reachable for now" in two ways that are no
+    ``RedisError``: ``SlotNotCoveredError`` when a slot has no known node (its map of
+    slots is being rebuilt), and ``RedisClusterException`` when that rebuilding finds no
+    node that answers, or nodes that disagree on the slots. Only the map's rebuilding
+    (``initialize``) and the slot lookup are translated by this: the same exception for a
+    command that can't be routed (keys of several slots) stays a fault of ours.
+    """
+    unavailable = StoreUnavailable(error)
+    unavailable.__cause__ = error
+    return unavailable
 
 
 def translated(error: RedisError) -> RedisError:

@@ -40,9 +40,9 @@ from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisClusterException, RedisError
+from redis.exceptions import RedisClusterException, RedisError, SlotNotCoveredError
 
-from server.store.availability import reraise
+from server.store.availability import cluster_unreachable, reraise
 from server.store.public_path import ScriptsWhenAwaited, Subscription, SubscriptionPath
 
 __all__ = [
@@ -128,6 +128,8 @@ class StoreClusterPipeline(ClusterPipeline):
             return await super().execute(raise_on_error, allow_redirections)
         except RedisError as e:
             reraise(e)
+        except SlotNotCoveredError as e:
+            raise cluster_unreachable(e) from e
 
 
 class StoreCluster(RedisCluster):
@@ -139,6 +141,25 @@ class StoreCluster(RedisCluster):
             return await super().execute_command(*args, **kwargs)
         except RedisError as e:
             reraise(e)
+        except SlotNotCoveredError as e:
+            # A slot with no known node: its map is being rebuilt, after a failover.
+            raise cluster_unreachable(e) from e
+
+    async def initialize(
+        self,
+        additional_startup_nodes_info: list[tuple[str, int]] | None = None,
+        last_failed_node_name: str | None = None,
+    ) -> StoreCluster:
+        # Rebuilding the map of slots (at the first command, and after a node failed)
+        # fails with RedisClusterException when no node answers or the nodes disagree,
+        # as they do for a moment during a failover: unreachable for now, not a fault.
+        try:
+            await super().initialize(additional_startup_nodes_info, last_failed_node_name)
+        except RedisError as e:
+            reraise(e)
+        except RedisClusterException as e:
+            raise cluster_unreachable(e) from e
+        return self
 
     def pipeline(
         self, transaction: Any | None = None, shard_hint: Any | None = None

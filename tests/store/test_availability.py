@@ -6,12 +6,12 @@ Any other Redis error is raised as it is."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
 import redis
-from redis.exceptions import ResponseError
+from redis.exceptions import RedisClusterException, ResponseError, SlotNotCoveredError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.games.lobby import Lobby, LobbyEntry
@@ -25,6 +25,7 @@ from server.store.fast_paths import PUBLIC_PATHS_ENV, forget_choices, redis_shor
 from server.store.keys import events_key
 from server.store.public_path import PublicRedis
 from tests.cluster_helpers import LocalCluster
+from tests.multiprocess.servers import free_port
 
 
 @pytest.fixture(params=["direct", "public"])
@@ -150,3 +151,34 @@ async def test_a_cluster_that_does_not_answer_is_store_unavailable(
         admin.execute_command("CLIENT", "UNPAUSE")
         admin.close()
         await client.aclose()
+
+
+async def test_a_cluster_being_remapped_is_store_unavailable(
+    redis_cluster: LocalCluster,
+) -> None:
+    """While a failover leaves the cluster client a slot with no known node, or no node that answers its CLUSTER SLOTS, a command and a pipeline give StoreUnavailable, never redis-py's RedisClusterException (a 500)."""
+    redis_cluster.flush()
+    client = await open_client(redis_cluster.url, max_connections=8, socket_connect_timeout=1)
+    assert isinstance(client, StoreCluster)
+    try:
+        await client.set("{q}:k", b"v")
+        # The map between two rebuilds: the key's slot has no node (a pipeline rebuilds
+        # the map itself on this error).
+        client.nodes_manager.slots_cache[client.keyslot("{q}:k")] = []
+        with pytest.raises(StoreUnavailable) as failed:
+            await client.get("{q}:k")
+        assert isinstance(failed.value.cause, SlotNotCoveredError)
+    finally:
+        await client.aclose()
+    nowhere = StoreCluster(host="127.0.0.1", port=free_port(), socket_connect_timeout=0.2)
+    calls: dict[str, Callable[[], Awaitable[object]]] = {
+        "command": lambda: nowhere.get("{q}:k"),
+        "pipeline": lambda: nowhere.pipeline(transaction=False).get("{q}:k").execute(),
+    }
+    try:
+        for name, call in calls.items():
+            with pytest.raises(StoreUnavailable) as failed:
+                await call()
+            assert isinstance(failed.value.cause, RedisClusterException), name
+    finally:
+        await nowhere.aclose()
