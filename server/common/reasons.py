@@ -184,6 +184,30 @@ SERVER_REASONS: Final[Mapping[str, Template]] = {
     "rate_limited.account_log_ins": N_(
         "Too many failed log-ins to this account: try again in {wait} s."
     ),
+    "rate_limited.tournaments": N_(
+        "You have created as many tournaments as you may today: try again in {wait} s."
+    ),
+    # Tournaments (docs/tournaments.md "Server").
+    "tournament.not_found": N_("There is no tournament '{tournament}'."),
+    "tournament.no_game": N_("Game '{game}' is not a tournament's game."),
+    "tournament.log_in": N_("Log in to an account to take part in tournaments."),
+    "tournament.busy": N_(
+        "The tournament changed several times while this was decided: send it again."
+    ),
+    "tournament.too_many_open": N_(
+        "You may have at most {most} tournaments of yours upcoming or running."
+    ),
+    "tournament.starts_in": N_("starts_in_s must be 0 to {most} seconds."),
+    "tournament.duration": N_("duration_min must be {least} to {most} minutes."),
+    "tournament.rounds": N_("rounds must be {least} to {most}."),
+    "tournament.kind_settings": N_(
+        "An arena takes duration_min and a Swiss tournament takes rounds, not the other."
+    ),
+    "tournament.already_joined": N_("You are in this tournament already."),
+    "tournament.left_tournament": N_("You left this tournament: you can't join it again."),
+    "tournament.not_in_tournament": N_("You are not in this tournament."),
+    "tournament.already_paused": N_("You are paused already: join again to play."),
+    "tournament.tournament_over": N_("This tournament is over."),
     # The server itself.
     "store.unavailable": N_(
         "The server can't reach its game store right now (Redis: {detail}). It reconnects by"

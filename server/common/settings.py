@@ -140,6 +140,9 @@ class Settings:
     # Table chat (server/games/chat.py, docs/chat.md): "on", "off" (nobody writes or
     # reads, and no history is sent) or "presets" (only the preset phrases are taken).
     chat: ChatMode = "on"
+    # Tournaments on a schedule (server/tournaments/schedule.py, docs/operations.md):
+    # "duel 3+2 arena 60m hourly; classic 5+3 swiss 5r daily@20:00". Empty: none.
+    scheduled_tournaments: str = ""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -226,6 +229,9 @@ class Settings:
             archive_after=_at_least_zero(env, "SPLENDOR_ARCHIVE_AFTER", base.archive_after),
             metrics_token=env.get("SPLENDOR_METRICS_TOKEN", base.metrics_token).strip(),
             chat=_choice(env, "SPLENDOR_CHAT", get_args(ChatMode), base.chat),
+            scheduled_tournaments=env.get(
+                "SPLENDOR_SCHEDULED_TOURNAMENTS", base.scheduled_tournaments
+            ).strip(),
         )
 
     def without_rate_limits(self) -> Settings:

@@ -31,7 +31,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import msgspec
@@ -57,7 +57,7 @@ from server.games.reading import GameReader
 from server.games.rematch_plan import PlannedSeat, join_command_id
 from server.games.rematches import Rematches
 from server.games.repository import GameRepository, new_game_id
-from server.games.seat_tokens import SeatTokens
+from server.games.seat_tokens import SeatTokens, revoked_digest
 from server.games.seats import REVOKED, Seats
 from server.store.event_store import AppendResult, EventStore, SeatRevoked, VersionConflict
 
@@ -185,10 +185,16 @@ class GameService:
         seed: int | None = None,
         clock: TimeControl | None = None,
         rated: bool = False,
+        *,
+        game_id: str | None = None,
     ) -> dict[str, Any]:
         """A new open game; returns its summary. ``seed`` makes it reproducible (and
         the game is marked seeded); ``clock`` is its time control (None: untimed). A
-        ``rated`` game needs a time control and no seed (docs/accounts.md)."""
+        ``rated`` game needs a time control and no seed (docs/accounts.md).
+
+        ``game_id`` names the game (a tournament's, server/tournaments/games.py):
+        created once whichever process asks first; a later call gets the game made
+        by the first as it is now."""
         rules = VARIANTS.get(variant)
         if rules is None:
             known = ", ".join(sorted(VARIANTS))
@@ -208,7 +214,9 @@ class GameService:
         if seed is None:
             seed = secrets.randbits(63)
         for _ in range(ATTEMPTS):
-            game_id = new_game_id()
+            named = game_id is not None
+            if game_id is None:
+                game_id = new_game_id()
             at_ms = self._creation_ms()
             created = rules.create(game_id, count, clock, seeded, rated)
             try:
@@ -222,6 +230,9 @@ class GameService:
                     at_ms=at_ms,
                 )
             except VersionConflict:
+                if named:
+                    return await self.reader.summary(game_id)
+                game_id = None
                 continue
             await self.store.set_meta(
                 game_id,
@@ -264,6 +275,40 @@ class GameService:
             result = await self._join_locked(game, name, bot, account, digest)
         await self._notify(game_id, result.version)
         return result
+
+    async def seat_accounts(self, game_id: str, accounts: Sequence[str]) -> None:
+        """Seat ``accounts`` in this order, each once, whichever processes do it at
+        once or again after one died midway (a tournament's game,
+        server/tournaments/games.py): seat ``i`` is taken with the command id
+        ``seat:<i>``. Each seat gets a token nobody holds, unless it has one: its
+        player takes it with their session (``POST /api/games/{id}/seat-token``)."""
+        lock = self.repository.lock(game_id)
+        joined = False
+        async with lock:
+            game = await self.repository.get(game_id, lock)
+            for _ in range(len(accounts) * ATTEMPTS):
+                seat = len(game.state.players)
+                if seat >= len(accounts) or game.status != "open":
+                    break
+                account = accounts[seat]
+                try:
+                    events = game.variant.join(game.state, account, None, game.rng(), account)
+                    result = await self._append(game, events, f"seat:{seat}")
+                except VersionConflict:
+                    await self.repository.catch_up(game)
+                    continue
+                if result.duplicate:
+                    await self.repository.catch_up(game)
+                    continue
+                joined = True
+            for player in game.state.players:
+                if player.account is not None:
+                    await self.seat_tokens.record(player.account, game_id, player.seat)
+                    await self.store.set_seat_absent(game_id, player.seat, revoked_digest())
+            await self.repository.seats(game)
+            version = game.version
+        if joined:
+            await self._notify(game_id, version)
 
     async def _join_locked(
         self,

@@ -746,6 +746,11 @@ class EventStore:
         """Give a seat the token of ``digest``."""
         await self._r.hset(seats_key(game_id), str(seat), digest)
 
+    async def set_seat_absent(self, game_id: str, seat: int, digest: str) -> None:
+        """Give a seat the token of ``digest`` unless it has one (never replaces a
+        token a player holds)."""
+        await self._r.hsetnx(seats_key(game_id), str(seat), digest)
+
     async def note_bot_game(self, game_id: str) -> None:
         """List a game with a bot seat for the bot runners (``BOT_GAMES_KEY``)."""
         await self._r.sadd(BOT_GAMES_KEY, game_id)

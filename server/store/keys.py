@@ -47,6 +47,13 @@ account has open (``server.players.pairing_pools``).
 **Players' profiles**, tag ``{<player id>}`` (``server.players.profiles``), and
 **ratings**, tag ``{ratings:<variant>}`` (``server.players.ratings``).
 
+**Tournaments**, tag ``{<tournament id>}`` for one tournament's keys (its log
+``tournament:{<id>}:events``, its meta and the director's lease: one slot, so the
+append is one script), ``{tournaments}`` for the shared indexes (open and finished
+tournaments, the director's due times), ``{<account id>}`` for what an account
+created (``tournaments:creator:{<id>}:...``: the limits' script), and the player's
+tag for their history (``player:{<id>}:tournaments``) (``server.tournaments``).
+
 **Channels.** ``game:{<id>}:signals`` carries what a process tells the others about a
 game beside its events (``server.live.game_signals``): ``PRESENCE_SIGNAL``,
 ``ARCHIVED_SIGNAL``, ``rematch_signal``, ``seat_signal`` and ``chat_signal``. The keyspace notifications of a game's
@@ -87,6 +94,9 @@ __all__ = [
     "REMATCH_ANSWERS",
     "REMATCH_SIGNAL_PREFIX",
     "SEAT_SIGNAL_PREFIX",
+    "TOURNAMENTS_DUE_KEY",
+    "TOURNAMENTS_FINISHED_KEY",
+    "TOURNAMENTS_OPEN_KEY",
     "account_key",
     "account_seats_key",
     "account_wait_key",
@@ -106,6 +116,7 @@ __all__ = [
     "player_record_key",
     "player_seats_key",
     "player_summaries_key",
+    "player_tournaments_key",
     "pool_keys",
     "pool_lock_key",
     "presence_key",
@@ -126,6 +137,11 @@ __all__ = [
     "session_key",
     "sessions_key",
     "signals_channel",
+    "tournament_events_key",
+    "tournament_lease_key",
+    "tournament_meta_key",
+    "tournaments_created_key",
+    "tournaments_open_of_key",
 ]
 
 # ---------------------------------------------------------------------- one game
@@ -308,6 +324,52 @@ def player_summaries_key(player: str) -> str:
 def player_record_key(player: str) -> str:
     """Hash, the player's finished and won games."""
     return "player:{" + player + "}:record"
+
+
+def player_tournaments_key(player: str) -> str:
+    """Sorted set, the tournaments a player joined -> their start (ms)."""
+    return "player:{" + player + "}:tournaments"
+
+
+# ---------------------------------------------------------------------- tournaments
+
+
+def _tournament(tournament_id: str, kind: str) -> str:
+    """The key ``kind`` of a tournament, in its own slot (an id with a brace is
+    refused, as a game's)."""
+    if not tournament_id or "{" in tournament_id or "}" in tournament_id:
+        raise ValueError(f"invalid tournament id {tournament_id!r}")
+    return f"tournament:{{{tournament_id}}}:{kind}"
+
+
+def tournament_events_key(tournament_id: str) -> str:
+    """The stream of a tournament's events."""
+    return _tournament(tournament_id, "events")
+
+
+def tournament_meta_key(tournament_id: str) -> str:
+    """Hash, a tournament's name, creator and creation time (written with its first event)."""
+    return _tournament(tournament_id, "meta")
+
+
+def tournament_lease_key(tournament_id: str) -> str:
+    """Held by the process whose director looks at the tournament now."""
+    return _tournament(tournament_id, "lease")
+
+
+TOURNAMENTS_OPEN_KEY: Final = "{tournaments}:open"  # id -> start (ms): upcoming and running
+TOURNAMENTS_FINISHED_KEY: Final = "{tournaments}:finished"  # id -> end (ms)
+TOURNAMENTS_DUE_KEY: Final = "{tournaments}:due"  # id -> when a director looks at it next (ms)
+
+
+def tournaments_created_key(account: str) -> str:
+    """Sorted set, the tournaments an account created -> when (ms)."""
+    return f"tournaments:creator:{{{account.lower()}}}:made"
+
+
+def tournaments_open_of_key(account: str) -> str:
+    """Set, the tournaments an account created that have not ended."""
+    return f"tournaments:creator:{{{account.lower()}}}:open"
 
 
 # ---------------------------------------------------------------------- ratings

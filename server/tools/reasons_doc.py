@@ -58,6 +58,7 @@ ARGS: Final[Mapping[str, str]] = {
     "site": "the other site (its `Origin`, or `Sec-Fetch-Site`)",
     "statuses": "the statuses there are, comma-separated",
     "target": "the card id `wild_on` named",
+    "tournament": "a tournament id",
     "username": "an account's username",
     "value": "what the request sent",
     "variant": "a variant's name",

@@ -54,6 +54,7 @@ from server.web.request_parts import (
 from server.web.seat_routes import routes as seat_routes
 from server.web.sessions import mask_deleted, session_account
 from server.web.state import parts, running
+from server.web.tournament_routes import routes as tournament_routes
 from server.workers.analyser import AnalysisQueue, now_ms
 
 DEFAULT_LIMIT: Final = 50
@@ -473,6 +474,7 @@ def api_routes() -> list[BaseRoute]:
         *player_routes(),
         *seat_routes(),
         *pairing_http_routes,
+        *tournament_routes(),
         Route("/api/{rest:path}", api_not_found, methods=ALL_METHODS),
         Route("/ws/{rest:path}", websocket_only, methods=ALL_METHODS),
     ]

@@ -15,8 +15,8 @@ and left in the reverse one:
 4. ``mending``: the ratings of games a stopped process ended but did not count;
 5. unless ``plugins`` is false, what runs beside the API: ``live_hubs`` (the
    websockets' hubs, which bind the service's ``observer`` and ``away_since``),
-   ``running_bots``, ``running_timekeeper``, ``running_archiver`` and
-   ``running_pairing_desk``.
+   ``running_bots``, ``running_timekeeper``, ``running_archiver``,
+   ``running_pairing_desk``, ``running_director`` and ``watching_tournaments``.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
-from server.common.settings import Settings
+from server.common.settings import Settings, SettingsError
 from server.games.archiver import ArchiveQueue, running_archiver
 from server.games.chat import ChatStore
 from server.games.hooks import ServiceHooks
@@ -42,6 +42,7 @@ from server.games.service import GameService
 from server.games.timekeeper import Deadlines, running_timekeeper
 from server.live.attendance import running_attendance
 from server.players.accounts import Accounts
+from server.players.pairing_desk import ratings_of
 from server.players.profiles import Profiles
 from server.store.availability import REDIS_CONNECT_S, keep_redis_up
 from server.store.clients import RedisClient, is_cluster, open_client
@@ -49,7 +50,11 @@ from server.store.durability import Durability
 from server.store.embedded_redis import EmbeddedRedis
 from server.store.event_store import EventStore
 from server.tools.ratings_rebuild import mending
-from server.web import game_socket, pairing_socket
+from server.tournaments.director import running_director
+from server.tournaments.schedule import parse_schedules
+from server.tournaments.service import TournamentService
+from server.tournaments.watches import watching_tournaments
+from server.web import game_socket, pairing_socket, tournament_socket
 from server.web.account_routes import account_routes
 from server.web.api_routes import EXCEPTION_HANDLERS, api_routes
 from server.web.drain import Drain
@@ -129,6 +134,8 @@ async def serving_games(
         # Which finished games are queued for analysis (SPLENDOR_ANALYSIS, docs/analysis.md).
         analysis_queue = AnalysisQueue(client, settings.analysis)
         chat = ChatStore(client)
+        # Tournaments, their players rated as quick pairing rates them (server/tournaments/).
+        tournaments = TournamentService(client, ratings=ratings_of(client))
         hooks = ServiceHooks(
             scheduler=deadlines,
             archives=archive_queue,
@@ -150,6 +157,7 @@ async def serving_games(
             archive_queue=archive_queue,
             analysis_queue=analysis_queue,
             chat=chat,
+            tournaments=tournaments,
         )
     finally:
         if service is not None:
@@ -179,7 +187,13 @@ def create_app(
         login_limits=LoginLimits(settings),
         metrics=Metrics(),
     )
-    socket_routes = [*game_socket.routes, *pairing_socket.routes] if plugins else []
+    try:
+        parse_schedules(settings.scheduled_tournaments)
+    except ValueError as e:
+        raise SettingsError(f"SPLENDOR_SCHEDULED_TOURNAMENTS: {e}") from None
+    socket_routes = (
+        [*game_socket.routes, *pairing_socket.routes, *tournament_socket.routes] if plugins else []
+    )
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -249,4 +263,12 @@ async def beside_the_api(now: Running, settings: Settings) -> AsyncIterator[None
         now.archiver = await stack.enter_async_context(running_archiver(service, now.archive_queue))
         # Quick pairing's desk (server/web/pairing_socket.py).
         now.pairing = await stack.enter_async_context(running_pairing_desk(client, service))
+        # Tournaments: every process directs them, once each (server/tournaments/director.py).
+        schedules = parse_schedules(settings.scheduled_tournaments)
+        now.director = await stack.enter_async_context(
+            running_director(client, now.tournaments, service, schedules)
+        )
+        now.tournament_watches = await stack.enter_async_context(
+            watching_tournaments(now.tournaments)
+        )
         yield

@@ -8,8 +8,8 @@ when it starts until it ends. They are the only two attributes of Starlette's
 ``cast`` or a ``getattr`` on ``app.state``.
 
 ``Running``'s last fields are what runs beside the API once the service is ready:
-the websockets' hubs, the bots, the timekeeper, the attendance, the archiver and the
-pairing desk.
+the websockets' hubs, the bots, the timekeeper, the attendance, the archiver, the
+pairing desk, the tournaments' director and their sockets' watches.
 Each is None until its lifespan has started it, and stays None in an app made without
 them (``create_app(plugins=False)``) or with them turned off (``SPLENDOR_BOTS=off``).
 """
@@ -36,6 +36,9 @@ from server.store.availability import RedisKeeper
 from server.store.clients import RedisClient
 from server.store.embedded_redis import EmbeddedRedis
 from server.store.event_store import EventStore
+from server.tournaments.director import Director
+from server.tournaments.service import TournamentService
+from server.tournaments.watches import TournamentWatches
 from server.web.drain import Drain
 from server.web.login_limits import LoginLimits
 from server.web.metrics_registry import Metrics
@@ -82,6 +85,8 @@ class Running:
     analysis_queue: AnalysisQueue
     # The table chat's rooms (server/games/chat.py).
     chat: ChatStore
+    # Tournaments (server/tournaments/service.py).
+    tournaments: TournamentService
     # The Redis this process started (no REDIS_URL), and what starts it again.
     embedded_redis: EmbeddedRedis | None = None
     redis_keeper: RedisKeeper | None = None
@@ -93,6 +98,9 @@ class Running:
     attendance: Attendance | None = None
     archiver: Archiver | None = None
     pairing: Desk | None = None
+    # The tournaments' director and the sockets' watches (server/tournaments/).
+    director: Director | None = None
+    tournament_watches: TournamentWatches | None = None
 
 
 def _app(holder: Starlette | HTTPConnection) -> Starlette:

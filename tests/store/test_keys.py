@@ -89,6 +89,16 @@ PINNED: dict[str, tuple[tuple[Any, ...], object]] = {
     "player_seats_key": ((PLAYER,), "player:{ana_7}:seats"),
     "player_summaries_key": ((PLAYER,), "player:{ana_7}:summaries"),
     "player_record_key": ((PLAYER,), "player:{ana_7}:record"),
+    "player_tournaments_key": ((PLAYER,), "player:{ana_7}:tournaments"),
+    # Tournaments.
+    "tournament_events_key": (("t1",), "tournament:{t1}:events"),
+    "tournament_meta_key": (("t1",), "tournament:{t1}:meta"),
+    "tournament_lease_key": (("t1",), "tournament:{t1}:lease"),
+    "TOURNAMENTS_OPEN_KEY": ((), "{tournaments}:open"),
+    "TOURNAMENTS_FINISHED_KEY": ((), "{tournaments}:finished"),
+    "TOURNAMENTS_DUE_KEY": ((), "{tournaments}:due"),
+    "tournaments_created_key": ((USER,), "tournaments:creator:{ana_7}:made"),
+    "tournaments_open_of_key": ((USER,), "tournaments:creator:{ana_7}:open"),
     # Ratings.
     "ratings_counted_key": ((VARIANT,), "{ratings:classic}:counted"),
     "ratings_uncounted_key": ((VARIANT,), "{ratings:classic}:uncounted"),
@@ -134,6 +144,9 @@ STEMS = (
     "pair:account:{",
     "player:{",
     "{ratings:",
+    "tournament:{",
+    "{tournaments}:",
+    "tournaments:creator:{",
     "__keyspace@",
 )
 
@@ -192,7 +205,7 @@ def test_a_games_chat_rooms_are_in_the_games_slot() -> None:
 
 
 def test_each_scripts_keys_share_one_slot() -> None:
-    """The keys one script touches together share a slot: the lobby's, the clocks', an account's, a pool's, a player's, a variant's ratings."""
+    """The keys one script touches together share a slot: the lobby's, the clocks', an account's, a pool's, a player's, a variant's ratings, a tournament's, the tournaments' indexes, a creator's."""
     groups = [
         [named(n) for n in PINNED if n.startswith("LOBBY_")],
         [keys.DEADLINES_KEY, keys.DEADLINE_VERSIONS_KEY],
@@ -205,6 +218,9 @@ def test_each_scripts_keys_share_one_slot() -> None:
         [*keys.pool_keys(POOL), keys.paired_key(POOL, "e1"), keys.pool_lock_key(POOL)],
         [named(n) for n in PINNED if n.startswith("player_")],
         [named(n) for n in PINNED if n.startswith("ratings_")],
+        [named(n) for n in PINNED if n.startswith("tournament_")],
+        [named(n) for n in PINNED if n.startswith("TOURNAMENTS_")],
+        [keys.tournaments_created_key(USER), keys.tournaments_open_of_key(USER)],
     ]
     for group in groups:
         assert len(group) > 1

@@ -1,0 +1,266 @@
+"""The director: what happens to a tournament without anyone asking, done exactly
+once whichever server process sees the moment first (docs/tournaments.md "Server").
+
+Every process runs one, as every process runs a timekeeper (server/games/timekeeper.py).
+A tournament is due at a time kept in ``{tournaments}:due``: its start while upcoming,
+then every ``SWEEP_MS`` while it runs (and an arena's end). A process also looks at a
+tournament at once when it appended to it (a player joined) or to one of its games
+(the game ended): ``poke``. To look, a process takes the tournament's lease
+(``tournament:{<id>}:lease``, ``SET NX PX``), so one process at a time works on it,
+then in one step (``plan``):
+
+1. records the result of every game of the tournament that is over (``GamePlayed``);
+2. pairs: an arena the players waiting, whenever it runs; a Swiss the next round once
+   every game of the last one is played;
+3. ends an arena at its end time, a Swiss after its last round.
+
+The step's events are appended with the version they were decided on: that append is
+the final guard, so even two processes that both think they hold the lease (one
+paused past its lease) never both append on one version. Then each game paired is
+made (``TournamentGames.ensure``: its id derived from the pairing, so a process that
+died between the append and the game leaves the next look to make it, once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Final
+
+from events.tournament import standings as core
+from events.tournament.log import (
+    GamePlayed,
+    PlayerPaused,
+    TournamentEnded,
+    TournamentError,
+    TournamentEvent,
+)
+from events.tournament.standings import Tournament, evolve
+from server.common.background import Sleeper, running
+from server.games.projection import OVER
+from server.games.service import GameService
+from server.store.clients import RedisClient
+from server.store.keys import tournament_lease_key
+from server.tournaments.games import GameOutcome, TournamentGames
+from server.tournaments.record import TournamentRecord, tournament_of_game
+from server.tournaments.schedule import Schedule
+from server.tournaments.service import TournamentService
+
+__all__ = ["Director", "plan", "running_director"]
+
+log = logging.getLogger(__name__)
+
+SWEEP_MS: Final = 2_000  # a running tournament is looked at at least this often
+POLL_S: Final = 0.5  # the longest sleep: what another process made due is seen within it
+LEASE_MS: Final = 10_000
+BATCH: Final = 32
+AT_ONCE: Final = 8
+
+# KEYS[1] a lease. ARGV[1] its holder. Deleted only by its holder.
+_RELEASE_LUA: Final = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def plan(
+    record: TournamentRecord, now_ms: int, outcomes: dict[str, GameOutcome]
+) -> list[TournamentEvent]:
+    """The events of one look at ``now_ms``, ``outcomes`` being the games found over
+    (by game id): pure, so that it is decided again on a newer record after a lost race."""
+    t: Tournament = record.tournament
+    if t.ended:
+        return []
+    events: list[TournamentEvent] = []
+
+    def add(new: list[TournamentEvent]) -> None:
+        nonlocal t
+        for event in new:
+            t = evolve(t, event)
+        events.extend(new)
+
+    if t.kind == "arena" and t.ends_ms is not None and now_ms >= t.ends_ms:
+        add(core.end(t, now_ms))  # games in play now do not count
+        return events
+    for entry in record.in_play():
+        outcome = outcomes.get(entry.game_id)
+        if outcome is None:
+            continue
+        add([GamePlayed(entry.first, entry.second, outcome.winner, now_ms)])
+        culprit = outcome.forfeited_by
+        if culprit is not None and t.players[culprit].active:
+            add([PlayerPaused(culprit, now_ms)])
+    if now_ms < t.starts_ms:
+        return events
+    if t.kind == "arena":
+        add(core.pair_arena(t, now_ms))
+    elif not t.in_play:
+        if t.rounds is not None and t.round >= t.rounds:
+            add(core.end(t, now_ms))
+        else:
+            try:
+                add(core.pair_swiss(t, now_ms))
+            except TournamentError as error:
+                if error.code != "too_few_players":
+                    raise
+                # A round nobody can play ends the Swiss (docs/tournaments.md "Server").
+                add([TournamentEnded(now_ms)])
+    return events
+
+
+class Director:
+    """This process's director (see the module's docstring)."""
+
+    def __init__(
+        self,
+        client: RedisClient,
+        tournaments: TournamentService,
+        games: GameService,
+        *,
+        schedules: tuple[Schedule, ...] = (),
+        clock_ms: Callable[[], int] = _now_ms,
+        lease_ms: int = LEASE_MS,
+    ) -> None:
+        self._r = client
+        self.tournaments = tournaments
+        self.games = TournamentGames(games)
+        self.schedules = schedules
+        self.clock_ms = clock_ms
+        self.lease_ms = lease_ms
+        self._release = client.register_script(_RELEASE_LUA)
+        self._holder = secrets.token_hex(8)
+        self._poked: set[str] = set()
+        self._ensured: set[str] = set()
+        self._sleeper = Sleeper()
+        self._closed = False
+        self._unsubscribe = [
+            tournaments.subscribe(self._tournament_changed),
+            games.subscribe(self._game_appended),
+        ]
+        self._game_service = games
+
+    # ------------------------------------------------------------------ wakes
+
+    def poke(self, tournament_id: str) -> None:
+        """Look at the tournament at the next turn (now)."""
+        self._poked.add(tournament_id)
+        self._sleeper.wake()
+
+    async def _tournament_changed(self, tournament_id: str) -> None:
+        self.poke(tournament_id)
+
+    async def _game_appended(self, game_id: str, version: int) -> None:
+        made = tournament_of_game(game_id)
+        if made is None:
+            return
+        game = self._game_service.repository.cached(game_id)
+        if game is not None and game.status in OVER:
+            self.poke(made[0])
+
+    # ------------------------------------------------------------------ loop
+
+    def close(self) -> None:
+        self._closed = True
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._sleeper.wake()
+
+    async def run(self) -> None:
+        while not self._closed:
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("director tick failed; retrying")
+                await self._sleeper.sleep(1.0)
+                continue
+            if not self._poked:
+                await self._sleeper.sleep(POLL_S)
+
+    async def tick(self) -> None:
+        """One turn: the schedules' tournaments due to be announced, then every
+        tournament due or poked."""
+        now = self.clock_ms()
+        for schedule in self.schedules:
+            await schedule.announce(self.tournaments, now)
+        due = set(await self.tournaments.indexes.due(now, BATCH)) | self._poked
+        self._poked = set()
+        room = asyncio.Semaphore(AT_ONCE)
+
+        async def look(tournament_id: str) -> None:
+            async with room:
+                try:
+                    if not await self.advance(tournament_id):
+                        self._poked.add(tournament_id)  # another process holds it: again soon
+                except Exception:
+                    log.exception("director failed on tournament %s", tournament_id)
+
+        await asyncio.gather(*(look(t) for t in due))
+
+    # ------------------------------------------------------------------ one look
+
+    async def advance(self, tournament_id: str) -> bool:
+        """Look at one tournament under its lease; False when another process holds it."""
+        lease = tournament_lease_key(tournament_id)
+        if not await self._r.set(lease, self._holder, nx=True, px=self.lease_ms):
+            return False
+        try:
+            await self.step(tournament_id)
+        finally:
+            await self._release(keys=[lease], args=[self._holder])
+        return True
+
+    async def step(self, tournament_id: str) -> TournamentRecord:
+        """The look itself (``advance`` takes the lease around it; tests call it bare
+        to race two processes on the append alone)."""
+        service = self.tournaments
+        record = await service.get(tournament_id)
+        outcomes: dict[str, GameOutcome] = {}
+        for entry in record.in_play():
+            outcome = await self.games.outcome(entry)
+            if outcome is not None:
+                outcomes[entry.game_id] = outcome
+        record = await service.change(tournament_id, lambda r, now: plan(r, now, outcomes))
+        made = False
+        for entry in record.in_play():
+            if entry.game_id not in self._ensured:
+                await self.games.ensure(record, entry)
+                self._ensured.add(entry.game_id)
+                made = True
+        if made:
+            await service.announce(tournament_id)  # its pages: the games exist now
+        await service.heal(record)
+        t = record.tournament
+        now = self.clock_ms()
+        if t.ended:
+            await service.indexes.not_due(tournament_id)
+        elif now < t.starts_ms:
+            await service.indexes.due_at(tournament_id, t.starts_ms)
+        else:
+            due = now + SWEEP_MS
+            if t.ends_ms is not None:
+                due = min(due, t.ends_ms)
+            await service.indexes.due_at(tournament_id, due)
+        return record
+
+
+@asynccontextmanager
+async def running_director(
+    client: RedisClient,
+    tournaments: TournamentService,
+    games: GameService,
+    schedules: tuple[Schedule, ...] = (),
+) -> AsyncIterator[Director]:
+    """This process's director, for as long as the context lasts."""
+    director = Director(client, tournaments, games, schedules=schedules)
+    async with running(director):
+        yield director

@@ -1,0 +1,313 @@
+"""The tournament service: players' actions on tournaments (create, join, pause,
+leave) and the reads of the API, over one log per tournament.
+
+Every change is decided by the pure core (``events.tournament.standings``) on the
+record folded from the log, then appended with the version it was decided on: a lost
+race reads what it missed and decides again, so two processes never both append on
+one version. The director (server/tournaments/director.py) changes tournaments through
+``change`` too. What the log implies elsewhere (the indexes) is written after the
+append and written again by the director whenever it looks at the tournament.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from events.base import TimeControl
+from events.tournament import standings as core
+from events.tournament.log import (
+    Kind,
+    PlayerJoined,
+    TournamentEnded,
+    TournamentError,
+    TournamentEvent,
+)
+from server.common.errors import ServiceError, rate_limited
+from server.players.pairing_desk import Ratings, starting_rating
+from server.store.clients import RedisClient
+from server.store.event_store import VersionConflict
+from server.tournaments import requests, views
+from server.tournaments.indexes import CreationRefused, TournamentIndexes
+from server.tournaments.record import TournamentRecord
+from server.tournaments.repository import TournamentRepository
+from server.tournaments.store import TournamentStore
+
+__all__ = ["Changed", "TournamentService", "refusal"]
+
+log = logging.getLogger(__name__)
+
+MOST_OPEN: Final = 2  # upcoming or running tournaments an account created
+MOST_A_DAY: Final = 5  # tournaments an account creates a UTC day
+FINISHED_LISTED: Final = 50
+HISTORY: Final = 50
+ATTEMPTS: Final = 5
+_ID_ALPHABET: Final = "abcdefghjkmnpqrstuvwxyz23456789"
+
+Changed = Callable[[str], Awaitable[None]]
+"""``changed(tournament_id)``: told after this process appended to a tournament."""
+
+Decide = Callable[[TournamentRecord, int], list[TournamentEvent]]
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def new_tournament_id() -> str:
+    return "t" + "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
+
+
+def refusal(error: TournamentError) -> ServiceError:
+    """A refused action as PROTOCOL.md's 409 ``conflict``, with the core's code in
+    its reason (``tournament.<code>``)."""
+    return ServiceError("conflict", f"tournament.{error.code}")
+
+
+def _day_start(now_ms: int) -> int:
+    day = datetime.fromtimestamp(now_ms / 1000, UTC).replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
+    return int(day.timestamp() * 1000)
+
+
+class TournamentService:
+    """Tournaments over one Redis client; games made through the game service by the
+    director."""
+
+    def __init__(
+        self,
+        client: RedisClient,
+        *,
+        ratings: Ratings = starting_rating,
+        clock_ms: Callable[[], int] = _now_ms,
+    ) -> None:
+        self.store = TournamentStore(client)
+        self.repository = TournamentRepository(self.store)
+        self.indexes = TournamentIndexes(client)
+        self.ratings = ratings
+        self.clock_ms = clock_ms
+        self._listeners: list[Changed] = []
+
+    def subscribe(self, listener: Changed) -> Callable[[], None]:
+        """Tell ``listener`` of every append this process makes; returns the unsubscribe."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    async def announce(self, tournament_id: str) -> None:
+        """Tell the listeners the tournament changed (its games were made)."""
+        await self._changed(tournament_id)
+
+    async def _changed(self, tournament_id: str) -> None:
+        for listener in list(self._listeners):
+            try:
+                await listener(tournament_id)
+            except Exception:
+                log.exception("tournament listener failed for %s", tournament_id)
+
+    # ------------------------------------------------------------------ changes
+
+    async def change(self, tournament_id: str, decide: Decide) -> TournamentRecord:
+        """Decide on the record as the log has it and append the events with its
+        version; after a lost race, once more on what was missed. ``decide`` raises
+        ``TournamentError`` to refuse (nothing written) and returns [] for nothing to do."""
+        lock = self.repository.lock(tournament_id)
+        async with lock:
+            record = await self.repository.get(tournament_id)
+            for _ in range(ATTEMPTS):
+                now = self.clock_ms()
+                events = decide(record, now)
+                if not events:
+                    return record
+                try:
+                    version = await self.store.append(
+                        tournament_id, events, expected_version=record.version, at_ms=now
+                    )
+                except VersionConflict:
+                    await self.repository.catch_up(record)
+                    continue
+                first = version - len(events) + 1
+                for i, event in enumerate(events):
+                    # A reader of this process may have folded them from the log already.
+                    if first + i > record.version:
+                        record.apply_event(event, first + i)
+                await self.after_append(record, events)
+                break
+            else:
+                raise ServiceError("conflict", "tournament.busy")
+        await self._changed(tournament_id)
+        return record
+
+    async def after_append(
+        self, record: TournamentRecord, events: Sequence[TournamentEvent]
+    ) -> None:
+        """Write what the events imply beside the log (written again by the director)."""
+        t = record.tournament
+        for event in events:
+            if isinstance(event, PlayerJoined):
+                await self.indexes.joined(event.player, record.id, t.starts_ms)
+            elif isinstance(event, TournamentEnded):
+                await self.heal(record)
+
+    async def heal(self, record: TournamentRecord) -> None:
+        """Write the indexes a record implies (idempotent)."""
+        t = record.tournament
+        if t.ended:
+            await self.indexes.finished(
+                record.id, record.ended_ms or t.starts_ms, record.meta.get("created_by") or None
+            )
+            for player in t.players:
+                await self.indexes.joined(player, record.id, t.starts_ms)
+        else:
+            await self.indexes.listed(record.id, t.starts_ms)
+
+    # ------------------------------------------------------------------ create
+
+    async def create(self, account: str, body: requests.CreateTournament) -> TournamentRecord:
+        """``POST /api/tournaments`` for a signed-in account, within its limits."""
+        duration_ms, rounds = requests.checked(body)
+        clock = requests.time_control(body.clock)
+        name = (
+            requests.checked_name(body.name)
+            if body.name is not None
+            else requests.default_name(body.variant, clock, body.kind)
+        )
+        now = self.clock_ms()
+        tournament_id = new_tournament_id()
+        try:
+            await self.indexes.claim_creation(
+                account, tournament_id, now, _day_start(now), MOST_OPEN, MOST_A_DAY
+            )
+        except CreationRefused as refused:
+            if refused.today:
+                wait = (_day_start(now) + 86_400_000 - now) / 1000
+                raise rate_limited(wait, "tournaments") from None
+            raise ServiceError(
+                "conflict", "tournament.too_many_open", {"most": MOST_OPEN}
+            ) from None
+        created = await self.open(
+            tournament_id,
+            body.kind,
+            body.variant,
+            clock,
+            now + body.starts_in_s * 1000,
+            name=name,
+            created_by=account,
+            duration_ms=duration_ms,
+            rounds=rounds,
+        )
+        assert created is not None  # a fresh random id
+        return created
+
+    async def open(
+        self,
+        tournament_id: str,
+        kind: Kind,
+        variant: Any,
+        clock: TimeControl,
+        starts_ms: int,
+        *,
+        name: str,
+        created_by: str | None,
+        duration_ms: int | None = None,
+        rounds: int | None = None,
+    ) -> TournamentRecord | None:
+        """Create a tournament under ``tournament_id``, once: None when the id has a
+        log already (a schedule's slot made by another process)."""
+        events = core.create(
+            tournament_id, kind, variant, clock, starts_ms, duration_ms=duration_ms, rounds=rounds
+        )
+        now = self.clock_ms()
+        meta = {"name": name, "created_by": created_by or "", "created_ms": str(now)}
+        try:
+            await self.store.append(tournament_id, events, expected_version=0, at_ms=now, meta=meta)
+        except VersionConflict:
+            return None
+        await self.indexes.listed(tournament_id, starts_ms)
+        await self.indexes.due_at(tournament_id, starts_ms)
+        record = await self.repository.get(tournament_id)
+        await self._changed(tournament_id)
+        return record
+
+    # ------------------------------------------------------------------ players
+
+    async def join(self, tournament_id: str, username: str) -> TournamentRecord:
+        """Join, or come back after a pause, with the account's rating now."""
+        record = await self.repository.get(tournament_id)
+        rating = await self.ratings(username, record.tournament.variant)
+
+        def decide(r: TournamentRecord, now: int) -> list[TournamentEvent]:
+            name = views.player_in(r, username) or username
+            return core.join(r.tournament, name, rating, now)
+
+        return await self._act(tournament_id, decide)
+
+    async def pause(self, tournament_id: str, username: str) -> TournamentRecord:
+        def decide(r: TournamentRecord, now: int) -> list[TournamentEvent]:
+            return core.pause(r.tournament, views.player_in(r, username) or username, now)
+
+        return await self._act(tournament_id, decide)
+
+    async def leave(self, tournament_id: str, username: str) -> TournamentRecord:
+        def decide(r: TournamentRecord, now: int) -> list[TournamentEvent]:
+            return core.leave(r.tournament, views.player_in(r, username) or username, now)
+
+        return await self._act(tournament_id, decide)
+
+    async def _act(self, tournament_id: str, decide: Decide) -> TournamentRecord:
+        try:
+            return await self.change(tournament_id, decide)
+        except TournamentError as error:
+            raise refusal(error) from None
+
+    # ------------------------------------------------------------------ reads
+
+    async def get(self, tournament_id: str) -> TournamentRecord:
+        return await self.repository.get(tournament_id)
+
+    async def listing(self) -> dict[str, list[dict[str, Any]]]:
+        """``GET /api/tournaments``: upcoming (soonest first), running, and the last
+        finished (newest first)."""
+        now = self.clock_ms()
+        lists: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
+        for tournament_id in await self.indexes.open_ids():
+            record = await self._readable(tournament_id)
+            if record is not None and not record.tournament.ended:
+                lists[views.status_of(record, now)].append(views.summary(record, now))
+        for tournament_id in await self.indexes.finished_ids(FINISHED_LISTED):
+            record = await self._readable(tournament_id)
+            if record is not None and record.tournament.ended:
+                lists["finished"].append(views.summary(record, now))
+        return lists
+
+    async def _readable(self, tournament_id: str) -> TournamentRecord | None:
+        try:
+            return await self.repository.get(tournament_id)
+        except ServiceError:
+            return None
+
+    async def history(self, username: str) -> list[dict[str, Any]]:
+        """A player's tournaments, newest first, with their rank and points."""
+        now = self.clock_ms()
+        entries = []
+        for tournament_id in await self.indexes.history(username, HISTORY):
+            record = await self._readable(tournament_id)
+            if record is None:
+                continue
+            name = views.player_in(record, username)
+            line = next((s for s in core.standings(record.tournament) if s.player == name), None)
+            if line is None:
+                continue
+            entries.append(
+                {
+                    "tournament": views.summary(record, now),
+                    "rank": line.rank,
+                    "points": line.points,
+                    "players": len(record.tournament.players),
+                }
+            )
+        return entries

@@ -1,0 +1,110 @@
+"""What the API and the websocket show of a tournament (docs/tournaments.md "Server",
+/work's TOURNAMENT_API contract in docs/http-api.md): its summary, its page (standings,
+games, podium) and a signed-in player's part in it."""
+
+from __future__ import annotations
+
+from typing import Any, Final, Literal
+
+from events.tournament.standings import standings
+from server.tournaments.record import TournamentRecord
+
+__all__ = ["detail", "status_of", "summary", "you"]
+
+GAMES_SHOWN: Final = 100
+PODIUM: Final = 3
+
+Status = Literal["upcoming", "running", "finished"]
+
+
+def status_of(record: TournamentRecord, now_ms: int) -> Status:
+    t = record.tournament
+    if t.ended:
+        return "finished"
+    return "running" if now_ms >= t.starts_ms else "upcoming"
+
+
+def summary(record: TournamentRecord, now_ms: int) -> dict[str, Any]:
+    """The contract's ``TournamentSummary``."""
+    t = record.tournament
+    return {
+        "id": record.id,
+        "name": record.meta.get("name", record.id),
+        "kind": t.kind,
+        "variant": t.variant,
+        "clock": {"initial": t.clock.initial, "increment": t.clock.increment},
+        "starts_ms": t.starts_ms,
+        "ends_ms": t.ends_ms,
+        "rounds": t.rounds,
+        "round": t.round,
+        "status": status_of(record, now_ms),
+        "players": len(t.players),
+        "created_by": record.meta.get("created_by") or None,
+        "rated": True,
+    }
+
+
+def standing_lines(record: TournamentRecord) -> list[dict[str, Any]]:
+    t = record.tournament
+    lines = []
+    for s in standings(t):
+        p = t.players[s.player]
+        line: dict[str, Any] = {
+            "rank": s.rank,
+            "player": s.player,
+            "points": s.points,
+            "games": s.games,
+            "wins": sum(1 for g in p.games if g.outcome == "win"),
+            "streak": s.on_streak,
+            "rating": round(p.rating),
+            "paused": not p.active and not p.left,
+            "left": p.left,
+        }
+        if t.kind == "swiss":
+            line["buchholz"] = float(s.buchholz)
+            line["sonneborn_berger"] = float(s.sonneborn_berger)
+        lines.append(line)
+    return lines
+
+
+def detail(record: TournamentRecord, now_ms: int) -> dict[str, Any]:
+    """``GET /api/tournaments/{id}`` without ``you``: the websocket's message too."""
+    lines = standing_lines(record)
+    finished = record.tournament.ended
+    return {
+        "tournament": summary(record, now_ms),
+        "standings": lines,
+        "games": [
+            {
+                "game_id": g.game_id,
+                "first": g.first,
+                "second": g.second,
+                "round": g.round,
+                "status": g.status,
+                "winner": g.winner,
+            }
+            for g in reversed(record.games[-GAMES_SHOWN:])
+        ],
+        "podium": [line["player"] for line in lines[:PODIUM]] if finished else None,
+    }
+
+
+def player_in(record: TournamentRecord, username: str) -> str | None:
+    """The name ``username`` plays under in the tournament (names compare without case)."""
+    wanted = username.lower()
+    return next((p for p in record.tournament.players if p.lower() == wanted), None)
+
+
+def you(record: TournamentRecord, username: str | None) -> dict[str, Any] | None:
+    """A signed-in player's part: joined, paused, left, and their game in play."""
+    if username is None:
+        return None
+    name = player_in(record, username)
+    p = None if name is None else record.tournament.players[name]
+    playing = None if name is None else record.playing.get(name)
+    return {
+        "joined": p is not None,
+        "paused": p is not None and not p.active and not p.left,
+        "left": p is not None and p.left,
+        "game_id": None if playing is None else playing.game_id,
+    }

@@ -1,0 +1,114 @@
+"""The director pairs exactly once (server/tournaments/director.py): two processes
+(each its game service, tournament service and director, on one Redis) racing on one
+tournament append one ``PlayersPaired`` and make one game a pair, record a game's end
+once, and a process that died between the pairing and its games leaves the next look
+to make them, once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import redis.asyncio as aioredis
+
+from events.base import Resign, TimeControl
+from events.tournament.log import GamePlayed, PlayerJoined, PlayersPaired
+from server.games.lobby import Lobby
+from server.games.service import GameService
+from server.store.event_store import EventStore
+from server.tournaments.director import Director, plan
+from server.tournaments.service import TournamentService
+from server.tournaments.store import decode_event
+
+CLOCK = TimeControl(initial=180, increment=2)
+PLAYERS = [f"p{i}" for i in range(6)]
+
+
+def process(client: aioredis.Redis) -> tuple[GameService, TournamentService, Director]:
+    """What one server process holds: caches of its own over the shared Redis."""
+    games = GameService(EventStore(client), Lobby(client))
+    tournaments = TournamentService(client)
+    return games, tournaments, Director(client, tournaments, games)
+
+
+async def arena(tournaments: TournamentService, players: list[str]) -> str:
+    """A running arena with these players joined."""
+    record = await tournaments.open(
+        "tarena1", "arena", "duel", CLOCK, 0, name="Arena", created_by=None, duration_ms=10**13
+    )
+    assert record is not None
+    for player in players:
+        await tournaments.join(record.id, player)
+    return record.id
+
+
+async def logged(tournaments: TournamentService, tournament_id: str) -> list[object]:
+    return [decode_event(e.data) for e in await tournaments.store.read(tournament_id)]
+
+
+async def game_ids(client: aioredis.Redis) -> list[str]:
+    keys = [k.decode() async for k in client.scan_iter(match="game:{tarena1-*}:events")]
+    return sorted(k.split("{")[1].split("}")[0] for k in keys)
+
+
+async def test_two_directors_racing_pair_once_and_make_one_game_a_pair(
+    redis_client: aioredis.Redis,
+) -> None:
+    """Two processes look at once at an arena of six waiting players, without their leases (the append alone guards): one PlayersPaired of three pairs, three games, each seated by its two accounts once."""
+    one, two = process(redis_client), process(redis_client)
+    tid = await arena(one[1], PLAYERS)
+    await asyncio.gather(one[2].step(tid), two[2].step(tid), one[2].step(tid), two[2].step(tid))
+    paired = [e for e in await logged(one[1], tid) if isinstance(e, PlayersPaired)]
+    assert len(paired) == 1 and len(paired[0].pairs) == 3
+    ids = await game_ids(redis_client)
+    assert ids == [f"{tid}-{len(PLAYERS) + 2}-{i}" for i in range(3)]
+    for game_id, pair in zip(ids, paired[0].pairs, strict=True):
+        summary = await one[0].reader.summary(game_id)
+        assert [s["account"] for s in summary["seats"]] == [pair.first, pair.second]
+        assert summary["status"] == "live" and summary["rated"] is True
+
+
+async def test_two_directors_with_leases_pair_once(redis_client: aioredis.Redis) -> None:
+    """With their leases, two processes looking at once: one of them looks, and the pairing is made once."""
+    one, two = process(redis_client), process(redis_client)
+    tid = await arena(one[1], PLAYERS[:4])
+    looked = await asyncio.gather(one[2].advance(tid), two[2].advance(tid))
+    assert True in looked
+    await asyncio.gather(one[2].advance(tid), two[2].advance(tid))
+    paired = [e for e in await logged(one[1], tid) if isinstance(e, PlayersPaired)]
+    assert len(paired) == 1 and len(await game_ids(redis_client)) == 2
+
+
+async def test_a_game_over_is_recorded_once_by_racing_directors(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A paired game ends by resignation; two processes look at once: one GamePlayed, with the winner."""
+    one, two = process(redis_client), process(redis_client)
+    tid = await arena(one[1], PLAYERS[:2])
+    await one[2].step(tid)
+    [game_id] = await game_ids(redis_client)
+    summary = await one[0].reader.summary(game_id)
+    seat_of = {s["account"]: s["seat"] for s in summary["seats"]}
+    await one[0].submit(game_id, seat_of["p1"], "resign-1", Resign())
+    await asyncio.gather(one[2].step(tid), two[2].step(tid))
+    played = [e for e in await logged(one[1], tid) if isinstance(e, GamePlayed)]
+    assert len(played) == 1 and played[0].winner == "p0"
+
+
+async def test_games_lost_with_a_process_are_made_once_by_the_next_look(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A process appends the pairing and dies before making the games; the next look (another process, twice) makes each game once, seated."""
+    one, two = process(redis_client), process(redis_client)
+    tid = await arena(one[1], PLAYERS[:4])
+    await one[1].change(tid, lambda r, now: plan(r, now, {}))
+    assert await game_ids(redis_client) == []
+    await two[2].step(tid)
+    await process(redis_client)[2].step(tid)
+    ids = await game_ids(redis_client)
+    assert len(ids) == 2
+    for game_id in ids:
+        summary = await two[0].reader.summary(game_id)
+        accounts = [seat["account"] for seat in summary["seats"]]
+        assert summary["status"] == "live" and len(accounts) == len(set(accounts)) == 2
+    joined = [e for e in await logged(one[1], tid) if isinstance(e, PlayerJoined)]
+    assert len(joined) == 4

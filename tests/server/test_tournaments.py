@@ -1,0 +1,294 @@
+"""Tournaments over HTTP (server/web/tournament_routes.py, docs/tournaments.md
+"Server"): creating within the limits, joining, pausing and leaving, bad input of each
+kind, an arena and a Swiss played through the director, and the websocket's pages."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+
+from server.common.settings import Settings
+from server.web.state import running
+from tests.server.tournament_helpers import account, created, director, page, resign
+from tests.server.ws_helpers import connect, live_server
+
+
+@pytest.fixture
+async def ana(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
+    client = await account(app, "Ana_T")
+    yield client
+    await client.aclose()
+
+
+@pytest.fixture
+async def bo(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
+    client = await account(app, "Bo_T")
+    yield client
+    await client.aclose()
+
+
+def reason(r: httpx.Response) -> str:
+    key: str = r.json()["reason"]["key"]
+    return key
+
+
+async def test_a_signed_in_account_creates_an_arena_listed_as_upcoming(
+    ana: httpx.AsyncClient, http: httpx.AsyncClient
+) -> None:
+    """An account creates an arena starting in a minute: its summary is the contract's, and the list shows it upcoming to anyone."""
+    summary = await created(ana, name="Friday duel", duration_min=30)
+    assert summary["name"] == "Friday duel" and summary["kind"] == "arena"
+    assert summary["clock"] == {"initial": 180, "increment": 2}
+    assert summary["ends_ms"] == summary["starts_ms"] + 30 * 60_000
+    assert summary["status"] == "upcoming" and summary["players"] == 0
+    assert summary["created_by"] == "Ana_T" and summary["rated"] is True
+    assert summary["rounds"] is None and summary["round"] == 0
+    listed = (await http.get("/api/tournaments")).json()
+    assert [t["id"] for t in listed["upcoming"]] == [summary["id"]]
+    assert listed["running"] == [] and listed["finished"] == []
+    detail = await page(http, summary["id"])
+    assert detail["you"] is None and detail["standings"] == [] and detail["podium"] is None
+
+
+async def test_an_account_has_at_most_two_open_and_five_a_day(
+    app: Starlette, ana: httpx.AsyncClient
+) -> None:
+    """A third upcoming tournament of one account is refused (409), and once two ended a sixth of the day is refused (429)."""
+    first = await created(ana)
+    second = await created(ana, kind="swiss", rounds=3)
+    r = await ana.post(
+        "/api/tournaments", json={"kind": "arena", "variant": "classic", "clock": {"initial": 300}}
+    )
+    assert r.status_code == 409 and reason(r) == "tournament.too_many_open"
+    indexes = running(app).tournaments.indexes
+    made = [first, second]
+    for _ in range(3):
+        for t in made:
+            await indexes.finished(t["id"], 1, "Ana_T")
+        made = [await created(ana)]
+    for t in made:
+        await indexes.finished(t["id"], 1, "Ana_T")
+    r = await ana.post(
+        "/api/tournaments", json={"kind": "arena", "variant": "duel", "clock": {"initial": 60}}
+    )
+    assert r.status_code == 429 and reason(r) == "rate_limited.tournaments"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "key"),
+    [
+        (b"{not json", 400, "request.malformed"),
+        (
+            b'{"kind": "arena", "variant": "duel", "clock": {"initial": 60}, "colour": 1}',
+            400,
+            "request.invalid",
+        ),
+        (
+            b'{"kind": "arena", "variant": "duel", "clock": {"initial": "3 min"}}',
+            400,
+            "request.invalid",
+        ),
+        (
+            b'{"kind": "knockout", "variant": "duel", "clock": {"initial": 60}}',
+            400,
+            "request.invalid",
+        ),
+        (
+            b'{"kind": "arena", "variant": "duel", "clock": {"per_move": 60}}',
+            400,
+            "request.invalid",
+        ),
+        (
+            b'{"kind": "arena", "variant": "duel", "clock": {"initial": 60}, "duration_min": 5}',
+            400,
+            "tournament.duration",
+        ),
+        (
+            b'{"kind": "swiss", "variant": "duel", "clock": {"initial": 60}, "rounds": 12}',
+            400,
+            "tournament.rounds",
+        ),
+        (
+            b'{"kind": "swiss", "variant": "duel", "clock": {"initial": 60}, "duration_min": 30}',
+            400,
+            "tournament.kind_settings",
+        ),
+        (
+            b'{"kind": "arena", "variant": "duel", "clock": {"initial": 60}, "starts_in_s": -1}',
+            400,
+            "tournament.starts_in",
+        ),
+        (
+            b'{"kind": "arena", "variant": "duel", "clock": {"initial": 60}, "name": ""}',
+            400,
+            "request.name_length",
+        ),
+    ],
+)
+async def test_a_bad_creation_is_refused_and_creates_nothing(
+    ana: httpx.AsyncClient, body: bytes, status: int, key: str
+) -> None:
+    """Malformed JSON, an unknown field, a wrong type, a kind or clock not offered, settings out of bounds: 400 with the reason, and nothing listed."""
+    r = await ana.post("/api/tournaments", content=body)
+    assert r.status_code == status and reason(r) == key, r.text
+    listed = (await ana.get("/api/tournaments")).json()
+    assert listed == {"upcoming": [], "running": [], "finished": []}
+
+
+async def test_a_guest_may_read_but_not_create_nor_join(
+    ana: httpx.AsyncClient, http: httpx.AsyncClient
+) -> None:
+    """Without a session creating and joining are 401 tournament.log_in; an unknown id is 404 for reads and actions alike."""
+    r = await http.post(
+        "/api/tournaments", json={"kind": "arena", "variant": "duel", "clock": {"initial": 60}}
+    )
+    assert r.status_code == 401 and reason(r) == "tournament.log_in"
+    tournament = await created(ana)
+    r = await http.post(f"/api/tournaments/{tournament['id']}/join")
+    assert r.status_code == 401 and reason(r) == "tournament.log_in"
+    for r in (
+        await http.get("/api/tournaments/tnope"),
+        await ana.post("/api/tournaments/tnope/join"),
+        await http.get("/api/tournaments/a{b}"),
+    ):
+        assert r.status_code == 404 and r.json()["code"] == "not_found"
+    r = await ana.post(f"/api/tournaments/{tournament['id']}/join", content=b'{"x": 1}')
+    assert r.status_code == 400 and reason(r) == "request.invalid"
+    r = await ana.post(f"/api/tournaments/{tournament['id']}/join", content=b"{")
+    assert r.status_code == 400 and reason(r) == "request.malformed"
+    assert (await page(http, tournament["id"]))["standings"] == []
+
+
+async def test_join_pause_and_leave(ana: httpx.AsyncClient, bo: httpx.AsyncClient) -> None:
+    """A player joins, is refused a second join, pauses, comes back, leaves for good and can't join again; each answer is their part, in the contract's words."""
+    tid = (await created(ana))["id"]
+    url = f"/api/tournaments/{tid}"
+    r = await bo.post(f"{url}/join")
+    assert r.status_code == 200
+    assert r.json()["you"] == {"joined": True, "paused": False, "left": False, "game_id": None}
+    r = await bo.post(f"{url}/join")
+    assert r.status_code == 409 and reason(r) == "tournament.already_joined"
+    r = await bo.post(f"{url}/pause")
+    assert r.status_code == 200 and r.json()["you"]["paused"] is True
+    r = await bo.post(f"{url}/pause")
+    assert r.status_code == 409 and reason(r) == "tournament.already_paused"
+    r = await bo.post(f"{url}/join")
+    assert r.status_code == 200 and r.json()["you"]["paused"] is False
+    r = await bo.post(f"{url}/leave")
+    assert r.status_code == 200 and r.json()["you"]["left"] is True
+    r = await bo.post(f"{url}/join", headers={"Accept-Language": "es"})
+    assert r.status_code == 409 and reason(r) == "tournament.left_tournament"
+    r = await ana.post(f"{url}/leave")
+    assert r.status_code == 409 and reason(r) == "tournament.not_in_tournament"
+    standings = (await page(ana, tid))["standings"]
+    assert [(s["player"], s["left"], s["rating"]) for s in standings] == [("Bo_T", True, 1500)]
+
+
+async def test_an_arena_pairs_two_accounts_and_their_game_moves_the_standings(
+    app: Starlette, ana: httpx.AsyncClient, bo: httpx.AsyncClient
+) -> None:
+    """Two accounts join a running arena; the director pairs them into a rated game of their accounts; Bo resigns; the next look records Ana's win (2 points) and pairs them again."""
+    tid = (await created(ana, starts_in_s=0))["id"]
+    for client in (ana, bo):
+        assert (await client.post(f"/api/tournaments/{tid}/join")).status_code == 200
+    keeper = director(app)
+    assert await keeper.advance(tid)
+    mine = await page(ana, tid)
+    game_id = mine["you"]["game_id"]
+    assert game_id is not None and (await page(bo, tid))["you"]["game_id"] == game_id
+    assert mine["games"] == [
+        {
+            "game_id": game_id,
+            "first": mine["games"][0]["first"],
+            "second": mine["games"][0]["second"],
+            "round": 0,
+            "status": "live",
+            "winner": None,
+        }
+    ]
+    summary = (await ana.get(f"/api/games/{game_id}")).json()
+    assert summary["rated"] is True and summary["status"] == "live"
+    assert sorted(s["account"] for s in summary["seats"]) == ["Ana_T", "Bo_T"]
+    of_game = (await ana.get(f"/api/tournaments/of-game/{game_id}")).json()
+    assert of_game["tournament"]["id"] == tid
+    assert (await ana.get("/api/tournaments/of-game/nothing1")).status_code == 404
+    await resign(bo, game_id)
+    assert await keeper.advance(tid)
+    after = await page(ana, tid)
+    lines = {s["player"]: s for s in after["standings"]}
+    assert (lines["Ana_T"]["points"], lines["Ana_T"]["wins"], lines["Ana_T"]["rank"]) == (2, 1, 1)
+    assert (lines["Bo_T"]["points"], lines["Bo_T"]["games"]) == (0, 1)
+    played = next(g for g in after["games"] if g["game_id"] == game_id)
+    assert played["status"] == "over" and played["winner"] == "Ana_T"
+    # The only two waiting meet again (docs/tournaments.md "Arena").
+    assert after["you"]["game_id"] not in (None, game_id)
+    history = (await ana.get("/api/players/Ana_T/tournaments")).json()["tournaments"]
+    assert [(h["tournament"]["id"], h["rank"], h["points"], h["players"]) for h in history] == [
+        (tid, 1, 2, 2)
+    ]
+
+
+async def test_a_swiss_of_three_gives_a_bye_each_round(app: Starlette) -> None:
+    """Three accounts play a Swiss of 3 rounds: each round pairs two and gives the third a bye (2 points), no one twice; after the last round the Swiss ends with a podium of three."""
+    clients = [await account(app, name) for name in ("Cy_S", "Di_S", "Ed_S")]
+    by_name = dict(zip(("Cy_S", "Di_S", "Ed_S"), clients, strict=True))
+    tid = (await created(clients[0], kind="swiss", rounds=3, starts_in_s=0))["id"]
+    for client in clients:
+        assert (await client.post(f"/api/tournaments/{tid}/join")).status_code == 200
+    keeper = director(app)
+    byes = []
+    for round_ in (1, 2, 3):
+        assert await keeper.advance(tid)
+        now = await page(clients[0], tid)
+        assert now["tournament"]["round"] == round_
+        [game] = [g for g in now["games"] if g["status"] == "live"]
+        assert game["round"] == round_
+        byes.append(({"Cy_S", "Di_S", "Ed_S"} - {game["first"], game["second"]}).pop())
+        await resign(by_name[game["second"]], game["game_id"])
+    assert await keeper.advance(tid)
+    final = await page(clients[0], tid)
+    assert sorted(byes) == ["Cy_S", "Di_S", "Ed_S"]
+    assert final["tournament"]["status"] == "finished" and final["tournament"]["round"] == 3
+    assert sorted(final["podium"]) == ["Cy_S", "Di_S", "Ed_S"]
+    assert all("buchholz" in s and "sonneborn_berger" in s for s in final["standings"])
+    assert sum(s["points"] for s in final["standings"]) == 3 * 2 + 3 * 2
+    listed = (await clients[0].get("/api/tournaments")).json()
+    assert [t["id"] for t in listed["finished"]] == [tid]
+    for client in clients:
+        await client.aclose()
+
+
+async def test_the_websocket_sends_the_page_on_connect_and_after_a_change(
+    settings: Settings, redis_client: Any
+) -> None:
+    """A socket on a tournament gets its page at once, a pong to a ping, and a new page when a player joins; an unknown id gets not_found and 4404."""
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        r = await http.post(
+            "/api/accounts", json={"username": "Fay_W", "password": "a-long-enough-password"}
+        )
+        assert r.status_code == 201
+        r = await http.post(
+            "/api/tournaments",
+            json={"kind": "arena", "variant": "duel", "clock": {"initial": 180, "increment": 2}},
+        )
+        tid = r.json()["tournament"]["id"]
+        url = f"ws://{server.host}:{server.port}/ws/tournaments/{tid}"
+        conn = await connect(url)
+        first = json.loads(await conn.recv())
+        assert first["type"] == "tournament" and first["standings"] == [] and "you" not in first
+        await conn.send('{"type":"ping"}')
+        assert json.loads(await conn.recv()) == {"type": "pong"}
+        assert (await http.post(f"/api/tournaments/{tid}/join")).status_code == 200
+        changed = json.loads(await conn.recv())
+        assert [s["player"] for s in changed["standings"]] == ["Fay_W"]
+        await conn.close()
+        unknown = await connect(f"ws://{server.host}:{server.port}/ws/tournaments/tnope")
+        error = json.loads(await unknown.recv())
+        assert error["type"] == "error" and error["code"] == "not_found"
+        await unknown.wait_closed()
+        assert unknown.close_code == 4404

@@ -1,0 +1,58 @@
+"""A tournament's log in Redis (server/tournaments/store.py, repository.py): appended
+only at the version expected, its meta written with its first event, and the record
+folded from it equal to the core's replay, whether cached and fast-forwarded or
+rebuilt by another process from the log alone."""
+
+from __future__ import annotations
+
+import pytest
+import redis.asyncio as aioredis
+
+from events.base import TimeControl
+from events.tournament.log import Pair, PlayerJoined, PlayersPaired
+from events.tournament.standings import create, replay
+from server.store.event_store import VersionConflict
+from server.tournaments.repository import TournamentRepository
+from server.tournaments.store import TournamentStore, decode_event
+
+CLOCK = TimeControl(initial=180, increment=2)
+
+
+async def test_an_append_at_a_stale_version_writes_nothing(redis_client: aioredis.Redis) -> None:
+    """The first append needs version 0 and writes the meta; an append expecting an older version is a VersionConflict naming the log's version, and the log is unchanged."""
+    store = TournamentStore(redis_client)
+    created = create("t1", "arena", "duel", CLOCK, 1000, duration_ms=60_000)
+    v = await store.append("t1", created, expected_version=0, at_ms=5, meta={"name": "Duel"})
+    assert v == 1 and await store.meta("t1") == {"name": "Duel"}
+    with pytest.raises(VersionConflict) as lost:
+        await store.append("t1", created, expected_version=0, at_ms=6, meta={"name": "Other"})
+    assert lost.value.actual == 1
+    v = await store.append("t1", [PlayerJoined("ana", 1500.0, 7)], expected_version=1, at_ms=7)
+    assert v == 2
+    with pytest.raises(VersionConflict):
+        await store.append("t1", [PlayerJoined("bo", 1500.0, 8)], expected_version=1, at_ms=8)
+    logged = await store.read("t1")
+    assert [e.version for e in logged] == [1, 2] and await store.meta("t1") == {"name": "Duel"}
+    assert [e.at_ms for e in logged] == [5, 7]
+
+
+async def test_the_record_is_the_cores_replay_cached_or_rebuilt(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A cached record fast-forwarded event by event, and one folded from the whole log by a fresh repository (a process after a crash), both equal ``replay`` of the log, with the pairing's game ids."""
+    store = TournamentStore(redis_client)
+    cached = TournamentRepository(store)
+    events = [
+        *create("t2", "arena", "classic", CLOCK, 0, duration_ms=600_000),
+        PlayerJoined("ana", 1500.0, 1),
+        PlayerJoined("bo", 1400.0, 2),
+        PlayersPaired((Pair("ana", "bo"),), 3),
+    ]
+    for version, event in enumerate(events):
+        await store.append("t2", [event], expected_version=version, at_ms=version)
+        await cached.get("t2")
+    replayed = replay(decode_event(e.data) for e in await store.read("t2"))
+    rebuilt = await TournamentRepository(store).get("t2")
+    for record in (await cached.get("t2"), rebuilt):
+        assert record.tournament == replayed and record.version == 4
+        assert [g.game_id for g in record.in_play()] == ["t2-4-0"]
