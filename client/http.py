@@ -200,6 +200,68 @@ class SplendorHTTP:
         answer = await self._request("POST", path, token=seat.token)
         return Seat(answer["id"], answer["seat"], answer["token"])
 
+    async def account_seat(self, game_id: str) -> Seat:
+        """The seat this client's account holds in a game (a tournament's, a quick
+        pairing's), with a new token for it: the one it replaces is refused from now on."""
+        answer = await self._request("POST", f"/api/games/{game_id}/seat-token")
+        return Seat(game_id, answer["seat"], answer["token"])
+
+    # ------------------------------------------------------------------ tournaments
+
+    async def create_tournament(
+        self,
+        kind: str,
+        variant: str,
+        clock: dict[str, int],
+        *,
+        starts_in_s: int | None = None,
+        duration_min: int | None = None,
+        rounds: int | None = None,
+        name: str | None = None,
+    ) -> dict[str, Any]:
+        """A new tournament of the account logged in (docs/http-api.md "Tournaments"):
+        its summary. ``duration_min`` is an arena's, ``rounds`` a Swiss's."""
+        body: dict[str, Any] = {"kind": kind, "variant": variant, "clock": clock}
+        extra = {
+            "starts_in_s": starts_in_s,
+            "duration_min": duration_min,
+            "rounds": rounds,
+            "name": name,
+        }
+        body.update({k: v for k, v in extra.items() if v is not None})
+        answer = await self._request("POST", "/api/tournaments", json=body)
+        summary: dict[str, Any] = answer["tournament"]
+        return summary
+
+    async def tournaments(self) -> dict[str, list[dict[str, Any]]]:
+        """The upcoming, running and finished tournaments' summaries."""
+        lists: dict[str, list[dict[str, Any]]] = await self._request("GET", "/api/tournaments")
+        return lists
+
+    async def tournament(self, tournament_id: str) -> dict[str, Any]:
+        """A tournament's page: summary, standings, games, podium and ``you``."""
+        page: dict[str, Any] = await self._request("GET", f"/api/tournaments/{tournament_id}")
+        return page
+
+    async def tournament_action(self, tournament_id: str, action: str) -> dict[str, Any]:
+        """``join``, ``pause`` or ``leave`` a tournament as the account logged in: its
+        part then (``{"joined", "paused", "left", "game_id"}``)."""
+        answer = await self._request("POST", f"/api/tournaments/{tournament_id}/{action}")
+        you: dict[str, Any] = answer["you"]
+        return you
+
+    async def tournament_of_game(self, game_id: str) -> dict[str, Any]:
+        """The summary of the tournament a game belongs to (404 for another game)."""
+        answer = await self._request("GET", f"/api/tournaments/of-game/{game_id}")
+        summary: dict[str, Any] = answer["tournament"]
+        return summary
+
+    async def player_tournaments(self, username: str) -> list[dict[str, Any]]:
+        """A player's tournaments, newest first, with their rank and points."""
+        answer = await self._request("GET", f"/api/players/{username}/tournaments")
+        entries: list[dict[str, Any]] = answer["tournaments"]
+        return entries
+
     async def games(self, status: str = "live", limit: int = 20) -> list[dict[str, Any]]:
         answer = await self._request("GET", "/api/games", params={"status": status, "limit": limit})
         games: list[dict[str, Any]] = answer["games"]

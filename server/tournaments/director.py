@@ -56,6 +56,7 @@ log = logging.getLogger(__name__)
 
 SWEEP_MS: Final = 2_000  # a running tournament is looked at at least this often
 POLL_S: Final = 0.5  # the longest sleep: what another process made due is seen within it
+RETRY_S: Final = 0.05
 LEASE_MS: Final = 10_000
 BATCH: Final = 32
 AT_ONCE: Final = 8
@@ -183,8 +184,9 @@ class Director:
                 log.exception("director tick failed; retrying")
                 await self._sleeper.sleep(1.0)
                 continue
-            if not self._poked:
-                await self._sleeper.sleep(POLL_S)
+            # A tournament poked meanwhile, or held by another process's lease, is
+            # looked at again soon, without spinning on the lease.
+            await self._sleeper.sleep(RETRY_S if self._poked else POLL_S)
 
     async def tick(self) -> None:
         """One turn: the schedules' tournaments due to be announced, then every
