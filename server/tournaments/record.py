@@ -110,11 +110,8 @@ class TournamentRecord:
 
     def in_play(self) -> list[GameEntry]:
         """The games whose result the tournament waits for, oldest first."""
-        seen: list[GameEntry] = []
-        for entry in self.playing.values():
-            if entry not in seen:
-                seen.append(entry)
-        return sorted(seen, key=lambda e: self.games.index(e))
+        unique = {entry.game_id: entry for entry in self.playing.values()}
+        return sorted(unique.values(), key=lambda e: tournament_of_game(e.game_id) or ("", 0, 0))
 
     def entry_of(self, game_id: str) -> GameEntry | None:
         return next((g for g in self.games if g.game_id == game_id), None)

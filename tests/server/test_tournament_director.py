@@ -112,3 +112,18 @@ async def test_games_lost_with_a_process_are_made_once_by_the_next_look(
         assert summary["status"] == "live" and len(accounts) == len(set(accounts)) == 2
     joined = [e for e in await logged(one[1], tid) if isinstance(e, PlayerJoined)]
     assert len(joined) == 4
+
+
+async def test_a_swiss_without_two_players_at_its_start_ends(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A Swiss whose start comes with one player only ends there (docs/tournaments.md "Server"), and leaves the director's due times."""
+    _, tournaments, director = process(redis_client)
+    record = await tournaments.open(
+        "tswiss1", "swiss", "duel", CLOCK, 0, name="Swiss", created_by=None, rounds=3
+    )
+    assert record is not None
+    await tournaments.join(record.id, "p0")
+    await director.step(record.id)
+    assert (await tournaments.get(record.id)).tournament.ended
+    assert await tournaments.indexes.due(10**15, 10) == []

@@ -233,6 +233,54 @@ async def test_an_arena_pairs_two_accounts_and_their_game_moves_the_standings(
     ]
 
 
+async def test_an_arena_pairs_from_its_start_and_ends_at_its_end(
+    app: Starlette, ana: httpx.AsyncClient, bo: httpx.AsyncClient
+) -> None:
+    """Players who joined an upcoming arena are paired at its start, not before; at its end time the arena ends, the game still in play does not count, the podium shows, and its creator may create again."""
+    summary = await created(ana, starts_in_s=60, duration_min=10)
+    tid = summary["id"]
+    for client in (ana, bo):
+        assert (await client.post(f"/api/tournaments/{tid}/join")).status_code == 200
+    service = running(app).tournaments
+    keeper = director(app)
+    await keeper.step(tid)
+    assert (await page(ana, tid))["you"]["game_id"] is None
+    service.clock_ms = lambda: summary["starts_ms"] + 1_000
+    await keeper.step(tid)
+    started = await page(ana, tid)
+    assert started["tournament"]["status"] == "running" and started["you"]["game_id"]
+    service.clock_ms = lambda: summary["ends_ms"]
+    await keeper.step(tid)
+    final = await page(ana, tid)
+    assert final["tournament"]["status"] == "finished"
+    assert [g["status"] for g in final["games"]] == ["live"]
+    assert [s["points"] for s in final["standings"]] == [0, 0]
+    assert final["podium"] == [s["player"] for s in final["standings"]]
+    listed = (await ana.get("/api/tournaments")).json()
+    assert [t["id"] for t in listed["finished"]] == [tid] and listed["running"] == []
+    await created(ana)
+    await created(ana)
+
+
+async def test_a_game_aborted_in_its_first_turn_is_a_forfeit(
+    app: Starlette, ana: httpx.AsyncClient, bo: httpx.AsyncClient
+) -> None:
+    """A paired player aborts their game in its first turn: the other wins it, and the one who aborted is paused until they join again."""
+    tid = (await created(ana, starts_in_s=0))["id"]
+    for client in (ana, bo):
+        assert (await client.post(f"/api/tournaments/{tid}/join")).status_code == 200
+    keeper = director(app)
+    await keeper.step(tid)
+    game_id = (await page(bo, tid))["you"]["game_id"]
+    await resign(bo, game_id, "abort")
+    await keeper.step(tid)
+    after = await page(bo, tid)
+    lines = {s["player"]: s for s in after["standings"]}
+    assert (lines["Ana_T"]["points"], lines["Bo_T"]["points"]) == (2, 0)
+    assert lines["Bo_T"]["paused"] is True and after["you"]["paused"] is True
+    assert after["games"][0]["winner"] == "Ana_T" and after["you"]["game_id"] is None
+
+
 async def test_a_swiss_of_three_gives_a_bye_each_round(app: Starlette) -> None:
     """Three accounts play a Swiss of 3 rounds: each round pairs two and gives the third a bye (2 points), no one twice; after the last round the Swiss ends with a podium of three."""
     clients = [await account(app, name) for name in ("Cy_S", "Di_S", "Ed_S")]
@@ -292,3 +340,39 @@ async def test_the_websocket_sends_the_page_on_connect_and_after_a_change(
         assert error["type"] == "error" and error["code"] == "not_found"
         await unknown.wait_closed()
         assert unknown.close_code == 4404
+
+
+async def test_a_served_arena_pairs_and_records_by_itself(
+    settings: Settings, redis_client: Any
+) -> None:
+    """On a served app the director needs no one: two accounts join, the socket shows their game, one resigns, and the socket shows the result and the standings changed."""
+    async with live_server(settings) as server:
+        clients = []
+        for name in ("Gus_L", "Hal_L"):
+            client = httpx.AsyncClient(base_url=server.http_url)
+            r = await client.post(
+                "/api/accounts", json={"username": name, "password": "a-long-enough-password"}
+            )
+            assert r.status_code == 201
+            clients.append(client)
+        tid = (await created(clients[0], starts_in_s=0))["id"]
+        conn = await connect(f"ws://{server.host}:{server.port}/ws/tournaments/{tid}")
+
+        async def until(predicate: Any) -> dict[str, Any]:
+            while True:
+                message: dict[str, Any] = json.loads(await conn.recv())
+                if predicate(message):
+                    return message
+
+        for client in clients:
+            assert (await client.post(f"/api/tournaments/{tid}/join")).status_code == 200
+        live = await until(lambda m: any(g["status"] == "live" for g in m["games"]))
+        game_id = live["games"][0]["game_id"]
+        loser = clients[("Gus_L", "Hal_L").index(live["games"][0]["second"])]
+        await resign(loser, game_id)
+        over = await until(lambda m: any(g["status"] == "over" for g in m["games"]))
+        winner = live["games"][0]["first"]
+        assert over["standings"][0]["player"] == winner and over["standings"][0]["points"] == 2
+        await conn.close()
+        for client in clients:
+            await client.aclose()

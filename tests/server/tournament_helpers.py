@@ -52,14 +52,15 @@ async def page(client: httpx.AsyncClient, tournament_id: str) -> dict[str, Any]:
     return body
 
 
-async def resign(client: httpx.AsyncClient, game_id: str) -> None:
-    """The client's account takes its seat's token with its session and resigns."""
+async def resign(client: httpx.AsyncClient, game_id: str, kind: str = "resign") -> None:
+    """The client's account takes its seat's token with its session and resigns (or
+    sends another leave action: ``abort``)."""
     r = await client.post(f"/api/games/{game_id}/seat-token")
     assert r.status_code == 200, r.text
     token = r.json()["token"]
     r = await client.post(
         f"/api/games/{game_id}/commands",
-        json={"command_id": f"resign-{next(_commands)}", "action": {"kind": "resign"}},
+        json={"command_id": f"{kind}-{next(_commands)}", "action": {"kind": kind}},
         headers={"Authorization": f"Bearer {token}"},
     )
     assert r.status_code == 200, r.text

@@ -1,17 +1,19 @@
 """A tournament's log in Redis (server/tournaments/store.py, repository.py): appended
 only at the version expected, its meta written with its first event, and the record
 folded from it equal to the core's replay, whether cached and fast-forwarded or
-rebuilt by another process from the log alone."""
+rebuilt by another process from the log alone; on a Redis Cluster too."""
 
 from __future__ import annotations
 
 import pytest
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 
 from events.base import TimeControl
 from events.tournament.log import Pair, PlayerJoined, PlayersPaired
 from events.tournament.standings import create, replay
 from server.store.event_store import VersionConflict
+from server.tournaments.indexes import CreationRefused, TournamentIndexes
 from server.tournaments.repository import TournamentRepository
 from server.tournaments.store import TournamentStore, decode_event
 
@@ -56,3 +58,23 @@ async def test_the_record_is_the_cores_replay_cached_or_rebuilt(
     for record in (await cached.get("t2"), rebuilt):
         assert record.tournament == replayed and record.version == 4
         assert [g.game_id for g in record.in_play()] == ["t2-4-0"]
+
+
+async def test_a_tournaments_scripts_run_on_a_cluster(cluster_client: RedisCluster) -> None:
+    """On a Redis Cluster: the append (log and meta in the tournament's slot), the fold, an account's creation limits and the move to the finished list each run as one script."""
+    store = TournamentStore(cluster_client)  # type: ignore[arg-type]
+    created = create("tc1", "swiss", "duel", CLOCK, 0, rounds=3)
+    await store.append("tc1", created, expected_version=0, at_ms=1, meta={"name": "Swiss"})
+    with pytest.raises(VersionConflict):
+        await store.append("tc1", created, expected_version=0, at_ms=2)
+    record = await TournamentRepository(store).get("tc1")
+    assert record.meta == {"name": "Swiss"} and record.tournament.rounds == 3
+    indexes = TournamentIndexes(cluster_client)  # type: ignore[arg-type]
+    for tournament_id in ("tc1", "tc2"):
+        await indexes.claim_creation("Ana", tournament_id, 10, 0, 2, 5)
+        await indexes.listed(tournament_id, 0)
+    with pytest.raises(CreationRefused):
+        await indexes.claim_creation("Ana", "tc3", 10, 0, 2, 5)
+    await indexes.finished("tc1", 20, "Ana")
+    assert await indexes.open_ids() == ["tc2"] and await indexes.finished_ids(5) == ["tc1"]
+    await indexes.claim_creation("Ana", "tc3", 10, 0, 2, 5)
