@@ -28,6 +28,7 @@ from events.tournament.log import (
     TournamentEvent,
 )
 from server.common.errors import ServiceError, rate_limited
+from server.players.accounts import DELETED_NAME, deleted_among
 from server.players.pairing_desk import Ratings, starting_rating
 from server.store.clients import RedisClient
 from server.store.event_store import VersionConflict
@@ -86,6 +87,7 @@ class TournamentService:
         ratings: Ratings = starting_rating,
         clock_ms: Callable[[], int] = _now_ms,
     ) -> None:
+        self.client = client
         self.store = TournamentStore(client)
         self.repository = TournamentRepository(self.store)
         self.indexes = TournamentIndexes(client)
@@ -268,6 +270,14 @@ class TournamentService:
 
     async def get(self, tournament_id: str) -> TournamentRecord:
         return await self.repository.get(tournament_id)
+
+    async def page(self, record: TournamentRecord) -> dict[str, Any]:
+        """``GET /api/tournaments/{id}`` without ``you``, deleted accounts masked."""
+        page = views.detail(record, self.clock_ms())
+        deleted = await deleted_among(self.client, set(record.tournament.players))
+        if deleted:
+            views.mask(page, deleted, DELETED_NAME)
+        return page
 
     async def listing(self) -> dict[str, list[dict[str, Any]]]:
         """``GET /api/tournaments``: upcoming (soonest first), running, and the last

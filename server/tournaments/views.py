@@ -9,7 +9,7 @@ from typing import Any, Final, Literal
 from events.tournament.standings import standings
 from server.tournaments.record import TournamentRecord
 
-__all__ = ["detail", "status_of", "summary", "you"]
+__all__ = ["detail", "mask", "status_of", "summary", "you"]
 
 GAMES_SHOWN: Final = 100
 PODIUM: Final = 3
@@ -87,6 +87,22 @@ def detail(record: TournamentRecord, now_ms: int) -> dict[str, Any]:
         ],
         "podium": [line["player"] for line in lines[:PODIUM]] if finished else None,
     }
+
+
+def mask(page: dict[str, Any], deleted: set[str], shown: str) -> None:
+    """Show the players of ``deleted`` accounts (ids: lowercase) as ``shown`` in a
+    page, in place, at read time (the log keeps their names; docs/accounts.md)."""
+
+    def named(name: str | None) -> str | None:
+        return shown if name is not None and name.lower() in deleted else name
+
+    for line in page["standings"]:
+        line["player"] = named(line["player"])
+    for game in page["games"]:
+        for key in ("first", "second", "winner"):
+            game[key] = named(game[key])
+    if page["podium"] is not None:
+        page["podium"] = [named(name) for name in page["podium"]]
 
 
 def player_in(record: TournamentRecord, username: str) -> str | None:

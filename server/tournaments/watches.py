@@ -15,7 +15,6 @@ from typing import Final
 import msgspec
 
 from server.common.background import in_task
-from server.tournaments import views
 from server.tournaments.service import TournamentService
 
 __all__ = ["TournamentWatches", "watching_tournaments"]
@@ -86,8 +85,8 @@ class TournamentWatches:
         record = await self.service.get(tournament_id)
         if record.version == watch.version:
             return
+        page = {"type": "tournament", **await self.service.page(record)}
         watch.version = record.version
-        page = {"type": "tournament", **views.detail(record, self.service.clock_ms())}
         text = _encode(page).decode()
         for queue in list(watch.sockets):
             queue.put_nowait(text)

@@ -63,7 +63,7 @@ async def listing(request: Request) -> Response:
 async def tournament(request: Request) -> Response:
     service = _service(request)
     record = await service.get(_id(request))
-    body = views.detail(record, service.clock_ms())
+    body = await service.page(record)
     body["you"] = views.you(record, await account_of_session(request))
     return json(body)
 

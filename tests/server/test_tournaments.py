@@ -233,6 +233,23 @@ async def test_an_arena_pairs_two_accounts_and_their_game_moves_the_standings(
     ]
 
 
+async def test_a_deleted_accounts_name_is_masked_on_the_page(
+    app: Starlette, ana: httpx.AsyncClient, bo: httpx.AsyncClient
+) -> None:
+    """Once Bo deletes their account, the tournament's standings, games and podium name them "deleted player"; the log keeps the name."""
+    tid = (await created(ana, starts_in_s=0))["id"]
+    for client in (ana, bo):
+        assert (await client.post(f"/api/tournaments/{tid}/join")).status_code == 200
+    await director(app).step(tid)
+    r = await bo.request("DELETE", "/api/me", json={"password": "a-long-enough-password"})
+    assert r.status_code == 204
+    shown = await page(ana, tid)
+    assert sorted(s["player"] for s in shown["standings"]) == ["Ana_T", "deleted player"]
+    assert {shown["games"][0]["first"], shown["games"][0]["second"]} == {"Ana_T", "deleted player"}
+    record = await running(app).tournaments.get(tid)
+    assert "Bo_T" in record.tournament.players
+
+
 async def test_an_arena_pairs_from_its_start_and_ends_at_its_end(
     app: Starlette, ana: httpx.AsyncClient, bo: httpx.AsyncClient
 ) -> None:
