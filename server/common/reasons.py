@@ -126,6 +126,26 @@ SERVER_REASONS: Final[Mapping[str, Template]] = {
     ),
     "account.busy": N_("The account changed several times while this was saved: send it again."),
     "account.language": N_("language must be one of {known}, not '{value}'."),
+    # E-mail (docs/email.md).
+    "email.off": N_("This server sends no e-mail."),
+    "email.address": N_(
+        "An e-mail address is at most {most} characters: one @, then a domain with a dot,"
+        " like ana@example.org."
+    ),
+    "email.no_address": N_("Your account has no e-mail address."),
+    "email.nothing_to_verify": N_("There is no address waiting to be verified: add one first."),
+    "email.resend_wait": N_(
+        "An e-mail was just sent: wait {seconds} second before asking again.",
+        "An e-mail was just sent: wait {seconds} seconds before asking again.",
+        "seconds",
+    ),
+    "email.link_unknown": N_(
+        "This link does not work: it was used already, or a newer one replaced it."
+    ),
+    "email.link_expired": N_(
+        "This link has expired: ask for a new one in your account's menu."
+    ),
+    "email.unsubscribe_unknown": N_("This unsubscribe link does not work."),
     "player.not_found": N_("There is no player '{player}'."),
     "player.deleted": N_("The account '{player}' was deleted (docs/accounts.md)."),
     "leaderboard.not_found": N_("There is no leaderboard '{variant}': one of {known}."),

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Literal, get_args
+from urllib.parse import urlsplit
 
 MAX_BODY_BYTES: Final = 64 * 1024
 WS_BUFFER_BYTES: Final = 256 * 1024
@@ -143,6 +144,17 @@ class Settings:
     # Tournaments on a schedule (server/tournaments/schedule.py, docs/operations.md):
     # "duel 3+2 arena 60m hourly; classic 5+3 swiss 5r daily@20:00". Empty: none.
     scheduled_tournaments: str = ""
+    # E-mail (docs/email.md): the SMTP server to send through, as
+    # ``smtp://user:pass@host:port`` (``smtps://`` for implicit TLS, ``?starttls=1`` to
+    # upgrade a plain connection). Without it nothing is sent and the page asks for no
+    # address. ``mail_from`` is the From address; ``public_url`` the address of the site
+    # as its players reach it, which the links in e-mails start with; ``mail_lease`` the
+    # seconds a process may hold a message it claimed before another takes it back
+    # (only a message whose DATA has not begun). The URL holds a password: no repr.
+    smtp_url: str = field(default="", repr=False)
+    mail_from: str = "splendor@localhost"
+    public_url: str = ""
+    mail_lease: float = 120.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -232,6 +244,10 @@ class Settings:
             scheduled_tournaments=env.get(
                 "SPLENDOR_SCHEDULED_TOURNAMENTS", base.scheduled_tournaments
             ).strip(),
+            smtp_url=_smtp_url(env, "SPLENDOR_SMTP_URL"),
+            mail_from=(env.get("SPLENDOR_MAIL_FROM") or base.mail_from).strip(),
+            public_url=(env.get("SPLENDOR_PUBLIC_URL") or base.public_url).strip().rstrip("/"),
+            mail_lease=_seconds(env, "SPLENDOR_MAIL_LEASE", base.mail_lease),
         )
 
     def without_rate_limits(self) -> Settings:
@@ -298,6 +314,13 @@ def _at_least_zero(env: Mapping[str, str], name: str, default: float) -> float:
     if value < 0:
         raise SettingsError(f"{name} must be a number of seconds, 0 or more, not {value:g}")
     return value
+
+
+def _smtp_url(env: Mapping[str, str], name: str) -> str:
+    raw = (env.get(name) or "").strip()
+    if raw and urlsplit(raw).scheme not in ("smtp", "smtps"):
+        raise SettingsError(f"{name} must start with smtp:// or smtps://")
+    return raw
 
 
 def _addresses(env: Mapping[str, str], name: str, default: tuple[str, ...]) -> tuple[str, ...]:

@@ -35,6 +35,7 @@ __all__ = [
     "OnFinished",
     "Scheduler",
     "ServiceHooks",
+    "TurnWatcher",
 ]
 
 log = logging.getLogger(__name__)
@@ -102,6 +103,14 @@ class AppendObserver(Protocol):
         """The append wrote nothing (a conflict, a duplicate) or its outcome is unknown."""
 
 
+class TurnWatcher(Protocol):
+    """Who is told of each append this service makes, to tell a player that the move
+    is theirs (``server.mail``: the e-mails of correspondence games)."""
+
+    async def turn_passed(self, game: Game) -> None:
+        """``game`` as it stands after an append (a new turn, or not)."""
+
+
 OnFinished = Callable[[Game, dict[str, Any]], Awaitable[None]]
 """``on_finished(game, summary)``: a game this process appended the last event of
 has finished (not aborted)."""
@@ -141,6 +150,18 @@ class ServiceHooks:
     on_finished: OnFinished | None = None
     # The metrics (server.web.metrics).
     on_command: OnCommand | None = None
+    # The e-mails of correspondence games' turns (server.mail), with SPLENDOR_SMTP_URL.
+    turns: TurnWatcher | None = None
+
+    async def turn_passed(self, game: Game) -> None:
+        """Tell ``turns`` of an append; its Redis errors lose the turn's e-mails only
+        (the move is appended: the player's page shows it)."""
+        if self.turns is None:
+            return
+        try:
+            await self.turns.turn_passed(game)
+        except RedisError:
+            log.exception("turn notices of %s at %d not written", game.id, game.version)
 
     async def schedule(self, game: Game, *, force: bool = False) -> None:
         """Tell the scheduler the game's deadline when it changed (or ``force``)."""

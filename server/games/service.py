@@ -535,6 +535,7 @@ class GameService:
             self.hooks.schedule_soon(game)
         else:
             await self.hooks.schedule(game)
+        await self.hooks.turn_passed(game)
         return CommandResult(result.version)
 
     # ------------------------------------------------------------------ rematch

@@ -52,7 +52,14 @@ from server.common.errors import ServiceError, bad_request
 from server.common.settings import Settings
 from server.games.projection import LoggedEvent
 from server.store.clients import RedisClient
-from server.store.keys import account_key, address_logins_key, login_keys, session_key, sessions_key
+from server.store.keys import (
+    account_email_key,
+    account_key,
+    address_logins_key,
+    login_keys,
+    session_key,
+    sessions_key,
+)
 
 T = TypeVar("T")
 
@@ -505,12 +512,15 @@ class Accounts:
 
     async def delete(self, username: str) -> None:
         """Delete an account: its hash is dropped, a tombstone keeps the name taken,
-        and every session of it ends. Its games are not touched (docs/accounts.md)."""
+        its e-mail address is deleted, and every session of it ends. Its games are not
+        touched (docs/accounts.md)."""
         account = await self.get(username)
         if account is None or account.hash is None:
             return
         tombstone = Account(account.username, deleted_ms=_now_ms())
         await self._r.set(account_key(username), _encode(tombstone))
+        # After the tombstone: a write of the address checks for one (server/mail/addresses.py).
+        await self._r.delete(account_email_key(username))
         await self.end_all_sessions(username)
 
     async def deleted_among(self, usernames: set[str]) -> set[str]:

@@ -36,8 +36,11 @@ Two single keys have no tag, since no script touches them with another:
 ``bots:games``, the set of games with a bot seat, and ``presence:servers``, the
 server processes' last beats.
 
+**E-mail**, tag ``{mail}`` (``server.mail``): the outbox, its messages' states, the
+turns' notices, each account's hour and the unsubscribe links' key.
+
 **Accounts**, tag ``{accounts}`` (``server.players.accounts``): an account, its
-sessions' list, its log-in record and budgets, and its seats' list
+e-mail address (``server.mail.addresses``), its sessions' list, its log-in record and budgets, and its seats' list
 (``server.games.seat_tokens``) share one slot; the budget of a client address has a
 tag of its own, so that addresses spread over the slots; a session is a single key.
 
@@ -87,6 +90,13 @@ __all__ = [
     "LOBBY_REBUILDING_KEY",
     "LOBBY_SWEEP_KEY",
     "LOBBY_VERSIONS_KEY",
+    "MAIL_CLAIMED_KEY",
+    "MAIL_DONE_KEY",
+    "MAIL_MESSAGES_KEY",
+    "MAIL_NOTICES_KEY",
+    "MAIL_OUTBOX_KEY",
+    "MAIL_SECRET_KEY",
+    "MAIL_STATES_KEY",
     "MOST_SEATS",
     "PRESENCE_PLAYING_KEY",
     "PRESENCE_SERVERS_KEY",
@@ -97,6 +107,7 @@ __all__ = [
     "TOURNAMENTS_DUE_KEY",
     "TOURNAMENTS_FINISHED_KEY",
     "TOURNAMENTS_OPEN_KEY",
+    "account_email_key",
     "account_key",
     "account_seats_key",
     "account_wait_key",
@@ -110,6 +121,8 @@ __all__ = [
     "game_of",
     "keyspace_channel",
     "login_keys",
+    "mail_hour_key",
+    "mail_once_key",
     "meta_key",
     "paired_key",
     "player_games_key",
@@ -239,6 +252,28 @@ PRESENCE_SERVERS_KEY: Final = "presence:servers"
 # at its beats): the people playing now, counted over the processes alive.
 PRESENCE_PLAYING_KEY: Final = "presence:playing"
 
+# E-mail (server.mail, docs/email.md), tag ``{mail}``: the outbox's scripts claim,
+# mark and reap messages and the notices' script counts an account's hour, one slot.
+MAIL_OUTBOX_KEY: Final = "{mail}:outbox"  # sorted set, queued message id -> when due (ms)
+MAIL_MESSAGES_KEY: Final = "{mail}:messages"  # hash, message id -> the message (JSON)
+MAIL_STATES_KEY: Final = "{mail}:states"  # hash, message id -> its state (JSON)
+MAIL_CLAIMED_KEY: Final = "{mail}:claimed"  # sorted set, claimed message id -> lease end
+MAIL_DONE_KEY: Final = "{mail}:done"  # sorted set, message id -> when it was settled
+MAIL_NOTICES_KEY: Final = "{mail}:notices"  # sorted set, a turn's notice -> when due
+MAIL_SECRET_KEY: Final = "{mail}:secret"  # string, the key of the unsubscribe links
+
+
+def mail_once_key(what: str) -> str:
+    """Set once a message for ``what`` (a turn's notice, a tournament's announcement
+    to an account) is queued, so that it is queued once."""
+    return f"{{mail}}:once:{what}"
+
+
+def mail_hour_key(account: str) -> str:
+    """When the account was last sent a game's e-mail (ms), kept for the hour."""
+    return f"{{mail}}:hour:{account.lower()}"
+
+
 # ---------------------------------------------------------------------- accounts
 
 
@@ -264,6 +299,12 @@ def address_logins_key(address: str) -> str:
     """A client address's budget of attempts: a tag of its own, so that addresses
     spread over a cluster's slots."""
     return f"logins:{{{address}}}"
+
+
+def account_email_key(username: str) -> str:
+    """Hash, the account's e-mail address, whether it is verified, its pending
+    verification (token digest and expiry) and whether move e-mails are on."""
+    return f"{account_key(username)}:email"
 
 
 def account_seats_key(username: str) -> str:

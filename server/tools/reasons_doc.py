@@ -54,6 +54,7 @@ ARGS: Final[Mapping[str, str]] = {
     "room": "the chat room asked for",
     "royal": "a royal card's id",
     "seat": "a seat's number",
+    "seconds": "seconds to wait",
     "short": "tokens short",
     "site": "the other site (its `Origin`, or `Sec-Fetch-Site`)",
     "statuses": "the statuses there are, comma-separated",

@@ -1,5 +1,6 @@
 """The HTTP API of accounts (docs/accounts.md): sign up, log in, log out (here or
-everywhere), who am I, the account's language, delete the account. The checks every request that uses a
+everywhere), who am I, the account's language, its e-mail address (docs/email.md),
+delete the account. The checks every request that uses a
 session makes (``check_origin``, ``session_account``) are server/web/sessions.py.
 
 A request that changes something with a session's authority is refused (403
@@ -21,6 +22,7 @@ from starlette.routing import BaseRoute, Route
 from catalogs import LANGUAGES
 from server.common import wire
 from server.common.errors import ServiceError, bad_request
+from server.mail.mail import Mail, now_ms, verify_token
 from server.players.accounts import (
     COOKIE,
     HINT_COOKIE,
@@ -54,6 +56,24 @@ class Confirmation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """``DELETE /api/me``: the password again, so a session left open can't delete."""
 
     password: str
+
+
+class AddressChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``PUT /api/me/email``: the address to verify (docs/email.md)."""
+
+    address: str
+
+
+class NotifyChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``PUT /api/me/email/notify``: the e-mails of games and tournaments on or off."""
+
+    notify: bool
+
+
+class VerifyToken(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/email/verify``: the token of a verification link."""
+
+    token: str
 
 
 def _with_session(response: Response, request: Request, session: str) -> Response:
@@ -201,6 +221,98 @@ async def delete_account(request: Request) -> Response:
     return _without_session(Response(status_code=204), request)
 
 
+# ---------------------------------------------------------------------- e-mail
+
+
+def _mail(request: Request) -> Mail:
+    """E-mail's parts, or ``not_found`` on a server without ``SPLENDOR_SMTP_URL``."""
+    mail = running(request).mail
+    if mail is None:
+        raise ServiceError("not_found", "email.off")
+    return mail
+
+
+async def _signed_in(request: Request) -> str:
+    username = await account_of_session(request)
+    if username is None:
+        raise _logged_out()
+    return username
+
+
+def _wake_worker(request: Request) -> None:
+    worker = running(request).mail_worker
+    if worker is not None:
+        worker.wake()
+
+
+async def my_email(request: Request) -> Response:
+    """``GET /api/me/email``: ``{"address", "verified", "notify"}`` of the session's
+    account (``address`` null without one); only its own player ever reads it."""
+    username = await _signed_in(request)
+    mail = _mail(request)
+    return json((await mail.addresses.get(username)).wire())
+
+
+async def set_email(request: Request) -> Response:
+    """``PUT /api/me/email {"address"}``: the account's address (a new one replaces
+    the old), unverified until the link e-mailed to it is followed."""
+    check_origin(request)
+    username = await _signed_in(request)
+    mail = _mail(request)
+    body = wire.decode(await read_body(request), AddressChoice)
+    now = now_ms()
+    token = await mail.addresses.set(username, body.address, now)
+    if token is not None:
+        record = await mail.addresses.get(username)
+        assert record.address is not None
+        await mail.send_verification(username, record.address, token, now)
+        _wake_worker(request)
+    return json((await mail.addresses.get(username)).wire())
+
+
+async def remove_email(request: Request) -> Response:
+    """``DELETE /api/me/email``: the account holds no address any more (204)."""
+    check_origin(request)
+    username = await _signed_in(request)
+    await _mail(request).addresses.remove(username)
+    return Response(status_code=204)
+
+
+async def resend_verification(request: Request) -> Response:
+    """``POST /api/me/email/verification``: the verification e-mail again, with a new
+    link (the old one stops working): ``202``, at most one a minute."""
+    check_origin(request)
+    username = await _signed_in(request)
+    mail = _mail(request)
+    now = now_ms()
+    address, token = await mail.addresses.renew(username, now)
+    await mail.send_verification(username, address, token, now)
+    _wake_worker(request)
+    return json((await mail.addresses.get(username)).wire(), 202)
+
+
+async def set_notify(request: Request) -> Response:
+    """``PUT /api/me/email/notify {"notify"}``: the e-mails of games and tournaments
+    on or off (the verification e-mail is sent either way)."""
+    check_origin(request)
+    username = await _signed_in(request)
+    mail = _mail(request)
+    body = wire.decode(await read_body(request), NotifyChoice)
+    await mail.addresses.set_notify(username, body.notify)
+    return json((await mail.addresses.get(username)).wire())
+
+
+async def verify_email(request: Request) -> Response:
+    """``POST /api/email/verify {"token"}``: what the link of a verification e-mail
+    does (``GET /mail/verify``), for a program: ``200 {"verified": true}``, or
+    ``not_found`` for a token used, replaced, expired or wrong. The token is the
+    authority: no session is needed (the link may be opened on another device)."""
+    mail = _mail(request)
+    body = wire.decode(await read_body(request), VerifyToken)
+    await verify_token(mail, body.token)
+    return json({"verified": True})
+
+
 def _not_stored(handler: Handler) -> Handler:
     """``Cache-Control: no-store`` on the handler's answers: they set or clear the
     session cookie or name the session's account, and no cache (a shared proxy's,
@@ -224,5 +336,11 @@ def account_routes() -> list[BaseRoute]:
         ("/api/me", me, "GET"),
         ("/api/me/language", choose_language, "PUT"),
         ("/api/me", delete_account, "DELETE"),
+        ("/api/me/email", my_email, "GET"),
+        ("/api/me/email", set_email, "PUT"),
+        ("/api/me/email", remove_email, "DELETE"),
+        ("/api/me/email/verification", resend_verification, "POST"),
+        ("/api/me/email/notify", set_notify, "PUT"),
+        ("/api/email/verify", verify_email, "POST"),
     ]
     return [Route(path, _not_stored(handler), methods=[method]) for path, handler, method in routes]

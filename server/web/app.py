@@ -16,7 +16,8 @@ and left in the reverse one:
 5. unless ``plugins`` is false, what runs beside the API: ``live_hubs`` (the
    websockets' hubs, which bind the service's ``observer`` and ``away_since``),
    ``running_bots``, ``running_timekeeper``, ``running_archiver``,
-   ``running_pairing_desk``, ``running_director`` and ``watching_tournaments``.
+   ``running_pairing_desk``, ``running_director``, ``watching_tournaments`` and,
+   with ``SPLENDOR_SMTP_URL``, ``running_mail``.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.games.timekeeper import Deadlines, running_timekeeper
 from server.live.attendance import running_attendance
+from server.mail.mail import Mail
+from server.mail.worker import running_mail
 from server.players.accounts import Accounts
 from server.players.pairing_desk import ratings_of
 from server.players.profiles import Profiles
@@ -61,6 +64,7 @@ from server.web.drain import Drain
 from server.web.game_socket import live_hubs
 from server.web.languages import language_routes, load_catalogs
 from server.web.login_limits import LoginLimits
+from server.web.mail_routes import mail_routes
 from server.web.metrics import metrics_routes
 from server.web.metrics_registry import Metrics
 from server.web.pairing_socket import running_pairing_desk
@@ -144,6 +148,9 @@ async def serving_games(
             on_finished=profiles.game_finished,
             on_command=metrics.command_handled,
         )
+        # E-mail only with SPLENDOR_SMTP_URL (docs/email.md): the turns' notices then.
+        mail = Mail(client, settings, accounts) if settings.smtp_url else None
+        hooks.turns = mail
         service = GameService(store, lobby, cache_games=settings.cache_games, hooks=hooks)
         await service.listing.start()
         yield Running(
@@ -158,6 +165,7 @@ async def serving_games(
             analysis_queue=analysis_queue,
             chat=chat,
             tournaments=tournaments,
+            mail=mail,
         )
     finally:
         if service is not None:
@@ -216,6 +224,7 @@ def create_app(
     app = Starlette(
         routes=[
             *account_routes(),  # before api_routes' catch-all of /api/
+            *mail_routes(),  # the pages e-mails link to (docs/email.md)
             *api_routes(),
             *metrics_routes(),
             *socket_routes,
@@ -271,4 +280,7 @@ async def beside_the_api(now: Running, settings: Settings) -> AsyncIterator[None
         now.tournament_watches = await stack.enter_async_context(
             watching_tournaments(now.tournaments)
         )
+        # E-mails sent from the outbox, with SPLENDOR_SMTP_URL (server/mail/worker.py).
+        if now.mail is not None:
+            now.mail_worker = await stack.enter_async_context(running_mail(now.mail, service))
         yield

@@ -29,6 +29,8 @@ from server.games.service import GameService
 from server.games.timekeeper import Deadlines, Timekeeper
 from server.live.attendance import Attendance
 from server.live.hub_registry import HubRegistry
+from server.mail.mail import Mail
+from server.mail.worker import MailWorker
 from server.players.accounts import Accounts
 from server.players.pairing_desk import Desk
 from server.players.profiles import Profiles
@@ -87,6 +89,8 @@ class Running:
     chat: ChatStore
     # Tournaments (server/tournaments/service.py).
     tournaments: TournamentService
+    # E-mail (server/mail/), None without SPLENDOR_SMTP_URL.
+    mail: Mail | None = None
     # The Redis this process started (no REDIS_URL), and what starts it again.
     embedded_redis: EmbeddedRedis | None = None
     redis_keeper: RedisKeeper | None = None
@@ -101,6 +105,7 @@ class Running:
     # The tournaments' director and the sockets' watches (server/tournaments/).
     director: Director | None = None
     tournament_watches: TournamentWatches | None = None
+    mail_worker: MailWorker | None = None
 
 
 def _app(holder: Starlette | HTTPConnection) -> Starlette:

@@ -13,7 +13,18 @@ SERVER = ROOT / "server"
 
 # Lowest first: a module may import a module of its own package or of a package before
 # its own, never one after it (CONTRIBUTING.md, "Where code goes").
-LAYERS = ("common", "store", "games", "live", "players", "tournaments", "workers", "tools", "web")
+LAYERS = (
+    "common",
+    "store",
+    "games",
+    "live",
+    "players",
+    "tournaments",
+    "workers",
+    "mail",
+    "tools",
+    "web",
+)
 TOP = "server.cli"  # the entry point, above every layer: it may import them all
 
 

@@ -12,7 +12,13 @@ import redis.asyncio as aioredis
 from server.store.clients import RedisClient, open_client
 from tests.cluster_helpers import LocalCluster
 
-CONTRACT_MODULES: Final = {"test_store", "test_restore", "test_deadlines", "test_repository"}
+CONTRACT_MODULES: Final = {
+    "test_store",
+    "test_restore",
+    "test_deadlines",
+    "test_repository",
+    "test_mail_outbox",
+}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

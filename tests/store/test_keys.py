@@ -56,6 +56,16 @@ PINNED: dict[str, tuple[tuple[Any, ...], object]] = {
     "ANALYSIS_WORKERS_KEY": ((), "{analysis}:workers"),
     "ANALYSIS_STATS_KEY": ((), "{analysis}:stats"),
     "ANALYSIS_RECENT_KEY": ((), "{analysis}:recent"),
+    "MAIL_OUTBOX_KEY": ((), "{mail}:outbox"),
+    "MAIL_MESSAGES_KEY": ((), "{mail}:messages"),
+    "MAIL_STATES_KEY": ((), "{mail}:states"),
+    "MAIL_CLAIMED_KEY": ((), "{mail}:claimed"),
+    "MAIL_DONE_KEY": ((), "{mail}:done"),
+    "MAIL_NOTICES_KEY": ((), "{mail}:notices"),
+    "MAIL_SECRET_KEY": ((), "{mail}:secret"),
+    "mail_once_key": (("move:g1:0:5",), "{mail}:once:move:g1:0:5"),
+    "mail_hour_key": ((USER,), "{mail}:hour:ana_7"),
+    "account_email_key": ((USER,), "{accounts}:ana_7:email"),
     "BOT_GAMES_KEY": ((), "bots:games"),
     "PRESENCE_SERVERS_KEY": ((), "presence:servers"),
     "PRESENCE_PLAYING_KEY": ((), "presence:playing"),
@@ -134,6 +144,7 @@ STEMS = (
     "{clock}:",
     "{archive}:",
     "{analysis}:",
+    "{mail}:",
     "bots:games",
     "presence:servers",
     "presence:playing",
@@ -205,7 +216,7 @@ def test_a_games_chat_rooms_are_in_the_games_slot() -> None:
 
 
 def test_each_scripts_keys_share_one_slot() -> None:
-    """The keys one script touches together share a slot: the lobby's, the clocks', an account's, a pool's, a player's, a variant's ratings, a tournament's, the tournaments' indexes, a creator's."""
+    """The keys one script touches together share a slot: the lobby's, the clocks', an account's, the e-mail's, a pool's, a player's, a variant's ratings, a tournament's, the tournaments' indexes, a creator's."""
     groups = [
         [named(n) for n in PINNED if n.startswith("LOBBY_")],
         [keys.DEADLINES_KEY, keys.DEADLINE_VERSIONS_KEY],
@@ -214,6 +225,12 @@ def test_each_scripts_keys_share_one_slot() -> None:
             keys.sessions_key(USER),
             *keys.login_keys(USER, ADDRESS),
             keys.account_seats_key(USER),
+            keys.account_email_key(USER),
+        ],
+        [
+            *(named(n) for n in PINNED if n.startswith("MAIL_")),
+            keys.mail_once_key("move:g1:0:5"),
+            keys.mail_hour_key(USER),
         ],
         [*keys.pool_keys(POOL), keys.paired_key(POOL, "e1"), keys.pool_lock_key(POOL)],
         [named(n) for n in PINNED if n.startswith("player_")],

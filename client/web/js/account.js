@@ -2,7 +2,19 @@
 // everywhere. Accounts are optional: a guest plays as before. The session is an
 // HttpOnly cookie the page never sees; who is logged in comes from GET /api/me.
 
-import { ApiError, fetchMe, logIn, logOut, logOutEverywhere, signUp } from "./api.js";
+import {
+  ApiError,
+  fetchEmail,
+  fetchMe,
+  logIn,
+  logOut,
+  logOutEverywhere,
+  removeEmail,
+  resendEmailLink,
+  saveEmail,
+  saveEmailNotify,
+  signUp,
+} from "./api.js";
 import { dismissable, h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -10,6 +22,7 @@ const USERNAME = "[A-Za-z0-9_\\-]{3,20}";
 
 let current = null; // {username, ratings} or null (a guest)
 let dialog = null; // the log-in / sign-up dialog, once the top bar is mounted
+let emailDialog = null; // the e-mail address dialog (docs/email.md), likewise
 let known = null; // the first GET /api/me, once
 const listeners = new Set();
 
@@ -68,7 +81,8 @@ export function askToLogIn(which = "login") {
 export function mountAccountBar(topbar) {
   const bar = h("div", { class: "account-bar", id: "account-bar" });
   dialog = accountDialog();
-  topbar.append(bar, dialog.element);
+  emailDialog = addressDialog();
+  topbar.append(bar, dialog.element, emailDialog.element);
   const draw = () => {
     const name = accountName();
     if (!name) {
@@ -79,6 +93,9 @@ export function mountAccountBar(topbar) {
       );
       return;
     }
+    // Shown only when the server sends e-mail (GET /api/me/email answers).
+    const emailItem = h("button", { type: "button", class: "btn btn-small btn-quiet", id: "email-open", hidden: true, onclick: () => { menu.open = false; emailDialog.open(); } }, t("E-mail"));
+    fetchEmail().then((found) => { emailItem.hidden = !found; }, () => {});
     const menu = h(
       "details",
       { class: "account-menu", id: "account-menu" },
@@ -87,6 +104,7 @@ export function mountAccountBar(topbar) {
         "div",
         { class: "account-menu-list" },
         h("a", { class: "btn btn-small btn-quiet", href: `#/player/${encodeURIComponent(name)}`, onclick: () => (menu.open = false) }, t("Your profile")),
+        emailItem,
         h("button", { type: "button", class: "btn btn-small btn-quiet", id: "logout", onclick: () => leave(logOut) }, t("Log out")),
         h("button", { type: "button", class: "btn btn-small btn-quiet", id: "logout-everywhere", onclick: () => leave(logOutEverywhere) }, t("Log out everywhere")),
       ),
@@ -115,6 +133,71 @@ function svgPerson() {
   el.setAttribute("class", "account-icon");
   el.innerHTML = '<circle cx="8" cy="5" r="3"/><path d="M2 15c0-3.3 2.7-5.5 6-5.5s6 2.2 6 5.5z"/>';
   return el;
+}
+
+/** The dialog of the account's e-mail address (docs/email.md): add or replace it, see
+ * whether it is verified, send the link again, turn the e-mails of games on or off,
+ * remove it. The address is the player's own: no other page shows it. */
+function addressDialog() {
+  let record = null; // {address, verified, notify}
+  const title = h("h2", { class: "dialog-title", id: "email-title" }, t("E-mail"));
+  const address = h("input", { id: "email-address", name: "email", type: "email", required: true, maxlength: "254", autocomplete: "email", spellcheck: "false" });
+  const state = h("p", { class: "hint", id: "email-state", "aria-live": "polite" });
+  const notify = h("input", { type: "checkbox", id: "email-notify", name: "notify", onchange: () => act(() => saveEmailNotify(notify.checked)) });
+  const notifyField = h("div", { class: "field rated-field", id: "email-notify-field" }, notify, h("label", { for: "email-notify" }, t("E-mail me when it is my move")));
+  const error = h("p", { class: "form-error", role: "alert", id: "email-error" });
+  const save = h("button", { type: "submit", class: "btn btn-primary", id: "email-save" }, t("Save"));
+  const resend = h("button", { type: "button", class: "btn", id: "email-resend", onclick: () => act(resendEmailLink, t("A new link is on its way.")) }, t("Send the link again"));
+  const remove = h("button", { type: "button", class: "btn btn-quiet", id: "email-remove", onclick: () => act(async () => { await removeEmail(); address.value = ""; }) }, t("Remove the address"));
+  const close = h("button", { type: "button", class: "btn", onclick: () => element.close() }, t("Close"));
+  const form = h(
+    "form",
+    { onsubmit: (e) => { e.preventDefault(); act(() => saveEmail(address.value.trim()), t("Check your inbox: follow the link we sent to verify the address.")); } },
+    title,
+    h("p", { class: "hint" }, t("We e-mail you when it is your move in a game of days a move, and when a tournament you joined starts. Nobody else sees the address.")),
+    h("div", { class: "field" }, h("label", { for: "email-address" }, t("E-mail address")), address),
+    state,
+    notifyField,
+    error,
+    h("div", { class: "dialog-actions" }, remove, resend, close, save),
+  );
+  const element = h("dialog", { class: "dialog account-dialog", id: "email-dialog", "aria-labelledby": "email-title" }, form);
+
+  const draw = (said = "") => {
+    const has = Boolean(record && record.address);
+    if (has && document.activeElement !== address) address.value = record.address;
+    state.textContent = said || (!has ? t("No address yet.") : record.verified ? t("Verified.") : t("Not verified yet: follow the link we sent."));
+    state.dataset.verified = has && record.verified ? "yes" : "no";
+    notify.checked = Boolean(record && record.notify);
+    notifyField.hidden = !has;
+    resend.hidden = !has || record.verified;
+    remove.hidden = !has;
+  };
+
+  const act = async (how, said = "") => {
+    error.textContent = "";
+    try {
+      await how();
+      record = await fetchEmail();
+      draw(said);
+    } catch (err) {
+      error.textContent = err instanceof ApiError ? err.message : String(err);
+      record = await fetchEmail().catch(() => record);
+      draw();
+    }
+  };
+
+  return {
+    element,
+    async open() {
+      error.textContent = "";
+      record = await fetchEmail().catch(() => null);
+      address.value = record && record.address ? record.address : "";
+      draw();
+      if (!element.open) element.showModal();
+      address.focus();
+    },
+  };
 }
 
 /** The dialog of logging in and signing up (one form, two modes). */

@@ -211,6 +211,33 @@ export function logOutEverywhere() {
   return request("DELETE", "/api/sessions");
 }
 
+/** The account's e-mail address (docs/email.md): `{address, verified, notify}`, or
+ * null on a server that sends no e-mail (404). */
+export async function fetchEmail() {
+  try {
+    return await request("GET", "/api/me/email");
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+export function saveEmail(address) {
+  return request("PUT", "/api/me/email", { body: { address } });
+}
+
+export function removeEmail() {
+  return request("DELETE", "/api/me/email");
+}
+
+export function resendEmailLink() {
+  return request("POST", "/api/me/email/verification");
+}
+
+export function saveEmailNotify(notify) {
+  return request("PUT", "/api/me/email/notify", { body: { notify } });
+}
+
 /** Keep `language` on the logged-in account (docs/accounts.md): its pages open in it. */
 export function saveLanguage(language) {
   return request("PUT", "/api/me/language", { body: { language } });

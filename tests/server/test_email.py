@@ -1,0 +1,532 @@
+"""E-mail against a real SMTP server (aiosmtpd on 127.0.0.1) and the session's Redis
+(docs/email.md): the address and its verification link, the e-mails of a
+correspondence game's turns (the move, the reminder, the hour's bound), the one-click
+unsubscribe, the tournament's announcement, bad input on the new routes, and nothing
+at all without ``SPLENDOR_SMTP_URL``. The worker runs one turn at a time at the
+``now`` each test gives it: nothing sleeps."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+from starlette.applications import Starlette
+
+from events import clock as clocks
+from server.common.settings import Settings
+from server.mail.addresses import RESEND_MS
+from server.mail.mail import HOUR_MS, announce_tournament, now_ms, reminder_lead_ms
+from server.mail.worker import MailWorker
+from server.store.keys import MAIL_NOTICES_KEY, account_email_key
+from server.web.app import create_app
+from server.web.state import running
+from tests.mail_helpers import Received, Sink, smtp_server
+from tests.ratings.helpers import opening_move
+from tests.server.helpers import refused
+
+PASSWORD = "Tr0ub4dor&3-quite-long"
+SITE = "http://splendor.test"
+DAY = 86_400
+_commands = itertools.count()
+
+
+@pytest.fixture
+def smtp() -> Iterator[tuple[Sink, str]]:
+    with smtp_server() as started:
+        yield started
+
+
+@pytest.fixture
+def sink(smtp: tuple[Sink, str]) -> Sink:
+    return smtp[0]
+
+
+@asynccontextmanager
+async def app_with(settings: Settings) -> AsyncIterator[Starlette]:
+    application = create_app(settings, plugins=False)
+    async with application.router.lifespan_context(application):
+        await running(application).service.listing.ready()
+        yield application
+
+
+@pytest.fixture
+async def app(
+    redis_client: aioredis.Redis, redis_server: str, smtp: tuple[Sink, str]
+) -> AsyncIterator[Starlette]:
+    """The app with SPLENDOR_SMTP_URL on the test's SMTP server (no worker running:
+    the tests run its turns)."""
+    settings = Settings(
+        redis_url=redis_server, smtp_url=smtp[1], public_url=SITE, mail_from="game@splendor.test"
+    ).without_rate_limits()
+    async with app_with(settings) as application:
+        yield application
+
+
+@pytest.fixture
+def worker(app: Starlette) -> MailWorker:
+    now = running(app)
+    assert now.mail is not None
+    return MailWorker(now.mail, now.service)
+
+
+@asynccontextmanager
+async def client(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client of the app with a cookie jar of its own (one player)."""
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url=SITE) as http:
+        yield http
+
+
+async def signed_up(http: httpx.AsyncClient, username: str) -> None:
+    r = await http.post("/api/accounts", json={"username": username, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+
+
+def link_of(received: Received, path: str) -> str:
+    [link] = [link for link in received.links() if urlsplit(link).path == path]
+    return link
+
+
+def token_of(link: str) -> str:
+    return parse_qs(urlsplit(link).query)["token"][0]
+
+
+async def verified(
+    http: httpx.AsyncClient, worker: MailWorker, sink: Sink, address: str
+) -> None:
+    """The account of ``http`` holds ``address``, verified through its e-mailed link."""
+    r = await http.put("/api/me/email", json={"address": address})
+    assert r.status_code == 200, r.text
+    await worker.turn(now_ms())
+    link = link_of(sink.to(address)[-1], "/mail/verify")
+    r = await http.get(link.removeprefix(SITE))
+    assert r.status_code == 200, r.text
+
+
+@dataclass
+class Game:
+    id: str
+    tokens: dict[str, str]  # username -> seat token
+
+
+async def correspondence_game(players: dict[str, httpx.AsyncClient], per_move: int = DAY) -> Game:
+    """A 2-player classic game at ``per_move`` seconds a move, its seats the accounts
+    of ``players`` (in order), started."""
+    first = next(iter(players.values()))
+    body = {"variant": "classic", "players": 2, "clock": {"per_move": per_move}}
+    r = await first.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    game = Game(r.json()["id"], {})
+    for name, http in players.items():
+        r = await http.post(f"/api/games/{game.id}/seats", json={})
+        assert r.status_code == 201, r.text
+        game.tokens[name] = r.json()["token"]
+    return game
+
+
+async def deadline_of(app: Starlette, game: Game) -> int:
+    """When the player to move runs out of time (ms)."""
+    repository = running(app).service.repository
+    lock = repository.lock(game.id)
+    async with lock:
+        state = (await repository.get(game.id, lock)).state
+    due = clocks.deadline(state.clock)
+    assert due is not None
+    return due
+
+
+async def to_move(http: httpx.AsyncClient, game: Game) -> str:
+    """The username whose move it is."""
+    r = await http.get(f"/api/games/{game.id}/view")
+    seat = r.json()["view"]["turn"]["seat"]
+    return list(game.tokens)[seat]
+
+
+async def play(http: httpx.AsyncClient, game: Game, username: str) -> None:
+    """``username`` plays an opening move (it must be theirs)."""
+    headers = {"Authorization": f"Bearer {game.tokens[username]}"}
+    r = await http.get(f"/api/games/{game.id}/view", headers=headers)
+    move = opening_move(r.json()["view"]["legal"])
+    body = {"command_id": f"m{next(_commands)}", "action": move}
+    r = await http.post(f"/api/games/{game.id}/commands", json=body, headers=headers)
+    assert r.status_code == 200, r.text
+
+
+ADDRESSES = {"Ana_1": "ana@example.org", "Bo_2": "bo@example.net", "Cy_3": "cy@example.com"}
+
+
+@asynccontextmanager
+async def players(
+    app: Starlette, worker: MailWorker, sink: Sink, *names: str
+) -> AsyncIterator[dict[str, httpx.AsyncClient]]:
+    """Signed-up accounts with verified addresses (``ADDRESSES``), one client each;
+    the verification e-mails cleared from the sink."""
+    async with contextlib_clients(app, len(names)) as https:
+        held = dict(zip(names, https, strict=True))
+        for name, http in held.items():
+            await signed_up(http, name)
+            await verified(http, worker, sink, ADDRESSES[name])
+        sink.received.clear()
+        yield held
+
+
+@asynccontextmanager
+async def contextlib_clients(app: Starlette, n: int) -> AsyncIterator[list[httpx.AsyncClient]]:
+    if n == 0:
+        yield []
+        return
+    async with client(app) as first, contextlib_clients(app, n - 1) as rest:
+        yield [first, *rest]
+
+
+# ---------------------------------------------------------------------- the address
+
+
+async def test_an_address_is_verified_by_its_link_once(
+    app: Starlette, worker: MailWorker, sink: Sink
+) -> None:
+    """PUT /api/me/email queues a verification e-mail to that address; its link verifies it (GET /api/me/email says so); the link works once, a wrong one never."""
+    async with client(app) as http:
+        await signed_up(http, "Ana_1")
+        r = await http.put("/api/me/email", json={"address": "Ana@Example.ORG"})
+        assert r.status_code == 200
+        assert r.json() == {"address": "Ana@example.org", "verified": False, "notify": True}
+        assert sink.received == []  # queued, not sent: the worker sends it
+        await worker.turn(now_ms())
+        [mail] = sink.received
+        assert mail.recipients == ["Ana@example.org"] and mail.sender == "game@splendor.test"
+        assert "List-Unsubscribe" not in mail.message  # asked for: nothing to unsubscribe
+        link = link_of(mail, "/mail/verify")
+        assert link.startswith(f"{SITE}/mail/verify?token=ana_1.")
+        page = await http.get(link.removeprefix(SITE))
+        assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+        assert (await http.get("/api/me/email")).json()["verified"] is True
+        again = await http.get(link.removeprefix(SITE))
+        assert again.status_code == 404 and 'data-code="not_found"' in again.text
+        r = await http.post("/api/email/verify", json={"token": token_of(link)})
+        refused(r, 404, "not_found")
+        assert r.json()["reason"]["key"] == "email.link_unknown"
+        r = await http.post("/api/email/verify", json={"token": "ana_1.forged"})
+        refused(r, 404, "not_found")
+
+
+async def test_an_expired_or_replaced_link_is_refused(
+    app: Starlette, worker: MailWorker, sink: Sink, redis_client: aioredis.Redis
+) -> None:
+    """A link past its 24 hours is refused (not_found, email.link_expired) and verifies nothing; a new address makes the old link unknown; resending gives a new link and is bounded to one a minute (429)."""
+    async with client(app) as http:
+        await signed_up(http, "Ana_1")
+        await http.put("/api/me/email", json={"address": "ana@example.org"})
+        await worker.turn(now_ms())
+        old = token_of(link_of(sink.received[-1], "/mail/verify"))
+        # The link's time passes: its expiry is set in the past, as 24 hours would.
+        await redis_client.hset(account_email_key("Ana_1"), "expires", now_ms() - 1)
+        r = await http.post("/api/email/verify", json={"token": old})
+        refused(r, 404, "not_found")
+        assert r.json()["reason"]["key"] == "email.link_expired"
+        assert (await http.get("/api/me/email")).json()["verified"] is False
+        r = await http.post("/api/me/email/verification")
+        refused(r, 429, "rate_limited")  # the first e-mail was just sent
+        await redis_client.hset(account_email_key("Ana_1"), "sent", now_ms() - RESEND_MS)
+        r = await http.post("/api/me/email/verification")
+        assert r.status_code == 202, r.text
+        await worker.turn(now_ms())
+        new = token_of(link_of(sink.received[-1], "/mail/verify"))
+        assert new != old
+        await redis_client.hset(account_email_key("Ana_1"), "sent", now_ms() - RESEND_MS)
+        await http.put("/api/me/email", json={"address": "ana@example.net"})
+        r = await http.post("/api/email/verify", json={"token": new})  # replaced
+        refused(r, 404, "not_found")
+        assert r.json()["reason"]["key"] == "email.link_unknown"
+
+
+async def test_bad_requests_on_the_address_routes_change_nothing(
+    app: Starlette, worker: MailWorker, sink: Sink
+) -> None:
+    """Each class of bad request to the address routes gets its PROTOCOL.md code (401 logged out, 403 another site, 400 malformed, unknown field, wrong type or bad address, 409 nothing to verify or no address) and changes nothing."""
+    async with client(app) as http:
+        refused(await http.get("/api/me/email"), 401, "unauthorized")
+        refused(await http.put("/api/me/email", json={"address": "a@b.org"}), 401, "unauthorized")
+        await signed_up(http, "Ana_1")
+        other_site = {"Origin": "https://evil.example"}
+        for method, path in [
+            ("PUT", "/api/me/email"),
+            ("DELETE", "/api/me/email"),
+            ("POST", "/api/me/email/verification"),
+            ("PUT", "/api/me/email/notify"),
+        ]:
+            r = await http.request(method, path, json={"address": "a@b.org"}, headers=other_site)
+            refused(r, 403, "unauthorized")
+        bodies: list[Any] = [
+            b"{not json",
+            {"address": "ana@example.org", "cc": "x@y.org"},
+            {"address": 7},
+            {},
+            {"address": "no-at-sign"},
+            {"address": "ana@localhost"},
+            {"address": "a b@example.org"},
+            {"address": "ana@example.org\r\nBcc: all@example.org"},
+            {"address": "<ana@example.org>"},
+            {"address": "x" * 250 + "@example.org"},
+        ]
+        for body in bodies:
+            if isinstance(body, bytes):
+                r = await http.put("/api/me/email", content=body)
+            else:
+                r = await http.put("/api/me/email", json=body)
+            refused(r, 400, "bad_request")
+        refused(await http.put("/api/me/email/notify", json={"notify": "yes"}), 400, "bad_request")
+        refused(await http.post("/api/email/verify", json={"token": 5}), 400, "bad_request")
+        refused(await http.post("/api/me/email/verification"), 409, "conflict")
+        refused(await http.put("/api/me/email/notify", json={"notify": False}), 409, "conflict")
+        assert (await http.get("/api/me/email")).json() == {
+            "address": None,
+            "verified": False,
+            "notify": True,
+        }
+        await worker.turn(now_ms())
+        assert sink.received == []
+
+
+async def test_the_address_is_never_shown_to_others_and_goes_with_the_account(
+    app: Starlette, worker: MailWorker, sink: Sink, redis_client: aioredis.Redis
+) -> None:
+    """Another player's profile, a game's summary and views never hold the address; deleting the account deletes it."""
+    async with players(app, worker, sink, "Ana_1", "Bo_2") as held:
+        game = await correspondence_game(held)
+        bo = held["Bo_2"]
+        for path in [
+            "/api/players/Ana_1",
+            f"/api/games/{game.id}",
+            f"/api/games/{game.id}/view",
+            f"/api/games/{game.id}/events",
+        ]:
+            r = await bo.get(path)
+            assert r.status_code == 200, (path, r.text)
+            assert "ana@example.org" not in r.text
+        assert await redis_client.exists(account_email_key("Ana_1"))
+        r = await held["Ana_1"].request("DELETE", "/api/me", json={"password": PASSWORD})
+        assert r.status_code == 204
+        assert not await redis_client.exists(account_email_key("Ana_1"))
+
+
+# ---------------------------------------------------------------------- the turns
+
+
+async def test_the_player_to_move_gets_one_email_with_the_tables_link(
+    app: Starlette, worker: MailWorker, sink: Sink
+) -> None:
+    """In a correspondence game, the player the move passes to gets one e-mail (in their language) with the table's link and RFC 8058's unsubscribe headers; the other gets none; the next turn goes to the other player's address."""
+    async with players(app, worker, sink, "Ana_1", "Bo_2") as held:
+        r = await held["Bo_2"].put("/api/me/language", json={"language": "es"})
+        assert r.status_code == 200
+        game = await correspondence_game(held)
+        mover = await to_move(held["Ana_1"], game)
+        other = "Bo_2" if mover == "Ana_1" else "Ana_1"
+        await worker.turn(now_ms())
+        await worker.turn(now_ms())  # nothing more: one e-mail a turn
+        [mail] = sink.received
+        assert mail.recipients == [ADDRESSES[mover]]
+        assert f"{SITE}/#/play/{game.id}" in mail.links()
+        assert game.id in mail.subject
+        unsubscribe = mail.message["List-Unsubscribe"]
+        assert unsubscribe.startswith(f"<{SITE}/mail/unsubscribe?token=")
+        assert mail.message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        await play(held[mover], game, mover)
+        await worker.turn(now_ms())
+        assert [m.recipients for m in sink.received] == [[ADDRESSES[mover]], [ADDRESSES[other]]]
+        spanish = sink.received[-1] if other == "Bo_2" else sink.received[0]
+        assert spanish.subject.startswith("Te toca")
+
+
+async def test_a_reminder_comes_before_the_time_runs_out(
+    app: Starlette, worker: MailWorker, sink: Sink
+) -> None:
+    """A reminder is sent once, when 3 hours of a day's move are left (not before), and none once the move is played."""
+    async with players(app, worker, sink, "Ana_1", "Bo_2") as held:
+        game = await correspondence_game(held)
+        mover = await to_move(held["Ana_1"], game)
+        await worker.turn(now_ms())
+        assert len(sink.received) == 1
+        deadline = await deadline_of(app, game)
+        lead = reminder_lead_ms(DAY * 1000)
+        assert lead == 3 * HOUR_MS
+        await worker.turn(deadline - lead - 1)  # not yet
+        assert len(sink.received) == 1
+        await worker.turn(deadline - lead)
+        [_, reminder] = sink.received
+        assert reminder.recipients == [ADDRESSES[mover]]
+        assert reminder.subject.startswith("Reminder: your move")
+        await worker.turn(deadline - lead + 60_000)
+        assert len(sink.received) == 2
+        # The move played, the turns go on: the other's reminder is dropped when it
+        # falls due (the turn is over), the mover's next one comes.
+        other = "Bo_2" if mover == "Ana_1" else "Ana_1"
+        await play(held[mover], game, mover)
+        await worker.turn(now_ms())
+        await play(held[other], game, other)
+        await worker.turn(now_ms())
+        assert [m.recipients for m in sink.received[2:]] == [[ADDRESSES[other]], [ADDRESSES[mover]]]
+        assert not sink.received[3].subject.startswith("Reminder")
+        await worker.turn(await deadline_of(app, game) - lead)
+        assert [m.recipients for m in sink.received[4:]] == [[ADDRESSES[mover]]]
+        assert sink.received[4].subject.startswith("Reminder")
+
+
+async def test_an_account_gets_at_most_one_email_an_hour_the_rest_folded(
+    app: Starlette, worker: MailWorker, sink: Sink
+) -> None:
+    """With the move in three games at once, a player gets one e-mail now, none within the hour, and one at the hour's end folding the other two games."""
+    async with players(app, worker, sink, "Ana_1", "Bo_2") as held:
+        games = [await correspondence_game(held) for _ in range(3)]
+        for game in games:  # Bo to move in each
+            if await to_move(held["Ana_1"], game) == "Ana_1":
+                await play(held["Ana_1"], game, "Ana_1")
+        await worker.turn(now_ms())
+        sink.received.clear()
+        start = now_ms() + 2 * HOUR_MS  # any hour of the setup's e-mails is over
+        await play(held["Bo_2"], games[0], "Bo_2")
+        await worker.turn(start)
+        assert len(sink.to(ADDRESSES["Ana_1"])) == 1
+        await play(held["Bo_2"], games[1], "Bo_2")
+        await worker.turn(start + 10 * 60_000)
+        await play(held["Bo_2"], games[2], "Bo_2")
+        await worker.turn(start + 20 * 60_000)
+        await worker.turn(start + HOUR_MS - 1)
+        assert len(sink.to(ADDRESSES["Ana_1"])) == 1
+        await worker.turn(start + HOUR_MS)
+        first, folded = sink.to(ADDRESSES["Ana_1"])
+        assert games[0].id in first.subject
+        assert folded.subject == "Your move in 2 games"
+        assert games[1].id in folded.body and games[2].id in folded.body
+        assert games[0].id not in folded.body
+        await worker.turn(start + 2 * HOUR_MS)
+        assert len(sink.to(ADDRESSES["Ana_1"])) == 2
+
+
+async def test_the_unsubscribe_link_turns_the_emails_off(
+    app: Starlette, worker: MailWorker, sink: Sink
+) -> None:
+    """The unsubscribe link's GET only shows a button; its one-click POST (RFC 8058) turns the e-mails off: no e-mail at the next turns; a forged token is refused; the account menu turns them on again."""
+    async with players(app, worker, sink, "Ana_1", "Bo_2") as held:
+        game = await correspondence_game(held)
+        mover = await to_move(held["Ana_1"], game)
+        await worker.turn(now_ms())
+        [mail] = sink.received
+        url = mail.message["List-Unsubscribe"].strip("<>")
+        assert url in mail.links()
+        path = url.removeprefix(SITE)
+        async with client(app) as stranger:  # a mail program: no session
+            page = await stranger.get(path)
+            assert page.status_code == 200 and "<form" in page.text
+            assert (await held[mover].get("/api/me/email")).json()["notify"] is True
+            forged = path[:-4] + "0000"
+            r = await stranger.post(forged, content=b"List-Unsubscribe=One-Click")
+            assert r.status_code == 404 and 'data-code="not_found"' in r.text
+            r = await stranger.post(
+                path,
+                content=b"List-Unsubscribe=One-Click",
+                headers={"Content-Type": "application/x-www-form-urlencoded"},
+            )
+            assert r.status_code == 200
+        assert (await held[mover].get("/api/me/email")).json()["notify"] is False
+        other = "Bo_2" if mover == "Ana_1" else "Ana_1"
+        await play(held[mover], game, mover)
+        await play(held[other], game, other)
+        await worker.turn(now_ms() + 2 * HOUR_MS)
+        assert sink.to(ADDRESSES[mover]) == [mail]
+        r = await held[mover].put("/api/me/email/notify", json={"notify": True})
+        assert r.status_code == 200 and r.json()["notify"] is True
+
+
+async def test_a_tournaments_start_is_announced_once_to_verified_players(
+    app: Starlette, worker: MailWorker, sink: Sink
+) -> None:
+    """announce_tournament queues one e-mail to each joined account with a verified address and e-mails on, never twice for one tournament and account."""
+    async with players(app, worker, sink, "Ana_1", "Bo_2") as held, client(app) as cy:
+        await signed_up(cy, "Cy_3")
+        await cy.put("/api/me/email", json={"address": ADDRESSES["Cy_3"]})  # not verified
+        await held["Bo_2"].put("/api/me/email/notify", json={"notify": False})
+        await worker.turn(now_ms())
+        sink.received.clear()
+        mail = running(app).mail
+        assert mail is not None
+        starts = now_ms() + HOUR_MS
+        joined = ["Ana_1", "Bo_2", "Cy_3", "Nobody_9"]
+        name = "Friday\r\nBcc: x@y.org Duel"
+        queued = await announce_tournament(
+            mail, tournament_id="t7", name=name, starts_ms=starts, accounts=joined
+        )
+        assert queued == 1
+        again = await announce_tournament(
+            mail, tournament_id="t7", name=name, starts_ms=starts, accounts=joined
+        )
+        assert again == 0
+        await worker.turn(now_ms())
+        [announced] = sink.received
+        assert announced.recipients == [ADDRESSES["Ana_1"]]
+        assert announced.subject == "The tournament Friday Bcc: x@y.org Duel starts"
+        assert f"{SITE}/#/tournament/t7" in announced.links()
+
+
+# ---------------------------------------------------------------------- sending
+
+
+async def test_a_refused_data_is_retried_with_backoff_and_a_permanent_one_dropped(
+    app: Starlette, worker: MailWorker, sink: Sink
+) -> None:
+    """A 451 reply to DATA queues the message again for 30 s later, then it is sent once; a 550 reply settles it failed, never retried."""
+    async with client(app) as http:
+        await signed_up(http, "Ana_1")
+        sink.refuse("451 4.3.0 try again later")
+        await http.put("/api/me/email", json={"address": "ana@example.org"})
+        start = now_ms()
+        await worker.turn(start)
+        assert sink.received == [] and sink.data_seen == 1
+        await worker.turn(start + 29_000)
+        assert sink.received == []
+        await worker.turn(start + 30_000)
+        assert len(sink.received) == 1
+        await worker.turn(start + 3_600_000)
+        assert len(sink.received) == 1
+        mail = running(app).mail
+        assert mail is not None
+        sink.refuse("550 5.1.1 no such user")
+        async with client(app) as other:
+            await signed_up(other, "Bo_2")
+            await other.put("/api/me/email", json={"address": "bo@example.org"})
+        await worker.turn(now_ms())
+        await worker.turn(now_ms() + 3_600_000)
+        assert len(sink.received) == 1
+        states = sorted(s["s"] for s in (await mail.outbox.states()).values())
+        assert states == ["failed", "sent"]
+
+
+async def test_nothing_is_sent_or_asked_without_the_smtp_url(
+    redis_client: aioredis.Redis, redis_server: str, sink: Sink
+) -> None:
+    """Without SPLENDOR_SMTP_URL the address routes answer not_found, no notice of a correspondence game's turns is written, and the SMTP server gets nothing."""
+    settings = Settings(redis_url=redis_server).without_rate_limits()
+    async with app_with(settings) as application, client(application) as ana, client(
+        application
+    ) as bo:
+        assert running(application).mail is None
+        assert running(application).service.hooks.turns is None
+        await signed_up(ana, "Ana_1")
+        await signed_up(bo, "Bo_2")
+        refused(await ana.get("/api/me/email"), 404, "not_found")
+        refused(await ana.put("/api/me/email", json={"address": "a@b.org"}), 404, "not_found")
+        page = await ana.get("/mail/verify?token=ana_1.x")
+        assert page.status_code == 404
+        game = await correspondence_game({"Ana_1": ana, "Bo_2": bo})
+        mover = await to_move(ana, game)
+        await play({"Ana_1": ana, "Bo_2": bo}[mover], game, mover)
+        assert not await redis_client.exists(MAIL_NOTICES_KEY)
+    assert sink.received == [] and sink.data_seen == 0
