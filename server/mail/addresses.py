@@ -102,7 +102,12 @@ class EmailRecord:
 
     def wire(self) -> dict[str, object]:
         """``GET /api/me/email``'s answer."""
-        return {"address": self.address, "verified": self.verified, "notify": self.notify}
+        return {
+            "enabled": True,
+            "address": self.address,
+            "verified": self.verified,
+            "notify": self.notify,
+        }
 
     @property
     def reachable(self) -> bool:

@@ -197,7 +197,12 @@ async def test_an_address_is_verified_by_its_link_once(
         await signed_up(http, "Ana_1")
         r = await http.put("/api/me/email", json={"address": "Ana@Example.ORG"})
         assert r.status_code == 200
-        assert r.json() == {"address": "Ana@example.org", "verified": False, "notify": True}
+        assert r.json() == {
+            "enabled": True,
+            "address": "Ana@example.org",
+            "verified": False,
+            "notify": True,
+        }
         assert sink.received == []  # queued, not sent: the worker sends it
         await worker.turn(now_ms())
         [mail] = sink.received
@@ -287,6 +292,7 @@ async def test_bad_requests_on_the_address_routes_change_nothing(
         refused(await http.post("/api/me/email/verification"), 409, "conflict")
         refused(await http.put("/api/me/email/notify", json={"notify": False}), 409, "conflict")
         assert (await http.get("/api/me/email")).json() == {
+            "enabled": True,
             "address": None,
             "verified": False,
             "notify": True,
@@ -512,7 +518,7 @@ async def test_a_refused_data_is_retried_with_backoff_and_a_permanent_one_droppe
 async def test_nothing_is_sent_or_asked_without_the_smtp_url(
     redis_client: aioredis.Redis, redis_server: str, sink: Sink
 ) -> None:
-    """Without SPLENDOR_SMTP_URL the address routes answer not_found, no notice of a correspondence game's turns is written, and the SMTP server gets nothing."""
+    """Without SPLENDOR_SMTP_URL GET /api/me/email says e-mail is off and the other address routes answer not_found, no notice of a correspondence game's turns is written, and the SMTP server gets nothing."""
     settings = Settings(redis_url=redis_server).without_rate_limits()
     async with app_with(settings) as application, client(application) as ana, client(
         application
@@ -521,7 +527,8 @@ async def test_nothing_is_sent_or_asked_without_the_smtp_url(
         assert running(application).service.hooks.turns is None
         await signed_up(ana, "Ana_1")
         await signed_up(bo, "Bo_2")
-        refused(await ana.get("/api/me/email"), 404, "not_found")
+        off = {"enabled": False, "address": None, "verified": False, "notify": False}
+        assert (await ana.get("/api/me/email")).json() == off
         refused(await ana.put("/api/me/email", json={"address": "a@b.org"}), 404, "not_found")
         page = await ana.get("/mail/verify?token=ana_1.x")
         assert page.status_code == 404

@@ -212,14 +212,10 @@ export function logOutEverywhere() {
 }
 
 /** The account's e-mail address (docs/email.md): `{address, verified, notify}`, or
- * null on a server that sends no e-mail (404). */
+ * null on a server that sends no e-mail (`enabled` false). */
 export async function fetchEmail() {
-  try {
-    return await request("GET", "/api/me/email");
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return null;
-    throw err;
-  }
+  const found = await request("GET", "/api/me/email");
+  return found && found.enabled ? found : null;
 }
 
 export function saveEmail(address) {
