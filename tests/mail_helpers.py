@@ -47,6 +47,7 @@ class Sink:
     def __init__(self) -> None:
         self.received: list[Received] = []
         self.data_seen = 0  # DATA commands whose message arrived, answered or not
+        self.arrivals: list[str] = []  # the recipient of each of them
         self.refusals: list[str] = []
         self.stalling = False
         self.arrived = threading.Event()
@@ -66,6 +67,7 @@ class Sink:
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.data_seen += 1
+        self.arrivals.extend(envelope.rcpt_tos)
         if self.stalling:
             self.arrived.set()
             while not self._release.is_set():
