@@ -19,9 +19,9 @@ LAYERS = (
     "games",
     "live",
     "players",
+    "mail",
     "tournaments",
     "workers",
-    "mail",
     "tools",
     "web",
 )
