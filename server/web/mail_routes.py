@@ -36,6 +36,7 @@ def _page(lang: str, heading: str, text: str, status: int = 200, *, code: str = 
     body = (
         f'<!doctype html><html lang="{lang}" dir="{text_direction(lang)}"><head>'
         '<meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+        '<link rel="icon" href="/favicon.svg" type="image/svg+xml">'
         f"<title>{escape(heading)}</title></head><body>"
         f'<main data-code="{escape(code)}"><h1>{escape(heading)}</h1><p>{escape(text)}</p>'
         f'{form}<p><a href="/">{escape(_("Go to Splendor"))}</a></p></main></body></html>'
