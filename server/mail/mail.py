@@ -291,8 +291,7 @@ async def _still_to_move(service: GameService, notice: Notice, now_ms: int) -> b
     try:
         async with lock:
             game = await repository.get(notice.game, lock, keep_over=False)
-    except Exception:  # a game gone (archived away, another variant): nothing to tell
-        log.debug("notice of %s dropped", notice.game, exc_info=True)
+    except ServiceError:  # no such game (any more) here: nothing to tell
         return False
     clock = game.state.clock
     return bool(

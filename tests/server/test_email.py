@@ -20,14 +20,15 @@ import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
 from events import clock as clocks
-from server.common.settings import Settings
+from server.common.settings import Settings, SettingsError
 from server.mail.addresses import RESEND_MS
 from server.mail.mail import HOUR_MS, announce_tournament, now_ms, reminder_lead_ms
+from server.mail.smtp import SmtpServer
 from server.mail.worker import MailWorker
 from server.store.keys import MAIL_NOTICES_KEY, account_email_key
 from server.web.app import create_app
 from server.web.state import running
-from tests.mail_helpers import Received, Sink, smtp_server
+from tests.mail_helpers import Received, Sink, free_port, smtp_server
 from tests.ratings.helpers import opening_move
 from tests.server.helpers import refused
 
@@ -537,3 +538,41 @@ async def test_nothing_is_sent_or_asked_without_the_smtp_url(
         await play({"Ana_1": ana, "Bo_2": bo}[mover], game, mover)
         assert not await redis_client.exists(MAIL_NOTICES_KEY)
     assert sink.received == [] and sink.data_seen == 0
+
+
+async def test_an_unreachable_smtp_server_leaves_the_message_for_later(
+    redis_client: aioredis.Redis, redis_server: str
+) -> None:
+    """With nothing listening at SPLENDOR_SMTP_URL, the verification e-mail is queued again for 30 s later, not dropped and not marked in DATA."""
+    settings = Settings(
+        redis_url=redis_server, smtp_url=f"smtp://127.0.0.1:{free_port()}"
+    ).without_rate_limits()
+    async with app_with(settings) as application, client(application) as http:
+        await signed_up(http, "Ana_1")
+        await http.put("/api/me/email", json={"address": "ana@example.org"})
+        now = running(application)
+        assert now.mail is not None
+        start = now_ms()
+        assert await MailWorker(now.mail, now.service).turn(start) == start + 30_000
+        [state] = (await now.mail.outbox.states()).values()
+        assert state == {"s": "queued", "attempts": 1}
+
+
+def test_the_smtp_url_and_its_settings() -> None:
+    """SPLENDOR_SMTP_URL gives the host, port (25, or 465 for smtps), TLS, STARTTLS and percent-decoded credentials; another scheme is refused; the settings' repr shows no password; the reminder's lead is 20% or 3 hours, the shorter."""
+    plain = SmtpServer.of("smtp://mail.example.org")
+    assert (plain.host, plain.port, plain.implicit_tls, plain.starttls) == (
+        "mail.example.org", 25, False, False)  # fmt: skip
+    tls = SmtpServer.of("smtps://u%40x:p%3Ass@mail.example.org")
+    assert (tls.port, tls.implicit_tls, tls.username, tls.password) == (
+        465, True, "u@x", "p:ss")  # fmt: skip
+    assert SmtpServer.of("smtp://h:587?starttls=1").starttls
+    assert "p:ss" not in repr(tls) and "p%3Ass" not in repr(tls)
+    env = {"SPLENDOR_SMTP_URL": "smtp://u:secret@h:2525", "SPLENDOR_PUBLIC_URL": "https://s.org/"}
+    settings = Settings.from_env(env)
+    assert settings.smtp_url == "smtp://u:secret@h:2525" and "secret" not in repr(settings)
+    assert settings.public_url == "https://s.org"
+    with pytest.raises(SettingsError):
+        Settings.from_env({"SPLENDOR_SMTP_URL": "http://h"})
+    assert reminder_lead_ms(DAY * 1000) == 3 * HOUR_MS
+    assert reminder_lead_ms(8 * HOUR_MS) == 96 * 60_000
