@@ -3,7 +3,8 @@ free port, in a thread of its own, keeping what it accepts (docs/email.md "Testi
 
 ``refuse`` makes it answer the next DATA with a reply (``451 ...`` or ``550 ...``);
 ``stall`` makes it hold every DATA without answering, after the message has arrived
-(``arrived`` is set then), until ``release``."""
+(``arrived`` is set then), until ``release``; ``stall_envelope`` holds every RCPT
+likewise, before any DATA."""
 
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ class Sink:
         self.arrivals: list[str] = []  # the recipient of each of them
         self.refusals: list[str] = []
         self.stalling = False
+        self.stall_rcpt = False
         self.arrived = threading.Event()
         self._release = threading.Event()
 
@@ -61,9 +63,28 @@ class Sink:
         self.arrived.clear()
         self._release.clear()
 
+    def stall_envelope(self) -> None:
+        self.stall_rcpt = True
+        self.arrived.clear()
+        self._release.clear()
+
     def release(self) -> None:
         self.stalling = False
+        self.stall_rcpt = False
         self._release.set()
+
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        """Accept any recipient; while ``stall_rcpt`` is set, hold the answer (the
+        envelope, before any DATA) until ``release``."""
+        if self.stall_rcpt:
+            self.arrived.set()
+            while not self._release.is_set():
+                await asyncio.sleep(0.05)
+            return "451 stalled"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.data_seen += 1

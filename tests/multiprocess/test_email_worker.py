@@ -1,7 +1,8 @@
 """The mail worker of ``splendor serve`` processes on one Redis (docs/email.md "Never
 twice"): a process killed with SIGKILL while its SMTP server holds the DATA of a
-message leaves that message marked; a process started after it never sends it again,
-and sends the next one."""
+message leaves that message marked, and a process started after it never sends it
+again (and sends the next one); killed before the DATA, the message is sent once by
+the next process."""
 
 from __future__ import annotations
 
@@ -72,8 +73,38 @@ async def test_a_worker_killed_mid_data_sends_no_duplicate(
             r = await http.put("/api/me/email", json={"address": "ana@example.net"})
             assert r.status_code == 200, r.text
         await until("the next message sent", lambda: sink.to("ana@example.net"))
-        await asyncio.sleep(0)
     assert sink.arrivals.count("ana@example.org") == 1
     assert sink.arrivals.count("ana@example.net") == 1
     assert len(sink.to("ana@example.net")) == 1
     assert ((await outbox.state(ident)) or {})["s"] == "unknown"
+
+
+async def test_a_worker_killed_before_data_leaves_the_message_to_another(
+    redis_client: aioredis.Redis, redis_server: str, smtp: tuple[Sink, str]
+) -> None:
+    """A serve process is killed (SIGKILL) while the SMTP server holds its RCPT (no DATA yet); once the lease runs out a new process sends the message, once."""
+    sink, url = smtp
+    env = {"SPLENDOR_SMTP_URL": url, "SPLENDOR_MAIL_LEASE": "1", "SPLENDOR_LOGIN_RATE": "0"}
+    outbox = Outbox(redis_client)
+    sink.stall_envelope()
+    async with served(redis_server, env) as first:
+        async with httpx.AsyncClient(base_url=first.base) as http:
+            body = {"username": "Bo_2", "password": PASSWORD}
+            assert (await http.post("/api/accounts", json=body)).status_code == 201
+            r = await http.put("/api/me/email", json={"address": "bo@example.org"})
+            assert r.status_code == 200, r.text
+        assert await asyncio.to_thread(sink.arrived.wait, 60), "no RCPT reached the server"
+        [(ident, state)] = (await outbox.states()).items()
+        assert state["s"] == "claimed"  # no DATA: the message may be sent by another
+        first.process.kill()
+        first.process.wait(10)
+    sink.release()
+    async with served(redis_server, env):
+        await until("the message sent by the new process", lambda: sink.to("bo@example.org"))
+
+        async def sent() -> bool:
+            return ((await outbox.state(ident)) or {}).get("s") == "sent"
+
+        await until("the message settled sent", sent)
+    assert sink.arrivals.count("bo@example.org") == 1
+    assert len(sink.to("bo@example.org")) == 1
