@@ -57,6 +57,9 @@ log = logging.getLogger(__name__)
 SWEEP_MS: Final = 2_000  # a running tournament is looked at at least this often
 POLL_S: Final = 0.5  # the longest sleep: what another process made due is seen within it
 RETRY_S: Final = 0.05
+# How often a process gives every open tournament without a due time one (a process
+# that died between a tournament's creation and its due time left it without).
+HEAL_MS: Final = 60_000
 LEASE_MS: Final = 10_000
 BATCH: Final = 32
 AT_ONCE: Final = 8
@@ -142,6 +145,7 @@ class Director:
         self._ensured: set[str] = set()
         self._sleeper = Sleeper()
         self._closed = False
+        self._healed_ms = 0
         self._unsubscribe = [
             tournaments.subscribe(self._tournament_changed),
             games.subscribe(self._game_appended),
@@ -194,6 +198,10 @@ class Director:
         now = self.clock_ms()
         for schedule in self.schedules:
             await schedule.announce(self.tournaments, now)
+        if now - self._healed_ms >= HEAL_MS:
+            indexes = self.tournaments.indexes
+            await indexes.keep_due(await indexes.open_ids(), now)
+            self._healed_ms = now
         due = set(await self.tournaments.indexes.due(now, BATCH)) | self._poked
         self._poked = set()
         room = asyncio.Semaphore(AT_ONCE)

@@ -115,6 +115,11 @@ class TournamentIndexes:
         """A director looks at the tournament at ``at_ms`` (or at the next look)."""
         await self._r.zadd(TOURNAMENTS_DUE_KEY, {tournament_id: at_ms})
 
+    async def keep_due(self, tournament_ids: list[str], at_ms: int) -> None:
+        """Make each tournament due at ``at_ms`` unless it has a due time already."""
+        if tournament_ids:
+            await self._r.zadd(TOURNAMENTS_DUE_KEY, dict.fromkeys(tournament_ids, at_ms), nx=True)
+
     async def due(self, now_ms: int, limit: int) -> list[str]:
         ids = await self._r.zrangebyscore(TOURNAMENTS_DUE_KEY, "-inf", now_ms, start=0, num=limit)
         return [_text(t) for t in ids]

@@ -15,6 +15,7 @@ from events.tournament.log import GamePlayed, PlayerJoined, PlayersPaired
 from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.store.event_store import EventStore
+from server.store.keys import TOURNAMENTS_DUE_KEY
 from server.tournaments.director import Director, plan
 from server.tournaments.service import TournamentService
 from server.tournaments.store import decode_event
@@ -127,3 +128,17 @@ async def test_a_swiss_without_two_players_at_its_start_ends(
     await director.step(record.id)
     assert (await tournaments.get(record.id)).tournament.ended
     assert await tournaments.indexes.due(10**15, 10) == []
+
+
+async def test_a_tournament_that_lost_its_due_time_is_looked_at_again(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A process died between a tournament's creation and its due time: another process's director gives it one and pairs its players."""
+    one, two = process(redis_client), process(redis_client)
+    tid = await arena(one[1], PLAYERS[:2])
+    await redis_client.delete(TOURNAMENTS_DUE_KEY)
+    await two[2].tick()
+    assert await redis_client.zscore(TOURNAMENTS_DUE_KEY, tid) is not None
+    await two[2].tick()
+    paired = [e for e in await logged(one[1], tid) if isinstance(e, PlayersPaired)]
+    assert len(paired) == 1
