@@ -45,6 +45,7 @@ from server.games.projection import OVER
 from server.games.service import GameService
 from server.store.clients import RedisClient
 from server.store.keys import tournament_lease_key
+from server.tournaments.announcements import Announce
 from server.tournaments.games import GameOutcome, TournamentGames
 from server.tournaments.record import TournamentRecord, tournament_of_game
 from server.tournaments.schedule import Schedule
@@ -60,6 +61,8 @@ RETRY_S: Final = 0.05
 # How often a process gives every open tournament without a due time one (a process
 # that died between a tournament's creation and its due time left it without).
 HEAL_MS: Final = 60_000
+# A start is announced by the first look at or after it, within this long of it.
+ANNOUNCE_WITHIN_MS: Final = 600_000
 LEASE_MS: Final = 10_000
 BATCH: Final = 32
 AT_ONCE: Final = 8
@@ -130,6 +133,7 @@ class Director:
         games: GameService,
         *,
         schedules: tuple[Schedule, ...] = (),
+        announce: Announce | None = None,
         clock_ms: Callable[[], int] = _now_ms,
         lease_ms: int = LEASE_MS,
     ) -> None:
@@ -137,6 +141,8 @@ class Director:
         self.tournaments = tournaments
         self.games = TournamentGames(games)
         self.schedules = schedules
+        self.announce = announce
+        self._announced: set[str] = set()
         self.clock_ms = clock_ms
         self.lease_ms = lease_ms
         self._release = client.register_script(_RELEASE_LUA)
@@ -229,6 +235,20 @@ class Director:
             await self._release(keys=[lease], args=[self._holder])
         return True
 
+    async def _announce_start(self, record: TournamentRecord, now: int) -> None:
+        """Tell the players a tournament started, once a process (the mail layer sends
+        it once a tournament and account)."""
+        t = record.tournament
+        if self.announce is None or t.ended or record.id in self._announced:
+            return
+        if not t.starts_ms <= now < t.starts_ms + ANNOUNCE_WITHIN_MS:
+            return
+        self._announced.add(record.id)
+        try:
+            await self.announce(record)
+        except Exception:  # An e-mail lost must not stop the tournament.
+            log.exception("start of tournament %s not announced", record.id)
+
     async def step(self, tournament_id: str) -> TournamentRecord:
         """The look itself (``advance`` takes the lease around it; tests call it bare
         to race two processes on the append alone)."""
@@ -251,6 +271,7 @@ class Director:
         await service.heal(record)
         t = record.tournament
         now = self.clock_ms()
+        await self._announce_start(record, now)
         if t.ended:
             await service.indexes.not_due(tournament_id)
         elif now < t.starts_ms:
@@ -269,8 +290,9 @@ async def running_director(
     tournaments: TournamentService,
     games: GameService,
     schedules: tuple[Schedule, ...] = (),
+    announce: Announce | None = None,
 ) -> AsyncIterator[Director]:
     """This process's director, for as long as the context lasts."""
-    director = Director(client, tournaments, games, schedules=schedules)
+    director = Director(client, tournaments, games, schedules=schedules, announce=announce)
     async with running(director):
         yield director

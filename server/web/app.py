@@ -53,6 +53,7 @@ from server.store.durability import Durability
 from server.store.embedded_redis import EmbeddedRedis
 from server.store.event_store import EventStore
 from server.tools.ratings_rebuild import mending
+from server.tournaments.announcements import mail_announcer
 from server.tournaments.director import running_director
 from server.tournaments.schedule import parse_schedules
 from server.tournaments.service import TournamentService
@@ -275,7 +276,14 @@ async def beside_the_api(now: Running, settings: Settings) -> AsyncIterator[None
         # Tournaments: every process directs them, once each (server/tournaments/director.py).
         schedules = parse_schedules(settings.scheduled_tournaments)
         now.director = await stack.enter_async_context(
-            running_director(client, now.tournaments, service, schedules)
+            running_director(
+                client,
+                now.tournaments,
+                service,
+                schedules,
+                # Their start e-mailed to those who joined (docs/email.md), with mail on.
+                None if now.mail is None else mail_announcer(now.mail),
+            )
         )
         now.tournament_watches = await stack.enter_async_context(
             watching_tournaments(now.tournaments)

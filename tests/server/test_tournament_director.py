@@ -17,6 +17,7 @@ from server.games.service import GameService
 from server.store.event_store import EventStore
 from server.store.keys import TOURNAMENTS_DUE_KEY
 from server.tournaments.director import Director, plan
+from server.tournaments.record import TournamentRecord
 from server.tournaments.service import TournamentService
 from server.tournaments.store import decode_event
 
@@ -142,3 +143,30 @@ async def test_a_tournament_that_lost_its_due_time_is_looked_at_again(
     await two[2].tick()
     paired = [e for e in await logged(one[1], tid) if isinstance(e, PlayersPaired)]
     assert len(paired) == 1
+
+
+async def test_a_start_is_announced_once_to_who_joined(redis_client: aioredis.Redis) -> None:
+    """The director announces a tournament's start at its first look from the start on, once, to the record with its players (the mail layer e-mails them: docs/email.md)."""
+    now = [0]
+    games = GameService(EventStore(redis_client), Lobby(redis_client))
+    tournaments = TournamentService(redis_client, clock_ms=lambda: now[0])
+    told: list[tuple[str, list[str]]] = []
+
+    async def announce(record: TournamentRecord) -> None:
+        told.append((record.id, sorted(record.tournament.players)))
+
+    director = Director(
+        redis_client, tournaments, games, announce=announce, clock_ms=lambda: now[0]
+    )
+    record = await tournaments.open(
+        "tstart1", "arena", "duel", CLOCK, 1_000, name="A", created_by=None, duration_ms=10**9
+    )
+    assert record is not None
+    for player in PLAYERS[:2]:
+        await tournaments.join(record.id, player)
+    await director.step(record.id)
+    assert told == []
+    now[0] = 1_000
+    await director.step(record.id)
+    await director.step(record.id)
+    assert told == [("tstart1", ["p0", "p1"])]
