@@ -7,6 +7,7 @@ to make them, once."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import redis.asyncio as aioredis
 
@@ -170,3 +171,32 @@ async def test_a_start_is_announced_once_to_who_joined(redis_client: aioredis.Re
     await director.step(record.id)
     await director.step(record.id)
     assert told == [("tstart1", ["p0", "p1"])]
+
+
+async def test_two_processes_deciding_on_one_version_append_one_pairing(
+    redis_client: aioredis.Redis,
+) -> None:
+    """Two processes decide the pairing on the same version, the second appending only once the first has: the append at the expected version refuses it; it reads the first's pairing and finds nobody left to pair."""
+    one, two = process(redis_client), process(redis_client)
+    tid = await arena(one[1], PLAYERS)
+    first_done = asyncio.Event()
+    first_append, second_append = one[1].store.append, two[1].store.append
+
+    async def first(*args: Any, **kwargs: Any) -> int:
+        try:
+            return await first_append(*args, **kwargs)
+        finally:
+            first_done.set()
+
+    async def second(*args: Any, **kwargs: Any) -> int:
+        await first_done.wait()  # decided already, on the version both read
+        return await second_append(*args, **kwargs)
+
+    one[1].store.append = first  # type: ignore[method-assign]
+    two[1].store.append = second  # type: ignore[method-assign]
+    await asyncio.gather(
+        two[1].change(tid, lambda r, now: plan(r, now, {})),
+        one[1].change(tid, lambda r, now: plan(r, now, {})),
+    )
+    paired = [e for e in await logged(one[1], tid) if isinstance(e, PlayersPaired)]
+    assert len(paired) == 1 and len(paired[0].pairs) == 3
