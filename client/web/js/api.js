@@ -5,10 +5,12 @@
 import { lang, t } from "./i18n.js";
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  /** `reason`: the refusal's {key, args} when the server gave one (docs/reasons.md). */
+  constructor(status, code, message, reason = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.reason = reason;
   }
 }
 
@@ -68,7 +70,8 @@ async function request(method, path, { body, token } = {}) {
   if (!response.ok) {
     const code = (data && data.code) || `http_${response.status}`;
     const message = (data && data.message) || answered(response.status);
-    throw new ApiError(response.status, code, message);
+    const reason = data && data.reason && typeof data.reason.key === "string" ? data.reason : null;
+    throw new ApiError(response.status, code, message, reason);
   }
   return data;
 }
@@ -180,6 +183,45 @@ export function playerProfile(username) {
 /** The best `limit` players of a variant: {players: [{username, rating, games, bot}]}. */
 export function leaderboard(variant, limit = 100) {
   return request("GET", `/api/leaderboard/${encodeURIComponent(variant)}?limit=${limit}`);
+}
+
+// ---------------------------------------------------------------- tournaments (docs/tournaments.md)
+
+const tournament = (id) => `/api/tournaments/${encodeURIComponent(id)}`;
+
+/** {upcoming, running, finished}: lists of tournament summaries. */
+export function listTournaments() {
+  return request("GET", "/api/tournaments");
+}
+
+/** Create a tournament as the logged-in account: {tournament}. */
+export function createTournament(body) {
+  return request("POST", "/api/tournaments", { body });
+}
+
+/** {tournament, standings, games, podium, you}. */
+export function fetchTournament(id) {
+  return request("GET", tournament(id));
+}
+
+/** `what`: "join", "pause" or "leave" (the logged-in account): {you}. */
+export function tournamentAction(id, what) {
+  return request("POST", `${tournament(id)}/${what}`);
+}
+
+/** The tournament a game belongs to ({tournament}), or null for a game of none. */
+export async function tournamentOfGame(gameId) {
+  try {
+    return await request("GET", `/api/tournaments/of-game/${encodeURIComponent(gameId)}`);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/** A player's tournaments, newest first: {tournaments: [{tournament, rank, points, players}]}. */
+export function playerTournaments(username) {
+  return request("GET", `/api/players/${encodeURIComponent(username)}/tournaments`);
 }
 
 // ---------------------------------------------------------------- accounts (docs/accounts.md)

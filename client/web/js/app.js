@@ -8,6 +8,8 @@
 //   #/player/{username}  a player's profile (profile.js)
 //   #/leaderboard/{variant}  the best players of a variant (leaderboard.js)
 //   #/howto/{variant}[/{section}]  how to play a game, at a section (howto.js)
+//   #/tournaments      the tournaments, and creating one (tournaments.js)
+//   #/tournament/{id}  a tournament: standings, your game, games to watch (tournament.js)
 
 import { mountAccountBar } from "./account.js";
 import { showSeatLink } from "./device.js";
@@ -21,6 +23,8 @@ import { showLeaderboard } from "./leaderboard.js";
 import { showLobby } from "./lobby.js";
 import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
+import { showTournament } from "./tournament.js";
+import { showTournaments } from "./tournaments.js";
 import { variantName } from "./words.js";
 
 // Each route: its pattern, its page, its name (data-page, in English), its title, and
@@ -34,6 +38,8 @@ const ROUTES = [
   [/^#\/seat\/([^/?]+)(?:\?.*)?$/, (main, id) => showSeatLink(main, id), "Seat", () => tp("page", "Seat")],
   [/^#\/player\/([^/]+)\/?$/, (main, name) => showProfile(main, name), "Player", () => tp("page", "Player")],
   [/^#\/leaderboard(?:\/(classic|duel))?\/?$/, (main, variant) => showLeaderboard(main, variant || "classic"), "Leaderboard", () => tp("page", "Leaderboard"), variantName],
+  [/^#\/tournaments\/?$/, (main) => showTournaments(main), "Tournaments", () => tp("page", "Tournaments")],
+  [/^#\/tournament\/([^/]+)\/?$/, (main, id) => showTournament(main, id), "Tournament", () => tp("page", "Tournament")],
   [/^#\/howto\/(classic|duel)(?:\/([a-z0-9_-]+))?\/?$/, (main, variant, section) => showHowto(main, variant, section), "How to play", () => tp("page", "How to play"), variantName],
 ];
 
@@ -92,6 +98,7 @@ function translateFrame() {
   document.querySelector(".topnav").setAttribute("aria-label", t("Site"));
   text('.topnav a[href="#/"]', t("Lobby"));
   text('.topnav a[href^="#/leaderboard"]', t("Leaderboard"));
+  text('.topnav a[href="#/tournaments"]', t("Tournaments"));
   text("main > .loading", t("Loading…"));
 }
 

@@ -3,7 +3,7 @@
 
 import { TurnAlert } from "./attention.js";
 import { ChatPanel } from "./chat.js";
-import { ApiError, fetchCatalog, fetchEvents, fetchView, gameSummary } from "./api.js";
+import { ApiError, fetchCatalog, fetchEvents, fetchView, gameSummary, listTournaments, tournamentOfGame } from "./api.js";
 import { isMyTurn } from "./acting.js";
 import { Controls } from "./controls.js";
 import { h, mount } from "./dom.js";
@@ -33,6 +33,7 @@ import { DuelControls } from "./duel_controls.js";
 import { decorateDuel, renderDuelPlayers, renderDuelTable } from "./duel_table.js";
 import { roundOfView, roundsPlayed, turnsOf } from "./turns.js";
 import { Names, variantName } from "./words.js";
+import { countdown, KIND_WORDS, tickCountdowns, tournamentHref } from "./tournament_words.js";
 
 /** What draws and drives a table, per variant. */
 export const KITS = {
@@ -339,12 +340,26 @@ export async function showGame(main, gameId, mode) {
     }
   }
 
+  // The tournament the game belongs to (docs/tournaments.md "Pages"): its name as a
+  // link, and an arena's countdown to its end; null for a game of none.
+  let tournament = null;
+  findTournament(summary, gameId).then(
+    (found) => {
+      if (!found || left) return;
+      tournament = found;
+      headKey = null;
+      renderHead();
+    },
+    () => {},
+  );
+  const tournamentTimer = window.setInterval(() => tournament && tickCountdowns(headSlot), 1000);
+
   let headKey = null;
   function renderHead() {
     // Drawn again only when what it says changes (an open Share menu stays open).
     const line = view ? turnLine({ ...view, players_count: summary.players }, names, turnsOf(log.events.values()), log.lastVersion) : t("Connecting…");
     const problem = connection === "problem" && live.problem ? live.problem.message : null;
-    const key = JSON.stringify([connection, line, view ? view.status : null, problem, leave ? leave.key(view) : ""]);
+    const key = JSON.stringify([connection, line, view ? view.status : null, problem, leave ? leave.key(view) : "", tournament]);
     if (key === headKey) return;
     headKey = key;
     // Focus stays on the control it was on (Resign, Sound…) across the redraw.
@@ -354,6 +369,17 @@ export async function showGame(main, gameId, mode) {
         { class: "game-title" },
         h("h1", {}, `${variantName(summary.variant)} `, h("span", { class: "game-id" }, `#${gameId}`), " ", h("span", { class: "game-tags" }, gameTags(summary))),
         h("p", { class: "turn-line", id: "turn-line" }, line),
+        tournament
+          ? h(
+              "p",
+              { class: "tournament-line", id: "tournament-line", dataset: { tournament: tournament.id } },
+              h("span", { class: "tag tag-tournament" }, KIND_WORDS[tournament.kind] || tournament.kind),
+              " ",
+              h("a", { href: tournamentHref(tournament.id), dataset: { key: "tournament" } }, tournament.name),
+              " ",
+              tournament.kind === "arena" ? countdown(tournament, "tournament-countdown") : null,
+            )
+          : null,
       ),
       h(
         "div",
@@ -540,6 +566,7 @@ export async function showGame(main, gameId, mode) {
     forgetAccount();
     live.stop();
     window.clearInterval(waitedTimer);
+    window.clearInterval(tournamentTimer);
     lastMove.destroy();
     clocks.destroy();
     presence.destroy();
@@ -552,6 +579,22 @@ export async function showGame(main, gameId, mode) {
     chat.destroy();
     endDialog.remove();
   };
+}
+
+/**
+ * The tournament of a game, or null. A tournament's game is a rated game of two with a
+ * real-time clock, played while its tournament runs: only such a game, and only when a
+ * running tournament has its game and clock, is asked about (GET of-game answers 404
+ * for a game of none, and the page asks nothing it expects to be refused).
+ */
+async function findTournament(summary, gameId) {
+  const clock = summary.clock;
+  if (!summary.rated || summary.players !== 2 || !clock || !clock.initial) return null;
+  const { running = [] } = await listTournaments();
+  const candidate = running.some((s) => s.variant === summary.variant && s.clock && s.clock.initial === clock.initial && s.clock.increment === (clock.increment || 0));
+  if (!candidate) return null;
+  const found = await tournamentOfGame(gameId);
+  return found ? found.tournament : null;
 }
 
 const autoTaken = new Set(); // games whose seat this page load took back by itself

@@ -9,6 +9,7 @@ import { formatChange, formatNumber, formatRelative, t, tn, tp } from "./i18n.js
 import { reasonWords } from "./duel_words.js";
 import { howtoPanel } from "./howto.js";
 import { pairingPanel } from "./pairing.js";
+import { lobbyTournaments } from "./tournaments.js";
 import { mySeats, playerName, rememberName, rememberSeat } from "./seats.js";
 import { roundOfView } from "./turns.js";
 import { waitedWords } from "./waiting.js";
@@ -53,6 +54,7 @@ export function showLobby(main) {
         { class: "lobby-col" },
         pairing.panel,
         form,
+        lobbyTournaments(),
         howtoPanel(),
         h("section", { class: "panel", "aria-labelledby": "mine-title", id: "mine-panel", hidden: true }, h("h2", { id: "mine-title", class: "panel-title" }, t("Your games")), lists.mine),
       ),

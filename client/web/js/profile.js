@@ -2,13 +2,14 @@
 // over time (provisional until the account is on the leaderboard), its record and win
 // rate, and its newest games with replay links, a rated game that did not count said so.
 
-import { ApiError, playerProfile } from "./api.js";
+import { ApiError, playerProfile, playerTournaments } from "./api.js";
 import { h, listWords, mount } from "./dom.js";
 import { changeTag } from "./seatratings.js";
 import { formatDate, formatNumber, formatPercent, t, tn, tp } from "./i18n.js";
 import { botMark, LISTED, playerWords, RATED_VARIANTS } from "./leaderboard.js";
 import { ratingGraph } from "./ratinggraph.js";
 import { seatLabel, variantName } from "./words.js";
+import { kindLine, placeOfWords, tournamentHref, tournamentPoints } from "./tournament_words.js";
 
 export async function showProfile(main, username) {
   mount(main, h("p", { class: "loading" }, t("Loading…")));
@@ -34,7 +35,37 @@ export async function showProfile(main, username) {
         h("p", { class: "muted", id: "record" }, games ? recordWords(games, wins, rate) : t("No finished game yet.")),
         h("div", { class: "profile-ratings" }, RATED_VARIANTS.map((v) => ratingPanel(v, p.ratings[v], p.history[v] || []))),
       ),
+      p.bot ? null : tournamentsPanel(p.username),
       h("section", { class: "panel", "aria-labelledby": "games-title" }, h("h2", { id: "games-title", class: "panel-title" }, t("Games")), h("div", { class: "game-list", id: "player-games" }, p.games.length ? p.games.map((g) => gameRow(g)) : h("p", { class: "empty" }, t("No finished game yet.")))),
+    ),
+  );
+}
+
+/** The player's tournaments, newest first (GET /api/players/{username}/tournaments):
+ * each one's name as a link, what it was, the place and points; filled when it comes. */
+function tournamentsPanel(username) {
+  const list = h("div", { class: "game-list", id: "player-tournaments" }, h("p", { class: "muted" }, t("Loading…")));
+  const panel = h("section", { class: "panel", "aria-labelledby": "tournaments-title", id: "tournaments-panel" }, h("h2", { id: "tournaments-title", class: "panel-title" }, t("Tournaments")), list);
+  playerTournaments(username).then(
+    ({ tournaments }) => mount(list, tournaments.length ? tournaments.map(tournamentRow) : h("p", { class: "empty" }, t("No tournament yet."))),
+    (err) => mount(list, h("p", { class: "empty" }, err instanceof ApiError && err.status === 404 ? t("No tournament yet.") : err.message)),
+  );
+  return panel;
+}
+
+function tournamentRow(entry) {
+  const s = entry.tournament;
+  const running = s.status !== "finished";
+  return h(
+    "div",
+    { class: "game-row", dataset: { tournament: s.id, rank: String(entry.rank), points: String(entry.points) } },
+    h(
+      "div",
+      { class: "game-row-body" },
+      h("strong", { class: ["outcome", entry.rank === 1 && !running && "outcome-won"] }, running ? t("{place} so far", { place: placeOfWords(entry.rank, entry.players) }) : placeOfWords(entry.rank, entry.players)),
+      h("span", {}, tournamentPoints(entry.points)),
+      h("a", { href: tournamentHref(s.id), class: "tournament-name" }, s.name),
+      h("span", { class: "muted" }, t("{line} · {date}", { line: kindLine(s), date: formatDate(s.starts_ms) })),
     ),
   );
 }
