@@ -1,0 +1,343 @@
+"""The tournaments' pages (docs/tournaments.md "Pages"): an arena created with the form,
+joined by two accounts who are taken to their seats, its standings changing live on a
+spectator's page when the game ends; a Swiss round's pairings with its bye; a player's
+tournament history on the profile; the tournament page in Persian on a 360 px phone.
+
+The module runs its own server on its own Redis: its tournaments run for minutes, and
+the other browser tests' lists and tables never see them."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+
+from server.store.embedded_redis import EmbeddedRedis
+from tests.browser.conftest import DESKTOP, Console, ServerProcess
+from tests.browser.pages import Api, seat_record
+from tests.browser.strategy import choose, kind_of
+from tests.browser.test_accessibility import serious_violations
+from tests.browser.test_accounts import PASSWORD, new_username
+
+PHONE_360: ViewportSize = {"width": 360, "height": 740}
+LIVE_MS = 20_000  # the longest wait for a change pushed by the server (a busy machine)
+DASH = "\u2013"  # between the two players of a pairing
+PERSIAN_DIGITS = "".join(chr(0x06F0 + d) for d in range(10))
+
+
+def persian(n: int) -> str:
+    """``n`` in Persian digits, as the page writes numbers in Persian."""
+    return "".join(PERSIAN_DIGITS[int(d)] for d in str(n))
+
+
+@pytest.fixture(scope="module")
+def tserver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server process of this module's own, on a Redis of its own."""
+    redis = EmbeddedRedis(tmp_path_factory.mktemp("tournament-redis"))
+    redis.start()
+    process = ServerProcess(redis.url, tmp_path_factory.mktemp("tournament-logs"))
+    try:
+        yield process.start()
+    finally:
+        process.stop()
+        redis.stop()
+
+
+class Account:
+    """An account signed up over HTTP, with its session for the test's own requests."""
+
+    def __init__(self, base: str, prefix: str) -> None:
+        self.base = base
+        self.name = new_username(prefix)
+        self.http = httpx.Client(base_url=base, timeout=10)
+        r = self.http.post("/api/accounts", json={"username": self.name, "password": PASSWORD})
+        assert r.status_code == 201, r.text
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        r = self.http.post(path, json=body) if body is not None else self.http.post(path)
+        assert r.status_code in (200, 201), r.text
+        answer: dict[str, Any] = r.json()
+        return answer
+
+    def page(
+        self,
+        browser: Browser,
+        contexts: list[BrowserContext],
+        console: Console,
+        viewport: ViewportSize = DESKTOP,
+    ) -> Page:
+        """A browser page logged in to this account (its session's cookies)."""
+        context = browser.new_context(viewport=viewport, reduced_motion="reduce")
+        contexts.append(context)
+        context.add_cookies(
+            [
+                {"name": c.name, "value": c.value or "", "url": self.base}
+                for c in self.http.cookies.jar
+            ]
+        )
+        return console.watch(context.new_page(), self.name)
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def guest_page(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    console: Console,
+    name: str,
+    viewport: ViewportSize = DESKTOP,
+) -> Page:
+    context = browser.new_context(viewport=viewport, reduced_motion="reduce")
+    contexts.append(context)
+    return console.watch(context.new_page(), name)
+
+
+def tournament_of(base: str, tournament_id: str) -> dict[str, Any]:
+    r = httpx.get(f"{base}/api/tournaments/{tournament_id}", timeout=10)
+    assert r.status_code == 200, r.text
+    found: dict[str, Any] = r.json()
+    return found
+
+
+def standing(page: Page, player: str) -> Any:
+    return page.locator(f'#standings tr[data-player="{player}"]')
+
+
+def test_an_arena_s_standings_change_live_when_its_game_ends(
+    browser: Browser, contexts: list[BrowserContext], console: Console, tserver: ServerProcess
+) -> None:
+    """Ana creates an arena with the form (at once, 10 min, 10+5) and joins it; Ben joins
+    on his page and both are taken to their seats at once; Ana's table names the
+    tournament with a link and counts down to its end; a guest's tournament page lists
+    the game to watch, and when Ana resigns after two moves each, the guest sees Ben
+    with 2 points and both with one game, pushed over the socket (the page never reloads);
+    axe finds no serious violation on the list nor on the arena's page."""
+    ana, ben = Account(tserver.base, "Ana"), Account(tserver.base, "Ben")
+    api = Api(tserver.base)
+    try:
+        host = ana.page(browser, contexts, console)
+        host.goto(f"{tserver.base}/#/tournaments")
+        expect(host.locator("#new-tournament")).to_be_visible()
+        found = serious_violations(host, "the tournaments' list")
+        host.fill("#tournament-name", "Evening arena")
+        host.check("#kind-arena")
+        host.select_option("#tournament-variant", "classic")
+        host.select_option("#tournament-clock", "10+5")
+        host.select_option("#tournament-duration", "10")
+        host.select_option("#tournament-start", "0")
+        host.click("#create-tournament")
+        host.wait_for_url("**/#/tournament/*")
+        tournament_id = host.url.rsplit("/", 1)[1]
+        expect(host.locator("#tournament-title")).to_have_text("Evening arena")
+        expect(host.locator("#tournament-kind")).to_have_text("Arena · Splendor · 10+5")
+        expect(host.locator("#tournament-status")).to_have_text("Running", timeout=LIVE_MS)
+        expect(host.locator("#tournament-countdown")).to_contain_text("Ends in")
+        host.click("#tournament-join")
+        expect(host.locator("#tournament-state")).to_have_text(
+            "Waiting for an opponent: your next game starts as soon as one is free."
+        )
+        expect(standing(host, ana.name)).to_have_attribute("data-points", "0")
+
+        guest = guest_page(browser, contexts, console, "guest")
+        guest.goto(f"{tserver.base}/#/tournament/{tournament_id}")
+        expect(guest.locator("#tournament-connection")).to_have_attribute("data-state", "live")
+        expect(guest.locator("#tournament-log-in")).to_be_visible()
+        guest.evaluate("window.stayed = true")
+
+        rival = ben.page(browser, contexts, console)
+        rival.goto(f"{tserver.base}/#/tournament/{tournament_id}")
+        expect(rival.locator("#tournament-connection")).to_have_attribute("data-state", "live")
+        rival.click("#tournament-join")
+        # Paired at once: both go to their seats by themselves.
+        host.wait_for_url("**/#/play/*", timeout=LIVE_MS)
+        rival.wait_for_url("**/#/play/*", timeout=LIVE_MS)
+        game_id = host.url.rsplit("/", 1)[1]
+        assert rival.url.endswith(f"/#/play/{game_id}")
+        watch = guest.locator(f'#games-in-play .game-row[data-game="{game_id}"]')
+        expect(watch).to_be_visible(timeout=LIVE_MS)
+        expect(watch.locator('a[data-key="watch"]')).to_have_attribute("href", f"#/watch/{game_id}")
+
+        line = host.locator("#tournament-line")
+        expect(line.locator("a")).to_have_text("Evening arena")
+        expect(line.locator("a")).to_have_attribute("href", f"#/tournament/{tournament_id}")
+        expect(line.locator("#tournament-countdown")).to_contain_text("Ends in")
+
+        # Two moves each (over HTTP, with each page's own seat), then Ana resigns on her page.
+        for page in (host, rival):
+            expect(page.locator("#table")).to_have_attribute("data-status", "live")
+        tokens = {
+            seat_record(p, game_id)["seat"]: seat_record(p, game_id)["token"] for p in (host, rival)
+        }
+        catalog = api.catalog()
+        used: set[str] = set()
+        for _ in range(4):
+            seat = api.view(game_id)["turn"]["seat"]
+            action = choose(api.view(game_id, tokens[seat]), catalog, used)
+            used.add(kind_of(action))
+            api.command(game_id, tokens[seat], action)
+        host.click("#resign-game")
+        host.click("#resign-confirm")
+        expect(host.locator("#result-banner")).to_be_visible()
+
+        expect(standing(guest, ben.name)).to_have_attribute("data-points", "2", timeout=LIVE_MS)
+        expect(standing(guest, ben.name)).to_have_attribute("data-games", "1")
+        expect(standing(guest, ben.name)).to_have_attribute("data-rank", "1")
+        expect(standing(guest, ana.name)).to_have_attribute("data-points", "0")
+        expect(standing(guest, ana.name)).to_have_attribute("data-games", "1")
+        expect(guest.locator(f'#games-over .game-row[data-game="{game_id}"]')).to_contain_text(
+            f"{ben.name} won"
+        )
+        assert guest.evaluate("window.stayed") is True, "the guest's page reloaded"
+        found += serious_violations(guest, "an arena's page")
+        assert found == []
+        assert console.unexpected() == []
+    finally:
+        api.close()
+        ana.close()
+        ben.close()
+
+
+@pytest.fixture(scope="module")
+def swiss(tserver: ServerProcess) -> Iterator[dict[str, Any]]:
+    """A Swiss of 3 rounds joined by three accounts before it starts, once its first
+    round is paired: {"id", "players": [names], "game": the round's game}."""
+    players = [Account(tserver.base, p) for p in ("Cid", "Dot", "Eli")]
+    try:
+        made = players[0].post(
+            "/api/tournaments",
+            {
+                "kind": "swiss",
+                "variant": "duel",
+                "clock": {"initial": 600, "increment": 5},
+                "starts_in_s": 8,
+                "rounds": 3,
+                "name": "Swiss evening",
+            },
+        )
+        summary = made["tournament"]
+        for player in players:
+            player.post(f"/api/tournaments/{summary['id']}/join")
+        now_ms = time.time() * 1000
+        assert now_ms < summary["starts_ms"], "the players joined after the start"
+        deadline = time.monotonic() + 30
+        while True:
+            found = tournament_of(tserver.base, summary["id"])
+            if found["tournament"]["round"] >= 1 and found["games"]:
+                break
+            assert time.monotonic() < deadline, f"round 1 was never paired: {found}"
+            time.sleep(0.2)
+        yield {"id": summary["id"], "players": [p.name for p in players], "game": found["games"][0]}
+    finally:
+        for player in players:
+            player.close()
+
+
+def test_a_swiss_round_s_pairings_and_its_bye_show(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    console: Console,
+    tserver: ServerProcess,
+    swiss: dict[str, Any],
+) -> None:
+    """A guest's page of a Swiss of three shows "Round 1 of 3", the round's one game with
+    its two players (first seat first) and Watch, the third player as without a game
+    this round, and the standings with their Buchholz and Sonneborn-Berger columns;
+    axe finds no serious violation there."""
+    page = guest_page(browser, contexts, console, "guest")
+    page.goto(f"{tserver.base}/#/tournament/{swiss['id']}")
+    expect(page.locator("#tournament-kind")).to_have_text("Swiss · Splendor Duel · 10+5 · 3 rounds")
+    expect(page.locator("#tournament-round")).to_have_text("Round 1 of 3")
+    pairings = page.locator("#pairings")
+    expect(pairings.locator(".panel-title")).to_have_text("Pairings of round 1")
+    game = swiss["game"]
+    row = pairings.locator(f'.game-row[data-game="{game["game_id"]}"]')
+    expect(row.locator(".pairing")).to_have_text(f"{game['first']} {DASH} {game['second']}")
+    expect(row.locator('a[data-key="watch"]')).to_be_visible()
+    (bye,) = [p for p in swiss["players"] if p not in (game["first"], game["second"])]
+    expect(page.locator("#not-paired")).to_have_text(f"Without a game this round: {bye}")
+    header = page.locator("#standings thead th")
+    expect(header).to_have_count(6)
+    expect(header.nth(4).locator("abbr")).to_have_attribute(
+        "title", "Buchholz: the sum of the opponents' points"
+    )
+    expect(page.locator("#standings tbody tr")).to_have_count(3)
+    assert serious_violations(page, "a Swiss's page") == []
+    assert console.unexpected() == []
+
+
+def test_the_profile_lists_the_player_s_tournaments(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    console: Console,
+    tserver: ServerProcess,
+    swiss: dict[str, Any],
+) -> None:
+    """A player's profile lists the Swiss they play in: its name linking to it, their
+    place among the three "so far" while it runs, their points, and what it is."""
+    player = swiss["players"][0]
+    page = guest_page(browser, contexts, console, "guest")
+    page.goto(f"{tserver.base}/#/player/{player}")
+    row = page.locator(f'#player-tournaments .game-row[data-tournament="{swiss["id"]}"]')
+    expect(row).to_be_visible()
+    found = tournament_of(tserver.base, swiss["id"])
+    mine = next(s for s in found["standings"] if s["player"] == player)
+    rank_words = {1: "1st", 2: "2nd", 3: "3rd"}[mine["rank"]]
+    expect(row.locator(".outcome")).to_have_text(f"{rank_words} of 3 so far")
+    expect(row).to_have_attribute("data-points", str(mine["points"]))
+    expect(row.locator("a.tournament-name")).to_have_text("Swiss evening")
+    expect(row.locator("a.tournament-name")).to_have_attribute(
+        "href", f"#/tournament/{swiss['id']}"
+    )
+    expect(row).to_contain_text("Swiss · Splendor Duel · 10+5 · 3 rounds")
+    assert console.unexpected() == []
+
+
+# Every visible element of the page's <main> that reaches past the screen's sides.
+OUT_OF_SCREEN = """() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  for (const el of document.querySelectorAll('main *')) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || el.closest('.table-scroll')) continue;
+    if (r.left < -0.5 || r.right > width + 0.5) out.push(`${el.tagName}.${el.className}: ${r.left}-${r.right}`);
+  }
+  const scroll = document.querySelector('.table-scroll');
+  if (scroll && scroll.scrollWidth > scroll.clientWidth + 0.5) out.push('the standings scroll sideways');
+  return out;
+}"""
+
+
+def test_the_tournament_page_fits_a_360_px_phone_in_persian(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    console: Console,
+    tserver: ServerProcess,
+    swiss: dict[str, Any],
+) -> None:
+    """In Persian on a 360 px phone the Swiss's page is right to left, nothing reaches
+    past the screen's sides (the six columns of the standings included), the head's
+    round and the standings' numbers are in Persian digits, and a guest is offered to
+    log in to join."""
+    page = guest_page(browser, contexts, console, "guest", PHONE_360)
+    page.goto(f"{tserver.base}/?lang=fa#/tournament/{swiss['id']}")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("#standings tbody tr")).to_have_count(3)
+    expect(page.locator("#pairings .game-row")).to_have_count(1)
+    assert page.evaluate(OUT_OF_SCREEN) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    expect(page.locator("#tournament-round")).to_contain_text(persian(1))
+    expect(page.locator("#tournament-round")).to_contain_text(persian(3))
+    points = page.locator("#standings tbody .standing-points").all_inner_texts()
+    assert all(p and all(c in PERSIAN_DIGITS for c in p) for p in points), points
+    head = page.locator("#tournament-head").bounding_box()
+    title = page.locator("#tournament-title").bounding_box()
+    assert head and title and title["x"] + title["width"] > head["x"] + head["width"] - 40, (
+        "the title does not start at the right"
+    )
+    expect(page.locator("#tournament-log-in")).to_be_visible()
+    assert console.unexpected() == []
