@@ -266,6 +266,9 @@ class Director:
                 await self.games.ensure(record, entry)
                 self._ensured.add(entry.game_id)
                 made = True
+        if record.made < record.last_paired:
+            await service.store.mark_made(tournament_id, record.last_paired)
+            record.made = record.last_paired
         if made:
             await service.announce(tournament_id)  # its pages: the games exist now
         await service.heal(record)

@@ -59,6 +59,7 @@ class GameEntry:
     first: str
     second: str
     round: int
+    version: int  # of its PlayersPaired
     status: Literal["live", "over"] = "live"
     winner: str | None = None
 
@@ -75,6 +76,10 @@ class TournamentRecord:
     # Each player's game in play (its entry), by player.
     playing: dict[str, GameEntry] = field(default_factory=dict)
     ended_ms: int | None = None
+    # The version up to which every pairing's games exist (read from the meta).
+    made: int = 0
+    # The version of the last PlayersPaired.
+    last_paired: int = 0
 
     @property
     def tournament(self) -> Tournament:
@@ -91,9 +96,10 @@ class TournamentRecord:
         self.state = evolve(self.state, event)
         self.version = version
         if isinstance(event, PlayersPaired):
+            self.last_paired = version
             for i, pair in enumerate(event.pairs):
                 entry = GameEntry(
-                    game_id_of(self.id, version, i), pair.first, pair.second, event.round
+                    game_id_of(self.id, version, i), pair.first, pair.second, event.round, version
                 )
                 self.games.append(entry)
                 self.playing[pair.first] = entry
@@ -112,6 +118,10 @@ class TournamentRecord:
         """The games whose result the tournament waits for, oldest first."""
         unique = {entry.game_id: entry for entry in self.playing.values()}
         return sorted(unique.values(), key=lambda e: tournament_of_game(e.game_id) or ("", 0, 0))
+
+    def shown(self, entry: GameEntry) -> bool:
+        """Whether the entry's game exists (the director made it after its pairing)."""
+        return entry.version <= self.made
 
     def entry_of(self, game_id: str) -> GameEntry | None:
         return next((g for g in self.games if g.game_id == game_id), None)

@@ -49,6 +49,8 @@ class TournamentRepository:
             raise not_found("tournament.not_found", tournament=tournament_id)
         if not record.meta:
             record.meta = await self.store.meta(tournament_id)
+        if record.made < record.last_paired:  # until its games are known made
+            record.made = await self.store.made(tournament_id)
         self._remember(record)
         return record
 

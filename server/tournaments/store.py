@@ -1,6 +1,7 @@
 """A tournament's log: one Redis stream per tournament, appended with an expected
 version in one script, and its meta hash (name, creator, creation time), written by
-the same script with the first event. Both keys carry the tournament's hash tag
+the same script with the first event, and then the version up to which every
+pairing's games are made (``made``). Both keys carry the tournament's hash tag
 (server/store/keys.py), so the script runs in one cluster slot.
 
 The stream is laid out as a game's (server/store/event_store.py): entry id
@@ -40,6 +41,13 @@ end
 return {0, v}
 """
 
+# KEYS[1] meta. ARGV[1] a version whose pairings' games are all made. Kept if higher.
+_MADE_LUA: Final = """
+local old = tonumber(redis.call('HGET', KEYS[1], 'made') or '0')
+if tonumber(ARGV[1]) > old then redis.call('HSET', KEYS[1], 'made', ARGV[1]) end
+return 1
+"""
+
 _encoder = msgspec.json.Encoder()
 _decoder: msgspec.json.Decoder[TournamentEvent] = msgspec.json.Decoder(TournamentEvent)
 
@@ -73,6 +81,7 @@ class TournamentStore:
     def __init__(self, client: RedisClient) -> None:
         self.client = client
         self._append = client.register_script(_APPEND_LUA)
+        self._made = client.register_script(_MADE_LUA)
 
     async def append(
         self,
@@ -106,3 +115,12 @@ class TournamentStore:
 
     async def version(self, tournament_id: str) -> int:
         return int(await self.client.xlen(tournament_events_key(tournament_id)))
+
+    async def mark_made(self, tournament_id: str, version: int) -> None:
+        """Every game paired up to ``version`` exists (the director made them)."""
+        await self._made(keys=[tournament_meta_key(tournament_id)], args=[version])
+
+    async def made(self, tournament_id: str) -> int:
+        """The version up to which every pairing's games exist."""
+        raw = await self.client.hget(tournament_meta_key(tournament_id), "made")
+        return 0 if raw is None else int(raw)

@@ -83,7 +83,7 @@ def detail(record: TournamentRecord, now_ms: int) -> dict[str, Any]:
                 "status": g.status,
                 "winner": g.winner,
             }
-            for g in reversed(record.games[-GAMES_SHOWN:])
+            for g in reversed([g for g in record.games if record.shown(g)][-GAMES_SHOWN:])
         ],
         "podium": [line["player"] for line in lines[:PODIUM]] if finished else None,
     }
@@ -122,5 +122,5 @@ def you(record: TournamentRecord, username: str | None) -> dict[str, Any] | None
         "joined": p is not None,
         "paused": p is not None and not p.active and not p.left,
         "left": p is not None and p.left,
-        "game_id": None if playing is None else playing.game_id,
+        "game_id": None if playing is None or not record.shown(playing) else playing.game_id,
     }

@@ -30,7 +30,7 @@ class _Watch:
 
     def __init__(self) -> None:
         self.sockets: set[asyncio.Queue[str]] = set()
-        self.version = -1
+        self.version: tuple[int, int] = (-1, -1)
         self.wake = asyncio.Event()
 
 
@@ -46,7 +46,7 @@ class TournamentWatches:
     async def _changed(self, tournament_id: str) -> None:
         watch = self._watches.get(tournament_id)
         if watch is not None:
-            watch.version = -1  # sent again even at the same version (its games made)
+            watch.version = (-1, -1)  # sent again
             watch.wake.set()
 
     def follow(self, tournament_id: str, queue: asyncio.Queue[str]) -> None:
@@ -83,10 +83,10 @@ class TournamentWatches:
     async def _send_if_changed(self, tournament_id: str, watch: _Watch) -> None:
         watch.wake.clear()
         record = await self.service.get(tournament_id)
-        if record.version == watch.version:
+        if (record.version, record.made) == watch.version:
             return
         page = {"type": "tournament", **await self.service.page(record)}
-        watch.version = record.version
+        watch.version = (record.version, record.made)
         text = _encode(page).decode()
         for queue in list(watch.sockets):
             queue.put_nowait(text)

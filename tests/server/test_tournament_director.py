@@ -17,6 +17,7 @@ from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.store.event_store import EventStore
 from server.store.keys import TOURNAMENTS_DUE_KEY
+from server.tournaments import views
 from server.tournaments.director import Director, plan
 from server.tournaments.record import TournamentRecord
 from server.tournaments.service import TournamentService
@@ -100,12 +101,24 @@ async def test_a_game_over_is_recorded_once_by_racing_directors(
 async def test_games_lost_with_a_process_are_made_once_by_the_next_look(
     redis_client: aioredis.Redis,
 ) -> None:
-    """A process appends the pairing and dies before making the games; the next look (another process, twice) makes each game once, seated."""
+    """A process appends the pairing and dies before making the games: no page shows those games meanwhile; the next look (another process, twice) makes each game once, seated, and the pages show them."""
     one, two = process(redis_client), process(redis_client)
     tid = await arena(one[1], PLAYERS[:4])
     await one[1].change(tid, lambda r, now: plan(r, now, {}))
     assert await game_ids(redis_client) == []
+    # Until its game is made, nobody is shown a game to go to.
+    record = await two[1].get(tid)
+    assert views.you(record, "p0") == {
+        "joined": True,
+        "paused": False,
+        "left": False,
+        "game_id": None,
+    }
+    assert views.detail(record, 0)["games"] == []
     await two[2].step(tid)
+    record = await one[1].get(tid)
+    assert views.you(record, "p0")["game_id"] is not None  # type: ignore[index]
+    assert len(views.detail(record, 0)["games"]) == 2
     await process(redis_client)[2].step(tid)
     ids = await game_ids(redis_client)
     assert len(ids) == 2
