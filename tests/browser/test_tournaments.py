@@ -1,7 +1,8 @@
 """The tournaments' pages (docs/tournaments.md "Pages"): an arena created with the form,
 joined by two accounts who are taken to their seats, its standings changing live on a
 spectator's page when the game ends; a Swiss round's pairings with its bye; a player's
-tournament history on the profile; the tournament page in Persian on a 360 px phone.
+tournament history on the profile; the tournament page in Persian on a 360 px phone;
+pause, resume and leave, a refusal in words; a finished Swiss's podium.
 
 The module runs its own server on its own Redis: its tournaments run for minutes, and
 the other browser tests' lists and tables never see them."""
@@ -341,3 +342,116 @@ def test_the_tournament_page_fits_a_360_px_phone_in_persian(
     )
     expect(page.locator("#tournament-log-in")).to_be_visible()
     assert console.unexpected() == []
+
+
+def test_a_player_pauses_resumes_and_leaves_and_refusals_are_in_words(
+    browser: Browser, contexts: list[BrowserContext], console: Console, tserver: ServerProcess
+) -> None:
+    """An account that already has two tournaments of its own planned is told so in words
+    by the form; on one of them it joins, pauses (its row marked paused, Resume
+    offered), resumes, and leaves after confirming (its row marked left, no button left)."""
+    fay = Account(tserver.base, "Fay")
+    try:
+        made = [
+            fay.post(
+                "/api/tournaments",
+                {
+                    "kind": "arena",
+                    "variant": "duel",
+                    "clock": {"initial": 180, "increment": 2},
+                    "starts_in_s": 3600,
+                    "duration_min": 30,
+                },
+            )["tournament"]
+            for _ in range(2)
+        ]
+        page = fay.page(browser, contexts, console)
+        page.goto(f"{tserver.base}/#/tournaments")
+        expect(
+            page.locator(f'#upcoming-tournaments [data-tournament="{made[0]["id"]}"]')
+        ).to_be_visible()
+        page.click("#create-tournament")
+        expect(page.locator("#create-tournament-error")).to_have_text(
+            "You may have at most 2 tournaments of yours planned or running."
+        )
+        page.click(f'#upcoming-tournaments [data-tournament="{made[0]["id"]}"] a[data-key="open"]')
+        expect(page.locator("#tournament-countdown")).to_contain_text("Starts in")
+        page.click("#tournament-join")
+        expect(page.locator("#tournament-state")).to_have_text(
+            "You are in: your first game comes when the tournament starts."
+        )
+        page.click("#tournament-pause")
+        expect(standing(page, fay.name)).to_have_attribute("data-paused", "true")
+        expect(standing(page, fay.name).locator(".tag-paused")).to_have_text("paused")
+        expect(page.locator("#tournament-state")).to_have_text(
+            "Paused: you are not paired until you resume."
+        )
+        page.click("#tournament-join")  # Resume
+        expect(standing(page, fay.name)).to_have_attribute("data-paused", "false")
+        page.click("#tournament-leave")
+        expect(page.locator("#tournament-leave-confirm")).to_be_visible()
+        page.click("#tournament-leave-yes")
+        expect(standing(page, fay.name)).to_have_attribute("data-left", "true")
+        expect(standing(page, fay.name).locator(".tag-left")).to_have_text("left")
+        expect(page.locator("#tournament-state")).to_have_text(
+            "You left this tournament: your points stay in the standings."
+        )
+        expect(page.locator("#tournament-you button")).to_have_count(0)
+        assert console.unexpected(("409",)) == []
+    finally:
+        fay.close()
+
+
+def test_a_finished_swiss_shows_its_podium(
+    browser: Browser, contexts: list[BrowserContext], console: Console, tserver: ServerProcess
+) -> None:
+    """A Swiss of two ends after its one possible round (no rematch): once the game is
+    resigned after two moves each, a guest's page, open since the round began, shows
+    it finished with the winner on the podium's first place and the loser second."""
+    gil, hal = Account(tserver.base, "Gil"), Account(tserver.base, "Hal")
+    api = Api(tserver.base)
+    try:
+        summary = gil.post(
+            "/api/tournaments",
+            {
+                "kind": "swiss",
+                "variant": "classic",
+                "clock": {"initial": 600, "increment": 5},
+                "starts_in_s": 5,
+                "rounds": 3,
+            },
+        )["tournament"]
+        for player in (gil, hal):
+            player.post(f"/api/tournaments/{summary['id']}/join")
+        assert time.time() * 1000 < summary["starts_ms"], "the players joined after the start"
+        page = guest_page(browser, contexts, console, "guest")
+        page.goto(f"{tserver.base}/#/tournament/{summary['id']}")
+        row = page.locator("#pairings .game-row")
+        expect(row).to_have_count(1, timeout=LIVE_MS)
+        game_id = row.get_attribute("data-game")
+        assert game_id
+        tokens: dict[int, str] = {}
+        for player in (gil, hal):
+            seat = player.post(f"/api/games/{game_id}/seat-token")
+            tokens[seat["seat"]] = seat["token"]
+        catalog = api.catalog()
+        used: set[str] = set()
+        for _ in range(4):
+            turn = api.view(game_id)["turn"]["seat"]
+            action = choose(api.view(game_id, tokens[turn]), catalog, used)
+            used.add(kind_of(action))
+            api.command(game_id, tokens[turn], action)
+        first = api.view(game_id)["turn"]["seat"]
+        api.command(game_id, tokens[first], {"kind": "resign"})
+        names = {s["seat"]: s["account"] for s in api.summary(game_id)["seats"]}
+        expect(page.locator("#tournament-status")).to_have_text("Finished", timeout=LIVE_MS)
+        podium = page.locator("#podium li")
+        expect(podium).to_have_count(2)
+        expect(podium.nth(0)).to_have_attribute("data-player", names[1 - first])
+        expect(podium.nth(0).locator(".podium-place")).to_have_text("1st place")
+        expect(podium.nth(1)).to_have_attribute("data-player", names[first])
+        assert console.unexpected() == []
+    finally:
+        api.close()
+        gil.close()
+        hal.close()
