@@ -246,6 +246,13 @@ class Mail:
         self, service: GameService, account: str, notices: list[Notice], now_ms: int
     ) -> int:
         live = [n for n in notices if await _still_to_move(service, n, now_ms)]
+        # A notice e-mailed already comes back when another process's hook (or this
+        # one's after a restart) sees its turn again: it is dropped here, since the
+        # script below refuses a whole e-mail holding one, which would lose the
+        # other games folded with it.
+        if live:
+            marks = await self.client.mget([mail_once_key(n.once) for n in live])
+            live = [n for n, mark in zip(live, marks, strict=True) if mark is None]
         if not live:
             return 0
         record = await self.addresses.get(account)

@@ -22,7 +22,7 @@ from starlette.applications import Starlette
 from events import clock as clocks
 from server.common.settings import Settings, SettingsError
 from server.mail.addresses import RESEND_MS
-from server.mail.mail import HOUR_MS, announce_tournament, now_ms, reminder_lead_ms
+from server.mail.mail import HOUR_MS, Mail, announce_tournament, now_ms, reminder_lead_ms
 from server.mail.smtp import SmtpServer
 from server.mail.worker import MailWorker
 from server.store.keys import MAIL_NOTICES_KEY, account_email_key
@@ -416,6 +416,41 @@ async def test_an_account_gets_at_most_one_email_an_hour_the_rest_folded(
         assert games[0].id not in folded.body
         await worker.turn(start + 2 * HOUR_MS)
         assert len(sink.to(ADDRESSES["Ana_1"])) == 2
+
+
+async def test_a_notice_written_again_elsewhere_drops_no_other_games_email(
+    app: Starlette, worker: MailWorker, sink: Sink, redis_client: aioredis.Redis
+) -> None:
+    """A turn's notice written again by another process (its hook after another append of the turn), once e-mailed, is folded out: the other game's e-mail waiting with it at the hour's end is still sent."""
+    async with players(app, worker, sink, "Ana_1", "Bo_2") as held:
+        x, y = [await correspondence_game(held) for _ in range(2)]
+        for game in (x, y):  # Bo to move in each
+            if await to_move(held["Ana_1"], game) == "Ana_1":
+                await play(held["Ana_1"], game, "Ana_1")
+        await worker.turn(now_ms())
+        sink.received.clear()
+        start = now_ms() + 2 * HOUR_MS  # any hour of the setup's e-mails is over
+        await play(held["Bo_2"], x, "Bo_2")
+        await play(held["Ana_1"], x, "Ana_1")
+        await worker.turn(start)
+        [first] = sink.to(ADDRESSES["Bo_2"])
+        assert x.id in first.subject
+        # Another process's hook sees the same turn of x and writes its notices again.
+        now = running(app)
+        assert now.mail is not None
+        elsewhere = Mail(now.redis, now.mail.settings, now.accounts)
+        repository = now.service.repository
+        lock = repository.lock(x.id)
+        async with lock:
+            await elsewhere.turn_passed(await repository.get(x.id, lock))
+        await worker.turn(start + 60_000)
+        await play(held["Bo_2"], y, "Bo_2")
+        await play(held["Ana_1"], y, "Ana_1")
+        await worker.turn(start + 10 * 60_000)
+        assert len(sink.to(ADDRESSES["Bo_2"])) == 1
+        await worker.turn(start + HOUR_MS)
+        [_, folded] = sink.to(ADDRESSES["Bo_2"])
+        assert y.id in folded.subject and x.id not in folded.body
 
 
 async def test_the_unsubscribe_link_turns_the_emails_off(
