@@ -25,6 +25,7 @@ from catalogs import text_direction, translations
 from server.common.errors import ServiceError
 from server.mail.mail import Mail, verify_token
 from server.web.languages import request_language
+from server.web.request_parts import read_body
 from server.web.state import running
 
 __all__ = ["mail_routes"]
@@ -102,8 +103,10 @@ async def unsubscribe(request: Request) -> Response:
     """``POST /mail/unsubscribe?token=``: the e-mails of games and tournaments off."""
     lang = await request_language(request)
     _ = translations(lang, "server").gettext
-    await request.body()  # "List-Unsubscribe=One-Click" (RFC 8058), or the page's form
     try:
+        # "List-Unsubscribe=One-Click" (RFC 8058), or the page's form: read within
+        # the server's limit, since anyone may POST here without a session.
+        await read_body(request)
         mail = _mail(request)
         ident = await mail.unsubscribed_account(request.query_params.get("token", ""))
         if ident is None:

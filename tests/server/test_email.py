@@ -488,6 +488,21 @@ async def test_the_unsubscribe_link_turns_the_emails_off(
         assert r.status_code == 200 and r.json()["notify"] is True
 
 
+async def test_an_unsubscribe_post_past_the_body_limit_is_refused_unread(
+    app: Starlette, worker: MailWorker, sink: Sink
+) -> None:
+    """The one-click unsubscribe POST, which takes no session, refuses a body past the server's limit (400 bad_request) and changes nothing, as every other route does."""
+    async with players(app, worker, sink, "Ana_1") as held:
+        mail = running(app).mail
+        assert mail is not None
+        path = f"/mail/unsubscribe?token={await mail.unsubscribe_token('Ana_1')}"
+        limit = mail.settings.max_body_bytes
+        async with client(app) as stranger:
+            r = await stranger.post(path, content=b"x" * (limit + 1))
+            assert r.status_code == 400 and 'data-code="bad_request"' in r.text
+        assert (await held["Ana_1"].get("/api/me/email")).json()["notify"] is True
+
+
 async def test_a_tournaments_start_is_announced_once_to_verified_players(
     app: Starlette, worker: MailWorker, sink: Sink
 ) -> None:
