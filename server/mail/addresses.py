@@ -13,7 +13,9 @@ or an unsubscribe link).
 
 The verification link's token is ``<account id>.<secret>``: the id finds the record,
 the secret (``secrets.token_urlsafe(32)``) is kept as its digest only and is single
-use: following the link clears it.
+use: following the link clears it. It is written only beside the address it is
+e-mailed to (the script checks which address the hash holds), so that a link resent
+to one address while another request sets a new one never verifies the new one.
 """
 
 from __future__ import annotations
@@ -47,20 +49,19 @@ MAX_ADDRESS: Final = 254
 # character, a dot in the domain. The link that is sent is the real check.
 ADDRESS: Final = re.compile(r"[^@\s<>\"',;:()\[\]\\]{1,64}@[A-Za-z0-9.-]+\.[A-Za-z0-9-]{2,}")
 
-# KEYS[1] the account, KEYS[2] its e-mail hash. ARGV: field, value pairs to write
-# (the hash emptied first when ARGV[1] is 'replace'). Nothing is written to a
-# deleted (or never made) account: 0.
+# KEYS[1] the account, KEYS[2] its e-mail hash. ARGV[1] 'replace' (the hash emptied
+# first) or 'merge'; ARGV[2] the address the hash must hold ('' for any); then field,
+# value pairs to write. 0: nothing written to a deleted (or never made) account; 2:
+# nothing written, the hash holds another address (a token meant for one address is
+# never written beside another); 1: written.
 _WRITE_LUA: Final = """
 local raw = redis.call('GET', KEYS[1])
 if not raw then return 0 end
 local ok, account = pcall(cjson.decode, raw)
 if not ok or not account['hash'] or account['hash'] == cjson.null then return 0 end
-local start = 1
-if ARGV[1] == 'replace' then
-  redis.call('DEL', KEYS[2])
-  start = 2
-end
-for i = start, #ARGV, 2 do
+if ARGV[2] ~= '' and redis.call('HGET', KEYS[2], 'address') ~= ARGV[2] then return 2 end
+if ARGV[1] == 'replace' then redis.call('DEL', KEYS[2]) end
+for i = 3, #ARGV, 2 do
   if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[2], ARGV[i])
   else redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 end
@@ -136,10 +137,14 @@ class Addresses:
             int(raw.get(b"sent", b"0")),
         )
 
-    async def _written(self, username: str, *args: str) -> None:
+    async def _written(self, username: str, mode: str, holding: str, *fields: str) -> bool:
+        """Write ``fields`` (``mode`` 'replace' or 'merge') if the hash holds the
+        address ``holding`` ('' for any); False when it holds another."""
         keys = [account_key(username), account_email_key(username)]
-        if not await self._write(keys=keys, args=list(args)):
+        written = int(await self._write(keys=keys, args=[mode, holding, *fields]))
+        if written == 0:
             raise ServiceError("unauthorized", "account.not_logged_in", status=401)
+        return written == 1
 
     async def set(self, username: str, address: str, now_ms: int) -> str | None:
         """Keep ``address`` (checked) for the account, unverified, with a new
@@ -157,6 +162,7 @@ class Addresses:
         await self._written(
             username,
             "replace",
+            "",
             "address", kept,
             "verified", "0",
             "notify", notify,
@@ -176,12 +182,18 @@ class Addresses:
         if now_ms - record.sent_ms < RESEND_MS:
             raise _too_soon(record, now_ms)
         secret = secrets.token_urlsafe(32)
-        await self._written(
+        written = await self._written(
             username,
+            "merge",
+            record.address,
             "token", _digest(secret),
             "expires", str(now_ms + VERIFY_MS),
             "sent", str(now_ms),
         )  # fmt: skip
+        if not written:
+            # Another request set a new address since the read: its own link was just
+            # sent, so this one answers as a resend of it would.
+            return await self.renew(username, now_ms)
         return record.address, f"{account_id(username)}.{secret}"
 
     async def remove(self, username: str) -> None:
@@ -193,7 +205,7 @@ class Addresses:
         account holds no address)."""
         if (await self.get(username)).address is None:
             raise ServiceError("conflict", "email.no_address")
-        await self._written(username, "notify", "1" if notify else "0")
+        await self._written(username, "merge", "", "notify", "1" if notify else "0")
 
     async def verify(self, token: str, now_ms: int) -> tuple[Outcome, str | None]:
         """Follow a verification link: its outcome and the account id it names."""

@@ -8,7 +8,7 @@ at all without ``SPLENDOR_SMTP_URL``. The worker runs one turn at a time at the
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -20,8 +20,9 @@ import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
 from events import clock as clocks
+from server.common.errors import ServiceError
 from server.common.settings import Settings, SettingsError
-from server.mail.addresses import RESEND_MS
+from server.mail.addresses import RESEND_MS, Addresses, EmailRecord
 from server.mail.mail import HOUR_MS, Mail, announce_tournament, now_ms, reminder_lead_ms
 from server.mail.smtp import SmtpServer
 from server.mail.worker import MailWorker
@@ -251,6 +252,39 @@ async def test_an_expired_or_replaced_link_is_refused(
         r = await http.post("/api/email/verify", json={"token": new})  # replaced
         refused(r, 404, "not_found")
         assert r.json()["reason"]["key"] == "email.link_unknown"
+
+
+class RacedAddresses(Addresses):
+    """Addresses whose next read is followed, before its caller writes, by ``race``:
+    another request of the same account landing between the two."""
+
+    race: Callable[[], Awaitable[object]] | None = None
+
+    async def get(self, username: str) -> EmailRecord:
+        record = await super().get(username)
+        race, self.race = self.race, None
+        if race is not None:
+            await race()
+        return record
+
+
+async def test_a_resent_link_never_verifies_an_address_set_meanwhile(
+    app: Starlette, redis_client: aioredis.Redis
+) -> None:
+    """A new address set between a resend's read and its write is not given the resend's token (which goes to the old address): the resend is refused and the new address stays unverified."""
+    async with client(app) as http:
+        await signed_up(http, "Ana_1")
+        start = now_ms()
+        addresses = RacedAddresses(redis_client)
+        assert await addresses.set("Ana_1", "ana@example.org", start) is not None
+        later = start + RESEND_MS
+        other = Addresses(redis_client)
+        addresses.race = lambda: other.set("Ana_1", "victim@example.net", later)
+        with pytest.raises(ServiceError) as refused:
+            await addresses.renew("Ana_1", later)
+        assert refused.value.code == "rate_limited"
+        record = await addresses.get("Ana_1")
+        assert (record.address, record.verified) == ("victim@example.net", False)
 
 
 async def test_bad_requests_on_the_address_routes_change_nothing(
