@@ -115,8 +115,9 @@ def test_an_arena_s_standings_change_live_when_its_game_ends(
     """Ana creates an arena with the form (at once, 10 min, 10+5) and joins it; Ben joins
     on his page and both are taken to their seats at once; Ana's table names the
     tournament with a link and counts down to its end; a guest's tournament page lists
-    the game to watch, and when Ana resigns after two moves each, the guest sees Ben
-    with 2 points and both with one game, pushed over the socket (the page never reloads);
+    the game to watch, and when Ana resigns after two moves each, both tables take their
+    players to their next game, and the guest sees Ben with 2 points and both with one
+    game, pushed over the socket (the page never reloads);
     axe finds no serious violation on the list nor on the arena's page."""
     ana, ben = Account(tserver.base, "Ana"), Account(tserver.base, "Ben")
     api = Api(tserver.base)
@@ -183,7 +184,15 @@ def test_an_arena_s_standings_change_live_when_its_game_ends(
             api.command(game_id, tokens[seat], action)
         host.click("#resign-game")
         host.click("#resign-confirm")
-        expect(host.locator("#result-banner")).to_be_visible()
+        # Both wait again, the only two: paired again at once, each table takes its
+        # player to the next game's seat.
+        for page in (host, rival):
+            page.wait_for_url(
+                lambda url: "/#/play/" in url and not url.endswith(game_id), timeout=LIVE_MS
+            )
+        assert host.url == rival.url
+        expect(host.locator("#table")).to_have_attribute("data-status", "live")
+        expect(host.locator(".who-am-i")).to_have_text(f"Playing as {ana.name}")
 
         expect(standing(guest, ben.name)).to_have_attribute("data-points", "2", timeout=LIVE_MS)
         expect(standing(guest, ben.name)).to_have_attribute("data-games", "1")

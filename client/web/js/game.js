@@ -33,6 +33,7 @@ import { DuelControls } from "./duel_controls.js";
 import { decorateDuel, renderDuelPlayers, renderDuelTable } from "./duel_table.js";
 import { roundOfView, roundsPlayed, turnsOf } from "./turns.js";
 import { Names, variantName } from "./words.js";
+import { nextGameOf, takeSeat, TournamentSocket } from "./tournament.js";
 import { countdown, KIND_WORDS, tickCountdowns, tournamentHref } from "./tournament_words.js";
 
 /** What draws and drives a table, per variant. */
@@ -266,6 +267,7 @@ export async function showGame(main, gameId, mode) {
       rematch.take(v.rematch);
       if (controls) controls.update(v);
       if (v.status === "finished" && previousStatus && previousStatus !== "finished" && !shownEnd) showEnd();
+      if (nextGame) goToNext();
       previousStatus = v.status;
       scheduleRender();
     },
@@ -343,15 +345,39 @@ export async function showGame(main, gameId, mode) {
   // The tournament the game belongs to (docs/tournaments.md "Pages"): its name as a
   // link, and an arena's countdown to its end; null for a game of none.
   let tournament = null;
+  // A player seated here follows the tournament: once this game is over, their next
+  // game (an arena's next pairing, a Swiss's next round) takes them to its seat.
+  let following = null;
+  let nextGame = null;
   findTournament(summary, gameId).then(
     (found) => {
       if (!found || left) return;
       tournament = found;
       headKey = null;
       renderHead();
+      const account = accountName();
+      if (!token || !account || found.status !== "running") return;
+      following = new TournamentSocket(found.id, {
+        onData: (data) => {
+          nextGame = nextGameOf(data, account, gameId);
+          goToNext();
+        },
+      });
+      following.start();
     },
     () => {},
   );
+  let going = false;
+  async function goToNext() {
+    if (!nextGame || going || left || !view || (view.status !== "finished" && view.status !== "aborted")) return;
+    going = true;
+    try {
+      await takeSeat(nextGame, accountName());
+      if (!left) window.location.hash = `#/play/${encodeURIComponent(nextGame)}`;
+    } catch {
+      going = false; // the next message tries again
+    }
+  }
   const tournamentTimer = window.setInterval(() => tournament && tickCountdowns(headSlot), 1000);
 
   let headKey = null;
@@ -567,6 +593,7 @@ export async function showGame(main, gameId, mode) {
     live.stop();
     window.clearInterval(waitedTimer);
     window.clearInterval(tournamentTimer);
+    if (following) following.stop();
     lastMove.destroy();
     clocks.destroy();
     presence.destroy();

@@ -156,6 +156,19 @@ export class TournamentSocket {
 
 const same = (a, b) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
+/** Take the seat of the logged-in `account` in a tournament's game with the session
+ * (`POST /api/games/{id}/seat-token`) and keep its token, as seatback.js does. */
+export async function takeSeat(gameId, account) {
+  const { seat, token } = await seatToken(gameId);
+  rememberSeat(gameId, { seat, token, name: account });
+}
+
+/** The game of `account` in play in a tournament's message other than `gameId`, or null. */
+export function nextGameOf(data, account, gameId) {
+  const game = (data.games || []).find((g) => g.status === "live" && g.game_id !== gameId && (same(g.first, account) || same(g.second, account)));
+  return game ? game.game_id : null;
+}
+
 /** What the page knows of the logged-in player's part, from the standings and the
  * games (the socket's messages carry no `you`); `fallback` is GET's own. */
 export function youOf(data, account, fallback = null) {
@@ -223,8 +236,7 @@ export async function showTournament(main, id) {
     if (seating) return;
     seating = true;
     try {
-      const { seat, token } = await seatToken(gameId);
-      rememberSeat(gameId, { seat, token, name: account });
+      await takeSeat(gameId, account);
       if (!left) window.location.hash = `#/play/${encodeURIComponent(gameId)}`;
     } catch (err) {
       message = { kind: "error", text: tournamentRefusal(err) };
