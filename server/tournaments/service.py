@@ -274,7 +274,9 @@ class TournamentService:
     async def page(self, record: TournamentRecord) -> dict[str, Any]:
         """``GET /api/tournaments/{id}`` without ``you``, deleted accounts masked."""
         page = views.detail(record, self.clock_ms())
-        deleted = await deleted_among(self.client, set(record.tournament.players))
+        creator = views.creator(record)
+        named = set(record.tournament.players) | ({creator} if creator else set())
+        deleted = await deleted_among(self.client, named)
         if deleted:
             views.mask(page, deleted, DELETED_NAME)
         return page
@@ -292,7 +294,23 @@ class TournamentService:
             record = await self._readable(tournament_id)
             if record is not None and record.tournament.ended:
                 lists["finished"].append(views.summary(record, now))
+        await self._mask_creators([s for listed in lists.values() for s in listed])
         return lists
+
+    async def summary(self, record: TournamentRecord) -> dict[str, Any]:
+        """A tournament's summary, its creator masked if that account is deleted."""
+        shown = views.summary(record, self.clock_ms())
+        await self._mask_creators([shown])
+        return shown
+
+    async def _mask_creators(self, summaries: list[dict[str, Any]]) -> None:
+        """Name the deleted accounts among these summaries' creators as such, in place
+        (one read for all; the meta keeps the name, as the log keeps players')."""
+        creators = {s["created_by"] for s in summaries if s["created_by"]}
+        deleted = await deleted_among(self.client, creators)
+        for shown in summaries:
+            if shown["created_by"] and shown["created_by"].lower() in deleted:
+                shown["created_by"] = DELETED_NAME
 
     async def _readable(self, tournament_id: str) -> TournamentRecord | None:
         try:
@@ -303,7 +321,8 @@ class TournamentService:
     async def history(self, username: str) -> list[dict[str, Any]]:
         """A player's tournaments, newest first, with their rank and points."""
         now = self.clock_ms()
-        entries = []
+        entries: list[dict[str, Any]] = []
+        shown: list[dict[str, Any]] = []
         for tournament_id in await self.indexes.history(username, HISTORY):
             record = await self._readable(tournament_id)
             if record is None:
@@ -312,12 +331,14 @@ class TournamentService:
             line = next((s for s in core.standings(record.tournament) if s.player == name), None)
             if line is None:
                 continue
+            shown.append(views.summary(record, now))
             entries.append(
                 {
-                    "tournament": views.summary(record, now),
+                    "tournament": shown[-1],
                     "rank": line.rank,
                     "points": line.points,
                     "players": len(record.tournament.players),
                 }
             )
+        await self._mask_creators(shown)
         return entries

@@ -9,7 +9,7 @@ from typing import Any, Final, Literal
 from events.tournament.standings import standings
 from server.tournaments.record import TournamentRecord
 
-__all__ = ["detail", "mask", "status_of", "summary", "you"]
+__all__ = ["creator", "detail", "mask", "status_of", "summary", "you"]
 
 GAMES_SHOWN: Final = 100
 PODIUM: Final = 3
@@ -39,7 +39,7 @@ def summary(record: TournamentRecord, now_ms: int) -> dict[str, Any]:
         "round": t.round,
         "status": status_of(record, now_ms),
         "players": len(t.players),
-        "created_by": record.meta.get("created_by") or None,
+        "created_by": creator(record),
         "rated": True,
     }
 
@@ -103,6 +103,12 @@ def mask(page: dict[str, Any], deleted: set[str], shown: str) -> None:
             game[key] = named(game[key])
     if page["podium"] is not None:
         page["podium"] = [named(name) for name in page["podium"]]
+    page["tournament"]["created_by"] = named(page["tournament"]["created_by"])
+
+
+def creator(record: TournamentRecord) -> str | None:
+    """The username of the account that created the tournament (None: the schedule)."""
+    return record.meta.get("created_by") or None
 
 
 def player_in(record: TournamentRecord, username: str) -> str | None:

@@ -106,7 +106,7 @@ async def of_game(request: Request) -> Response:
         raise missing from None
     if record.entry_of(game_id) is None:
         raise missing
-    return json({"tournament": views.summary(record, service.clock_ms())})
+    return json({"tournament": await service.summary(record)})
 
 
 async def history(request: Request) -> Response:

@@ -250,6 +250,31 @@ async def test_a_deleted_accounts_name_is_masked_on_the_page(
     assert "Bo_T" in record.tournament.players
 
 
+async def test_a_deleted_creators_name_is_masked_in_every_summary(
+    app: Starlette, ana: httpx.AsyncClient, bo: httpx.AsyncClient, http: httpx.AsyncClient
+) -> None:
+    """Once the arena's creator deletes their account, the list, the page, the table's of-game answer and a player's history name the creator "deleted player"."""
+    tid = (await created(bo, starts_in_s=0))["id"]
+    assert (await ana.post(f"/api/tournaments/{tid}/join")).status_code == 200
+    assert (await bo.post(f"/api/tournaments/{tid}/join")).status_code == 200
+    await director(app).step(tid)
+    game_id = (await page(ana, tid))["you"]["game_id"]
+    r = await bo.request("DELETE", "/api/me", json={"password": "a-long-enough-password"})
+    assert r.status_code == 204
+    listed = (await http.get("/api/tournaments")).json()
+    shown = {
+        "list": next(t for t in listed["running"] if t["id"] == tid),
+        "page": (await page(ana, tid))["tournament"],
+        "of-game": (await http.get(f"/api/tournaments/of-game/{game_id}")).json()["tournament"],
+        "history": (await http.get("/api/players/Ana_T/tournaments")).json()["tournaments"][0][
+            "tournament"
+        ],
+    }
+    assert {where: s["created_by"] for where, s in shown.items()} == dict.fromkeys(
+        shown, "deleted player"
+    )
+
+
 async def test_an_arena_pairs_from_its_start_and_ends_at_its_end(
     app: Starlette, ana: httpx.AsyncClient, bo: httpx.AsyncClient
 ) -> None:
