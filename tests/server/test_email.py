@@ -314,6 +314,8 @@ async def test_bad_requests_on_the_address_routes_change_nothing(
             {"address": "a b@example.org"},
             {"address": "ana@example.org\r\nBcc: all@example.org"},
             {"address": "<ana@example.org>"},
+            {"address": "anä@example.org"},
+            {"address": "a\x01b@example.org"},
             {"address": "x" * 250 + "@example.org"},
         ]
         for body in bodies:
