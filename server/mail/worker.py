@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Final
 
@@ -40,9 +40,12 @@ def _now_ms() -> int:
 class MailWorker:
     """One process's sender of the outbox."""
 
-    def __init__(self, mail: Mail, service: GameService) -> None:
+    def __init__(
+        self, mail: Mail, service: GameService, *, monotonic: Callable[[], float] = time.monotonic
+    ) -> None:
         self.mail = mail
         self.service = service
+        self._monotonic = monotonic
         self.owner = f"{secrets.token_hex(6)}"
         self.lease_ms = int(mail.settings.mail_lease * 1000)
         self._sleeper = Sleeper()
@@ -60,6 +63,7 @@ class MailWorker:
         """One turn at ``now_ms``: reap, notices, then the messages due. When the
         next queued message is due (ms), or None when none is queued."""
         outbox = self.mail.outbox
+        started = self._monotonic()
         requeued, unknown = await outbox.reap(now_ms)
         if unknown:
             log.warning("%d e-mail(s) left in DATA by a stopped process: not sent again", unknown)
@@ -67,7 +71,12 @@ class MailWorker:
             log.info("%d e-mail(s) claimed by a stopped process queued again", requeued)
         await self.mail.pump(self.service, now_ms)
         for _ in range(BATCH):
-            claimed = await outbox.claim(self.owner, now_ms, self.lease_ms)
+            # A lease runs from the claim, not from the turn's start: sends before it
+            # in the turn may have taken longer than a lease (an SMTP server timing
+            # out), and a lease over when it is given lets another process take the
+            # message back at once.
+            elapsed_ms = max(0, int((self._monotonic() - started) * 1000))
+            claimed = await outbox.claim(self.owner, now_ms, self.lease_ms + elapsed_ms)
             if not isinstance(claimed, Claimed):
                 return claimed
             await self._send(claimed, now_ms)

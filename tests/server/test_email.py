@@ -7,6 +7,7 @@ at all without ``SPLENDOR_SMTP_URL``. The worker runs one turn at a time at the
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
@@ -24,9 +25,10 @@ from server.common.errors import ServiceError
 from server.common.settings import Settings, SettingsError
 from server.mail.addresses import RESEND_MS, Addresses, EmailRecord
 from server.mail.mail import HOUR_MS, Mail, announce_tournament, now_ms, reminder_lead_ms
+from server.mail.outbox import Message
 from server.mail.smtp import SmtpServer
 from server.mail.worker import MailWorker
-from server.store.keys import MAIL_NOTICES_KEY, account_email_key
+from server.store.keys import MAIL_CLAIMED_KEY, MAIL_NOTICES_KEY, account_email_key
 from server.web.app import create_app
 from server.web.state import running
 from tests.mail_helpers import Received, Sink, free_port, smtp_server
@@ -600,6 +602,32 @@ async def test_a_refused_data_is_retried_with_backoff_and_a_permanent_one_droppe
         assert len(sink.received) == 1
         states = sorted(s["s"] for s in (await mail.outbox.states()).values())
         assert states == ["failed", "sent"]
+
+
+async def test_a_lease_runs_from_its_claim_not_from_the_turns_start(
+    app: Starlette, sink: Sink, redis_client: aioredis.Redis
+) -> None:
+    """When a worker turn's earlier work took longer than a lease (slow sends), the message it claims next is leased from the claim: another process reaping at that moment does not take it back."""
+    now = running(app)
+    mail = now.mail
+    assert mail is not None
+    ticks = itertools.count()
+    # Each read of the worker's clock is 200 s after the last: the turn's work before
+    # the claim took longer than the 120 s lease.
+    slow = MailWorker(mail, now.service, monotonic=lambda: next(ticks) * 200.0)
+    start = now_ms()
+    await mail.outbox.put(Message(mail.sender, "ana@example.org", "Subject: x\r\n\r\nx\r\n", "verify"), start)
+    sink.stall()
+    turn = asyncio.ensure_future(slow.turn(start))
+    try:
+        assert await asyncio.to_thread(sink.arrived.wait, 30)
+        [(ident, state)] = (await mail.outbox.states()).items()
+        assert state["s"] == "data"
+        lease_end = await redis_client.zscore(MAIL_CLAIMED_KEY, ident)
+        assert lease_end is not None and lease_end >= start + 200_000 + slow.lease_ms
+    finally:
+        sink.release()
+        await turn
 
 
 async def test_nothing_is_sent_or_asked_without_the_smtp_url(
