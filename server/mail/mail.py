@@ -245,6 +245,11 @@ class Mail:
     async def _notify(
         self, service: GameService, account: str, notices: list[Notice], now_ms: int
     ) -> int:
+        # The address first: most accounts have none, and reading a game to see
+        # whether its turn is still on costs a fold from the store when not cached.
+        record = await self.addresses.get(account)
+        if not record.reachable or record.address is None:
+            return 0
         live = [n for n in notices if await _still_to_move(service, n, now_ms)]
         # A notice e-mailed already comes back when another process's hook (or this
         # one's after a restart) sees its turn again: it is dropped here, since the
@@ -254,9 +259,6 @@ class Mail:
             marks = await self.client.mget([mail_once_key(n.once) for n in live])
             live = [n for n, mark in zip(live, marks, strict=True) if mark is None]
         if not live:
-            return 0
-        record = await self.addresses.get(account)
-        if not record.reachable or record.address is None:
             return 0
         # One line a game: its reminder if both are due.
         by_game: dict[str, Notice] = {}
