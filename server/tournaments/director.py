@@ -29,12 +29,14 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Final
 
 from events.tournament import standings as core
 from events.tournament.log import (
     GamePlayed,
     PlayerPaused,
+    PlayersPaired,
     TournamentEnded,
     TournamentError,
     TournamentEvent,
@@ -51,7 +53,7 @@ from server.tournaments.record import TournamentRecord, tournament_of_game
 from server.tournaments.schedule import Schedule
 from server.tournaments.service import TournamentService
 
-__all__ = ["Director", "plan", "running_director"]
+__all__ = ["Director", "DirectorCounts", "plan", "running_director"]
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +125,17 @@ def plan(
     return events
 
 
+@dataclass
+class DirectorCounts:
+    """What this process's director did since it started, for ``GET /metrics``."""
+
+    looks: int = 0  # tournaments looked at under their lease
+    held: int = 0  # looks given up because another process held the lease
+    failed: int = 0  # looks that raised (retried at the next turn)
+    pairs: int = 0  # pairs this process appended (each a game to make)
+    results: int = 0  # games' results this process appended
+
+
 class Director:
     """This process's director (see the module's docstring)."""
 
@@ -142,13 +155,17 @@ class Director:
         self.games = TournamentGames(games)
         self.schedules = schedules
         self.announce = announce
-        self._announced: set[str] = set()
+        self.counts = DirectorCounts()
+        # Kept only while they matter, so that a long-running process holds no more
+        # than its open tournaments and their games in play: the starts announced
+        # (until ANNOUNCE_WITHIN_MS past them), and per tournament its games made.
+        self._announced: dict[str, int] = {}
         self.clock_ms = clock_ms
         self.lease_ms = lease_ms
         self._release = client.register_script(_RELEASE_LUA)
         self._holder = secrets.token_hex(8)
         self._poked: set[str] = set()
-        self._ensured: set[str] = set()
+        self._ensured: dict[str, set[str]] = {}
         self._sleeper = Sleeper()
         self._closed = False
         self._healed_ms = 0
@@ -206,7 +223,9 @@ class Director:
             await schedule.announce(self.tournaments, now)
         if now - self._healed_ms >= HEAL_MS:
             indexes = self.tournaments.indexes
-            await indexes.keep_due(await indexes.open_ids(), now)
+            open_ids = await indexes.open_ids()
+            await indexes.keep_due(open_ids, now)
+            self._forget(set(open_ids), now)
             self._healed_ms = now
         due = set(await self.tournaments.indexes.due(now, BATCH)) | self._poked
         self._poked = set()
@@ -216,8 +235,10 @@ class Director:
             async with room:
                 try:
                     if not await self.advance(tournament_id):
+                        self.counts.held += 1
                         self._poked.add(tournament_id)  # another process holds it: again soon
                 except Exception:
+                    self.counts.failed += 1
                     log.exception("director failed on tournament %s", tournament_id)
 
         await asyncio.gather(*(look(t) for t in due))
@@ -233,7 +254,17 @@ class Director:
             await self.step(tournament_id)
         finally:
             await self._release(keys=[lease], args=[self._holder])
+        self.counts.looks += 1
         return True
+
+    def _forget(self, open_ids: set[str], now: int) -> None:
+        """Drop what is kept of tournaments no longer open (another process may have
+        ended them) and of starts too old to be announced."""
+        for tournament_id in [t for t in self._ensured if t not in open_ids]:
+            del self._ensured[tournament_id]
+        for tournament_id, starts_ms in list(self._announced.items()):
+            if now >= starts_ms + ANNOUNCE_WITHIN_MS or tournament_id not in open_ids:
+                del self._announced[tournament_id]
 
     async def _announce_start(self, record: TournamentRecord, now: int) -> None:
         """Tell the players a tournament started, once a process (the mail layer sends
@@ -243,7 +274,7 @@ class Director:
             return
         if not t.starts_ms <= now < t.starts_ms + ANNOUNCE_WITHIN_MS:
             return
-        self._announced.add(record.id)
+        self._announced[record.id] = t.starts_ms
         try:
             await self.announce(record)
         except Exception:  # An e-mail lost must not stop the tournament.
@@ -259,13 +290,28 @@ class Director:
             outcome = await self.games.outcome(entry)
             if outcome is not None:
                 outcomes[entry.game_id] = outcome
-        record = await service.change(tournament_id, lambda r, now: plan(r, now, outcomes))
+        appended: list[TournamentEvent] = []
+
+        def decide(r: TournamentRecord, now: int) -> list[TournamentEvent]:
+            appended[:] = plan(r, now, outcomes)  # the last decision is the one appended
+            return appended
+
+        record = await service.change(tournament_id, decide)
+        self.counts.pairs += sum(len(e.pairs) for e in appended if isinstance(e, PlayersPaired))
+        self.counts.results += sum(isinstance(e, GamePlayed) for e in appended)
         made = False
+        ensured = self._ensured.get(tournament_id, set())
+        in_play = set()
         for entry in record.in_play():
-            if entry.game_id not in self._ensured:
+            in_play.add(entry.game_id)
+            if entry.game_id not in ensured:
                 await self.games.ensure(record, entry)
-                self._ensured.add(entry.game_id)
+                ensured.add(entry.game_id)
                 made = True
+        if record.tournament.ended:
+            self._ensured.pop(tournament_id, None)
+        else:
+            self._ensured[tournament_id] = ensured & in_play
         if record.made < record.last_paired:
             await service.store.mark_made(tournament_id, record.last_paired)
             record.made = record.last_paired

@@ -101,6 +101,11 @@ class TournamentIndexes:
     async def open_ids(self) -> list[str]:
         return [_text(t) for t in await self._r.zrange(TOURNAMENTS_OPEN_KEY, 0, -1)]
 
+    async def open_count(self) -> int:
+        """How many tournaments are upcoming or running."""
+        count: int = await self._r.zcard(TOURNAMENTS_OPEN_KEY)
+        return count
+
     async def finished_ids(self, limit: int) -> list[str]:
         """The last ``limit`` to end, newest first."""
         ids = await self._r.zrevrange(TOURNAMENTS_FINISHED_KEY, 0, limit - 1)

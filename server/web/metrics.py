@@ -21,6 +21,8 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from server.common.errors import forbidden, missing_token, not_found
+from server.tournaments.indexes import TournamentIndexes
+from server.web.metrics_registry import Queue
 from server.web.request_parts import client_address
 from server.web.state import parts, running
 
@@ -52,14 +54,31 @@ async def metrics(request: Request) -> Response:
         raise not_found("metrics.none")
     await _authorized(request, token)
     now = running(request)
+    queues: dict[str, Queue] = {
+        "analysis_queue": now.analysis_queue,
+        "archive_queue": now.archive_queue,
+    }
+    if now.tournaments is not None:
+        queues["tournaments_open"] = _OpenTournaments(now.tournaments.indexes)
     body = await app_parts.metrics.render(
         service=now.service,
         drain=app_parts.drain,
         hubs=now.hubs,
-        queues={"analysis_queue": now.analysis_queue, "archive_queue": now.archive_queue},
+        queues=queues,
         analysis=now.analysis_queue,
+        director=None if now.director is None else now.director.counts,
     )
     return Response(body, media_type=CONTENT_TYPE_LATEST)
+
+
+class _OpenTournaments:
+    """The tournaments open, read as the other gauges read from Redis are."""
+
+    def __init__(self, indexes: TournamentIndexes) -> None:
+        self.indexes = indexes
+
+    async def length(self) -> int:
+        return await self.indexes.open_count()
 
 
 def metrics_routes() -> list[BaseRoute]:

@@ -11,6 +11,9 @@
   queue's figures, every process's (games being analysed, analysers alive, analyses
   done, the waits between a request and its analysis's start, the recent analyses'
   mean duration);
+- the tournaments' director of this process (looks, looks left to the process holding
+  a tournament's lease, failed looks, pairs and results it appended), and from Redis
+  the tournaments open (upcoming or running, all processes);
 - the process (CPU, memory, open files), Python's garbage collector and its version,
   by ``prometheus_client``'s own collectors.
 """
@@ -41,6 +44,7 @@ from redis.exceptions import RedisError
 
 from server.games.service import GameService
 from server.live.hub_registry import HubRegistry
+from server.tournaments.director import DirectorCounts
 from server.web.drain import Drain
 from server.workers.analyser import AnalysisQueue, AnalysisStats, now_ms
 
@@ -100,11 +104,13 @@ class Metrics:
         hubs: HubRegistry | None,
         queues: Mapping[str, Queue],
         analysis: AnalysisQueue | None = None,
+        director: DirectorCounts | None = None,
     ) -> bytes:
         """The text exposition, the live gauges read now from what is given (no hubs
-        in an app without sockets); ``queues`` by the names of ``QUEUE_HELP``, and the
-        analysis queue's figures."""
+        in an app without sockets); ``queues`` by the names of ``QUEUE_HELP``, the
+        analysis queue's figures and the tournaments' director's counts."""
         self._live.service, self._live.drain, self._live.hubs = service, drain, hubs
+        self._live.director = director
         self._live.queues = await _queue_lengths(queues)
         self._live.analysis = None
         if analysis is not None:
@@ -122,6 +128,7 @@ class _LiveCollector(Collector):
         self.hubs: HubRegistry | None = None
         self.queues: dict[str, int] = {}
         self.analysis: AnalysisStats | None = None
+        self.director: DirectorCounts | None = None
 
     def collect(self) -> Iterator[Metric]:
         service, drain, hubs = self.service, self.drain, self.hubs
@@ -170,6 +177,32 @@ class _LiveCollector(Collector):
                 yield GaugeMetricFamily(f"splendor_{name}", help_text, self.queues[name])
         if self.analysis is not None:
             yield from _analysis_metrics(self.analysis)
+        if self.director is not None:
+            yield from _director_metrics(self.director)
+
+
+def _director_metrics(counts: DirectorCounts) -> Iterator[Metric]:
+    """What this process's tournament director did (server/tournaments/director.py)."""
+    looks = CounterMetricFamily(
+        "splendor_tournament_looks",
+        "Looks at a tournament by this process's director, by outcome: done, held (another"
+        " process held its lease), failed.",
+        labels=["outcome"],
+    )
+    looks.add_metric(["done"], counts.looks)
+    looks.add_metric(["held"], counts.held)
+    looks.add_metric(["failed"], counts.failed)
+    yield looks
+    yield CounterMetricFamily(
+        "splendor_tournament_pairs",
+        "Tournament games paired by this process's director.",
+        counts.pairs,
+    )
+    yield CounterMetricFamily(
+        "splendor_tournament_results",
+        "Tournament games' results recorded by this process's director.",
+        counts.results,
+    )
 
 
 def _analysis_metrics(stats: AnalysisStats) -> Iterator[Metric]:
@@ -200,6 +233,7 @@ def _analysis_metrics(stats: AnalysisStats) -> Iterator[Metric]:
 
 
 QUEUE_HELP: Final = {
+    "tournaments_open": "Tournaments upcoming or running (all processes).",
     "analysis_queue": "Finished games waiting for their analysis (all processes).",
     "archive_queue": "Finished games waiting to be archived (all processes).",
 }

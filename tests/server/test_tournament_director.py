@@ -213,3 +213,37 @@ async def test_two_processes_deciding_on_one_version_append_one_pairing(
     )
     paired = [e for e in await logged(one[1], tid) if isinstance(e, PlayersPaired)]
     assert len(paired) == 1 and len(paired[0].pairs) == 3
+
+
+async def test_a_director_keeps_nothing_of_a_tournament_once_it_ended(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A long-running process holds no more than its open tournaments: what a director keeps of one (its games made, its start announced) is dropped when it ends the tournament itself, and at its next heal when another process ended it."""
+    now = [1_000]
+
+    async def announce(record: TournamentRecord) -> None:
+        return None
+
+    def director_process() -> tuple[TournamentService, Director]:
+        games = GameService(EventStore(redis_client), Lobby(redis_client))
+        tournaments = TournamentService(redis_client, clock_ms=lambda: now[0])
+        return tournaments, Director(
+            redis_client, tournaments, games, announce=announce, clock_ms=lambda: now[0]
+        )
+
+    (tournaments, one), (_, two) = director_process(), director_process()
+    for tid in ("tkeep1", "tkeep2"):
+        record = await tournaments.open(
+            tid, "arena", "duel", CLOCK, 1_000, name="K", created_by=None, duration_ms=600_000
+        )
+        assert record is not None
+        for player in PLAYERS[:2]:
+            await tournaments.join(tid, player)
+        await one.step(tid)
+    assert set(one._ensured) == {"tkeep1", "tkeep2"} and set(one._announced) == set(one._ensured)
+    now[0] = 1_000 + 600_000  # both arenas' end
+    await one.step("tkeep1")
+    await two.step("tkeep2")  # ended by another process
+    assert set(one._ensured) == {"tkeep2"}
+    await one.tick()  # its first heal
+    assert one._ensured == {} and one._announced == {}
