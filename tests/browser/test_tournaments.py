@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -253,6 +254,7 @@ def test_a_swiss_round_s_pairings_and_its_bye_show(
     console: Console,
     tserver: ServerProcess,
     swiss: dict[str, Any],
+    screenshots: Path,
 ) -> None:
     """A guest's page of a Swiss of three shows "Round 1 of 3", the round's one game with
     its two players (first seat first) and Watch, the third player as without a game
@@ -277,6 +279,7 @@ def test_a_swiss_round_s_pairings_and_its_bye_show(
     )
     expect(page.locator("#standings tbody tr")).to_have_count(3)
     assert serious_violations(page, "a Swiss's page") == []
+    page.screenshot(path=str(screenshots / "tournament-swiss.png"), full_page=True)
     assert console.unexpected() == []
 
 
@@ -328,6 +331,7 @@ def test_the_tournament_page_fits_a_360_px_phone_in_persian(
     console: Console,
     tserver: ServerProcess,
     swiss: dict[str, Any],
+    screenshots: Path,
 ) -> None:
     """In Persian on a 360 px phone the Swiss's page is right to left, nothing reaches
     past the screen's sides (the six columns of the standings included), the head's
@@ -350,6 +354,7 @@ def test_the_tournament_page_fits_a_360_px_phone_in_persian(
         "the title does not start at the right"
     )
     expect(page.locator("#tournament-log-in")).to_be_visible()
+    page.screenshot(path=str(screenshots / "tournament-phone-fa.png"))
     assert console.unexpected() == []
 
 
