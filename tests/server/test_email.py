@@ -526,6 +526,18 @@ async def test_the_unsubscribe_link_turns_the_emails_off(
         assert r.status_code == 200 and r.json()["notify"] is True
 
 
+async def test_an_unsubscribe_token_that_is_not_ascii_is_refused(
+    app: Starlette, worker: MailWorker, sink: Sink
+) -> None:
+    """An unsubscribe link whose signature holds a character that is not ASCII is a wrong token (404 not_found), on its GET and its POST, and changes nothing."""
+    async with players(app, worker, sink, "Ana_1") as held, client(app) as stranger:
+        path = "/mail/unsubscribe?token=ana_1.%C3%A9t%C3%A9"
+        for method in ("GET", "POST"):
+            r = await stranger.request(method, path, content=b"List-Unsubscribe=One-Click")
+            assert r.status_code == 404 and 'data-code="not_found"' in r.text
+        assert (await held["Ana_1"].get("/api/me/email")).json()["notify"] is True
+
+
 async def test_an_unsubscribe_post_past_the_body_limit_is_refused_unread(
     app: Starlette, worker: MailWorker, sink: Sink
 ) -> None:
