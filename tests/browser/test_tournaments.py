@@ -117,9 +117,10 @@ def test_an_arena_s_standings_change_live_when_its_game_ends(
     on his page and both are taken to their seats at once; Ana's table names the
     tournament with a link and counts down to its end; a guest's tournament page lists
     the game to watch, and when Ana resigns after two moves each, both tables take their
-    players to their next game, and the guest sees Ben with 2 points and both with one
-    game, pushed over the socket (the page never reloads);
-    axe finds no serious violation on the list nor on the arena's page."""
+    players to their next game (also a button away on the tournament's page), and the
+    guest sees Ben with 2 points and both with one game, pushed over the socket (the
+    page never reloads); axe finds no serious violation on the list nor on the arena's
+    page."""
     ana, ben = Account(tserver.base, "Ana"), Account(tserver.base, "Ben")
     api = Api(tserver.base)
     try:
@@ -192,6 +193,14 @@ def test_an_arena_s_standings_change_live_when_its_game_ends(
                 lambda url: "/#/play/" in url and not url.endswith(game_id), timeout=LIVE_MS
             )
         assert host.url == rival.url
+        next_game = host.url.rsplit("/", 1)[1]
+        # Back on the tournament's page, the game in play is a button away.
+        rival.goto(f"{tserver.base}/#/tournament/{tournament_id}")
+        expect(rival.locator("#your-game")).to_have_attribute("data-game", next_game)
+        expect(rival.locator("#tournament-state")).to_have_text("Your game is in play.")
+        rival.click("#your-game")
+        rival.wait_for_url(f"**/#/play/{next_game}")
+        expect(rival.locator(".who-am-i")).to_have_text(f"Playing as {ben.name}")
         expect(host.locator("#table")).to_have_attribute("data-status", "live")
         expect(host.locator(".who-am-i")).to_have_text(f"Playing as {ana.name}")
 
