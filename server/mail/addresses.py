@@ -54,18 +54,22 @@ ADDRESS: Final = re.compile(
 )
 
 # KEYS[1] the account, KEYS[2] its e-mail hash. ARGV[1] 'replace' (the hash emptied
-# first) or 'merge'; ARGV[2] the address the hash must hold ('' for any); then field,
-# value pairs to write. 0: nothing written to a deleted (or never made) account; 2:
-# nothing written, the hash holds another address (a token meant for one address is
-# never written beside another); 1: written.
+# first) or 'merge'; ARGV[2] the address the hash must hold ('' for any); ARGV[3] the
+# latest last verification e-mail (ms) that allows this write ('' for any); then
+# field, value pairs to write. 0: nothing written to a deleted (or never made)
+# account; 2: nothing written, the hash holds another address (a token meant for one
+# address is never written beside another); 3: nothing written, a verification
+# e-mail was sent later than ARGV[3]; 1: written.
 _WRITE_LUA: Final = """
 local raw = redis.call('GET', KEYS[1])
 if not raw then return 0 end
 local ok, account = pcall(cjson.decode, raw)
 if not ok or not account['hash'] or account['hash'] == cjson.null then return 0 end
 if ARGV[2] ~= '' and redis.call('HGET', KEYS[2], 'address') ~= ARGV[2] then return 2 end
+local sent = tonumber(redis.call('HGET', KEYS[2], 'sent') or '0')
+if ARGV[3] ~= '' and sent > tonumber(ARGV[3]) then return 3 end
 if ARGV[1] == 'replace' then redis.call('DEL', KEYS[2]) end
-for i = 3, #ARGV, 2 do
+for i = 4, #ARGV, 2 do
   if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[2], ARGV[i])
   else redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 end
@@ -141,32 +145,40 @@ class Addresses:
             int(raw.get(b"sent", b"0")),
         )
 
-    async def _written(self, username: str, mode: str, holding: str, *fields: str) -> bool:
+    async def _written(
+        self, username: str, mode: str, holding: str, quiet_since: str, *fields: str
+    ) -> int:
         """Write ``fields`` (``mode`` 'replace' or 'merge') if the hash holds the
-        address ``holding`` ('' for any); False when it holds another."""
+        address ``holding`` ('' for any) and no verification e-mail was sent after
+        ``quiet_since`` ms ('' for any): ``_WRITE_LUA``'s answer."""
         keys = [account_key(username), account_email_key(username)]
-        written = int(await self._write(keys=keys, args=[mode, holding, *fields]))
+        args = [mode, holding, quiet_since, *fields]
+        written = int(await self._write(keys=keys, args=args))
         if written == 0:
             raise ServiceError("unauthorized", "account.not_logged_in", status=401)
-        return written == 1
+        return written
+
+    async def _sent_too_soon(self, username: str, now_ms: int) -> ServiceError:
+        return _too_soon(await self.get(username), now_ms)
 
     async def set(self, username: str, address: str, now_ms: int) -> str | None:
         """Keep ``address`` (checked) for the account, unverified, with a new
         verification token, which is returned to send; None when the account holds
         that address verified already (nothing changes, nothing is sent). A new
-        address keeps the account's choice of e-mails on or off."""
+        address keeps the account's choice of e-mails on or off. Within
+        ``RESEND_MS`` of the account's last verification e-mail, whatever its
+        address, ``rate_limited``: alternating two addresses can't flood one."""
         kept = check_address(address)
         record = await self.get(username)
         if record.address == kept and record.verified:
             return None
-        if record.address == kept and now_ms - record.sent_ms < RESEND_MS:
-            raise _too_soon(record, now_ms)
         notify = "1" if record.notify else "0"
         secret = secrets.token_urlsafe(32)
-        await self._written(
+        written = await self._written(
             username,
             "replace",
             "",
+            str(now_ms - RESEND_MS),
             "address", kept,
             "verified", "0",
             "notify", notify,
@@ -174,6 +186,8 @@ class Addresses:
             "expires", str(now_ms + VERIFY_MS),
             "sent", str(now_ms),
         )  # fmt: skip
+        if written == 3:
+            raise await self._sent_too_soon(username, now_ms)
         return f"{account_id(username)}.{secret}"
 
     async def renew(self, username: str, now_ms: int) -> tuple[str, str]:
@@ -183,33 +197,37 @@ class Addresses:
         record = await self.get(username)
         if record.address is None or record.verified:
             raise ServiceError("conflict", "email.nothing_to_verify")
-        if now_ms - record.sent_ms < RESEND_MS:
-            raise _too_soon(record, now_ms)
         secret = secrets.token_urlsafe(32)
         written = await self._written(
             username,
             "merge",
             record.address,
+            str(now_ms - RESEND_MS),
             "token", _digest(secret),
             "expires", str(now_ms + VERIFY_MS),
             "sent", str(now_ms),
         )  # fmt: skip
-        if not written:
+        if written == 2:
             # Another request set a new address since the read: its own link was just
             # sent, so this one answers as a resend of it would.
             return await self.renew(username, now_ms)
+        if written == 3:
+            raise await self._sent_too_soon(username, now_ms)
         return record.address, f"{account_id(username)}.{secret}"
 
     async def remove(self, username: str) -> None:
-        """The account holds no address any more (its pending link stops working)."""
-        await self._r.delete(account_email_key(username))
+        """The account holds no address any more (its pending link stops working).
+        When its last verification e-mail was sent is kept, so that removing and
+        setting an address again is no way around ``RESEND_MS``."""
+        fields = ("address", "verified", "notify", "token", "expires")
+        await self._r.hdel(account_email_key(username), *fields)
 
     async def set_notify(self, username: str, notify: bool) -> None:
         """Turn the e-mails of games and tournaments on or off (``conflict`` when the
         account holds no address)."""
         if (await self.get(username)).address is None:
             raise ServiceError("conflict", "email.no_address")
-        await self._written(username, "merge", "", "notify", "1" if notify else "0")
+        await self._written(username, "merge", "", "", "notify", "1" if notify else "0")
 
     async def verify(self, token: str, now_ms: int) -> tuple[Outcome, str | None]:
         """Follow a verification link: its outcome and the account id it names."""

@@ -256,6 +256,26 @@ async def test_an_expired_or_replaced_link_is_refused(
         assert r.json()["reason"]["key"] == "email.link_unknown"
 
 
+async def test_verification_emails_are_one_a_minute_whatever_the_address(
+    app: Starlette, worker: MailWorker, sink: Sink, redis_client: aioredis.Redis
+) -> None:
+    """An account's verification e-mails are at most one a minute, whichever address: a new address, or the old one after a removal, within the minute is refused (429) and sends nothing, so alternating addresses can't flood one."""
+    async with client(app) as http:
+        await signed_up(http, "Ana_1")
+        r = await http.put("/api/me/email", json={"address": "victim@example.org"})
+        assert r.status_code == 200, r.text
+        refused(await http.put("/api/me/email", json={"address": "ana@example.net"}), 429, "rate_limited")
+        assert (await http.delete("/api/me/email")).status_code == 204
+        r = await http.put("/api/me/email", json={"address": "victim@example.org"})
+        refused(r, 429, "rate_limited")
+        assert int(r.headers["retry-after"]) >= 1
+        await worker.turn(now_ms())
+        assert [m.recipients for m in sink.received] == [["victim@example.org"]]
+        await redis_client.hset(account_email_key("Ana_1"), "sent", now_ms() - RESEND_MS)
+        r = await http.put("/api/me/email", json={"address": "ana@example.net"})
+        assert r.status_code == 200 and r.json()["address"] == "ana@example.net"
+
+
 class RacedAddresses(Addresses):
     """Addresses whose next read is followed, before its caller writes, by ``race``:
     another request of the same account landing between the two."""
