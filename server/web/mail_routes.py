@@ -34,13 +34,17 @@ __all__ = ["mail_routes"]
 def _page(lang: str, heading: str, text: str, status: int = 200, *, code: str = "",
           form: str = "") -> Response:  # fmt: skip
     _ = translations(lang, "server").gettext
+    # A call inside an f-string is not seen by the catalogs' extraction: words first.
+    home = _("Go to Splendor")
     body = (
         f'<!doctype html><html lang="{lang}" dir="{text_direction(lang)}"><head>'
         '<meta charset="utf-8"><meta name="viewport" content="width=device-width">'
         '<link rel="icon" href="/favicon.svg" type="image/svg+xml">'
+        '<link rel="stylesheet" href="/style.css">'
         f"<title>{escape(heading)}</title></head><body>"
-        f'<main data-code="{escape(code)}"><h1>{escape(heading)}</h1><p>{escape(text)}</p>'
-        f'{form}<p><a href="/">{escape(_("Go to Splendor"))}</a></p></main></body></html>'
+        f'<main class="mail-page" data-code="{escape(code)}"><section class="panel">'
+        f"<h1>{escape(heading)}</h1><p>{escape(text)}</p>{form}"
+        f'<p><a class="btn" href="/">{escape(home)}</a></p></section></main></body></html>'
     )
     response = HTMLResponse(body, status)
     response.headers["Cache-Control"] = "no-store"
@@ -86,10 +90,11 @@ async def unsubscribe_page(request: Request) -> Response:
             raise ServiceError("not_found", "email.unsubscribe_unknown")
     except ServiceError as e:
         return _refused(lang, e)
+    button = _("Turn off the e-mails")
     form = (
         f'<form method="post" action="/mail/unsubscribe?token={escape(token)}">'
-        f'<button type="submit" name="List-Unsubscribe" value="One-Click">'
-        f"{escape(_('Turn off the e-mails'))}</button></form>"
+        '<button type="submit" class="btn btn-primary" name="List-Unsubscribe"'
+        f' value="One-Click">{escape(button)}</button></form>'
     )
     return _page(
         lang,

@@ -573,6 +573,29 @@ async def test_an_unsubscribe_post_past_the_body_limit_is_refused_unread(
         assert (await held["Ana_1"].get("/api/me/email")).json()["notify"] is True
 
 
+async def test_the_pages_of_the_links_are_in_the_readers_language_and_styled(
+    app: Starlette, worker: MailWorker, sink: Sink
+) -> None:
+    """The unsubscribe page's button and every link page's way home are in the reader's language (here Spanish), and each page takes the site's stylesheet."""
+    async with players(app, worker, sink, "Ana_1", "Bo_2") as held:
+        game = await correspondence_game(held)
+        await to_move(held["Ana_1"], game)
+        await worker.turn(now_ms())
+        url = sink.received[-1].message["List-Unsubscribe"].strip("<>")
+        async with client(app) as stranger:
+            spanish = {"Accept-Language": "es"}
+            asking = await stranger.get(url.removeprefix(SITE), headers=spanish)
+            refused_link = await stranger.get("/mail/verify?token=ana_1.x", headers=spanish)
+            done = await stranger.post(
+                url.removeprefix(SITE), content=b"List-Unsubscribe=One-Click", headers=spanish
+            )
+        for page in (asking, refused_link, done):
+            assert 'lang="es"' in page.text
+            assert ">Ir a Splendor</a>" in page.text
+            assert '<link rel="stylesheet" href="/style.css">' in page.text
+        assert ">Desactivar los correos</button>" in asking.text
+
+
 async def test_a_tournaments_start_is_announced_once_to_verified_players(
     app: Starlette, worker: MailWorker, sink: Sink
 ) -> None:
