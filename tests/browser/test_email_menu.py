@@ -37,7 +37,7 @@ def test_a_player_adds_and_verifies_an_address_in_the_account_menu(
     mailing: tuple[ServerProcess, Sink],
     console: Console,
 ) -> None:
-    """The menu's E-mail dialog takes an address, says to check the inbox; the e-mailed link verifies it; the dialog then says Verified and turns the e-mails off."""
+    """The menu's E-mail dialog takes an address in a field dressed as the page's, says to check the inbox; the e-mailed link verifies it; the dialog then says Verified and turns the e-mails off."""
     server, sink = mailing
     username = f"Mel_{secrets.token_hex(3)}"
     address = f"{username.lower()}@example.org"
@@ -48,6 +48,10 @@ def test_a_player_adds_and_verifies_an_address_in_the_account_menu(
     page.click("#email-open")
     expect(page.locator("#email-dialog")).to_be_visible()
     expect(page.locator("#email-state")).to_have_text("No address yet.")
+    # The address field is dressed as every other field of the page (dark, not the
+    # browser's default white box).
+    field = "e => getComputedStyle(e).backgroundColor"
+    assert page.eval_on_selector("#email-address", field) == "rgb(15, 26, 34)"
     page.fill("#email-address", address)
     page.click("#email-save")
     expect(page.locator("#email-state")).to_contain_text("Check your inbox")
