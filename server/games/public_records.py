@@ -27,7 +27,7 @@ from events.clock import control_wire
 from events.game import VARIANTS, Variant
 from server.common.wire import event_to_wire, iso_time
 from server.games.projection import OVER, Game, LoggedEvent, encode_event
-from server.games.repository import GameRepository, is_game_id
+from server.games.repository import GameRepository, is_game_id, tournament_of_game
 from server.store.event_store import StoredEvent
 
 __all__ = [
@@ -87,6 +87,7 @@ def summary_of(game: Game) -> dict[str, Any]:
     it: its seats, status and result, never a secret (a record's header is made of
     it)."""
     public = game.variant.view(game.state, None)
+    made = tournament_of_game(game.id)  # the id of a tournament's game names it
     return {
         "id": game.id,
         "variant": game.variant.name,
@@ -112,6 +113,7 @@ def summary_of(game: Game) -> dict[str, Any]:
         "clock": control_wire(game.state.clock.control),
         "seeded": public["seeded"],
         "rated": public["rated"],
+        "tournament": None if made is None else made[0],
     }
 
 

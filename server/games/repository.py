@@ -31,7 +31,14 @@ from server.games.projection import OVER, Game, GapError, LoggedEvent, decode_cr
 from server.store import archive_format as archives
 from server.store.event_store import EventStore
 
-__all__ = ["GameRepository", "is_game_id", "new_game_id"]
+__all__ = [
+    "TOURNAMENT_ID_MAX",
+    "GameRepository",
+    "is_game_id",
+    "new_game_id",
+    "tournament_game_id",
+    "tournament_of_game",
+]
 
 _ID_ALPHABET: Final = "abcdefghjkmnpqrstuvwxyz23456789"  # without 0, o, 1, l and i
 _ID_LENGTH: Final = 10
@@ -47,6 +54,29 @@ def is_game_id(game_id: str) -> bool:
 def new_game_id() -> str:
     """A fresh random game id, easy to read aloud and to type."""
     return "".join(secrets.choice(_ID_ALPHABET) for _ in range(_ID_LENGTH))
+
+
+TOURNAMENT_ID_MAX: Final = 40
+"""A tournament id is 1 to this many letters, digits and ``_`` (server/tournaments/)."""
+_TOURNAMENT_GAME: Final = re.compile(
+    rf"([A-Za-z0-9_]{{1,{TOURNAMENT_ID_MAX}}})-(\d{{1,9}})-(\d{{1,4}})"
+)
+
+
+def tournament_game_id(tournament_id: str, version: int, index: int) -> str:
+    """The id of a tournament's game: the game of pair ``index`` of the tournament's
+    ``PlayersPaired`` at ``version``. Every process names a pair's game the same, so it
+    is created once (server/tournaments/games.py); a random id (``new_game_id``) never
+    has this form, so the id alone says that a game is a tournament's, and whose."""
+    return f"{tournament_id}-{version}-{index}"
+
+
+def tournament_of_game(game_id: str) -> tuple[str, int, int] | None:
+    """The tournament, version and pair index a game id was made of, or None."""
+    match = _TOURNAMENT_GAME.fullmatch(game_id)
+    if match is None:
+        return None
+    return match[1], int(match[2]), int(match[3])
 
 
 class GameRepository:

@@ -16,6 +16,7 @@ from typing import Final, Literal
 
 from events.tournament.log import GamePlayed, PlayersPaired, TournamentEvent
 from events.tournament.standings import Tournament, evolve
+from server.games.repository import TOURNAMENT_ID_MAX, tournament_game_id, tournament_of_game
 from server.store.event_store import StoredEvent
 from server.tournaments.store import decode_event
 
@@ -27,9 +28,8 @@ __all__ = [
     "tournament_of_game",
 ]
 
-MAX_ID: Final = 40
+MAX_ID: Final = TOURNAMENT_ID_MAX
 _ID: Final = re.compile(rf"[A-Za-z0-9_]{{1,{MAX_ID}}}")
-_GAME: Final = re.compile(rf"([A-Za-z0-9_]{{1,{MAX_ID}}})-(\d{{1,9}})-(\d{{1,4}})")
 
 
 def is_tournament_id(text: str) -> bool:
@@ -37,17 +37,7 @@ def is_tournament_id(text: str) -> bool:
     return _ID.fullmatch(text) is not None
 
 
-def game_id_of(tournament_id: str, version: int, index: int) -> str:
-    """The id of the game of pair ``index`` of the ``PlayersPaired`` at ``version``."""
-    return f"{tournament_id}-{version}-{index}"
-
-
-def tournament_of_game(game_id: str) -> tuple[str, int, int] | None:
-    """The tournament, version and pair index a game id was made of, or None."""
-    match = _GAME.fullmatch(game_id)
-    if match is None:
-        return None
-    return match[1], int(match[2]), int(match[3])
+game_id_of = tournament_game_id  # the game layer owns the form of game ids
 
 
 @dataclass

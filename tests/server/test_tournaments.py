@@ -213,6 +213,7 @@ async def test_an_arena_pairs_two_accounts_and_their_game_moves_the_standings(
     ]
     summary = (await ana.get(f"/api/games/{game_id}")).json()
     assert summary["rated"] is True and summary["status"] == "live"
+    assert summary["tournament"] == tid  # the table finds its tournament from the summary
     assert sorted(s["account"] for s in summary["seats"]) == ["Ana_T", "Bo_T"]
     of_game = (await ana.get(f"/api/tournaments/of-game/{game_id}")).json()
     assert of_game["tournament"]["id"] == tid
@@ -248,6 +249,14 @@ async def test_a_deleted_accounts_name_is_masked_on_the_page(
     assert {shown["games"][0]["first"], shown["games"][0]["second"]} == {"Ana_T", "deleted player"}
     record = await running(app).tournaments.get(tid)
     assert "Bo_T" in record.tournament.players
+
+
+async def test_a_game_of_no_tournament_says_so_in_its_summary(http: httpx.AsyncClient) -> None:
+    """An ordinary game's summary has `tournament` null (a tournament's game names its tournament: the arena test above)."""
+    r = await http.post("/api/games", json={"variant": "duel"})
+    assert r.status_code == 201, r.text
+    assert r.json()["tournament"] is None
+    assert (await http.get(f"/api/games/{r.json()['id']}")).json()["tournament"] is None
 
 
 async def test_a_deleted_creators_name_is_masked_in_every_summary(

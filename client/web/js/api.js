@@ -209,16 +209,6 @@ export function tournamentAction(id, what) {
   return request("POST", `${tournament(id)}/${what}`);
 }
 
-/** The tournament a game belongs to ({tournament}), or null for a game of none. */
-export async function tournamentOfGame(gameId) {
-  try {
-    return await request("GET", `/api/tournaments/of-game/${encodeURIComponent(gameId)}`);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return null;
-    throw err;
-  }
-}
-
 /** A player's tournaments, newest first: {tournaments: [{tournament, rank, points, players}]}. */
 export function playerTournaments(username) {
   return request("GET", `/api/players/${encodeURIComponent(username)}/tournaments`);

@@ -3,7 +3,7 @@
 
 import { TurnAlert } from "./attention.js";
 import { ChatPanel } from "./chat.js";
-import { ApiError, fetchCatalog, fetchEvents, fetchView, gameSummary, listTournaments, tournamentOfGame } from "./api.js";
+import { ApiError, fetchCatalog, fetchEvents, fetchTournament, fetchView, gameSummary } from "./api.js";
 import { isMyTurn } from "./acting.js";
 import { Controls } from "./controls.js";
 import { h, mount } from "./dom.js";
@@ -349,7 +349,7 @@ export async function showGame(main, gameId, mode) {
   // game (an arena's next pairing, a Swiss's next round) takes them to its seat.
   let following = null;
   let nextGame = null;
-  findTournament(summary, gameId).then(
+  findTournament(summary).then(
     (found) => {
       if (!found || left) return;
       tournament = found;
@@ -609,18 +609,12 @@ export async function showGame(main, gameId, mode) {
 }
 
 /**
- * The tournament of a game, or null. A tournament's game is a rated game of two with a
- * real-time clock, played while its tournament runs: only such a game, and only when a
- * running tournament has its game and clock, is asked about (GET of-game answers 404
- * for a game of none, and the page asks nothing it expects to be refused).
+ * The tournament of a game (its summary), or null: a game's summary names the
+ * tournament it belongs to (docs/http-api.md), whose own summary says the rest.
  */
-async function findTournament(summary, gameId) {
-  const clock = summary.clock;
-  if (!summary.rated || summary.players !== 2 || !clock || !clock.initial) return null;
-  const { running = [] } = await listTournaments();
-  const candidate = running.some((s) => s.variant === summary.variant && s.clock && s.clock.initial === clock.initial && s.clock.increment === (clock.increment || 0));
-  if (!candidate) return null;
-  const found = await tournamentOfGame(gameId);
+async function findTournament(summary) {
+  if (!summary.tournament) return null;
+  const found = await fetchTournament(summary.tournament);
   return found ? found.tournament : null;
 }
 
