@@ -86,6 +86,12 @@ class TournamentIndexes:
         if outcome:
             raise CreationRefused(today=outcome == 2)
 
+    async def release_creation(self, account: str, tournament_id: str) -> None:
+        """Count no more a tournament claimed whose creation failed (its log was never
+        written), so that the claim does not hold one of the account's slots."""
+        await self._r.zrem(tournaments_created_key(account), tournament_id)
+        await self._r.srem(tournaments_open_of_key(account), tournament_id)
+
     async def listed(self, tournament_id: str, starts_ms: int) -> None:
         """An upcoming or running tournament."""
         await self._r.zadd(TOURNAMENTS_OPEN_KEY, {tournament_id: starts_ms})

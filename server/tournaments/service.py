@@ -11,6 +11,7 @@ append and written again by the director whenever it looks at the tournament.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 import time
@@ -191,18 +192,28 @@ class TournamentService:
             raise ServiceError(
                 "conflict", "tournament.too_many_open", {"most": MOST_OPEN}
             ) from None
-        created = await self.open(
-            tournament_id,
-            body.kind,
-            body.variant,
-            clock,
-            now + body.starts_in_s * 1000,
-            name=name,
-            created_by=account,
-            duration_ms=duration_ms,
-            rounds=rounds,
-        )
-        assert created is not None  # a fresh random id
+        try:
+            created = await self.open(
+                tournament_id,
+                body.kind,
+                body.variant,
+                clock,
+                now + body.starts_in_s * 1000,
+                name=name,
+                created_by=account,
+                duration_ms=duration_ms,
+                rounds=rounds,
+            )
+        except BaseException:
+            # A tournament whose log was not written must not hold one of the
+            # account's slots for good (one written is counted, as it is listed).
+            with contextlib.suppress(Exception):
+                if await self.store.version(tournament_id) == 0:
+                    await self.indexes.release_creation(account, tournament_id)
+            raise
+        if created is None:  # A random id another tournament has: one in 10^14.
+            await self.indexes.release_creation(account, tournament_id)
+            raise ServiceError("conflict", "tournament.busy")
         return created
 
     async def open(

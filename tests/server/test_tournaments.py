@@ -13,6 +13,7 @@ import pytest
 from starlette.applications import Starlette
 
 from server.common.settings import Settings
+from server.tournaments import service as service_module
 from server.web.state import running
 from tests.server.tournament_helpers import account, created, director, page, resign
 from tests.server.ws_helpers import connect, live_server
@@ -427,3 +428,20 @@ async def test_a_served_arena_pairs_and_records_by_itself(
         await conn.close()
         for client in clients:
             await client.aclose()
+
+
+async def test_a_creation_that_fails_gives_its_slot_back(
+    app: Starlette, ana: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two creations whose log cannot be written (its meta key holds a string) leave the account its two open tournaments and its day's count."""
+    redis = running(app).redis
+    await redis.set("tournament:{tbroken0001}:meta", "not a hash")
+    monkeypatch.setattr(service_module, "new_tournament_id", lambda: "tbroken0001")
+    body = {"kind": "arena", "variant": "duel", "clock": {"initial": 60}}
+    for _ in range(2):
+        r = await ana.post("/api/tournaments", json=body)
+        assert r.status_code == 500
+    monkeypatch.undo()
+    assert await redis.zcard("tournaments:creator:{ana_t}:made") == 0
+    await created(ana)
+    await created(ana)
