@@ -57,6 +57,7 @@ from server.store.keys import (
     account_key,
     address_logins_key,
     login_keys,
+    player_tournaments_key,
     session_key,
     sessions_key,
 )
@@ -521,6 +522,9 @@ class Accounts:
         await self._r.set(account_key(username), _encode(tombstone))
         # After the tombstone: a write of the address checks for one (server/mail/addresses.py).
         await self._r.delete(account_email_key(username))
+        # Its tournament history is no longer shown; the director does not write it
+        # again (``TournamentService.heal`` skips deleted accounts).
+        await self._r.delete(player_tournaments_key(account_id(username)))
         await self.end_all_sessions(username)
 
     async def deleted_among(self, usernames: set[str]) -> set[str]:

@@ -163,8 +163,10 @@ class TournamentService:
             await self.indexes.finished(
                 record.id, record.ended_ms or t.starts_ms, record.meta.get("created_by") or None
             )
+            deleted = await deleted_among(self.client, set(t.players))
             for player in t.players:
-                await self.indexes.joined(player, record.id, t.starts_ms)
+                if player.lower() not in deleted:
+                    await self.indexes.joined(player, record.id, t.starts_ms)
         else:
             await self.indexes.listed(record.id, t.starts_ms)
 

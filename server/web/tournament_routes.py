@@ -113,6 +113,9 @@ async def history(request: Request) -> Response:
     username: str = request.path_params["username"]
     if not _PLAYER.fullmatch(username):
         raise not_found("player.not_found", player=username[:64])
+    account = await running(request).accounts.get(username.lower())
+    if account is not None and account.deleted_ms is not None:
+        raise not_found("player.deleted", player=username)  # as its profile answers
     return json({"tournaments": await _service(request).history(username)})
 
 

@@ -445,3 +445,25 @@ async def test_a_creation_that_fails_gives_its_slot_back(
     assert await redis.zcard("tournaments:creator:{ana_t}:made") == 0
     await created(ana)
     await created(ana)
+
+
+async def test_a_deleted_accounts_history_is_gone_as_its_profile(
+    app: Starlette, ana: httpx.AsyncClient, bo: httpx.AsyncClient, http: httpx.AsyncClient
+) -> None:
+    """Once Bo deletes their account, their tournament history answers 404 player.deleted as their profile does, and its index is gone, also after the arena ends."""
+    summary = await created(ana, starts_in_s=0, duration_min=10)
+    tid = summary["id"]
+    for client in (ana, bo):
+        assert (await client.post(f"/api/tournaments/{tid}/join")).status_code == 200
+    keeper = director(app)
+    await keeper.step(tid)
+    r = await bo.request("DELETE", "/api/me", json={"password": "a-long-enough-password"})
+    assert r.status_code == 204
+    running(app).tournaments.clock_ms = lambda: summary["ends_ms"]
+    await keeper.step(tid)
+    assert (await page(ana, tid))["tournament"]["status"] == "finished"
+    for path in ("/api/players/Bo_T", "/api/players/Bo_T/tournaments"):
+        r = await http.get(path)
+        assert (r.status_code, reason(r)) == (404, "player.deleted")
+    assert not await running(app).redis.exists("player:{bo_t}:tournaments")
+    assert len((await http.get("/api/players/Ana_T/tournaments")).json()["tournaments"]) == 1
