@@ -59,7 +59,13 @@ log = logging.getLogger(__name__)
 
 SWEEP_MS: Final = 2_000  # a running tournament is looked at at least this often
 POLL_S: Final = 0.5  # the longest sleep: what another process made due is seen within it
-RETRY_S: Final = 0.05
+RETRY_S: Final = 0.05  # the sleep after a turn that left tournaments poked meanwhile
+# A tournament whose lease another process holds is looked at again after HELD_MS,
+# doubled at each refusal in a row up to HELD_MAX_MS: the holder is looking at it
+# (a look takes milliseconds, and the holder makes it due again), so spinning on the
+# lease would only load Redis. A poke still looks at it at the next turn.
+HELD_MS: Final = 50
+HELD_MAX_MS: Final = 1_000
 # How often a process gives every open tournament without a due time one (a process
 # that died between a tournament's creation and its due time left it without).
 HEAL_MS: Final = 60_000
@@ -165,6 +171,9 @@ class Director:
         self._release = client.register_script(_RELEASE_LUA)
         self._holder = secrets.token_hex(8)
         self._poked: set[str] = set()
+        # Tournaments another process's lease kept this one from: (refusals in a row,
+        # when to look again, ms).
+        self._held: dict[str, tuple[int, int]] = {}
         self._ensured: dict[str, set[str]] = {}
         self._sleeper = Sleeper()
         self._closed = False
@@ -211,9 +220,23 @@ class Director:
                 log.exception("director tick failed; retrying")
                 await self._sleeper.sleep(1.0)
                 continue
-            # A tournament poked meanwhile, or held by another process's lease, is
-            # looked at again soon, without spinning on the lease.
-            await self._sleeper.sleep(RETRY_S if self._poked else POLL_S)
+            # A tournament poked meanwhile is looked at soon; one held by another
+            # process's lease at its time to look again (``_hold``).
+            await self._sleeper.sleep(RETRY_S if self._poked else self._idle_s())
+
+    def _idle_s(self) -> float:
+        """The sleep until the next turn: POLL_S, or less when a held tournament's
+        time to look again comes sooner."""
+        if not self._held:
+            return POLL_S
+        soonest = min(at for _, at in self._held.values())
+        return max(0.0, min(POLL_S, (soonest - self.clock_ms()) / 1000))
+
+    def _hold(self, tournament_id: str, now: int) -> None:
+        """Another process holds the tournament's lease: look again later, backing off."""
+        refusals = self._held.get(tournament_id, (0, 0))[0] + 1
+        wait = min(HELD_MAX_MS, HELD_MS << min(refusals - 1, 16))
+        self._held[tournament_id] = (refusals, now + wait)
 
     async def tick(self) -> None:
         """One turn: the schedules' tournaments due to be announced, then every
@@ -227,16 +250,21 @@ class Director:
             await indexes.keep_due(open_ids, now)
             self._forget(set(open_ids), now)
             self._healed_ms = now
-        due = set(await self.tournaments.indexes.due(now, BATCH)) | self._poked
+        # A held tournament waits for its time to look again even when it is due,
+        # unless it was poked.
+        waiting = {t for t, (_, at) in self._held.items() if at > now}
+        due = (set(await self.tournaments.indexes.due(now, BATCH)) - waiting) | self._poked
         self._poked = set()
         room = asyncio.Semaphore(AT_ONCE)
 
         async def look(tournament_id: str) -> None:
             async with room:
                 try:
-                    if not await self.advance(tournament_id):
+                    if await self.advance(tournament_id):
+                        self._held.pop(tournament_id, None)
+                    else:
                         self.counts.held += 1
-                        self._poked.add(tournament_id)  # another process holds it: again soon
+                        self._hold(tournament_id, now)
                 except Exception:
                     self.counts.failed += 1
                     log.exception("director failed on tournament %s", tournament_id)
@@ -262,6 +290,8 @@ class Director:
         ended them) and of starts too old to be announced."""
         for tournament_id in [t for t in self._ensured if t not in open_ids]:
             del self._ensured[tournament_id]
+        for tournament_id in [t for t in self._held if t not in open_ids]:
+            del self._held[tournament_id]
         for tournament_id, starts_ms in list(self._announced.items()):
             if now >= starts_ms + ANNOUNCE_WITHIN_MS or tournament_id not in open_ids:
                 del self._announced[tournament_id]

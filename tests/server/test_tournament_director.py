@@ -16,7 +16,7 @@ from events.tournament.log import GamePlayed, PlayerJoined, PlayersPaired
 from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.store.event_store import EventStore
-from server.store.keys import TOURNAMENTS_DUE_KEY
+from server.store.keys import TOURNAMENTS_DUE_KEY, tournament_lease_key
 from server.tournaments import views
 from server.tournaments.director import Director, plan
 from server.tournaments.record import TournamentRecord
@@ -247,3 +247,25 @@ async def test_a_director_keeps_nothing_of_a_tournament_once_it_ended(
     assert set(one._ensured) == {"tkeep2"}
     await one.tick()  # its first heal
     assert one._ensured == {} and one._announced == {}
+
+
+async def test_a_tournament_held_by_another_lease_is_retried_backing_off(
+    redis_client: aioredis.Redis,
+) -> None:
+    """While another process holds an arena's lease, the director looks again after 50 ms, then 100 ms (not at every turn), and a poke looks at once."""
+    _, tournaments, keeper = process(redis_client)
+    now = [10_000]
+    keeper.clock_ms = lambda: now[0]
+    tid = await arena(tournaments, PLAYERS[:2])
+    await redis_client.set(tournament_lease_key(tid), "another process", px=60_000)
+    keeper.poke(tid)
+    await keeper.tick()
+    assert keeper.counts.held == 1
+    for at, held in ((10_000, 1), (10_049, 1), (10_050, 2), (10_149, 2), (10_150, 3)):
+        now[0] = at
+        await keeper.tick()
+        assert keeper.counts.held == held, at
+    await redis_client.delete(tournament_lease_key(tid))
+    keeper.poke(tid)
+    await keeper.tick()
+    assert keeper.counts.looks == 1
