@@ -29,8 +29,9 @@ __all__ = ["CreationRefused", "TournamentIndexes"]
 # KEYS[1] an account's created tournaments (id -> ms), KEYS[2] those not ended.
 # ARGV[1] the id, ARGV[2] now ms, ARGV[3] the start of the UTC day (ms), ARGV[4] the
 # most open, ARGV[5] the most a day. Returns 0 (claimed), 1 (too many open), 2 (too
-# many today).
+# many today). Those created before the day are dropped: only the day's are counted.
 _CLAIM_LUA: Final = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])
 if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[4]) then return 1 end
 if redis.call('ZCOUNT', KEYS[1], ARGV[3], '+inf') >= tonumber(ARGV[5]) then return 2 end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])

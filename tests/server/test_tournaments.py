@@ -467,3 +467,19 @@ async def test_a_deleted_accounts_history_is_gone_as_its_profile(
         assert (r.status_code, reason(r)) == (404, "player.deleted")
     assert not await running(app).redis.exists("player:{bo_t}:tournaments")
     assert len((await http.get("/api/players/Ana_T/tournaments")).json()["tournaments"]) == 1
+
+
+async def test_an_accounts_creations_of_past_days_are_not_kept(
+    app: Starlette, ana: httpx.AsyncClient
+) -> None:
+    """The index of an account's creations keeps only the day's: a creation the next day drops the previous day's two."""
+    service = running(app).tournaments
+    day = 1_800_000_000_000
+    service.clock_ms = lambda: day
+    made = [await created(ana), await created(ana)]
+    for t in made:
+        await service.indexes.finished(t["id"], day, "Ana_T")
+    service.clock_ms = lambda: day + 86_400_000
+    third = await created(ana)
+    kept = await running(app).redis.zrange("tournaments:creator:{ana_t}:made", 0, -1)
+    assert [k.decode() for k in kept] == [third["id"]]
