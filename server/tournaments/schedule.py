@@ -83,7 +83,10 @@ class Schedule:
     async def announce(self, service: TournamentService, now_ms: int) -> list[str]:
         """Create the slots' tournaments this process has not seen made: their ids."""
         made = []
-        for start in self.slots(now_ms):
+        slots = self.slots(now_ms)
+        current = {self.slot_id(start) for start in slots}
+        self._made.intersection_update(current)  # past slots are never asked again
+        for start in slots:
             tournament_id = self.slot_id(start)
             if tournament_id in self._made:
                 continue

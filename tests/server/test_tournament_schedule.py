@@ -92,3 +92,14 @@ def test_a_wrong_schedule_stops_the_server_at_start() -> None:
         create_app(Settings(scheduled_tournaments="duel 3+2 arena 60m often"))
     settings = Settings.from_env({"SPLENDOR_SCHEDULED_TOURNAMENTS": "duel 3+2 arena 60m hourly"})
     assert settings.scheduled_tournaments == "duel 3+2 arena 60m hourly"
+
+
+async def test_a_schedule_keeps_only_its_current_slots(redis_client: aioredis.Redis) -> None:
+    """A day of hourly announcements leaves the schedule remembering only the slots it may still create, not one id an hour for ever."""
+    service = TournamentService(redis_client)
+    [hourly] = parse_schedules("duel 3+2 arena 60m hourly")
+    for hour in range(24):
+        now = ms("2026-11-28T00:10:00") + hour * 3_600_000
+        service.clock_ms = lambda now=now: now  # type: ignore[misc]
+        await hourly.announce(service, now)
+    assert hourly._made == {"s_duel_3_2_arena_60m_202611290000"}
