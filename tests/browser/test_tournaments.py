@@ -478,3 +478,26 @@ def test_a_finished_swiss_shows_its_podium(
         api.close()
         gil.close()
         hal.close()
+
+
+def test_a_made_up_name_is_shown_in_the_reader_s_words(
+    browser: Browser, contexts: list[BrowserContext], console: Console, tserver: ServerProcess
+) -> None:
+    """A tournament created without a name (as every scheduled one is) keeps the server's
+    made-up "duel 3+2 arena", which the list and its page show in the reader's words:
+    "Arena Splendor Duel 3+2" in Spanish."""
+    ada = Account(tserver.base, "Ada")
+    try:
+        body = {"kind": "arena", "variant": "duel", "clock": {"initial": 180, "increment": 2}}
+        made = ada.post("/api/tournaments", {**body, "starts_in_s": 3600, "duration_min": 30})
+        summary = made["tournament"]
+        assert summary["name"] == "duel 3+2 arena"
+        page = guest_page(browser, contexts, console, "guest")
+        page.goto(f"{tserver.base}/?lang=es#/tournaments")
+        row = page.locator(f'#upcoming-tournaments [data-tournament="{summary["id"]}"]')
+        expect(row.locator(".tournament-name")).to_have_text("Arena Splendor Duel 3+2")
+        page.goto(f"{tserver.base}/?lang=es#/tournament/{summary['id']}")
+        expect(page.locator("#tournament-title")).to_have_text("Arena Splendor Duel 3+2")
+        assert console.unexpected() == []
+    finally:
+        ada.close()

@@ -34,7 +34,7 @@ import { decorateDuel, renderDuelPlayers, renderDuelTable } from "./duel_table.j
 import { roundOfView, roundsPlayed, turnsOf } from "./turns.js";
 import { Names, variantName } from "./words.js";
 import { nextGameOf, takeSeat, TournamentSocket } from "./tournament.js";
-import { countdown, KIND_WORDS, tickCountdowns, tournamentHref } from "./tournament_words.js";
+import { countdown, KIND_WORDS, tickCountdowns, tournamentHref, tournamentName } from "./tournament_words.js";
 
 /** What draws and drives a table, per variant. */
 export const KITS = {
@@ -401,7 +401,7 @@ export async function showGame(main, gameId, mode) {
               { class: "tournament-line", id: "tournament-line", dataset: { tournament: tournament.id } },
               h("span", { class: "tag tag-tournament" }, KIND_WORDS[tournament.kind] || tournament.kind),
               " ",
-              h("a", { href: tournamentHref(tournament.id), dataset: { key: "tournament" } }, tournament.name),
+              h("a", { href: tournamentHref(tournament.id), dataset: { key: "tournament" } }, tournamentName(tournament)),
               " ",
               tournament.kind === "arena" ? countdown(tournament, "tournament-countdown") : null,
             )

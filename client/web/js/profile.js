@@ -9,7 +9,7 @@ import { formatDate, formatNumber, formatPercent, t, tn, tp } from "./i18n.js";
 import { botMark, LISTED, playerWords, RATED_VARIANTS } from "./leaderboard.js";
 import { ratingGraph } from "./ratinggraph.js";
 import { seatLabel, variantName } from "./words.js";
-import { kindLine, placeOfWords, tournamentHref, tournamentPoints } from "./tournament_words.js";
+import { kindLine, placeOfWords, tournamentHref, tournamentName, tournamentPoints } from "./tournament_words.js";
 
 export async function showProfile(main, username) {
   mount(main, h("p", { class: "loading" }, t("Loading…")));
@@ -64,7 +64,7 @@ function tournamentRow(entry) {
       { class: "game-row-body" },
       h("strong", { class: ["outcome", entry.rank === 1 && !running && "outcome-won"] }, running ? t("{place} so far", { place: placeOfWords(entry.rank, entry.players) }) : placeOfWords(entry.rank, entry.players)),
       h("span", {}, tournamentPoints(entry.points)),
-      h("a", { href: tournamentHref(s.id), class: "tournament-name" }, s.name),
+      h("a", { href: tournamentHref(s.id), class: "tournament-name" }, tournamentName(s)),
       h("span", { class: "muted" }, t("{line} · {date}", { line: kindLine(s), date: formatDate(s.starts_ms) })),
     ),
   );

@@ -15,7 +15,7 @@ import { formatNumber, lang, t, tp } from "./i18n.js";
 import { restartDelay, retryDelay } from "./live.js";
 import { playerHref } from "./leaderboard.js";
 import { rememberSeat } from "./seats.js";
-import { countdown, kindLine, numberOrDash, playersWords, podiumWords, roundWords, STATUS_WORDS, tickCountdowns, tournamentPoints, tournamentRefusal } from "./tournament_words.js";
+import { countdown, kindLine, numberOrDash, playersWords, podiumWords, roundWords, STATUS_WORDS, tickCountdowns, tournamentName, tournamentPoints, tournamentRefusal } from "./tournament_words.js";
 import { gameTags } from "./timecontrol.js";
 
 const PING_EVERY_MS = 20000;
@@ -280,7 +280,7 @@ export async function showTournament(main, id) {
         h(
           "div",
           { class: "tournament-title" },
-          h("h1", { id: "tournament-title" }, s.name),
+          h("h1", { id: "tournament-title" }, tournamentName(s)),
           h(
             "p",
             { class: "muted tournament-what" },

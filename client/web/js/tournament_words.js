@@ -15,6 +15,17 @@ export function tournamentHref(id) {
   return `#/tournament/${encodeURIComponent(id)}`;
 }
 
+/** A tournament's name. One created without a name (and every scheduled one) has the
+ * server's made-up name (server/tournaments/requests.py `default_name`: "duel 3+2
+ * arena"), which is shown in the reader's words instead: "Splendor Duel 3+2 Arena". */
+export function tournamentName(s) {
+  const clock = s.clock || {};
+  const made = `${s.variant} ${(clock.initial || 0) / 60}+${clock.increment || 0} ${s.kind}`;
+  if (s.name !== made) return s.name;
+  const args = { game: variantName(s.variant), clock: clockWords(s.clock) };
+  return s.kind === "swiss" ? t("{game} {clock} Swiss", args) : t("{game} {clock} Arena", args);
+}
+
 /** "Arena · Splendor Duel · 3+2", "Swiss · Splendor · 5+3 · 7 rounds". */
 export function kindLine(s) {
   const line = t("{kind} · {game} · {clock}", { kind: KIND_WORDS[s.kind] || s.kind, game: variantName(s.variant), clock: clockWords(s.clock) });

@@ -8,7 +8,7 @@ import { createTournament, listTournaments } from "./api.js";
 import { h, mount } from "./dom.js";
 import { formatDate, t, tn, tp } from "./i18n.js";
 import { PRESETS } from "./timecontrol.js";
-import { countdown, kindLine, playersWords, roundWords, tickCountdowns, tournamentHref, tournamentRefusal } from "./tournament_words.js";
+import { countdown, kindLine, playersWords, roundWords, tickCountdowns, tournamentHref, tournamentName, tournamentRefusal } from "./tournament_words.js";
 
 const REFRESH_MS = 10000;
 // The time controls a tournament may have: the lobby's real-time presets.
@@ -92,7 +92,7 @@ export function row(s) {
     h(
       "div",
       { class: "game-row-body" },
-      h("a", { class: "tournament-name", href: tournamentHref(s.id) }, s.name),
+      h("a", { class: "tournament-name", href: tournamentHref(s.id) }, tournamentName(s)),
       h("span", { class: "muted" }, kindLine(s)),
       h("span", { class: "muted" }, playersWords(s.players)),
       s.status === "running" && roundWords(s) ? h("span", {}, roundWords(s)) : null,
