@@ -485,7 +485,8 @@ def test_a_made_up_name_is_shown_in_the_reader_s_words(
 ) -> None:
     """A tournament created without a name (as every scheduled one is) keeps the server's
     made-up "duel 3+2 arena", which the list and its page show in the reader's words:
-    "Arena Splendor Duel 3+2" in Spanish."""
+    "Arena Splendor Duel 3+2" in Spanish; its socket's badge is "En directo", the
+    page's updates, not the "En juego" of a game in play."""
     ada = Account(tserver.base, "Ada")
     try:
         body = {"kind": "arena", "variant": "duel", "clock": {"initial": 180, "increment": 2}}
@@ -498,6 +499,8 @@ def test_a_made_up_name_is_shown_in_the_reader_s_words(
         expect(row.locator(".tournament-name")).to_have_text("Arena Splendor Duel 3+2")
         page.goto(f"{tserver.base}/?lang=es#/tournament/{summary['id']}")
         expect(page.locator("#tournament-title")).to_have_text("Arena Splendor Duel 3+2")
+        # The socket's badge says the page is up to date, not that a game is in play.
+        expect(page.locator("#tournament-connection")).to_have_text("En directo")
         assert console.unexpected() == []
     finally:
         ada.close()

@@ -24,7 +24,9 @@ const POLL_MS = 5000; // GET while the socket is down
 const CLOSE_RESTART = 1012;
 const CLOSE_NOT_FOUND = 4404;
 
-const CONNECTION_WORDS = { connecting: t("Connecting…"), live: t("Live"), reconnecting: t("Reconnecting…"), closed: t("Disconnected") };
+// "Live" here is the page's updates (the standings as they change), not a game in
+// play: several languages word the two apart, and a finished tournament is not "in play".
+const CONNECTION_WORDS = { connecting: t("Connecting…"), live: tp("updates", "Live"), reconnecting: t("Reconnecting…"), closed: t("Disconnected") };
 // A flame (a streak) and a medal, drawn: an emoji may have no font on the reader's device.
 const FLAME = '<path d="M8 1c.6 2.4 3.9 4.2 3.9 8.2A3.9 3.9 0 0 1 8 13.2a3.9 3.9 0 0 1-3.9-4c0-1.9 1-3.1 1.9-4 .1 1.3.6 2.2 1.4 2.6C7.3 5.6 7.1 3.2 8 1Z"/><path class="flame-core" d="M8 7.6c.3 1.2 1.9 2 1.9 3.6a1.9 1.9 0 0 1-3.8 0c0-.8.4-1.4.9-1.8.1.6.4 1 .7 1.1-.1-1.2.1-2.1.3-2.9Z"/>';
 const MEDAL = '<path class="medal-ribbon" d="M4.5 1h3L9 5.5 7.4 6.6ZM11.5 1h-3L7 5.5l1.6 1.1Z"/><circle cx="8" cy="10" r="4.6"/>';
