@@ -504,3 +504,40 @@ def test_a_made_up_name_is_shown_in_the_reader_s_words(
         assert console.unexpected() == []
     finally:
         ada.close()
+
+
+def test_a_tournament_game_s_end_leads_back_to_the_tournament(
+    browser: Browser, contexts: list[BrowserContext], console: Console, tserver: ServerProcess
+) -> None:
+    """At the end of an arena's game the result banner and the end dialog offer the way
+    back to the tournament, not a rematch outside it (here Ivo won and waits alone: Jon
+    paused during the game)."""
+    ivo, jon = Account(tserver.base, "Ivo"), Account(tserver.base, "Jon")
+    api = Api(tserver.base)
+    try:
+        body = {"kind": "arena", "variant": "classic", "clock": {"initial": 600, "increment": 5}}
+        made = jon.post("/api/tournaments", {**body, "starts_in_s": 0, "duration_min": 10})
+        tournament_id = made["tournament"]["id"]
+        page = ivo.page(browser, contexts, console)
+        page.goto(f"{tserver.base}/#/tournament/{tournament_id}")
+        expect(page.locator("#tournament-status")).to_have_text("Running", timeout=LIVE_MS)
+        expect(page.locator("#tournament-connection")).to_have_attribute("data-state", "live")
+        page.click("#tournament-join")
+        expect(page.locator("#tournament-state")).to_contain_text("Waiting for an opponent")
+        jon.post(f"/api/tournaments/{tournament_id}/join")
+        page.wait_for_url("**/#/play/*", timeout=LIVE_MS)
+        expect(page.locator("#tournament-line")).to_be_visible()
+        jon.post(f"/api/tournaments/{tournament_id}/pause")
+        game_id = page.url.rsplit("/", 1)[1]
+        seat = jon.post(f"/api/games/{game_id}/seat-token")
+        api.command(game_id, seat["token"], {"kind": "resign"})
+        expect(page.locator("#result-banner")).to_be_visible(timeout=LIVE_MS)
+        back = f"#/tournament/{tournament_id}"
+        expect(page.locator("#back-to-tournament-banner")).to_have_attribute("href", back)
+        expect(page.locator("#back-to-tournament-end")).to_have_attribute("href", back)
+        expect(page.locator("#rematch-game, #end-rematch")).to_have_count(0)
+        assert console.unexpected() == []
+    finally:
+        api.close()
+        ivo.close()
+        jon.close()

@@ -228,7 +228,7 @@ export async function showGame(main, gameId, mode) {
     names,
     onChange: () => {
       renderBanner();
-      mount(endRematch, rematch.actions(view, "end"));
+      mount(endRematch, rematchOrBack("end"));
     },
   });
   const presence = new TablePresence({
@@ -355,6 +355,8 @@ export async function showGame(main, gameId, mode) {
       tournament = found;
       headKey = null;
       renderHead();
+      renderBanner();
+      if (view) mount(endRematch, rematchOrBack("end"));
       const account = accountName();
       if (!token || !account || found.status !== "running") return;
       following = new TournamentSocket(found.id, {
@@ -427,7 +429,7 @@ export async function showGame(main, gameId, mode) {
   function renderBanner() {
     const canAbort = !!view && (view.legal || []).some((a) => a.kind === "abort");
     const aborted = view && view.status === "aborted" ? [...log.events.values()].find((e) => e.type === "GameAborted") || null : null;
-    const key = refused ? JSON.stringify(["refused", accountName()]) : view ? JSON.stringify([view.status, view.players.length, view.result, canAbort, aborted, rematch.key(), ratingsKey]) : null;
+    const key = refused ? JSON.stringify(["refused", accountName()]) : view ? JSON.stringify([view.status, view.players.length, view.result, canAbort, aborted, rematch.key(), ratingsKey, tournament && tournament.id]) : null;
     if (key === bannerKey) return;
     bannerKey = key;
     if (refused) return mount(bannerSlot, seatMovedBanner(gameId, summary));
@@ -438,7 +440,7 @@ export async function showGame(main, gameId, mode) {
     }
     if (view.status === "aborted") return mount(bannerSlot, abortedBanner(aborted, names));
     if (view.status === "finished" && view.result) {
-      const again = rematch.actions(view, "banner"); // the rematch, when offered, is the main action
+      const again = rematchOrBack("banner"); // the rematch, when offered, is the main action
       return mount(
         bannerSlot,
         h(
@@ -534,9 +536,17 @@ export async function showGame(main, gameId, mode) {
     return fresh;
   }
 
+  // A tournament's game is followed by the tournament's next pairing, not a rematch:
+  // its end offers the way back to the tournament instead.
+  function rematchOrBack(where) {
+    if (!tournament) return rematch.actions(view, where);
+    const primary = where === "banner" ? "btn-primary" : null;
+    return h("a", { class: ["btn", primary], id: `back-to-tournament-${where}`, href: tournamentHref(tournament.id) }, t("Back to the tournament"));
+  }
+
   function showEnd() {
     shownEnd = true;
-    mount(endRematch, rematch.actions(view, "end"));
+    mount(endRematch, rematchOrBack("end"));
     mount(endTable, resultTable(view, ratings));
     refreshRatings();
     mount(
