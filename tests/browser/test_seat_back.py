@@ -176,3 +176,33 @@ def test_a_new_link_revokes_the_other_devices_link(
     click_action(page, take, me)
     wait_version(page, view["version"] + 1)
     assert console.unexpected(("403",)) == []
+
+
+def test_a_started_game_opened_logged_out_offers_to_log_in_to_a_seat(
+    browser: Browser, contexts: list[BrowserContext], console: Console, server: ServerProcess
+) -> None:
+    """A started game of accounts opened where nobody is logged in (the link of a "your move" e-mail on another device) asks whether a seat is yours and offers Log in; logging in there seats the account at its table."""
+    names = [new_username("Ml"), new_username("Mo")]
+    players = [httpx.Client(base_url=server.base, headers={"Origin": server.base}) for _ in names]
+    try:
+        for player, name in zip(players, names, strict=True):
+            r = player.post("/api/accounts", json={"username": name, "password": PASSWORD})
+            assert r.status_code == 201, r.text
+        body = {"variant": "classic", "players": 2, "clock": {"per_move": 86400}, "rated": True}
+        r = players[0].post("/api/games", json=body)
+        assert r.status_code == 201, r.text
+        game_id = r.json()["id"]
+        for player in players:
+            assert player.post(f"/api/games/{game_id}/seats", json={}).status_code == 201
+        page = open_page(browser, contexts, console, "mail link")
+        page.goto(f"{server.base}/#/play/{game_id}")
+        page.wait_for_url(f"**/#/join/{game_id}")
+        expect(page.locator("#started-log-in")).to_be_visible()
+        page.click("#started-log-in")
+        log_in(page, names[1])
+        page.wait_for_url(f"**/#/play/{game_id}")
+        expect_seated(page, names[1])
+        assert console.unexpected() == []
+    finally:
+        for player in players:
+            player.close()

@@ -33,6 +33,9 @@ export async function showJoin(main, gameId) {
   const names = seated.map((s) => seatName(s.name, s.bot));
   if (game.status !== "open") {
     const replay = game.status === "finished";
+    // A seat of an account, opened where nobody is logged in (the link of a "your
+    // move" e-mail on another device): logging in takes the seat back.
+    const mayBeYours = !replay && !(await whenAccountKnown()) && seated.some((s) => s.account);
     mount(
       main,
       h(
@@ -40,12 +43,17 @@ export async function showJoin(main, gameId) {
         { class: "panel notice" },
         h("h1", {}, replay ? t("This game is over") : t("This game has already started")),
         h("p", {}, replay ? t("{players} played it; every seat is taken.", { players: listWords(names) }) : t("{players} are playing it; every seat is taken.", { players: listWords(names) })),
-        h("a", { class: "btn btn-primary", href: `#/${replay ? "replay" : "watch"}/${encodeURIComponent(gameId)}` }, replay ? t("Replay it") : t("Watch it")),
+        mayBeYours ? h("p", { class: "hint" }, t("Is one of these seats yours? Log in to take it.")) : null,
+        mayBeYours ? h("button", { type: "button", class: "btn btn-primary", id: "started-log-in", onclick: () => askToLogIn("login") }, t("Log in")) : null,
+        h("a", { class: ["btn", !mayBeYours && "btn-primary"], href: `#/${replay ? "replay" : "watch"}/${encodeURIComponent(gameId)}` }, replay ? t("Replay it") : t("Watch it")),
         " ",
         h("a", { class: "btn", href: "#/" }, t("Back to the lobby")),
       ),
     );
-    return () => {};
+    if (!mayBeYours) return () => {};
+    return onAccountChange(async () => {
+      if (await seatBack(gameId, game)) window.location.replace(`#/play/${encodeURIComponent(gameId)}`);
+    });
   }
   await whenAccountKnown();
   // Logged in, the seat is the account's; a rated game seats accounts only
