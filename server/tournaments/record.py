@@ -70,6 +70,8 @@ class TournamentRecord:
     made: int = 0
     # The version of the last PlayersPaired.
     last_paired: int = 0
+    # A Swiss's byes: the player and the version of the round's PlayersPaired, by round.
+    byes: dict[int, tuple[str, int]] = field(default_factory=dict)
 
     @property
     def tournament(self) -> Tournament:
@@ -87,6 +89,8 @@ class TournamentRecord:
         self.version = version
         if isinstance(event, PlayersPaired):
             self.last_paired = version
+            if event.bye is not None:
+                self.byes[event.round] = (event.bye, version)
             for i, pair in enumerate(event.pairs):
                 entry = GameEntry(
                     game_id_of(self.id, version, i), pair.first, pair.second, event.round, version
@@ -111,7 +115,11 @@ class TournamentRecord:
 
     def shown(self, entry: GameEntry) -> bool:
         """Whether the entry's game exists (the director made it after its pairing)."""
-        return entry.version <= self.made
+        return self.shown_version(entry.version)
+
+    def shown_version(self, version: int) -> bool:
+        """Whether the games of the pairing appended at ``version`` exist."""
+        return version <= self.made
 
     def entry_of(self, game_id: str) -> GameEntry | None:
         return next((g for g in self.games if g.game_id == game_id), None)

@@ -86,7 +86,14 @@ def detail(record: TournamentRecord, now_ms: int) -> dict[str, Any]:
             for g in reversed([g for g in record.games if record.shown(g)][-GAMES_SHOWN:])
         ],
         "podium": [line["player"] for line in lines[:PODIUM]] if finished else None,
+        "bye": bye_of_round(record),
     }
+
+
+def bye_of_round(record: TournamentRecord) -> str | None:
+    """The player with a Swiss's bye in its current round, once the round is shown."""
+    found = record.byes.get(record.tournament.round)
+    return found[0] if found is not None and record.shown_version(found[1]) else None
 
 
 def mask(page: dict[str, Any], deleted: set[str], shown: str) -> None:
@@ -101,6 +108,8 @@ def mask(page: dict[str, Any], deleted: set[str], shown: str) -> None:
     for game in page["games"]:
         for key in ("first", "second", "winner"):
             game[key] = named(game[key])
+    if "bye" in page:
+        page["bye"] = named(page["bye"])
     if page["podium"] is not None:
         page["podium"] = [named(name) for name in page["podium"]]
     page["tournament"]["created_by"] = named(page["tournament"]["created_by"])

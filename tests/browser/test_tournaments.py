@@ -225,7 +225,8 @@ def test_an_arena_s_standings_change_live_when_its_game_ends(
 @pytest.fixture(scope="module")
 def swiss(tserver: ServerProcess) -> Iterator[dict[str, Any]]:
     """A Swiss of 3 rounds joined by three accounts before it starts, once its first
-    round is paired: {"id", "players": [names], "game": the round's game}."""
+    round is paired: {"id", "players": [names], "accounts": {name: Account}, "game":
+    the round's game}."""
     players = [Account(tserver.base, p) for p in ("Cid", "Dot", "Eli")]
     try:
         made = players[0].post(
@@ -251,7 +252,12 @@ def swiss(tserver: ServerProcess) -> Iterator[dict[str, Any]]:
                 break
             assert time.monotonic() < deadline, f"round 1 was never paired: {found}"
             time.sleep(0.2)
-        yield {"id": summary["id"], "players": [p.name for p in players], "game": found["games"][0]}
+        yield {
+            "id": summary["id"],
+            "players": [p.name for p in players],
+            "accounts": {p.name: p for p in players},
+            "game": found["games"][0],
+        }
     finally:
         for player in players:
             player.close()
@@ -266,9 +272,9 @@ def test_a_swiss_round_s_pairings_and_its_bye_show(
     screenshots: Path,
 ) -> None:
     """A guest's page of a Swiss of three shows "Round 1 of 3", the round's one game with
-    its two players (first seat first) and Watch, the third player as without a game
-    this round, and the standings with their Buchholz and Sonneborn-Berger columns;
-    axe finds no serious violation there."""
+    its two players (first seat first) and Watch, the third player's bye as scored as a
+    win (on their own page too), and the standings with their Buchholz and
+    Sonneborn-Berger columns; axe finds no serious violation there."""
     page = guest_page(browser, contexts, console, "guest")
     page.goto(f"{tserver.base}/#/tournament/{swiss['id']}")
     expect(page.locator("#tournament-kind")).to_have_text("Swiss · Splendor Duel · 10+5 · 3 rounds")
@@ -280,7 +286,8 @@ def test_a_swiss_round_s_pairings_and_its_bye_show(
     expect(row.locator(".pairing")).to_have_text(f"{game['first']} {DASH} {game['second']}")
     expect(row.locator('a[data-key="watch"]')).to_be_visible()
     (bye,) = [p for p in swiss["players"] if p not in (game["first"], game["second"])]
-    expect(page.locator("#not-paired")).to_have_text(f"Without a game this round: {bye}")
+    expect(page.locator("#bye")).to_have_text(f"Bye, scored as a win: {bye}")
+    expect(page.locator("#not-paired")).to_have_count(0)
     header = page.locator("#standings thead th")
     expect(header).to_have_count(6)
     expect(header.nth(4).locator("abbr")).to_have_attribute(
@@ -289,6 +296,11 @@ def test_a_swiss_round_s_pairings_and_its_bye_show(
     expect(page.locator("#standings tbody tr")).to_have_count(3)
     assert serious_violations(page, "a Swiss's page") == []
     page.screenshot(path=str(screenshots / "tournament-swiss.png"), full_page=True)
+    own = swiss["accounts"][bye].page(browser, contexts, console)
+    own.goto(f"{tserver.base}/#/tournament/{swiss['id']}")
+    expect(own.locator("#tournament-state")).to_have_text(
+        "You have the bye this round: it scores as a win. Your next game comes with the next round."
+    )
     assert console.unexpected() == []
 
 

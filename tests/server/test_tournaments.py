@@ -54,6 +54,7 @@ async def test_a_signed_in_account_creates_an_arena_listed_as_upcoming(
     assert listed["running"] == [] and listed["finished"] == []
     detail = await page(http, summary["id"])
     assert detail["you"] is None and detail["standings"] == [] and detail["podium"] is None
+    assert detail["bye"] is None
 
 
 async def test_an_account_has_at_most_two_open_and_five_a_day(
@@ -334,7 +335,7 @@ async def test_a_game_aborted_in_its_first_turn_is_a_forfeit(
 
 
 async def test_a_swiss_of_three_gives_a_bye_each_round(app: Starlette) -> None:
-    """Three accounts play a Swiss of 3 rounds: each round pairs two and gives the third a bye (2 points), no one twice; after the last round the Swiss ends with a podium of three."""
+    """Three accounts play a Swiss of 3 rounds: each round pairs two and gives the third a bye (2 points, named as the page's "bye"), no one twice; after the last round the Swiss ends with a podium of three."""
     clients = [await account(app, name) for name in ("Cy_S", "Di_S", "Ed_S")]
     by_name = dict(zip(("Cy_S", "Di_S", "Ed_S"), clients, strict=True))
     tid = (await created(clients[0], kind="swiss", rounds=3, starts_in_s=0))["id"]
@@ -349,6 +350,7 @@ async def test_a_swiss_of_three_gives_a_bye_each_round(app: Starlette) -> None:
         [game] = [g for g in now["games"] if g["status"] == "live"]
         assert game["round"] == round_
         byes.append(({"Cy_S", "Di_S", "Ed_S"} - {game["first"], game["second"]}).pop())
+        assert now["bye"] == byes[-1]
         await resign(by_name[game["second"]], game["game_id"])
     assert await keeper.advance(tid)
     final = await page(clients[0], tid)

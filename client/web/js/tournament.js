@@ -340,6 +340,7 @@ export async function showTournament(main, id) {
       else if (you.paused) state = t("Paused: you are not paired until you resume.");
       else if (s.status === "upcoming") state = t("You are in: your first game comes when the tournament starts.");
       else if (s.kind === "arena") state = t("Waiting for an opponent: your next game starts as soon as one is free.");
+      else if (same(data.bye, account)) state = t("You have the bye this round: it scores as a win. Your next game comes with the next round.");
       else state = t("Waiting for the next round.");
     } else if (!over) {
       buttons.push(h("button", { type: "button", class: "btn btn-primary", id: "tournament-join", dataset: { key: "join" }, disabled: busy, onclick: () => act("join") }, tp("tournament", "Join")));
@@ -497,7 +498,10 @@ export async function showTournament(main, id) {
     if (s.kind !== "swiss" || !s.round) return mount(pairingsSlot);
     const games = (data.games || []).filter((g) => g.round === s.round);
     const paired = new Set(games.flatMap((g) => [g.first.toLowerCase(), g.second.toLowerCase()]));
-    const out = (data.standings || []).filter((r) => !r.left && !r.paused && !paired.has(r.player.toLowerCase())).map((r) => r.player);
+    // The bye scores as a win; the others without a game (joined after the pairing, or
+    // left without a partner) score nothing this round.
+    const bye = data.bye || null;
+    const out = (data.standings || []).filter((r) => !r.left && !r.paused && !paired.has(r.player.toLowerCase()) && !same(r.player, bye)).map((r) => r.player);
     mount(
       pairingsSlot,
       h(
@@ -505,6 +509,7 @@ export async function showTournament(main, id) {
         { class: "panel", id: "pairings", "aria-labelledby": "pairings-title", dataset: { round: String(s.round) } },
         h("h2", { id: "pairings-title", class: "panel-title" }, t("Pairings of round {round}", { round: s.round })),
         h("div", { class: "game-list" }, games.length ? games.map((g) => gameRow(g, false)) : h("p", { class: "empty" }, t("No game in this round yet."))),
+        bye ? h("p", { class: "muted", id: "bye" }, t("Bye, scored as a win: {player}", { player: bye })) : null,
         out.length ? h("p", { class: "muted", id: "not-paired" }, t("Without a game this round: {players}", { players: listWords(out) })) : null,
       ),
     );
