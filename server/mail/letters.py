@@ -20,7 +20,7 @@ from email.utils import formatdate, make_msgid
 
 from catalogs import LANGUAGES, Translations, translations
 
-__all__ = ["Letter", "Turn", "moves_letter", "tournament_letter", "verification_letter"]
+__all__ = ["Letter", "MadeUp", "Turn", "moves_letter", "tournament_letter", "verification_letter"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,16 @@ class Turn:
     link: str
     deadline_ms: int
     reminder: bool
+
+
+@dataclass(frozen=True)
+class MadeUp:
+    """What a tournament's made-up name says (one given no name, and every scheduled
+    one): its variant, clock ("3+2") and kind, written in the reader's words."""
+
+    variant: str
+    clock: str
+    kind: str
 
 
 def _words(lang: str) -> Translations:
@@ -122,11 +132,22 @@ def moves_letter(lang: str, name: str, turns: Sequence[Turn], unsubscribe: str) 
 
 
 def tournament_letter(
-    lang: str, name: str, tournament: str, starts_ms: int, link: str, unsubscribe: str
+    lang: str,
+    name: str,
+    tournament: str,
+    starts_ms: int,
+    link: str,
+    unsubscribe: str,
+    made_up: MadeUp | None = None,
 ) -> Letter:
-    """The tournament ``tournament`` the account joined starts at ``starts_ms``."""
+    """The tournament ``tournament`` the account joined starts at ``starts_ms``; a
+    tournament of a made-up name (``made_up``) is named in the reader's words."""
     words = _words(lang)
     _ = words.gettext
+    if made_up is not None:
+        game = "Splendor Duel" if made_up.variant == "duel" else "Splendor"
+        named = _("{game} {clock} Swiss") if made_up.kind == "swiss" else _("{game} {clock} Arena")
+        tournament = named.format(game=game, clock=made_up.clock)
     values = {"tournament": tournament, "start": _when(starts_ms), "link": link}
     subject = _("The tournament {tournament} starts").format(**values)
     body = _("The tournament {tournament} you joined starts at {start}.\n\nGo to it: {link}")

@@ -39,7 +39,7 @@ from server.common.settings import Settings
 from server.games.projection import Game
 from server.games.service import GameService
 from server.mail.addresses import Addresses
-from server.mail.letters import Turn, moves_letter, tournament_letter, verification_letter
+from server.mail.letters import MadeUp, Turn, moves_letter, tournament_letter, verification_letter
 from server.mail.outbox import ONCE_MS, Message, Outbox
 from server.mail.smtp import SmtpServer
 from server.players.accounts import USERNAME, Accounts, account_id
@@ -321,11 +321,14 @@ async def announce_tournament(
     starts_ms: int,
     accounts: Iterable[str],
     at_ms: int | None = None,
+    made_up: MadeUp | None = None,
 ) -> int:
     """Queue "the tournament starts" to each of ``accounts`` (usernames) that has a
     verified address and e-mails on, in its language; once per tournament and
     account whoever calls it again. Not bound by the hour of games' e-mails: it is one
-    e-mail a tournament its player joined. How many were queued."""
+    e-mail a tournament its player joined. ``made_up``: ``name`` is the server's
+    made-up name, each e-mail names the tournament in its reader's words instead. How
+    many were queued."""
     now = now_ms() if at_ms is None else at_ms
     title = _CONTROL.sub(" ", name).strip()[:100]
     link = mail.link(f"/#/tournament/{quote(tournament_id)}")
@@ -335,9 +338,8 @@ async def announce_tournament(
         if not record.reachable or record.address is None:
             continue
         lang = await mail.language(username)
-        letter = tournament_letter(
-            lang, username, title, starts_ms, link, await mail.unsubscribe_link(username)
-        )
+        unsubscribe = await mail.unsubscribe_link(username)
+        letter = tournament_letter(lang, username, title, starts_ms, link, unsubscribe, made_up)
         data = letter.render(mail.sender, record.address)
         once = f"tournament:{tournament_id}:{account_id(username)}"
         message = Message(mail.sender, record.address, data, "tournament")

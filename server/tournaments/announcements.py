@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from server.mail.letters import MadeUp
 from server.mail.mail import Mail, announce_tournament
 from server.tournaments.record import TournamentRecord
+from server.tournaments.requests import clock_text, default_name
 
 __all__ = ["Announce", "mail_announcer"]
 
@@ -20,12 +22,15 @@ def mail_announcer(mail: Mail) -> Announce:
 
     async def announce(record: TournamentRecord) -> None:
         t = record.tournament
+        name = record.meta.get("name", record.id)
+        made_up = name == default_name(t.variant, t.clock, t.kind)
         await announce_tournament(
             mail,
             tournament_id=record.id,
-            name=record.meta.get("name", record.id),
+            name=name,
             starts_ms=t.starts_ms,
             accounts=[p.player for p in t.players.values() if not p.left],
+            made_up=MadeUp(t.variant, clock_text(t.clock), t.kind) if made_up else None,
         )
 
     return announce

@@ -75,5 +75,10 @@ def checked(body: CreateTournament) -> tuple[int | None, int | None]:
 
 def default_name(variant: str, clock: TimeControl, kind: str) -> str:
     """A tournament's name when none is given: ``duel 3+2 arena``."""
+    return f"{variant} {clock_text(clock)} {kind}"
+
+
+def clock_text(clock: TimeControl) -> str:
+    """A real-time clock as players write it: ``3+2`` (minutes, increment seconds)."""
     minutes = (clock.initial or 0) / 60
-    return f"{variant} {minutes:g}+{clock.increment or 0} {kind}"
+    return f"{minutes:g}+{clock.increment or 0}"

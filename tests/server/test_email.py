@@ -21,6 +21,8 @@ import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
 from events import clock as clocks
+from events.base import TimeControl
+from events.tournament.log import PlayerJoined, TournamentCreated
 from server.common.errors import ServiceError
 from server.common.settings import Settings, SettingsError
 from server.mail.addresses import RESEND_MS, Addresses, EmailRecord
@@ -29,6 +31,8 @@ from server.mail.outbox import Message
 from server.mail.smtp import SmtpServer
 from server.mail.worker import MailWorker
 from server.store.keys import MAIL_CLAIMED_KEY, MAIL_NOTICES_KEY, account_email_key
+from server.tournaments.announcements import mail_announcer
+from server.tournaments.record import TournamentRecord
 from server.web.app import create_app
 from server.web.state import running
 from tests.mail_helpers import Received, Sink, free_port, smtp_server
@@ -624,6 +628,35 @@ async def test_a_tournaments_start_is_announced_once_to_verified_players(
         assert announced.recipients == [ADDRESSES["Ana_1"]]
         assert announced.subject == "The tournament Friday Bcc: x@y.org Duel starts"
         assert f"{SITE}/#/tournament/t7" in announced.links()
+
+
+async def test_a_made_up_tournament_name_is_announced_in_the_readers_words(
+    app: Starlette, worker: MailWorker, sink: Sink
+) -> None:
+    """A tournament of the server's made-up name ("duel 3+2 arena": given none, or scheduled) is announced under a name in the reader's words ("Arena Splendor Duel 3+2" in Spanish); a name a player gave is kept as given."""
+    async with players(app, worker, sink, "Ana_1", "Bo_2") as held:
+        r = await held["Bo_2"].put("/api/me/language", json={"language": "es"})
+        assert r.status_code == 200, r.text
+        mail = running(app).mail
+        assert mail is not None
+        announce = mail_announcer(mail)
+        starts = now_ms() + HOUR_MS
+        clock = TimeControl(initial=180, increment=2)
+        for tid, name in (("t8", "duel 3+2 arena"), ("t9", "Friday duels")):
+            record = TournamentRecord(tid, {"name": name})
+            created = TournamentCreated(tid, "arena", "duel", clock, starts, duration_ms=600_000)
+            record.apply_event(created, 1)
+            for version, player in enumerate(("Ana_1", "Bo_2"), start=2):
+                record.apply_event(PlayerJoined(player, 1500.0, starts - 1), version)
+            await announce(record)
+        await worker.turn(now_ms())
+        subjects = sorted(m.subject for m in sink.received)
+        assert subjects == [
+            "Empieza el torneo Arena Splendor Duel 3+2",
+            "Empieza el torneo Friday duels",
+            "The tournament Friday duels starts",
+            "The tournament Splendor Duel 3+2 Arena starts",
+        ]
 
 
 # ---------------------------------------------------------------------- sending
