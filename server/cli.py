@@ -82,7 +82,11 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     # Before server_options, which logs which protocols it chose (server/store/fast_paths.py).
     logging.config.dictConfig(log_config(args.log_level))
-    app = create_app(settings)
+    try:
+        app = create_app(settings)  # checks what only the app reads (the schedule)
+    except SettingsError as e:
+        print(f"splendor serve: {e}", file=sys.stderr)
+        return 2
     tune_gc()
     where = (
         "Redis at REDIS_URL"

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from server import cli
@@ -49,3 +54,18 @@ def test_the_splendor_command_joins_the_servers_tools_and_the_clients() -> None:
     assert names == ["serve", "watch", "bot", *server_names[1:]]
     args = splendor_cli.parser().parse_args(["bot", "--server", "http://h", "--level", "mcts"])
     assert (args.run, args.level) == (splendor_cli.bot, "mcts")
+
+
+def test_a_wrong_schedule_stops_serve_with_one_line(tmp_path: Path) -> None:
+    """`splendor serve` with a SPLENDOR_SCHEDULED_TOURNAMENTS that does not parse says which entry in one line and exits with 2, as for every other wrong setting (no traceback)."""
+    env = {**os.environ, "SPLENDOR_SCHEDULED_TOURNAMENTS": "chess 3+2 arena 60m hourly"}
+    env.pop("REDIS_URL", None)
+    command = [sys.executable, "-m", "server.cli", "serve", "--port", "9", "--data-dir"]
+    done = subprocess.run(
+        [*command, str(tmp_path)], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "splendor serve: SPLENDOR_SCHEDULED_TOURNAMENTS: 'chess 3+2 arena 60m hourly' is not"
+        " '<classic|duel> <min>+<inc> <arena|swiss> <N>m|<N>r hourly[@:MM]|daily@HH:MM'"
+    ]
