@@ -4,12 +4,14 @@ tie-breaks, Buchholz and Sonneborn-Berger (docs/tournaments.md, "Swiss")."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
-import networkx as nx
 
 from events.tournament.log import Outcome, Pair
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 Seat = Literal["first", "second"]
 
@@ -94,6 +96,10 @@ def _graph(field: Sequence[Entrant], restrict: bool) -> nx.Graph:
     gap_unit = 2 * n + 1  # More than the largest total of seat bonuses.
     base = gap_unit * (top + 1) ** 2 + 2 * seat_unit
     bye_unit = base * (n + 1)  # More than any total of pair weights.
+    # Imported when a round is paired, not with the module: networkx costs a process
+    # about 20 MiB, and most server processes never pair a Swiss.
+    import networkx as nx
+
     g = nx.Graph()
     g.add_nodes_from(e.player for e in field)
     levels = sorted({e.points for e in field})
@@ -125,6 +131,8 @@ def _graph(field: Sequence[Entrant], restrict: bool) -> nx.Graph:
 def pair_round(field: Sequence[Entrant]) -> SwissPairing:
     """Pairs one round: ``networkx.max_weight_matching`` with maxcardinality over
     the graph of ``_graph`` (no edge between players who have met)."""
+    import networkx as nx  # as in _graph
+
     restrict = len(field) > FULL_GRAPH_UP_TO
     matching = nx.max_weight_matching(_graph(field, restrict), maxcardinality=True)
     if restrict and 2 * len(matching) < len(field) + len(field) % 2:

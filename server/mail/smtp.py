@@ -15,8 +15,6 @@ from enum import Enum
 from typing import Final
 from urllib.parse import parse_qs, unquote, urlsplit
 
-import aiosmtplib
-
 __all__ = ["Outcome", "SmtpServer", "send"]
 
 TIMEOUT_S: Final = 30.0
@@ -77,6 +75,10 @@ async def send(
 ) -> Outcome:
     """Send one message: connect, MAIL, RCPT, then ``begin_data()`` (the outbox's
     mark; False stops here), then DATA."""
+    # Imported here, as only a server that sends e-mail needs it: aiosmtplib and the
+    # email and ssl modules it brings cost every other process about 12 MiB.
+    import aiosmtplib
+
     client = aiosmtplib.SMTP(
         hostname=server.host,
         port=server.port,
