@@ -37,7 +37,7 @@ def test_a_player_adds_and_verifies_an_address_in_the_account_menu(
     mailing: tuple[ServerProcess, Sink],
     console: Console,
 ) -> None:
-    """The menu's E-mail dialog takes an address in a field dressed as the page's, says to check the inbox; the e-mailed link verifies it; the dialog then says Verified and turns the e-mails off."""
+    """The menu's E-mail dialog takes an address in a field dressed as the page's, says to check the inbox; the e-mailed link verifies it; the dialog then says Verified and turns the e-mails off with a check box beside its sentence."""
     server, sink = mailing
     username = f"Mel_{secrets.token_hex(3)}"
     address = f"{username.lower()}@example.org"
@@ -70,6 +70,11 @@ def test_a_player_adds_and_verifies_an_address_in_the_account_menu(
     expect(page.locator("#email-state")).to_have_text("Verified.")
     expect(page.locator("#email-resend")).to_be_hidden()
     expect(page.locator("#email-notify")).to_be_checked()
+    # The check box sits beside its sentence, as a check box does.
+    box = page.locator("#email-notify").bounding_box()
+    words = page.locator('label[for="email-notify"]').bounding_box()
+    assert box and words and box["width"] < 30, box
+    assert abs((box["y"] + box["height"] / 2) - (words["y"] + words["height"] / 2)) < 6
     page.click("#email-notify")
     expect(page.locator("#email-notify")).not_to_be_checked()
     notify = page.evaluate("fetch('/api/me/email').then((r) => r.json()).then((b) => b.notify)")
