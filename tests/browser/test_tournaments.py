@@ -521,8 +521,9 @@ def test_a_made_up_name_is_shown_in_the_reader_s_words(
 def test_a_tournament_game_s_end_leads_back_to_the_tournament(
     browser: Browser, contexts: list[BrowserContext], console: Console, tserver: ServerProcess
 ) -> None:
-    """At the end of an arena's game the result banner and the end dialog offer the way
-    back to the tournament, not a rematch outside it (here Ivo won and waits alone: Jon
+    """In an arena's game Abort asks first, saying that an aborted game is lost and
+    pauses; at the game's end the result banner and the end dialog offer the way back
+    to the tournament, not a rematch outside it (here Ivo won and waits alone: Jon
     paused during the game)."""
     ivo, jon = Account(tserver.base, "Ivo"), Account(tserver.base, "Jon")
     api = Api(tserver.base)
@@ -539,6 +540,11 @@ def test_a_tournament_game_s_end_leads_back_to_the_tournament(
         jon.post(f"/api/tournaments/{tournament_id}/join")
         page.wait_for_url("**/#/play/*", timeout=LIVE_MS)
         expect(page.locator("#tournament-line")).to_be_visible()
+        page.click("#abort-game")
+        expect(page.locator("#resign-dialog")).to_contain_text("Abort this tournament game?")
+        expect(page.locator("#resign-dialog")).to_contain_text("counts as a loss for you")
+        page.click("#resign-cancel")
+        expect(page.locator("#table")).to_have_attribute("data-status", "live")
         jon.post(f"/api/tournaments/{tournament_id}/pause")
         game_id = page.url.rsplit("/", 1)[1]
         seat = jon.post(f"/api/games/{game_id}/seat-token")

@@ -415,7 +415,7 @@ export async function showGame(main, gameId, mode) {
         connectionBadge(connection, view ? view.status : null, problem),
         h("span", { class: "who-am-i" }, token ? t("Playing as {name}", { name: seat.name }) : t("Watching")),
         turnAlert ? turnAlert.el : spectatorSound,
-        leave ? leave.buttons(view) : null,
+        leave ? leave.buttons(view, { tournament: !!tournament }) : null,
         keys.button,
         view && view.status !== "open"
           ? h("details", { class: "share-menu" }, h("summary", { class: "btn btn-small" }, t("Share")), sharePanel(gameId, { join: false }))

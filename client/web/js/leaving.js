@@ -53,8 +53,13 @@ export class LeaveControls {
     document.body.append(this.dialog);
   }
 
-  /** What the head shows for `view`: Abort while allowed, else Resign, else nothing. */
-  buttons(view) {
+  /** What the head shows for `view`: Abort while allowed, else Resign, else nothing.
+   * In a tournament (`tournament`) an abort is a forfeit (docs/tournaments.md,
+   * "Decisions"): it asks first, as Resign does. */
+  buttons(view, { tournament = false } = {}) {
+    if (canAbort(view) && tournament) {
+      return h("button", { type: "button", class: "btn btn-small btn-danger", id: "abort-game", dataset: { key: "abort" }, title: t("In a tournament, an aborted game is lost"), onclick: () => this.askAbort() }, t("Abort"));
+    }
     if (canAbort(view)) {
       return h("button", { type: "button", class: "btn btn-small btn-danger", id: "abort-game", dataset: { key: "abort" }, title: t("Cancel the game before everyone has moved: no result"), onclick: () => this.act({ kind: "abort" }) }, t("Abort"));
     }
@@ -90,6 +95,34 @@ export class LeaveControls {
             },
           },
           t("Resign"),
+        ),
+      ),
+    );
+    this.dialog.showModal();
+    this.dialog.querySelector("#resign-cancel").focus();
+  }
+
+  askAbort() {
+    mount(
+      this.dialog,
+      h("h2", { id: "resign-title", class: "dialog-title" }, t("Abort this tournament game?")),
+      h("p", {}, t("In a tournament, a game aborted before it was played counts as a loss for you, and you are paused until you join again.")),
+      h(
+        "div",
+        { class: "dialog-actions" },
+        h("button", { type: "button", class: "btn", id: "resign-cancel", onclick: () => this.dialog.close() }, t("Keep playing")),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-danger",
+            id: "abort-confirm",
+            onclick: () => {
+              this.dialog.close();
+              this.act({ kind: "abort" });
+            },
+          },
+          t("Abort"),
         ),
       ),
     );
