@@ -108,6 +108,20 @@ class TournamentIndexes:
     async def open_ids(self) -> list[str]:
         return [_text(t) for t in await self._r.zrange(TOURNAMENTS_OPEN_KEY, 0, -1)]
 
+    async def upcoming_ids(self, now_ms: int, limit: int) -> list[str]:
+        """The ``limit`` open tournaments starting soonest after ``now_ms``."""
+        ids = await self._r.zrangebyscore(
+            TOURNAMENTS_OPEN_KEY, f"({now_ms}", "+inf", start=0, num=limit
+        )
+        return [_text(t) for t in ids]
+
+    async def started_ids(self, now_ms: int, limit: int) -> list[str]:
+        """The ``limit`` open tournaments that started last, by ``now_ms``."""
+        ids = await self._r.zrevrangebyscore(
+            TOURNAMENTS_OPEN_KEY, now_ms, "-inf", start=0, num=limit
+        )
+        return [_text(t) for t in ids]
+
     async def open_count(self) -> int:
         """How many tournaments are upcoming or running."""
         count: int = await self._r.zcard(TOURNAMENTS_OPEN_KEY)

@@ -11,10 +11,12 @@ append and written again by the director whenever it looks at the tournament.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -46,6 +48,11 @@ log = logging.getLogger(__name__)
 MOST_OPEN: Final = 2  # upcoming or running tournaments an account created
 MOST_A_DAY: Final = 5  # tournaments an account creates a UTC day
 FINISHED_LISTED: Final = 50
+UPCOMING_LISTED: Final = 50  # the soonest to start
+RUNNING_LISTED: Final = 100  # the most players first...
+RUNNING_READ: Final = 1_000  # ...of those that started last
+LISTING_FRESH_MS: Final = 1_000  # a process answers the list and histories from memory
+HISTORIES_KEPT: Final = 256
 HISTORY: Final = 50
 ATTEMPTS: Final = 5
 _ID_ALPHABET: Final = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -95,6 +102,11 @@ class TournamentService:
         self.ratings = ratings
         self.clock_ms = clock_ms
         self._listeners: list[Changed] = []
+        # The list and the players' histories, as read at a time (ms): each read
+        # folds up to hundreds of logs, so a process does it at most once a second.
+        self._listing: tuple[int, dict[str, list[dict[str, Any]]]] | None = None
+        self._listing_lock = asyncio.Lock()
+        self._histories: OrderedDict[str, tuple[int, list[dict[str, Any]]]] = OrderedDict()
 
     def subscribe(self, listener: Changed) -> Callable[[], None]:
         """Tell ``listener`` of every append this process makes; returns the unsubscribe."""
@@ -154,6 +166,7 @@ class TournamentService:
             if isinstance(event, PlayerJoined):
                 await self.indexes.joined(event.player, record.id, t.starts_ms)
             elif isinstance(event, TournamentEnded):
+                self._listing = None  # listed as finished at once on this process
                 await self.heal(record)
 
     async def heal(self, record: TournamentRecord) -> None:
@@ -244,6 +257,7 @@ class TournamentService:
             return None
         await self.indexes.listed(tournament_id, starts_ms)
         await self.indexes.due_at(tournament_id, starts_ms)
+        self._listing = None  # its creator sees it listed at once (on this process)
         record = await self.repository.get(tournament_id)
         await self._changed(tournament_id)
         return record
@@ -295,14 +309,29 @@ class TournamentService:
         return page
 
     async def listing(self) -> dict[str, list[dict[str, Any]]]:
-        """``GET /api/tournaments``: upcoming (soonest first), running, and the last
-        finished (newest first)."""
-        now = self.clock_ms()
+        """``GET /api/tournaments``: the ``UPCOMING_LISTED`` soonest to start, the
+        ``RUNNING_LISTED`` running with the most players (of the ``RUNNING_READ``
+        that started last), and the ``FINISHED_LISTED`` last finished (newest
+        first); read at most once every ``LISTING_FRESH_MS`` by a process."""
+        async with self._listing_lock:  # one read at a time; the others take it
+            now = self.clock_ms()
+            if self._listing is not None and now - self._listing[0] < LISTING_FRESH_MS:
+                return self._listing[1]
+            lists = await self._read_listing(now)
+            self._listing = (now, lists)
+            return lists
+
+    async def _read_listing(self, now: int) -> dict[str, list[dict[str, Any]]]:
         lists: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
-        for tournament_id in await self.indexes.open_ids():
+        upcoming = await self.indexes.upcoming_ids(now, UPCOMING_LISTED)
+        started = await self.indexes.started_ids(now, RUNNING_READ)
+        for tournament_id in upcoming + started:
             record = await self._readable(tournament_id)
             if record is not None and not record.tournament.ended:
                 lists[views.status_of(record, now)].append(views.summary(record, now))
+        lists["upcoming"].sort(key=lambda s: (s["starts_ms"], s["id"]))
+        lists["running"].sort(key=lambda s: (-s["players"], s["starts_ms"], s["id"]))
+        del lists["running"][RUNNING_LISTED:]
         for tournament_id in await self.indexes.finished_ids(FINISHED_LISTED):
             record = await self._readable(tournament_id)
             if record is not None and record.tournament.ended:
@@ -332,8 +361,21 @@ class TournamentService:
             return None
 
     async def history(self, username: str) -> list[dict[str, Any]]:
-        """A player's tournaments, newest first, with their rank and points."""
+        """A player's ``HISTORY`` last tournaments, newest first, with their rank and
+        points; read at most once every ``LISTING_FRESH_MS`` by a process."""
         now = self.clock_ms()
+        key = username.lower()
+        kept = self._histories.get(key)
+        if kept is not None and now - kept[0] < LISTING_FRESH_MS:
+            return kept[1]
+        entries = await self._read_history(username, now)
+        self._histories[key] = (now, entries)
+        self._histories.move_to_end(key)
+        while len(self._histories) > HISTORIES_KEPT:
+            self._histories.popitem(last=False)
+        return entries
+
+    async def _read_history(self, username: str, now: int) -> list[dict[str, Any]]:
         entries: list[dict[str, Any]] = []
         shown: list[dict[str, Any]] = []
         for tournament_id in await self.indexes.history(username, HISTORY):

@@ -12,8 +12,10 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
+from events.base import TimeControl
 from server.common.settings import Settings
 from server.tournaments import service as service_module
+from server.tournaments.service import TournamentService
 from server.web.state import running
 from tests.server.tournament_helpers import account, created, director, page, resign
 from tests.server.ws_helpers import connect, live_server
@@ -485,3 +487,67 @@ async def test_an_accounts_creations_of_past_days_are_not_kept(
     third = await created(ana)
     kept = await running(app).redis.zrange("tournaments:creator:{ana_t}:made", 0, -1)
     assert [k.decode() for k in kept] == [third["id"]]
+
+
+async def test_the_list_is_capped_and_read_once_a_second(app: Starlette) -> None:
+    """With 55 upcoming and 105 running tournaments the list shows the 50 soonest and the 100 running with the most players first; another process's creation shows after a second, this process's at once."""
+    service = running(app).tournaments
+    now = 1_800_000_000_000
+    service.clock_ms = lambda: now
+    clock = TimeControl(initial=180, increment=2)
+    for i in range(55):
+        await service.open(
+            f"tup{i:03}",
+            "arena",
+            "duel",
+            clock,
+            now + 60_000 * (55 - i),
+            name="",
+            created_by=None,
+            duration_ms=600_000,
+        )
+    for i in range(105):
+        await service.open(
+            f"trun{i:03}",
+            "arena",
+            "duel",
+            clock,
+            now - 1_000 * (i + 1),
+            name="",
+            created_by=None,
+            duration_ms=600_000,
+        )
+    await service.join("trun104", "somebody")
+    listed = await service.listing()
+    assert [t["id"] for t in listed["upcoming"]] == [f"tup{i:03}" for i in range(54, 4, -1)]
+    assert len(listed["running"]) == 100 and listed["running"][0]["id"] == "trun104"
+    elsewhere = TournamentService(running(app).redis, clock_ms=lambda: now)
+    await elsewhere.open(
+        "tother", "arena", "duel", clock, now + 5_000, name="", created_by=None, duration_ms=600_000
+    )
+    assert "tother" not in [t["id"] for t in (await service.listing())["upcoming"]]
+    service.clock_ms = lambda: now + 1_000
+    assert (await service.listing())["upcoming"][0]["id"] == "tother"
+    await service.open(
+        "tmine", "arena", "duel", clock, now + 5_001, name="", created_by=None, duration_ms=600_000
+    )
+    assert [t["id"] for t in (await service.listing())["upcoming"][:2]] == ["tother", "tmine"]
+
+
+async def test_a_players_history_is_read_once_a_second(app: Starlette) -> None:
+    """A player's history is answered from memory for a second: a tournament joined on another process shows after it."""
+    service = running(app).tournaments
+    now = 1_800_000_000_000
+    service.clock_ms = lambda: now
+    elsewhere = TournamentService(running(app).redis, clock_ms=lambda: now)
+    clock = TimeControl(initial=180, increment=2)
+    for tid in ("thist1", "thist2"):
+        await service.open(
+            tid, "arena", "duel", clock, now, name="", created_by=None, duration_ms=600_000
+        )
+    await service.join("thist1", "Cy_H")
+    assert len(await service.history("Cy_H")) == 1
+    await elsewhere.join("thist2", "Cy_H")
+    assert len(await service.history("cy_h")) == 1
+    service.clock_ms = lambda: now + 1_000
+    assert [h["tournament"]["id"] for h in await service.history("Cy_H")] == ["thist2", "thist1"]
