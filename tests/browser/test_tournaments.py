@@ -559,3 +559,34 @@ def test_a_tournament_game_s_end_leads_back_to_the_tournament(
         api.close()
         ivo.close()
         jon.close()
+
+
+def test_a_game_in_play_at_an_arena_s_end_is_told_it_no_longer_counts(
+    browser: Browser, contexts: list[BrowserContext], console: Console, tserver: ServerProcess
+) -> None:
+    """The table of an arena's game counts down to the arena's end; when the countdown
+    runs out with the game still in play (the page's clock moved past the end), the line
+    says the game no longer counts instead of "Ending…" for good."""
+    kit, lou = Account(tserver.base, "Kit"), Account(tserver.base, "Lou")
+    try:
+        body = {"kind": "arena", "variant": "classic", "clock": {"initial": 600, "increment": 5}}
+        made = lou.post("/api/tournaments", {**body, "starts_in_s": 0, "duration_min": 10})
+        tournament_id = made["tournament"]["id"]
+        page = kit.page(browser, contexts, console)
+        page.clock.install()
+        page.goto(f"{tserver.base}/#/tournament/{tournament_id}")
+        expect(page.locator("#tournament-status")).to_have_text("Running", timeout=LIVE_MS)
+        expect(page.locator("#tournament-connection")).to_have_attribute("data-state", "live")
+        page.click("#tournament-join")
+        expect(page.locator("#tournament-state")).to_contain_text("Waiting for an opponent")
+        lou.post(f"/api/tournaments/{tournament_id}/join")
+        page.wait_for_url("**/#/play/*", timeout=LIVE_MS)
+        expect(page.locator("#tournament-countdown")).to_contain_text("Ends in")
+        page.clock.fast_forward("10:05")
+        expect(page.locator("#tournament-time-up")).to_have_text(
+            "The arena's time is up: this game no longer counts in it."
+        )
+        expect(page.locator("#tournament-countdown")).to_have_count(0)
+    finally:
+        kit.close()
+        lou.close()

@@ -380,14 +380,22 @@ export async function showGame(main, gameId, mode) {
       going = false; // the next message tries again
     }
   }
-  const tournamentTimer = window.setInterval(() => tournament && tickCountdowns(headSlot), 1000);
+  // An arena's countdown that runs out ends it for this game (docs/tournaments.md,
+  // "Decisions": a game still in play then does not count): the line says so.
+  let arenaOver = false;
+  const tournamentTimer = window.setInterval(() => {
+    if (tournament && tickCountdowns(headSlot) && tournament.kind === "arena" && !arenaOver) {
+      arenaOver = true;
+      renderHead();
+    }
+  }, 1000);
 
   let headKey = null;
   function renderHead() {
     // Drawn again only when what it says changes (an open Share menu stays open).
     const line = view ? turnLine({ ...view, players_count: summary.players }, names, turnsOf(log.events.values()), log.lastVersion) : t("Connecting…");
     const problem = connection === "problem" && live.problem ? live.problem.message : null;
-    const key = JSON.stringify([connection, line, view ? view.status : null, problem, leave ? leave.key(view) : "", tournament]);
+    const key = JSON.stringify([connection, line, view ? view.status : null, problem, leave ? leave.key(view) : "", tournament, arenaOver]);
     if (key === headKey) return;
     headKey = key;
     // Focus stays on the control it was on (Resign, Sound…) across the redraw.
@@ -405,7 +413,7 @@ export async function showGame(main, gameId, mode) {
               " ",
               h("a", { href: tournamentHref(tournament.id), dataset: { key: "tournament" } }, tournamentName(tournament)),
               " ",
-              tournament.kind === "arena" ? countdown(tournament, "tournament-countdown") : null,
+              tournament.kind !== "arena" ? null : !arenaOver ? countdown(tournament, "tournament-countdown") : view && view.status === "live" ? h("span", { class: "muted", id: "tournament-time-up" }, t("The arena's time is up: this game no longer counts in it.")) : null,
             )
           : null,
       ),
