@@ -52,10 +52,13 @@ def _page(lang: str, heading: str, text: str, status: int = 200, *, code: str = 
     return response
 
 
-def _refused(lang: str, error: ServiceError) -> Response:
+def _refused(lang: str, error: ServiceError, hint: str = "") -> Response:
     _ = translations(lang, "server").gettext
     message = error.to_wire(lang)["message"]
-    return _page(lang, _("This link does not work"), message, error.status, code=error.code)
+    form = f'<p class="hint">{escape(hint)}</p>' if hint else ""
+    return _page(
+        lang, _("This link does not work"), message, error.status, code=error.code, form=form
+    )
 
 
 def _mail(request: Request) -> Mail:
@@ -72,7 +75,11 @@ async def verify_page(request: Request) -> Response:
     try:
         await verify_token(_mail(request), request.query_params.get("token", ""))
     except ServiceError as e:
-        return _refused(lang, e)
+        # A used link is most often one opened twice, or first by the mail provider's
+        # link scanner: the address is then verified already.
+        used = e.reason.key == "email.link_unknown"
+        hint = _("If this link was opened once already, your address is verified: the E-mail item of your account's menu says so.")
+        return _refused(lang, e, hint if used else "")
     return _page(
         lang,
         _("Your e-mail address is verified"),

@@ -230,6 +230,20 @@ async def test_an_address_is_verified_by_its_link_once(
         refused(r, 404, "not_found")
 
 
+async def test_a_link_opened_twice_says_the_address_may_be_verified_already(
+    app: Starlette, worker: MailWorker, sink: Sink
+) -> None:
+    """The verification link opened a second time (by its reader after a mail scanner, or twice) is refused, and its page says that a link opened once already has verified the address."""
+    async with client(app) as http:
+        await signed_up(http, "Ana_1")
+        await verified(http, worker, sink, "ana@example.org")
+        link = link_of(sink.to("ana@example.org")[-1], "/mail/verify")
+        again = await http.get(link.removeprefix(SITE))
+        assert again.status_code == 404 and 'data-code="not_found"' in again.text
+        assert "your address is verified" in again.text
+        assert (await http.get("/api/me/email")).json()["verified"] is True
+
+
 async def test_an_expired_or_replaced_link_is_refused(
     app: Starlette, worker: MailWorker, sink: Sink, redis_client: aioredis.Redis
 ) -> None:
