@@ -524,7 +524,7 @@ def test_a_tournament_game_s_end_leads_back_to_the_tournament(
     """In an arena's game Abort asks first, saying that an aborted game is lost and
     pauses; at the game's end the result banner and the end dialog offer the way back
     to the tournament, not a rematch outside it (here Ivo won and waits alone: Jon
-    paused during the game)."""
+    paused during the game); Ivo's profile counts his one game in agreeing words."""
     ivo, jon = Account(tserver.base, "Ivo"), Account(tserver.base, "Jon")
     api = Api(tserver.base)
     try:
@@ -554,6 +554,9 @@ def test_a_tournament_game_s_end_leads_back_to_the_tournament(
         expect(page.locator("#back-to-tournament-banner")).to_have_attribute("href", back)
         expect(page.locator("#back-to-tournament-end")).to_have_attribute("href", back)
         expect(page.locator("#rematch-game, #end-rematch")).to_have_count(0)
+        # The profile counts the game in words that agree with one game (Spanish).
+        page.goto(f"{tserver.base}/?lang=es#/player/{ivo.name}")
+        expect(page.locator("#record")).to_contain_text("1 partida en total, 1 victoria")
         assert console.unexpected() == []
     finally:
         api.close()
