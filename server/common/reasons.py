@@ -217,6 +217,7 @@ SERVER_REASONS: Final[Mapping[str, Template]] = {
     "tournament.too_many_open": N_(
         "You may have at most {most} tournaments of yours upcoming or running."
     ),
+    "tournament.full": N_("This tournament is full: it takes at most {most} players."),
     "tournament.starts_in": N_("starts_in_s must be 0 to {most} seconds."),
     "tournament.duration": N_("duration_min must be {least} to {most} minutes."),
     "tournament.rounds": N_("rounds must be {least} to {most}."),

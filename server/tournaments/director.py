@@ -53,7 +53,7 @@ from server.tournaments.record import TournamentRecord, tournament_of_game
 from server.tournaments.schedule import Schedule
 from server.tournaments.service import TournamentService
 
-__all__ = ["Director", "DirectorCounts", "plan", "running_director"]
+__all__ = ["Director", "DirectorCounts", "plan", "plan_off_loop", "running_director"]
 
 log = logging.getLogger(__name__)
 
@@ -86,14 +86,15 @@ def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def plan(
+def _before_pairing(
     record: TournamentRecord, now_ms: int, outcomes: dict[str, GameOutcome]
-) -> list[TournamentEvent]:
-    """The events of one look at ``now_ms``, ``outcomes`` being the games found over
-    (by game id): pure, so that it is decided again on a newer record after a lost race."""
+) -> tuple[Tournament, list[TournamentEvent], bool]:
+    """The events of a look up to its pairing (results, forfeits' pauses, an arena's
+    pairing or end), the state after them, and whether a Swiss's next round (or its
+    end) is to be decided on that state."""
     t: Tournament = record.tournament
     if t.ended:
-        return []
+        return t, [], False
     events: list[TournamentEvent] = []
 
     def add(new: list[TournamentEvent]) -> None:
@@ -104,7 +105,7 @@ def plan(
 
     if t.kind == "arena" and t.ends_ms is not None and now_ms >= t.ends_ms:
         add(core.end(t, now_ms))  # games in play now do not count
-        return events
+        return t, events, False
     for entry in record.in_play():
         outcome = outcomes.get(entry.game_id)
         if outcome is None:
@@ -114,21 +115,49 @@ def plan(
         if culprit is not None and t.players[culprit].active:
             add([PlayerPaused(culprit, now_ms)])
     if now_ms < t.starts_ms:
-        return events
+        return t, events, False
     if t.kind == "arena":
         add(core.pair_arena(t, now_ms))
-    elif not t.in_play:
-        if t.rounds is not None and t.round >= t.rounds:
-            add(core.end(t, now_ms))
-        else:
-            try:
-                add(core.pair_swiss(t, now_ms))
-            except TournamentError as error:
-                if error.code != "too_few_players":
-                    raise
-                # A round nobody can play ends the Swiss (docs/tournaments.md "Server").
-                add([TournamentEnded(now_ms)])
-    return events
+        return t, events, False
+    return t, events, not t.in_play
+
+
+def _swiss_round(t: Tournament, now_ms: int) -> list[TournamentEvent]:
+    """A Swiss's next round, or its end (after its last round, or when a round
+    cannot be paired): pure on ``t``, so it may run off the event loop."""
+    if t.rounds is not None and t.round >= t.rounds:
+        return core.end(t, now_ms)
+    try:
+        return core.pair_swiss(t, now_ms)
+    except TournamentError as error:
+        if error.code != "too_few_players":
+            raise
+        # A round nobody can play ends the Swiss (docs/tournaments.md "Server").
+        return [TournamentEnded(now_ms)]
+
+
+def plan(
+    record: TournamentRecord, now_ms: int, outcomes: dict[str, GameOutcome]
+) -> list[TournamentEvent]:
+    """The events of one look at ``now_ms``, ``outcomes`` being the games found over
+    (by game id): pure, so that it is decided again on a newer record after a lost race."""
+    t, events, swiss_next = _before_pairing(record, now_ms, outcomes)
+    return events + _swiss_round(t, now_ms) if swiss_next else events
+
+
+async def plan_off_loop(
+    record: TournamentRecord, now_ms: int, outcomes: dict[str, GameOutcome]
+) -> list[TournamentEvent]:
+    """``plan``, with a Swiss's round paired in a worker thread: a round of 500
+    players takes up to a second of networkx (seconds on its full-graph fallback,
+    bench/README.md), which would stop every socket and request of the process. The
+    thread is given only the state after the look's other events, an immutable
+    value (``evolve`` makes new states), never the record, which readers of the
+    process keep folding meanwhile."""
+    t, events, swiss_next = _before_pairing(record, now_ms, outcomes)
+    if not swiss_next:
+        return events
+    return events + await asyncio.to_thread(_swiss_round, t, now_ms)
 
 
 @dataclass
@@ -322,8 +351,9 @@ class Director:
                 outcomes[entry.game_id] = outcome
         appended: list[TournamentEvent] = []
 
-        def decide(r: TournamentRecord, now: int) -> list[TournamentEvent]:
-            appended[:] = plan(r, now, outcomes)  # the last decision is the one appended
+        async def decide(r: TournamentRecord, now: int) -> list[TournamentEvent]:
+            # The last decision is the one appended.
+            appended[:] = await plan_off_loop(r, now, outcomes)
             return appended
 
         record = await service.change(tournament_id, decide)

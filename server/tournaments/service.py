@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import secrets
 import time
@@ -55,12 +56,21 @@ LISTING_FRESH_MS: Final = 1_000  # a process answers the list and histories from
 HISTORIES_KEPT: Final = 256
 HISTORY: Final = 50
 ATTEMPTS: Final = 5
+# The most players a tournament takes (everyone who joined, left or not): a Swiss
+# round of 500 is paired in 0.15-0.8 s (bench/README.md, "Tournament pairing"); an
+# arena pairs 1,000 waiting in under a millisecond, and its page then lists 1,000
+# standings (about 120 KB, sent on every change).
+MOST_PLAYERS: Final[dict[str, int]] = {"swiss": 500, "arena": 1_000}
 _ID_ALPHABET: Final = "abcdefghjkmnpqrstuvwxyz23456789"
 
 Changed = Callable[[str], Awaitable[None]]
 """``changed(tournament_id)``: told after this process appended to a tournament."""
 
-Decide = Callable[[TournamentRecord, int], list[TournamentEvent]]
+Decide = Callable[
+    [TournamentRecord, int], list[TournamentEvent] | Awaitable[list[TournamentEvent]]
+]
+"""``decide(record, now_ms)``: the events to append, decided on the record as it is
+when called; may be a coroutine (a Swiss's pairing, decided in a worker thread)."""
 
 
 def _now_ms() -> int:
@@ -135,12 +145,16 @@ class TournamentService:
             record = await self.repository.get(tournament_id)
             for _ in range(ATTEMPTS):
                 now = self.clock_ms()
-                events = decide(record, now)
+                # The version decided on: a reader of this process may fold newer
+                # events into the record while an awaited decision runs.
+                decided_on = record.version
+                decided = decide(record, now)
+                events = await decided if inspect.isawaitable(decided) else decided
                 if not events:
                     return record
                 try:
                     version = await self.store.append(
-                        tournament_id, events, expected_version=record.version, at_ms=now
+                        tournament_id, events, expected_version=decided_on, at_ms=now
                     )
                 except VersionConflict:
                     await self.repository.catch_up(record)
@@ -271,7 +285,11 @@ class TournamentService:
 
         def decide(r: TournamentRecord, now: int) -> list[TournamentEvent]:
             name = views.player_in(r, username) or username
-            return core.join(r.tournament, name, rating, now)
+            t = r.tournament
+            most = MOST_PLAYERS[t.kind]
+            if name not in t.players and len(t.players) >= most and not t.ended:
+                raise ServiceError("conflict", "tournament.full", {"most": most})
+            return core.join(t, name, rating, now)
 
         return await self._act(tournament_id, decide)
 

@@ -7,12 +7,17 @@ to make them, once."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
+import pytest
 import redis.asyncio as aioredis
 
 from events.base import Resign, TimeControl
-from events.tournament.log import GamePlayed, PlayerJoined, PlayersPaired
+from events.tournament import standings as core
+from events.tournament.log import GamePlayed, PlayerJoined, PlayersPaired, TournamentEvent
+from events.tournament.standings import Tournament
+from server.common.errors import ServiceError
 from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.store.event_store import EventStore
@@ -269,3 +274,57 @@ async def test_a_tournament_held_by_another_lease_is_retried_backing_off(
     keeper.poke(tid)
     await keeper.tick()
     assert keeper.counts.looks == 1
+
+
+async def test_a_swiss_round_is_paired_off_the_event_loop(
+    redis_client: aioredis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a Swiss round is paired the event loop serves: another process's player joins and this process's reader folds it meanwhile, and the pairing, decided again on the newer log, pairs that player too, once."""
+    _, tournaments, keeper = process(redis_client)
+    _, elsewhere, _ = process(redis_client)
+    record = await tournaments.open(
+        "tswiss1", "swiss", "duel", CLOCK, 0, name="Swiss", created_by=None, rounds=3
+    )
+    assert record is not None
+    for player in PLAYERS[:5]:
+        await tournaments.join(record.id, player)
+    pairing = core.pair_swiss
+    started, loop_served = threading.Event(), threading.Event()
+    served: list[bool] = []
+
+    def pair_swiss(t: Tournament, now_ms: int) -> list[TournamentEvent]:
+        """The core's pairing, once the loop has served the late join (or 10 s passed)."""
+        started.set()
+        served.append(loop_served.wait(timeout=10))
+        return pairing(t, now_ms)
+
+    monkeypatch.setattr(core, "pair_swiss", pair_swiss)
+
+    async def late_join() -> None:
+        while not started.is_set():
+            await asyncio.sleep(0.01)
+        await elsewhere.join(record.id, "late")
+        await tournaments.get(record.id)  # this process's reader folds it into the record
+        loop_served.set()
+
+    await asyncio.gather(keeper.step(record.id), late_join())
+    assert served[0] is True
+    [paired] = [e for e in await logged(tournaments, record.id) if isinstance(e, PlayersPaired)]
+    assert "late" in {p for pair in paired.pairs for p in (pair.first, pair.second)}
+
+
+async def test_a_full_swiss_refuses_another_player(redis_client: aioredis.Redis) -> None:
+    """A Swiss takes 500 players: the 501st is refused with 409 tournament.full, and one already in may still come back after a pause."""
+    _, tournaments, _ = process(redis_client)
+    record = await tournaments.open(
+        "tfull1", "swiss", "duel", CLOCK, 10**13, name="Big", created_by=None, rounds=3
+    )
+    assert record is not None
+    for i in range(500):
+        await tournaments.join(record.id, f"p{i}")
+    with pytest.raises(ServiceError) as refused:
+        await tournaments.join(record.id, "one_more")
+    assert refused.value.status == 409 and refused.value.reason.key == "tournament.full"
+    assert refused.value.reason.args == {"most": 500}
+    await tournaments.pause(record.id, "p0")
+    await tournaments.join(record.id, "p0")

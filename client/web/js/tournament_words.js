@@ -118,6 +118,8 @@ export function tournamentRefusal(err) {
       return tn("You may have at most {n} tournament of yours planned or running.", "You may have at most {n} tournaments of yours planned or running.", Number(given.most) || 2);
     case "rate_limited.tournaments":
       return t("You have created as many tournaments as you may today: try again in {time}.", { time: formatClock((Number(given.wait) || 1) * 1000) });
+    case "tournament.full":
+      return tn("This tournament is full: it takes at most {n} player.", "This tournament is full: it takes at most {n} players.", Number(given.most) || 500);
     case "tournament.tournament_over":
       return t("This tournament is over.");
     case "tournament.not_started":
