@@ -61,7 +61,7 @@ class Turn:
 
 @dataclass(frozen=True)
 class MadeUp:
-    """What a tournament's made-up name says (one given no name, and every scheduled
+    """What names a tournament without a name (one given none, and every scheduled
     one): its variant, clock ("3+2") and kind, written in the reader's words."""
 
     variant: str
@@ -141,7 +141,7 @@ def tournament_letter(
     made_up: MadeUp | None = None,
 ) -> Letter:
     """The tournament ``tournament`` the account joined starts at ``starts_ms``; a
-    tournament of a made-up name (``made_up``) is named in the reader's words."""
+    tournament without a name (``made_up``) is named in the reader's words."""
     words = _words(lang)
     _ = words.gettext
     if made_up is not None:

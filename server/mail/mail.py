@@ -326,8 +326,8 @@ async def announce_tournament(
     """Queue "the tournament starts" to each of ``accounts`` (usernames) that has a
     verified address and e-mails on, in its language; once per tournament and
     account whoever calls it again. Not bound by the hour of games' e-mails: it is one
-    e-mail a tournament its player joined. ``made_up``: ``name`` is the server's
-    made-up name, each e-mail names the tournament in its reader's words instead. How
+    e-mail a tournament its player joined. ``made_up``: the tournament has no
+    name (``name`` is empty), each e-mail names it in its reader's words. How
     many were queued."""
     now = now_ms() if at_ms is None else at_ms
     title = _CONTROL.sub(" ", name).strip()[:100]

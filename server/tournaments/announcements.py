@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from server.mail.letters import MadeUp
 from server.mail.mail import Mail, announce_tournament
 from server.tournaments.record import TournamentRecord
-from server.tournaments.requests import clock_text, default_name
+from server.tournaments.requests import clock_text
 
 __all__ = ["Announce", "mail_announcer"]
 
@@ -22,8 +22,8 @@ def mail_announcer(mail: Mail) -> Announce:
 
     async def announce(record: TournamentRecord) -> None:
         t = record.tournament
-        name = record.meta.get("name", record.id)
-        made_up = name == default_name(t.variant, t.clock, t.kind)
+        name = record.meta.get("name", "")
+        made_up = not name  # unnamed: each e-mail names it in its reader's words
         await announce_tournament(
             mail,
             tournament_id=record.id,

@@ -73,11 +73,6 @@ def checked(body: CreateTournament) -> tuple[int | None, int | None]:
     return None, rounds
 
 
-def default_name(variant: str, clock: TimeControl, kind: str) -> str:
-    """A tournament's name when none is given: ``duel 3+2 arena``."""
-    return f"{variant} {clock_text(clock)} {kind}"
-
-
 def clock_text(clock: TimeControl) -> str:
     """A real-time clock as players write it: ``3+2`` (minutes, increment seconds)."""
     minutes = (clock.initial or 0) / 60

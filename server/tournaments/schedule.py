@@ -23,7 +23,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Final, Literal
 
 from events.base import TimeControl
-from server.tournaments.requests import DURATION_MIN, ROUNDS, default_name
+from server.tournaments.requests import DURATION_MIN, ROUNDS
 
 if TYPE_CHECKING:
     from server.tournaments.service import TournamentService
@@ -97,7 +97,7 @@ class Schedule:
                 self.variant,
                 self.clock,
                 start,
-                name=default_name(self.variant, self.clock, self.kind),
+                name="",  # named by each reader in their words
                 created_by=None,
                 duration_ms=self.length * 60_000 if arena else None,
                 rounds=None if arena else self.length,

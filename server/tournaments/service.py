@@ -203,11 +203,9 @@ class TournamentService:
         """``POST /api/tournaments`` for a signed-in account, within its limits."""
         duration_ms, rounds = requests.checked(body)
         clock = requests.time_control(body.clock)
-        name = (
-            requests.checked_name(body.name)
-            if body.name is not None
-            else requests.default_name(body.variant, clock, body.kind)
-        )
+        # No name given, none stored: readers name it in their words from its kind,
+        # game and clock (docs/tournaments.md "Decisions").
+        name = requests.checked_name(body.name) if body.name is not None else ""
         now = self.clock_ms()
         tournament_id = new_tournament_id()
         try:

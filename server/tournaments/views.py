@@ -29,7 +29,7 @@ def summary(record: TournamentRecord, now_ms: int) -> dict[str, Any]:
     t = record.tournament
     return {
         "id": record.id,
-        "name": record.meta.get("name", record.id),
+        "name": record.meta.get("name", ""),  # "": unnamed, named by the reader
         "kind": t.kind,
         "variant": t.variant,
         "clock": {"initial": t.clock.initial, "increment": t.clock.increment},

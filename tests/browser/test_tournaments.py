@@ -495,8 +495,8 @@ def test_a_finished_swiss_shows_its_podium(
 def test_a_made_up_name_is_shown_in_the_reader_s_words(
     browser: Browser, contexts: list[BrowserContext], console: Console, tserver: ServerProcess
 ) -> None:
-    """A tournament created without a name (as every scheduled one is) keeps the server's
-    made-up "duel 3+2 arena", which the list and its page show in the reader's words:
+    """A tournament created without a name (as every scheduled one is) has none (its
+    summary's name is ""), and the list and its page name it in the reader's words:
     "Arena Splendor Duel 3+2" in Spanish; its socket's badge is "En directo", the
     page's updates, not the "En juego" of a game in play."""
     ada = Account(tserver.base, "Ada")
@@ -504,7 +504,7 @@ def test_a_made_up_name_is_shown_in_the_reader_s_words(
         body = {"kind": "arena", "variant": "duel", "clock": {"initial": 180, "increment": 2}}
         made = ada.post("/api/tournaments", {**body, "starts_in_s": 3600, "duration_min": 30})
         summary = made["tournament"]
-        assert summary["name"] == "duel 3+2 arena"
+        assert summary["name"] == ""
         page = guest_page(browser, contexts, console, "guest")
         page.goto(f"{tserver.base}/?lang=es#/tournaments")
         row = page.locator(f'#upcoming-tournaments [data-tournament="{summary["id"]}"]')

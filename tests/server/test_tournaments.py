@@ -551,3 +551,15 @@ async def test_a_players_history_is_read_once_a_second(app: Starlette) -> None:
     assert len(await service.history("cy_h")) == 1
     service.clock_ms = lambda: now + 1_000
     assert [h["tournament"]["id"] for h in await service.history("Cy_H")] == ["thist2", "thist1"]
+
+
+async def test_a_tournament_created_without_a_name_stores_none(
+    app: Starlette, ana: httpx.AsyncClient
+) -> None:
+    """Created without a name, a tournament stores no name and its summary's name is "" (readers name it in their words), where a name given is kept."""
+    unnamed = await created(ana)
+    named = await created(ana, name="Friday duel")
+    assert (unnamed["name"], named["name"]) == ("", "Friday duel")
+    meta = await running(app).tournaments.store.meta(unnamed["id"])
+    assert meta["name"] == ""
+    assert (await page(ana, unnamed["id"]))["tournament"]["name"] == ""

@@ -15,13 +15,10 @@ export function tournamentHref(id) {
   return `#/tournament/${encodeURIComponent(id)}`;
 }
 
-/** A tournament's name. One created without a name (and every scheduled one) has the
- * server's made-up name (server/tournaments/requests.py `default_name`: "duel 3+2
- * arena"), which is shown in the reader's words instead: "Splendor Duel 3+2 Arena". */
+/** A tournament's name. One created without a name (and every scheduled one) has
+ * none (`name` is ""): it is named in the reader's words, "Splendor Duel 3+2 Arena". */
 export function tournamentName(s) {
-  const clock = s.clock || {};
-  const made = `${s.variant} ${(clock.initial || 0) / 60}+${clock.increment || 0} ${s.kind}`;
-  if (s.name !== made) return s.name;
+  if (s.name) return s.name;
   const args = { game: variantName(s.variant), clock: clockWords(s.clock) };
   return s.kind === "swiss" ? t("{game} {clock} Swiss", args) : t("{game} {clock} Arena", args);
 }
