@@ -51,12 +51,13 @@ class Letter:
 @dataclass(frozen=True)
 class Turn:
     """A game where it is the reader's move: its id, its table's link, its deadline
-    (ms), and whether this is the reminder (little time left)."""
+    (ms), whether this is the reminder (little time left), and whom it is against."""
 
     game: str
     link: str
     deadline_ms: int
     reminder: bool
+    against: str = ""  # the other players' names, "Bo, Cy"
 
 
 @dataclass(frozen=True)
@@ -105,25 +106,30 @@ def moves_letter(lang: str, name: str, turns: Sequence[Turn], unsubscribe: str) 
     _ = words.gettext
     if len(turns) == 1:
         turn = turns[0]
-        values = {"game": turn.game, "link": turn.link, "deadline": _when(turn.deadline_ms)}
+        values = {
+            "game": turn.game,
+            "players": turn.against,
+            "link": turn.link,
+            "deadline": _when(turn.deadline_ms),
+        }
         if turn.reminder:
-            subject = _("Reminder: your move in game {game}").format(**values)
+            subject = _("Reminder: your move against {players} in game {game}").format(**values)
             body = _(
-                "Your time to move in game {game} runs out at {deadline}.\n\n"
+                "Your time to move against {players} in game {game} runs out at {deadline}.\n\n"
                 "Play your move: {link}"
             ).format(**values)
         else:
-            subject = _("Your move in game {game}").format(**values)
+            subject = _("Your move against {players} in game {game}").format(**values)
             body = _(
-                "It is your move in game {game}. You have until {deadline}.\n\n"
+                "It is your move against {players} in game {game}. You have until {deadline}.\n\n"
                 "Play your move: {link}"
             ).format(**values)
     else:
         n = len(turns)
         subject = words.ngettext("Your move in {n} game", "Your move in {n} games", n).format(n=n)
         lines = [
-            _("Game {game}, until {deadline}: {link}").format(
-                game=t.game, deadline=_when(t.deadline_ms), link=t.link
+            _("Game {game} against {players}, until {deadline}: {link}").format(
+                game=t.game, players=t.against, deadline=_when(t.deadline_ms), link=t.link
             )
             for t in sorted(turns, key=lambda t: t.deadline_ms)
         ]

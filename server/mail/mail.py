@@ -252,7 +252,14 @@ class Mail:
         record = await self.addresses.get(account)
         if not record.reachable or record.address is None:
             return 0
-        live = [n for n in notices if await _still_to_move(service, n, now_ms)]
+        # Each notice whose turn is still on, with the names of the players it is against.
+        against: dict[str, str] = {}
+        live: list[Notice] = []
+        for n in notices:
+            others = await _still_to_move(service, n, now_ms)
+            if others is not None:
+                live.append(n)
+                against[n.game] = others
         # A notice e-mailed already comes back when another process's hook (or this
         # one's after a restart) sees its turn again: it is dropped here, since the
         # script below refuses a whole e-mail holding one, which would lose the
@@ -267,7 +274,7 @@ class Mail:
         for n in sorted(live, key=lambda n: n.kind == "remind"):
             by_game[n.game] = n
         turns = [
-            Turn(n.game, self.table_link(n.game), n.deadline_ms, n.kind == "remind")
+            Turn(n.game, self.table_link(n.game), n.deadline_ms, n.kind == "remind", against[n.game])
             for n in by_game.values()
         ]
         lang = await self.language(account)
@@ -292,22 +299,25 @@ class Mail:
         return 0
 
 
-async def _still_to_move(service: GameService, notice: Notice, now_ms: int) -> bool:
-    """The notice's turn is still on: the game live, the seat to move since then, its
-    time not out."""
+async def _still_to_move(service: GameService, notice: Notice, now_ms: int) -> str | None:
+    """The names of the other players ("Bo, Cy") when the notice's turn is still on
+    (the game live, the seat to move since then, its time not out), else None."""
     if notice.deadline_ms <= now_ms:
-        return False
+        return None
     repository = service.repository
     lock = repository.lock(notice.game)
     try:
         async with lock:
             game = await repository.get(notice.game, lock, keep_over=False)
     except ServiceError:  # no such game (any more) here: nothing to tell
-        return False
+        return None
     clock = game.state.clock
-    return bool(
+    if not (
         game.status == "live" and clock.running == notice.seat and clock.turn_ms == notice.turn_ms
-    )
+    ):
+        return None
+    others = [p.name for i, p in enumerate(game.state.players) if i != notice.seat]
+    return _CONTROL.sub(" ", ", ".join(others))
 
 
 _CONTROL: Final = re.compile(r"[\x00-\x1f\x7f]+")

@@ -406,7 +406,7 @@ async def test_the_address_is_never_shown_to_others_and_goes_with_the_account(
 async def test_the_player_to_move_gets_one_email_with_the_tables_link(
     app: Starlette, worker: MailWorker, sink: Sink
 ) -> None:
-    """In a correspondence game, the player the move passes to gets one e-mail (in their language) with the table's link and RFC 8058's unsubscribe headers; the other gets none; the next turn goes to the other player's address."""
+    """In a correspondence game, the player the move passes to gets one e-mail (in their language) naming whom they play against, with the table's link and RFC 8058's unsubscribe headers; the other gets none; the next turn goes to the other player's address."""
     async with players(app, worker, sink, "Ana_1", "Bo_2") as held:
         r = await held["Bo_2"].put("/api/me/language", json={"language": "es"})
         assert r.status_code == 200
@@ -418,7 +418,9 @@ async def test_the_player_to_move_gets_one_email_with_the_tables_link(
         [mail] = sink.received
         assert mail.recipients == [ADDRESSES[mover]]
         assert f"{SITE}/#/play/{game.id}" in mail.links()
-        assert game.id in mail.subject
+        assert mail.subject == f"Your move against {other} in game {game.id}" or (
+            mail.subject == f"Te toca mover contra {other} en la partida {game.id}"
+        )
         unsubscribe = mail.message["List-Unsubscribe"]
         assert unsubscribe.startswith(f"<{SITE}/mail/unsubscribe?token=")
         assert mail.message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -489,6 +491,7 @@ async def test_an_account_gets_at_most_one_email_an_hour_the_rest_folded(
         assert games[0].id in first.subject
         assert folded.subject == "Your move in 2 games"
         assert games[1].id in folded.body and games[2].id in folded.body
+        assert f"Game {games[1].id} against Bo_2, until" in folded.body
         assert games[0].id not in folded.body
         await worker.turn(start + 2 * HOUR_MS)
         assert len(sink.to(ADDRESSES["Ana_1"])) == 2
