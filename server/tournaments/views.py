@@ -67,6 +67,14 @@ def standing_lines(record: TournamentRecord) -> list[dict[str, Any]]:
     return lines
 
 
+def podium(lines: list[dict[str, Any]]) -> list[str]:
+    """The first three of the final standings among those who took part: a player
+    who finished no game and scored nothing (joined, never paired, or every game
+    still in play at an arena's end) is not on the podium, whatever their rank."""
+    took_part = [line for line in lines if line["games"] > 0 or line["points"] > 0]
+    return [line["player"] for line in took_part[:PODIUM]]
+
+
 def detail(record: TournamentRecord, now_ms: int) -> dict[str, Any]:
     """``GET /api/tournaments/{id}`` without ``you``: the websocket's message too."""
     lines = standing_lines(record)
@@ -85,7 +93,7 @@ def detail(record: TournamentRecord, now_ms: int) -> dict[str, Any]:
             }
             for g in reversed([g for g in record.games if record.shown(g)][-GAMES_SHOWN:])
         ],
-        "podium": [line["player"] for line in lines[:PODIUM]] if finished else None,
+        "podium": podium(lines) if finished else None,
         "bye": bye_of_round(record),
     }
 

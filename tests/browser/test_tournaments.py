@@ -196,8 +196,12 @@ def test_an_arena_s_standings_change_live_when_its_game_ends(
         next_game = host.url.rsplit("/", 1)[1]
         # Back on the tournament's page, the game in play is a button away.
         rival.goto(f"{tserver.base}/#/tournament/{tournament_id}")
-        expect(rival.locator("#your-game")).to_have_attribute("data-game", next_game)
-        expect(rival.locator("#tournament-state")).to_have_text("Your game is in play.")
+        expect(rival.locator("#your-game")).to_have_attribute(
+            "data-game", next_game, timeout=LIVE_MS
+        )
+        expect(rival.locator("#tournament-state")).to_have_text(
+            "Your game is in play.", timeout=LIVE_MS
+        )
         rival.click("#your-game")
         rival.wait_for_url(f"**/#/play/{next_game}")
         expect(rival.locator(".who-am-i")).to_have_text(f"Playing as {ben.name}")
