@@ -12,6 +12,8 @@ from events.base import TimeControl, VariantName
 Kind = Literal["arena", "swiss"]
 # What one game gave a player: a win, a loss, a shared victory, or a Swiss bye.
 Outcome = Literal["win", "loss", "shared", "bye"]
+# Why the director paused a player: they forfeited a game (None: they chose to pause).
+PauseReason = Literal["forfeit"]
 
 
 class TournamentError(ValueError):
@@ -55,10 +57,14 @@ class PlayerJoined(_Event, frozen=True, tag="PlayerJoined"):
 
 
 class PlayerPaused(_Event, frozen=True, tag="PlayerPaused"):
-    """A player stopped being paired; their points stay and they may come back."""
+    """A player stopped being paired; their points stay and they may come back.
+    ``reason`` is "forfeit" when the director paused them for a forfeited game, None
+    when they chose to; being a default, it is left out of the JSON of a chosen pause
+    and an older log's pauses decode as chosen ones."""
 
     player: str
     at_ms: int
+    reason: PauseReason | None = None
 
 
 class PlayerLeft(_Event, frozen=True, tag="PlayerLeft"):

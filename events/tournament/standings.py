@@ -15,6 +15,7 @@ from events.tournament.log import (
     Kind,
     Outcome,
     Pair,
+    PauseReason,
     PlayerJoined,
     PlayerLeft,
     PlayerPaused,
@@ -30,7 +31,8 @@ from events.tournament.swiss import Game, Seat
 class Player(msgspec.Struct, frozen=True):
     """A player's part in a tournament. ``active`` is whether they want games (not
     paused, not gone); ``in_game`` whether a game of theirs is in play; ``since_ms``
-    when they last started waiting."""
+    when they last started waiting; ``paused_for`` why a paused player was paused
+    (None while not paused, or paused by choice)."""
 
     player: str
     rating: float
@@ -38,6 +40,7 @@ class Player(msgspec.Struct, frozen=True):
     since_ms: int
     active: bool = True
     left: bool = False
+    paused_for: PauseReason | None = None
     in_game: bool = False
     last_opponent: str | None = None
     games: tuple[Game, ...] = ()
@@ -117,9 +120,12 @@ def evolve(t: Tournament | None, event: TournamentEvent) -> Tournament:
             old = t.players.get(name)
             if old is None:
                 return _with(t, Player(name, rating, at, at))
-            return _with(t, msgspec.structs.replace(old, rating=rating, active=True, since_ms=at))
-        case PlayerPaused(player=name):
-            return _with(t, msgspec.structs.replace(t.players[name], active=False))
+            back = msgspec.structs.replace(
+                old, rating=rating, active=True, since_ms=at, paused_for=None
+            )
+            return _with(t, back)
+        case PlayerPaused(player=name, reason=why):
+            return _with(t, msgspec.structs.replace(t.players[name], active=False, paused_for=why))
         case PlayerLeft(player=name):
             return _with(t, msgspec.structs.replace(t.players[name], active=False, left=True))
         case PlayersPaired(pairs=pairs, at_ms=at, round=rnd, bye=bye):

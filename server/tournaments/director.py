@@ -113,7 +113,7 @@ def _before_pairing(
         add([GamePlayed(entry.first, entry.second, outcome.winner, now_ms)])
         culprit = outcome.forfeited_by
         if culprit is not None and t.players[culprit].active:
-            add([PlayerPaused(culprit, now_ms)])
+            add([PlayerPaused(culprit, now_ms, reason="forfeit")])
     if now_ms < t.starts_ms:
         return t, events, False
     if t.kind == "arena":

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal
 
-from events.tournament.standings import standings
+from events.tournament.log import PauseReason
+from events.tournament.standings import Player, standings
 from server.tournaments.record import TournamentRecord
 
 __all__ = ["creator", "detail", "mask", "status_of", "summary", "you"]
@@ -44,6 +45,12 @@ def summary(record: TournamentRecord, now_ms: int) -> dict[str, Any]:
     }
 
 
+def paused_for(p: Player) -> PauseReason | None:
+    """Why a paused player is paused ("forfeit": the director paused them for a
+    forfeited game), None for one not paused or who chose to pause."""
+    return p.paused_for if not p.active and not p.left else None
+
+
 def standing_lines(record: TournamentRecord) -> list[dict[str, Any]]:
     t = record.tournament
     lines = []
@@ -58,6 +65,7 @@ def standing_lines(record: TournamentRecord) -> list[dict[str, Any]]:
             "streak": s.on_streak,
             "rating": round(p.rating),
             "paused": not p.active and not p.left,
+            "paused_for": paused_for(p),
             "left": p.left,
         }
         if t.kind == "swiss":
@@ -144,6 +152,7 @@ def you(record: TournamentRecord, username: str | None) -> dict[str, Any] | None
     return {
         "joined": p is not None,
         "paused": p is not None and not p.active and not p.left,
+        "paused_for": None if p is None else paused_for(p),
         "left": p is not None and p.left,
         "game_id": None if playing is None or not record.shown(playing) else playing.game_id,
     }

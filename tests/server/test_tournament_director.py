@@ -116,6 +116,7 @@ async def test_games_lost_with_a_process_are_made_once_by_the_next_look(
     assert views.you(record, "p0") == {
         "joined": True,
         "paused": False,
+        "paused_for": None,
         "left": False,
         "game_id": None,
     }

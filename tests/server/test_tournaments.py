@@ -13,9 +13,11 @@ import pytest
 from starlette.applications import Starlette
 
 from events.base import TimeControl
+from events.tournament.log import PlayerPaused
 from server.common.settings import Settings
 from server.tournaments import service as service_module
 from server.tournaments.service import TournamentService
+from server.tournaments.store import decode_event
 from server.web.state import running
 from tests.server.tournament_helpers import account, created, director, page, resign
 from tests.server.ws_helpers import connect, live_server
@@ -174,7 +176,13 @@ async def test_join_pause_and_leave(ana: httpx.AsyncClient, bo: httpx.AsyncClien
     url = f"/api/tournaments/{tid}"
     r = await bo.post(f"{url}/join")
     assert r.status_code == 200
-    assert r.json()["you"] == {"joined": True, "paused": False, "left": False, "game_id": None}
+    assert r.json()["you"] == {
+        "joined": True,
+        "paused": False,
+        "paused_for": None,
+        "left": False,
+        "game_id": None,
+    }
     r = await bo.post(f"{url}/join")
     assert r.status_code == 409 and reason(r) == "tournament.already_joined"
     r = await bo.post(f"{url}/pause")
@@ -334,6 +342,28 @@ async def test_a_game_aborted_in_its_first_turn_is_a_forfeit(
     assert (lines["Ana_T"]["points"], lines["Bo_T"]["points"]) == (2, 0)
     assert lines["Bo_T"]["paused"] is True and after["you"]["paused"] is True
     assert after["games"][0]["winner"] == "Ana_T" and after["you"]["game_id"] is None
+
+
+async def test_a_forfeits_pause_says_so_and_a_chosen_one_does_not(
+    app: Starlette, ana: httpx.AsyncClient, bo: httpx.AsyncClient
+) -> None:
+    """The one the director pauses for a forfeited game is "paused_for": "forfeit" in the standings and their part, one who pauses by choice is null, and joining again clears it; a pause logged without a reason (an older log) reads as chosen."""
+    tid = (await created(ana, starts_in_s=0))["id"]
+    for client in (ana, bo):
+        assert (await client.post(f"/api/tournaments/{tid}/join")).status_code == 200
+    keeper = director(app)
+    await keeper.step(tid)
+    await resign(bo, (await page(bo, tid))["you"]["game_id"], "abort")
+    await keeper.step(tid)
+    assert (await ana.post(f"/api/tournaments/{tid}/pause")).json()["you"]["paused_for"] is None
+    after = await page(bo, tid)
+    lines = {s["player"]: (s["paused"], s["paused_for"]) for s in after["standings"]}
+    assert lines == {"Ana_T": (True, None), "Bo_T": (True, "forfeit")}
+    assert after["you"]["paused_for"] == "forfeit"
+    back = (await bo.post(f"/api/tournaments/{tid}/join")).json()["you"]
+    assert (back["paused"], back["paused_for"]) == (False, None)
+    old = decode_event(b'{"type":"PlayerPaused","player":"Bo_T","at_ms":1}')
+    assert isinstance(old, PlayerPaused) and old.reason is None
 
 
 async def test_a_swiss_of_three_gives_a_bye_each_round(app: Starlette) -> None:
