@@ -2,23 +2,33 @@
 joined by two accounts who are taken to their seats, its standings changing live on a
 spectator's page when the game ends; a Swiss round's pairings with its bye; a player's
 tournament history on the profile; the tournament page in Persian on a 360 px phone;
-pause, resume and leave, a refusal in words; a finished Swiss's podium.
+pause, resume and leave, a refusal in words; a pause for a forfeit told apart from a
+chosen one, and a finished arena without paused tags nor an empty games panel; a
+finished Swiss's podium.
 
 The module runs its own server on its own Redis: its tournaments run for minutes, and
 the other browser tests' lists and tables never see them."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import redis.asyncio as aioredis
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
+from server.games.lobby import Lobby
+from server.games.service import GameService
 from server.store.embedded_redis import EmbeddedRedis
+from server.store.event_store import EventStore
+from server.tournaments.director import Director
+from server.tournaments.service import TournamentService
 from tests.browser.conftest import DESKTOP, Console, ServerProcess
 from tests.browser.pages import Api, seat_record
 from tests.browser.strategy import choose, kind_of
@@ -597,3 +607,74 @@ def test_a_game_in_play_at_an_arena_s_end_is_told_it_no_longer_counts(
     finally:
         kit.close()
         lou.close()
+
+
+def end_arena_elsewhere(redis_url: str, tournament_id: str, ends_ms: int) -> None:
+    """A second server process's director, its clock at the arena's end, ends it on the
+    same Redis (waiting its turn while the page's server holds the tournament's lease)."""
+
+    async def run() -> None:
+        client = aioredis.from_url(redis_url)
+        try:
+            tournaments = TournamentService(client, clock_ms=lambda: ends_ms)
+            games = GameService(EventStore(client), Lobby(client))
+            keeper = Director(client, tournaments, games, clock_ms=lambda: ends_ms)
+            for _ in range(200):
+                if await keeper.advance(tournament_id):
+                    return
+                await asyncio.sleep(0.05)
+            raise AssertionError("the tournament's lease was never free")
+        finally:
+            await client.aclose()
+
+    with ThreadPoolExecutor(1) as pool:  # the page's own event loop runs in this thread
+        pool.submit(asyncio.run, run()).result()
+
+
+def test_a_forfeits_pause_is_told_apart_and_a_finished_arena_shows_no_pauses(
+    browser: Browser, contexts: list[BrowserContext], console: Console, tserver: ServerProcess
+) -> None:
+    """Pia aborts her first arena game and Quin then pauses by choice: Pia's part says
+    she missed a game and her row is tagged so, Quin's row is tagged plain "paused";
+    once the arena ends, no row is tagged paused and the empty "Games in progress"
+    panel of the running arena is gone."""
+    pia, quin = Account(tserver.base, "Pia"), Account(tserver.base, "Quin")
+    api = Api(tserver.base)
+    try:
+        body = {"kind": "arena", "variant": "classic", "clock": {"initial": 600, "increment": 5}}
+        made = quin.post("/api/tournaments", {**body, "starts_in_s": 0, "duration_min": 10})
+        summary = made["tournament"]
+        url = f"/api/tournaments/{summary['id']}"
+        for player in (pia, quin):
+            player.post(f"{url}/join")
+        game_id = None
+        for _ in range(200):  # the server's director pairs them within its next turns
+            game_id = pia.http.get(url).json()["you"]["game_id"]
+            if game_id:
+                break
+            time.sleep(0.1)
+        assert game_id, "the arena never paired its two players"
+        seat = pia.post(f"/api/games/{game_id}/seat-token")
+        api.command(game_id, seat["token"], {"kind": "abort"})
+        quin.post(f"{url}/pause")
+        page = pia.page(browser, contexts, console)
+        page.goto(f"{tserver.base}/#/tournament/{summary['id']}")
+        expect(page.locator("#tournament-state")).to_have_text(
+            "Paused: you missed a game. Resume to play on.", timeout=LIVE_MS
+        )
+        expect(standing(page, pia.name).locator(".tag-paused")).to_have_text(
+            "paused: missed a game"
+        )
+        expect(standing(page, quin.name).locator(".tag-paused")).to_have_text("paused")
+        expect(page.locator("#games-in-play")).to_contain_text("No game in progress.")
+        end_arena_elsewhere(tserver.redis_url, summary["id"], summary["ends_ms"])
+        expect(page.locator("#tournament-status")).to_have_text("Finished", timeout=LIVE_MS)
+        expect(page.locator("#tournament-state")).to_have_text("The tournament is over.")
+        expect(page.locator("#standings .tag-paused")).to_have_count(0)
+        expect(page.locator("#games-in-play")).to_have_count(0)
+        expect(page.locator("#games-over .game-row")).to_have_count(1)
+        assert console.unexpected() == []
+    finally:
+        api.close()
+        pia.close()
+        quin.close()

@@ -179,8 +179,8 @@ export function youOf(data, account, fallback = null) {
   const game = (data.games || []).find((g) => g.status === "live" && (same(g.first, account) || same(g.second, account)));
   // Not in the standings yet: GET's or the last action's word (a join the socket has
   // not brought yet).
-  if (!mine) return fallback || { joined: false, paused: false, left: false, game_id: null };
-  return { joined: !mine.left, paused: !!mine.paused, left: !!mine.left, game_id: game ? game.game_id : null };
+  if (!mine) return fallback || { joined: false, paused: false, paused_for: null, left: false, game_id: null };
+  return { joined: !mine.left, paused: !!mine.paused, paused_for: mine.paused_for || null, left: !!mine.left, game_id: game ? game.game_id : null };
 }
 
 export async function showTournament(main, id) {
@@ -337,6 +337,7 @@ export async function showTournament(main, id) {
       }
       if (over) state = t("The tournament is over.");
       else if (you.game_id) state = t("Your game is in play.");
+      else if (you.paused && you.paused_for === "forfeit") state = t("Paused: you missed a game. Resume to play on.");
       else if (you.paused) state = t("Paused: you are not paired until you resume.");
       else if (s.status === "upcoming") state = t("You are in: your first game comes when the tournament starts.");
       else if (s.kind === "arena") state = t("Waiting for an opponent: your next game starts as soon as one is free.");
@@ -434,9 +435,13 @@ export async function showTournament(main, id) {
 
   function standingRow(r, swiss) {
     const me = same(r.player, account);
+    // Once finished nobody is paired any more, so "paused" tells nothing; "left" stays:
+    // it says why a player stopped before the end.
+    const over = data.tournament.status === "finished";
+    const forfeit = r.paused_for === "forfeit";
     const marks = [
       r.streak ? h("span", { class: "streak", role: "img", "aria-label": t("on a streak: a win scores double"), title: t("on a streak: a win scores double") }, svg("0 0 16 16", FLAME, { class: "flame" })) : null,
-      r.paused && !r.left ? h("span", { class: "tag tag-paused" }, tp("tournament", "paused")) : null,
+      r.paused && !r.left && !over ? h("span", { class: ["tag", "tag-paused", forfeit && "tag-forfeit"] }, forfeit ? tp("tournament", "paused: missed a game") : tp("tournament", "paused")) : null,
       r.left ? h("span", { class: "tag tag-left" }, tp("tournament", "left")) : null,
     ];
     return h(
@@ -523,7 +528,9 @@ export async function showTournament(main, id) {
     const finished = (data.games || []).filter((g) => g.status === "over").slice(0, 10);
     mount(
       gamesSlot,
-      s.kind === "swiss" && !shown.length
+      // An arena in play shows the panel empty (games start any moment); a Swiss between
+      // rounds or any finished tournament has none to come.
+      !shown.length && (s.kind === "swiss" || s.status === "finished")
         ? null
         : h(
             "section",
