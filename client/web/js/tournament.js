@@ -202,6 +202,17 @@ export async function showTournament(main, id) {
   // Games of the player seen already: a game paired while the page is open takes the
   // player to their seat; one in play when the page opened only offers the button.
   const seen = new Set((data.games || []).map((g) => g.game_id));
+  // Each part is drawn again only when what it shows changed: a message or a poll that
+  // brings nothing new leaves its buttons and links in place, so that a click, a tap or
+  // the focus on one is never lost to a redraw.
+  const drawn = new Map();
+  function changed(slot, ...inputs) {
+    const key = JSON.stringify(inputs);
+    if (drawn.get(slot) === key) return false;
+    drawn.set(slot, key);
+    return true;
+  }
+  const pageInputs = () => [data.tournament, data.standings, data.games, data.podium, data.bye, account];
 
   const headSlot = h("div", { class: "tournament-head-slot" });
   const youSlot = h("div", { class: "tournament-you-slot" });
@@ -315,6 +326,7 @@ export async function showTournament(main, id) {
   function renderYou() {
     const s = data.tournament;
     const you = youOf(data, account, fallbackYou);
+    if (!changed(youSlot, s.status, s.kind, you, same(data.bye, account), account, busy, confirmingLeave, message)) return;
     const over = s.status === "finished";
     const keepFocus = youSlot.contains(document.activeElement) ? document.activeElement.dataset.key : null;
     const buttons = [];
@@ -372,6 +384,7 @@ export async function showTournament(main, id) {
   }
 
   function renderPodium() {
+    if (!changed(podiumSlot, ...pageInputs())) return;
     const podium = data.podium;
     if (!podium || !podium.length) return mount(podiumSlot);
     const byName = new Map((data.standings || []).map((s) => [s.player.toLowerCase(), s]));
@@ -401,6 +414,7 @@ export async function showTournament(main, id) {
   }
 
   function renderStandings() {
+    if (!changed(standingsSlot, ...pageInputs())) return;
     const s = data.tournament;
     const swiss = s.kind === "swiss";
     const rows = data.standings || [];
@@ -499,6 +513,7 @@ export async function showTournament(main, id) {
   }
 
   function renderPairings() {
+    if (!changed(pairingsSlot, ...pageInputs())) return;
     const s = data.tournament;
     if (s.kind !== "swiss" || !s.round) return mount(pairingsSlot);
     const games = (data.games || []).filter((g) => g.round === s.round);
@@ -521,6 +536,7 @@ export async function showTournament(main, id) {
   }
 
   function renderGames() {
+    if (!changed(gamesSlot, ...pageInputs())) return;
     const live = (data.games || []).filter((g) => g.status === "live");
     const s = data.tournament;
     // A Swiss's current round is in its pairings; the games in progress are every other.
