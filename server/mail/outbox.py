@@ -213,6 +213,14 @@ class Outbox:
         self._settle = client.register_script(_SETTLE_LUA)
         self._reap = client.register_script(_REAP_LUA)
 
+    async def length(self) -> int:
+        """Messages not settled yet: queued (due or not) or being sent (all processes)."""
+        async with self._r.pipeline(transaction=False) as pipe:
+            pipe.zcard(MAIL_OUTBOX_KEY)
+            pipe.zcard(MAIL_CLAIMED_KEY)
+            queued, claimed = await pipe.execute()
+        return int(queued) + int(claimed)
+
     async def put(self, message: Message, now_ms: int, *, once: str | None = None) -> str | None:
         """Queue ``message``, due now; its id, or None when ``once`` (an idempotence
         key: ``mail_once_key``) was queued already."""

@@ -50,6 +50,9 @@ class MailWorker:
         self.lease_ms = int(mail.settings.mail_lease * 1000)
         self._sleeper = Sleeper()
         self._closed = False
+        # How this process's sends ended, by outcome (sent, retry, failed, unknown,
+        # lost), for GET /metrics.
+        self.outcomes: dict[str, int] = dict.fromkeys((o.value for o in Outcome), 0)
 
     def close(self) -> None:
         self._closed = True
@@ -93,17 +96,19 @@ class MailWorker:
         )
         if outcome is Outcome.LOST:
             log.warning("e-mail %s taken back before its DATA: left to its new owner", claimed.id)
-            return
-        if outcome is Outcome.RETRY and claimed.attempts + 1 >= MAX_ATTEMPTS:
-            outcome = Outcome.FAILED
-        if outcome is Outcome.RETRY:
+        elif outcome is Outcome.RETRY and claimed.attempts + 1 < MAX_ATTEMPTS:
             retry_at = now_ms + backoff_ms(claimed.attempts + 1)
             await outbox.settle(claimed, self.owner, "retry", now_ms, retry_at)
             log.info("e-mail %s (%s) not sent: retried later", claimed.id, message.kind)
-            return
-        if outcome is not Outcome.SENT:
-            log.warning("e-mail %s (%s): %s", claimed.id, message.kind, outcome.value)
-        await outbox.settle(claimed, self.owner, outcome.value, now_ms)
+        else:
+            if outcome is Outcome.RETRY:
+                outcome = Outcome.FAILED  # its last attempt
+            if outcome is not Outcome.SENT:
+                log.warning("e-mail %s (%s): %s", claimed.id, message.kind, outcome.value)
+            await outbox.settle(claimed, self.owner, outcome.value, now_ms)
+        # Counted once settled, so that the metrics never show a send as ended while
+        # its message is still counted in the queue.
+        self.outcomes[outcome.value] += 1
 
     async def run(self) -> None:
         while not self._closed:

@@ -60,6 +60,8 @@ async def metrics(request: Request) -> Response:
     }
     if now.tournaments is not None:
         queues["tournaments_open"] = _OpenTournaments(now.tournaments.indexes)
+    if now.mail is not None:
+        queues["mail_queue"] = now.mail.outbox
     body = await app_parts.metrics.render(
         service=now.service,
         drain=app_parts.drain,
@@ -67,6 +69,7 @@ async def metrics(request: Request) -> Response:
         queues=queues,
         analysis=now.analysis_queue,
         director=None if now.director is None else now.director.counts,
+        mail_outcomes=None if now.mail_worker is None else now.mail_worker.outcomes,
     )
     return Response(body, media_type=CONTENT_TYPE_LATEST)
 

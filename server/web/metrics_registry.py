@@ -14,6 +14,8 @@
 - the tournaments' director of this process (looks, looks left to the process holding
   a tournament's lease, failed looks, pairs and results it appended), and from Redis
   the tournaments open (upcoming or running, all processes);
+- with e-mail on, this process's sends by outcome, and from Redis the e-mails queued
+  (all processes);
 - the process (CPU, memory, open files), Python's garbage collector and its version,
   by ``prometheus_client``'s own collectors.
 """
@@ -105,12 +107,14 @@ class Metrics:
         queues: Mapping[str, Queue],
         analysis: AnalysisQueue | None = None,
         director: DirectorCounts | None = None,
+        mail_outcomes: Mapping[str, int] | None = None,
     ) -> bytes:
         """The text exposition, the live gauges read now from what is given (no hubs
         in an app without sockets); ``queues`` by the names of ``QUEUE_HELP``, the
         analysis queue's figures and the tournaments' director's counts."""
         self._live.service, self._live.drain, self._live.hubs = service, drain, hubs
         self._live.director = director
+        self._live.mail_outcomes = mail_outcomes
         self._live.queues = await _queue_lengths(queues)
         self._live.analysis = None
         if analysis is not None:
@@ -129,6 +133,7 @@ class _LiveCollector(Collector):
         self.queues: dict[str, int] = {}
         self.analysis: AnalysisStats | None = None
         self.director: DirectorCounts | None = None
+        self.mail_outcomes: Mapping[str, int] | None = None
 
     def collect(self) -> Iterator[Metric]:
         service, drain, hubs = self.service, self.drain, self.hubs
@@ -179,6 +184,17 @@ class _LiveCollector(Collector):
             yield from _analysis_metrics(self.analysis)
         if self.director is not None:
             yield from _director_metrics(self.director)
+        if self.mail_outcomes is not None:
+            sends = CounterMetricFamily(
+                "splendor_mail_sends",
+                "E-mails this process tried to send, by outcome: sent, retry (refused for now,"
+                " queued again), failed (refused for good), unknown (the connection was lost"
+                " during DATA: never sent again), lost (taken back by another process).",
+                labels=["outcome"],
+            )
+            for outcome, count in sorted(self.mail_outcomes.items()):
+                sends.add_metric([outcome], count)
+            yield sends
 
 
 def _director_metrics(counts: DirectorCounts) -> Iterator[Metric]:
@@ -234,6 +250,8 @@ def _analysis_metrics(stats: AnalysisStats) -> Iterator[Metric]:
 
 QUEUE_HELP: Final = {
     "tournaments_open": "Tournaments upcoming or running (all processes).",
+    "mail_queue": "E-mails not settled: queued (due, or waiting for a retry or their hour)"
+    " or being sent (all processes).",
     "analysis_queue": "Finished games waiting for their analysis (all processes).",
     "archive_queue": "Finished games waiting to be archived (all processes).",
 }

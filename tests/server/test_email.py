@@ -38,6 +38,8 @@ from server.web.state import running
 from tests.mail_helpers import Received, Sink, free_port, smtp_server
 from tests.ratings.helpers import opening_move
 from tests.server.helpers import refused
+from tests.server.test_metrics import samples
+from tests.server.ws_helpers import live_server
 
 PASSWORD = "Tr0ub4dor&3-quite-long"
 SITE = "http://splendor.test"
@@ -795,3 +797,46 @@ def test_the_smtp_url_and_its_settings() -> None:
         Settings.from_env({"SPLENDOR_SMTP_URL": "http://h"})
     assert reminder_lead_ms(DAY * 1000) == 3 * HOUR_MS
     assert reminder_lead_ms(8 * HOUR_MS) == 96 * 60_000
+
+
+async def test_metrics_show_the_mail_queue_and_how_sends_ended(
+    redis_client: aioredis.Redis, redis_server: str, smtp: tuple[Sink, str]
+) -> None:
+    """On a served app with e-mail on, its own worker sends a verification e-mail that the SMTP server refuses for now (451): the metrics show that send as a retry and the e-mail still queued; a second address's e-mail, accepted, shows as sent."""
+    settings = Settings(
+        redis_url=redis_server,
+        smtp_url=smtp[1],
+        public_url=SITE,
+        mail_from="game@splendor.test",
+        metrics_token=METRICS_TOKEN,
+    ).without_rate_limits()
+    sink = smtp[0]
+    sink.refuse("451 4.3.0 try again later")
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        await signed_up(http, "Met_1")
+        assert (await http.put("/api/me/email", json={"address": "m1@example.org"})).is_success
+        got = await scraped_until(http, ("splendor_mail_sends_total", (("outcome", "retry"),)))
+        assert got[("splendor_mail_queue", ())] == 1  # queued again, for later
+        async with httpx.AsyncClient(base_url=server.http_url) as other:
+            await signed_up(other, "Met_2")
+            assert (await other.put("/api/me/email", json={"address": "m2@example.org"})).is_success
+        got = await scraped_until(http, ("splendor_mail_sends_total", (("outcome", "sent"),)))
+    assert [r.recipients for r in sink.received] == [["m2@example.org"]]
+    assert got[("splendor_mail_queue", ())] == 1  # the refused one, waiting for its retry
+    assert got[("splendor_mail_sends_total", (("outcome", "retry"),))] == 1
+
+
+METRICS_TOKEN = "scrape-the-mail-9c1"
+
+
+async def scraped_until(
+    http: httpx.AsyncClient, counted: tuple[str, tuple[tuple[str, str], ...]]
+) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """The app's metrics once ``counted`` is 1 (the worker runs on its own)."""
+    while True:
+        r = await http.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+        assert r.status_code == 200, r.text
+        got = samples(r.text)
+        if got.get(counted) == 1:
+            return got
+        await asyncio.sleep(0.05)
