@@ -28,7 +28,6 @@ import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-import msgspec
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, RedisError
@@ -62,6 +61,22 @@ from server.store.keys import (
     seats_key,
 )
 from server.store.public_path import WaitingPath, WaitingReplies, within
+from server.store.stored_events import (
+    AppendResult,
+    LoadedGame,
+    SeatRevoked,
+    StoredEvent,
+    VersionConflict,
+    archived_events,
+    as_bytes,
+    as_meta,
+    as_text,
+    flatten_entries,
+    hash_pairs,
+    to_event,
+    unpack_log,
+    version_of,
+)
 
 __all__ = [
     "AppendResult",
@@ -77,127 +92,6 @@ __all__ = [
 READ_PAGE: Final = 1000
 CLUSTER_POLL_S: Final = 0.05  # a cluster's blocking tail: how often it reads again
 ASK_REPLICAS_S: Final = 2.0  # the least time a primary is given to say its replicas
-
-class VersionConflict(Exception):
-    """The game's log is not at the version the writer expected."""
-
-    def __init__(self, expected: int, actual: int) -> None:
-        super().__init__(f"expected version {expected}, but the log is at {actual}")
-        self.expected = expected
-        self.actual = actual
-
-
-class SeatRevoked(Exception):
-    """The token a command was sent with is no longer its seat's (nothing written)."""
-
-
-class StoredEvent(msgspec.Struct, frozen=True):
-    """One entry of a game's log."""
-
-    version: int
-    at_ms: int
-    data: bytes
-
-
-class LoadedGame(msgspec.Struct, frozen=True):
-    """Everything a game's projection is made from, read at once (``EventStore.load``).
-
-    ``events`` is empty for an unknown game. ``archived`` is true when they were read
-    from the game's archive, whose seats are final and whose meta has no seed.
-    """
-
-    events: list[StoredEvent]
-    meta: dict[str, bytes]
-    digests: dict[int, str]
-    archived: bool
-
-
-class AppendResult(msgspec.Struct, frozen=True):
-    """The outcome of an append: the version the log is at after this command.
-
-    ``duplicate`` is true when the command id had already been applied; then nothing
-    was written, ``version`` is the version recorded for it then, and ``reply`` the
-    reply recorded with it.
-    """
-
-    version: int
-    duplicate: bool
-    reply: bytes = b""
-
-
-def _as_bytes(value: object) -> bytes:
-    if isinstance(value, bytes):
-        return value
-    if isinstance(value, str):
-        return value.encode()
-    if isinstance(value, bytearray | memoryview):
-        return bytes(value)
-    raise TypeError(f"unexpected Redis reply {value!r}")
-
-
-def _as_meta(value: bytes | str | int) -> bytes:
-    return value if isinstance(value, bytes) else str(value).encode()
-
-
-def _text(value: object) -> str:
-    return _as_bytes(value).decode()
-
-
-def _pairs(flat: list[Any]) -> dict[str, bytes]:
-    """A flat HGETALL reply from Lua as a dict."""
-    return {_text(flat[i]): _as_bytes(flat[i + 1]) for i in range(0, len(flat), 2)}
-
-
-def _unpack_log(packed: bytes) -> list[StoredEvent]:
-    """The events of ``LOAD_LUA``'s packed log."""
-    events = []
-    pos, end = 0, len(packed)
-    while pos < end:
-        line_end = packed.index(b"\n", pos)
-        version, at_ms, size = packed[pos:line_end].split(b" ")
-        start = line_end + 1
-        pos = start + int(size)
-        events.append(StoredEvent(int(version), int(at_ms), packed[start:pos]))
-    return events
-
-
-def _version_of(entry_id: object) -> int:
-    return int(_as_bytes(entry_id).split(b"-", 1)[0])
-
-
-def _to_event(entry: Any) -> StoredEvent:
-    entry_id, fields = entry
-    if isinstance(fields, list):  # straight from the wire: field, value, field, value
-        fields = dict(zip(fields[::2], fields[1::2], strict=True))
-    if not isinstance(fields, Mapping):
-        raise TypeError(f"unexpected stream entry {entry!r}")
-    return StoredEvent(
-        version=_version_of(entry_id),
-        at_ms=int(_as_bytes(fields[b"t"])),
-        data=_as_bytes(fields[b"e"]),
-    )
-
-
-def archived_events(value: bytes) -> list[StoredEvent]:
-    """The events of an archive (server/store/archive_format.py), versions 1..n."""
-    return [
-        StoredEvent(version, at_ms, data)
-        for version, (at_ms, data) in enumerate(archives.decode(value).events, start=1)
-    ]
-
-
-def _flatten_entries(entries: Any) -> list[Any]:
-    """Stream entries from an XREAD reply, also from redis-py's RESP3 ``[entries]``."""
-    if (
-        isinstance(entries, list)
-        and len(entries) == 1
-        and isinstance(entries[0], list)
-        and entries[0]
-        and isinstance(entries[0][0], list | tuple)
-    ):
-        return list(entries[0])
-    return list(entries)
-
 
 class PendingAppend:
     """An append written to Redis (or to be written when the connection is up)."""
@@ -264,7 +158,7 @@ class PendingAppend:
         if status == 0:
             return AppendResult(version=version, duplicate=False, reply=self._args[3])
         if status == 1:
-            return AppendResult(version=version, duplicate=True, reply=_as_bytes(recorded[0]))
+            return AppendResult(version=version, duplicate=True, reply=as_bytes(recorded[0]))
         if status == 3:
             raise SeatRevoked()
         raise VersionConflict(self._expected, version)
@@ -522,10 +416,10 @@ class EventStore:
                 (b"%d-0" % start, end, b"%d" % READ_PAGE, b"%d" % (start - 1)),
             )
             if archived:  # versions 1..n: the list's index is the version - 1
-                return out + archived_events(_as_bytes(archived[0]))[start - 1 : until]
+                return out + archived_events(as_bytes(archived[0]))[start - 1 : until]
             if not page:
                 break
-            out.extend(_to_event(entry) for entry in page)
+            out.extend(to_event(entry) for entry in page)
             if len(page) < READ_PAGE:
                 break
             start = out[-1].version + 1
@@ -536,13 +430,13 @@ class EventStore:
         stream, or from its archive once it is archived (whose seats are final)."""
         keys = [events_key(game_id), meta_key(game_id), seats_key(game_id), archive_key(game_id)]
         packed, flat_meta, flat_seats, *archived = await self._load_script(keys=keys)
-        meta = _pairs(flat_meta)
+        meta = hash_pairs(flat_meta)
         if archived:
-            unpacked = archives.decode(_as_bytes(archived[0]))
+            unpacked = archives.decode(as_bytes(archived[0]))
             stored = [StoredEvent(v, at, e) for v, (at, e) in enumerate(unpacked.events, 1)]
             return LoadedGame(stored, meta, unpacked.digests, archived=True)
-        digests = {int(k): v.decode() for k, v in _pairs(flat_seats).items()}
-        return LoadedGame(_unpack_log(_as_bytes(packed)), meta, digests, archived=False)
+        digests = {int(k): v.decode() for k, v in hash_pairs(flat_seats).items()}
+        return LoadedGame(unpack_log(as_bytes(packed)), meta, digests, archived=False)
 
     async def restore(
         self, game_id: str, events: Sequence[StoredEvent], meta: Mapping[str, bytes | str | int]
@@ -597,14 +491,14 @@ class EventStore:
     async def archived(self, game_id: str) -> bytes | None:
         """A game's archive, None while it is not archived."""
         value = await self._r.get(archive_key(game_id))
-        return None if value is None else _as_bytes(value)
+        return None if value is None else as_bytes(value)
 
     async def recorded(self, game_id: str, command_id: str) -> bytes | None:
         """What ``append`` recorded for a command id (``b"<version>:<reply>"``), if any."""
         seen = await self._direct.execute(
             b"HGET", commands_key(game_id).encode(), command_id.encode()
         )
-        return None if seen is None else _as_bytes(seen)
+        return None if seen is None else as_bytes(seen)
 
     async def version(self, game_id: str) -> int:
         """The version of a game's log: its number of events, 0 for an unknown game."""
@@ -612,9 +506,9 @@ class EventStore:
         last = await self._direct.run(VERSION_LUA, keys, ())
         if last is None:
             return 0
-        if b"\n" in _as_bytes(last):  # an archive's head
-            return archives.archived_version(_as_bytes(last))
-        return _version_of(last)
+        if b"\n" in as_bytes(last):  # an archive's head
+            return archives.archived_version(as_bytes(last))
+        return version_of(last)
 
     async def tail(
         self, positions: Mapping[str, int], block_ms: int, count: int = 500
@@ -651,9 +545,9 @@ class EventStore:
             pairs = [(item[0], item[1]) for item in reply]
         out: dict[str, list[StoredEvent]] = {}
         for key, entries in pairs:
-            events = [_to_event(entry) for entry in _flatten_entries(entries)]
+            events = [to_event(entry) for entry in flatten_entries(entries)]
             if events:
-                out[by_key[_as_bytes(key)]] = events
+                out[by_key[as_bytes(key)]] = events
         return out
 
     async def _tail_cluster(
@@ -669,7 +563,7 @@ class EventStore:
                 pipe.xrange(events_key(game_id), min=start, max="+", count=count)
             pages = await pipe.execute()
             out = {
-                game_id: [_to_event(entry) for entry in page]
+                game_id: [to_event(entry) for entry in page]
                 for game_id, page in zip(games, pages, strict=True)
                 if page
             }
@@ -688,16 +582,16 @@ class EventStore:
     async def get_meta(self, game_id: str) -> dict[str, bytes]:
         """A game's metadata hash, ``{}`` if it has none."""
         raw = await self._r.hgetall(meta_key(game_id))
-        return {_as_bytes(k).decode(): _as_bytes(v) for k, v in raw.items()}
+        return {as_bytes(k).decode(): as_bytes(v) for k, v in raw.items()}
 
     async def meta_field(self, game_id: str, name: str) -> bytes | None:
         """One field of a game's metadata hash, None if it has none."""
         value = await self._r.hget(meta_key(game_id), name)
-        return None if value is None else _as_bytes(value)
+        return None if value is None else as_bytes(value)
 
     async def set_meta_absent(self, game_id: str, mapping: Mapping[str, bytes | str | int]) -> None:
         """Set the fields of a game's metadata hash it does not have yet, at once."""
-        args = [_as_meta(x) for pair in mapping.items() for x in pair]
+        args = [as_meta(x) for pair in mapping.items() for x in pair]
         await self._direct.run(SET_ABSENT_LUA, (meta_key(game_id).encode(),), args)
 
     async def claim_rematch(self, game_id: str, rematch_id: str) -> str:
@@ -706,20 +600,20 @@ class EventStore:
         claimed = await self._direct.run(
             CLAIM_REMATCH_LUA, (meta_key(game_id).encode(),), (rematch_id.encode(),)
         )
-        return _text(claimed[0])
+        return as_text(claimed[0])
 
     async def answer_rematch(self, game_id: str, seat: int, answer: str) -> str:
         """Write ``seat``'s answer to the game's rematch unless it has one; the seat's
         answer after (an answer is final: the first written stays)."""
         field = rematch_answer_field(seat)
         await self._r.hsetnx(meta_key(game_id), field, answer)
-        return _text(await self._r.hget(meta_key(game_id), field) or answer)
+        return as_text(await self._r.hget(meta_key(game_id), field) or answer)
 
     async def rematch_answers(self, game_id: str) -> dict[int, str]:
         """Each seat's answer to the game's rematch, for the seats that answered."""
         fields = [rematch_answer_field(seat) for seat in range(MOST_SEATS)]
         values = await self._r.hmget(meta_key(game_id), fields)
-        return {seat: _text(v) for seat, v in enumerate(values) if v is not None}
+        return {seat: as_text(v) for seat, v in enumerate(values) if v is not None}
 
     async def publish(self, channel: str, message: bytes) -> None:
         """Publish ``message`` on ``channel`` (a game's signals)."""
@@ -734,13 +628,13 @@ class EventStore:
     async def seats(self, game_id: str) -> dict[int, str]:
         """A game's seats: seat number -> its token's digest (``{}`` once archived)."""
         raw = await self._r.hgetall(seats_key(game_id))
-        return {int(k): _text(v) for k, v in raw.items()}
+        return {int(k): as_text(v) for k, v in raw.items()}
 
     async def seat(self, game_id: str, seat: int) -> str | None:
         """The digest of a seat's token, None if the seat has none (or the game's seats
         are gone: archived)."""
         digest = await self._r.hget(seats_key(game_id), str(seat))
-        return None if digest is None else _text(digest)
+        return None if digest is None else as_text(digest)
 
     async def set_seat(self, game_id: str, seat: int, digest: str) -> None:
         """Give a seat the token of ``digest``."""
@@ -767,7 +661,7 @@ class EventStore:
         for key_of, kind in ((events_key, "stream"), (archive_key, "string")):
             # SCAN's pattern is the game's key with a glob in place of its id.
             async for key in self._r.scan_iter(match=key_of("*"), count=1000, _type=kind):
-                name = _as_bytes(key).decode()
+                name = as_bytes(key).decode()
                 game_id = game_of(name)
                 if (
                     game_id
