@@ -42,7 +42,8 @@ from redis.exceptions import RedisError
 from server.common.errors import forbidden
 from server.games.seats import REVOKED
 from server.live.game_signals import Signals
-from server.live.hubs import AUDIENCE_EVERY_S, CLOSE_FORBIDDEN, Hub, error_in
+from server.live.hub_messages import error_in
+from server.live.hubs import AUDIENCE_EVERY_S, CLOSE_FORBIDDEN, Hub
 from server.live.presence import (
     DEAD_AFTER_BEATS,
     PRESENCE_BEAT_S,

@@ -24,8 +24,9 @@ from events.game import Variant
 from server.common.errors import unavailable
 from server.common.settings import TailMode
 from server.games.projection import LoggedEvent
+from server.live.hub_messages import error_in
 from server.live.hub_presence import HubPresence
-from server.live.hubs import CLOSE_INTERNAL, CLOSE_UNAVAILABLE, Hub, error_in
+from server.live.hubs import CLOSE_INTERNAL, CLOSE_UNAVAILABLE, Hub
 from server.live.outbox import DEFAULT_OUTBOX_LIMIT, Close, Outbox, Viewer
 from server.live.pipeline import LivePipeline
 from server.live.presence import PRESENCE_BEAT_S

@@ -47,7 +47,7 @@ import logging
 import math
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
 import msgspec
@@ -55,10 +55,15 @@ import msgspec
 from events.clock import clock_view
 from events.game import Variant
 from events.views import reveal_reserves
-from server.common.errors import ServiceError
 from server.common.wire import event_to_wire, iso_time
 from server.games.projection import LoggedEvent, decode_event
 from server.live.audience_views import AudienceViews
+from server.live.hub_messages import (
+    audience_message,
+    chat_history_message,
+    diff_message,
+    rematch_message,
+)
 from server.live.outbox import Outbox, Viewer
 from server.live.presence import (
     AUDIENCE_NAMES,
@@ -93,49 +98,8 @@ AUDIENCE_EVERY_S: Final = 1.0  # A hub tells its sockets the audience at most th
 _encoder = msgspec.json.Encoder()
 
 
-def _diff_message(version: int, event: bytes, patch: bytes) -> bytes:
-    return b'{"type":"diff","version":%d,"event":%b,"patch":%b}' % (version, event, patch)
-
-
-def error_in(error: ServiceError) -> Callable[[str], bytes]:
-    """The ``error`` message of ``error`` in a socket's language, made once a language
-    however many sockets are told."""
-    made: dict[str, bytes] = {}
-
-    def message(lang: str) -> bytes:
-        if lang not in made:
-            made[lang] = _encoder.encode({"type": "error", **error.to_wire(lang)})
-        return made[lang]
-
-    return message
-
-
 OVER: Final = ("finished", "aborted")  # The statuses after which seats read both rooms.
 CHAT_HISTORY: Final = 50  # The messages of a room a socket gets after its snapshot.
-
-
-def _chat_history_message(room: str, mode: str, messages: Sequence[bytes]) -> bytes:
-    return b'{"type":"chat_history","room":"%b","mode":"%b","messages":[%b]}' % (
-        room.encode(),
-        mode.encode(),
-        b",".join(messages),
-    )
-
-
-def _rematch_message(news: RematchNews) -> bytes:
-    return _encoder.encode(
-        {
-            "type": "rematch",
-            "id": news.id,
-            "accepted": sorted(news.accepted),
-            "declined": sorted(news.declined),
-        }
-    )
-
-
-def _audience_message(audience: Audience) -> bytes:
-    count, names = audience
-    return _encoder.encode({"type": "audience", "spectators": count, "accounts": list(names)})
 
 
 # ---------------------------------------------------------------------- hubs
@@ -391,7 +355,7 @@ class Hub:
         """The ``audience`` message of ``audience``, made once while it stays the same."""
         made = self._audience_made
         if made is None or made[0] != audience:
-            made = self._audience_made = (audience, _audience_message(audience))
+            made = self._audience_made = (audience, audience_message(audience))
         return made[1]
 
     def update_audience(self) -> None:
@@ -439,7 +403,7 @@ class Hub:
             for audience in self._audiences.values():
                 audience.snapshot = None
         self.rematch_news = merged
-        self._broadcast(_rematch_message(merged))
+        self._broadcast(rematch_message(merged))
 
     def opening(self, viewer: Viewer) -> Batch:
         """A socket's start over: its snapshot, the presence, the rematch if any, the
@@ -454,7 +418,7 @@ class Hub:
             self.update_presence()
         extras = [self._presence_message]
         if self.rematch_news is not None:
-            extras.append(_rematch_message(self.rematch_news))
+            extras.append(rematch_message(self.rematch_news))
         extras.append(self._audience_bytes(self.audience()))
         if self.chat_on:
             extras.extend(self._chat_history_of(room) for room in self._chat_rooms(viewer))
@@ -519,7 +483,7 @@ class Hub:
     def _chat_history_of(self, room: str) -> bytes:
         made = self._chat_history.get(room)
         if made is None:
-            made = self._chat_history[room] = _chat_history_message(
+            made = self._chat_history[room] = chat_history_message(
                 room, self.chat_mode, [m for _, m in self._chat.get(room, ())]
             )
         return made
@@ -675,7 +639,7 @@ class Hub:
                 event = _encoder.encode(
                     event_to_wire(shown, logged.version, logged.at_ms, variant.name)
                 )
-            audience.pending.append(_diff_message(logged.version, event, patches[viewer]))
+            audience.pending.append(diff_message(logged.version, event, patches[viewer]))
 
     def _flush(self) -> None:
         """Send each audience the messages of the events just applied, as one batch."""
@@ -707,7 +671,7 @@ class Hub:
             for logged in self.log[after:until]:
                 variant.evolve(state, logged.event, logged.at_ms)
                 shown = variant.redact(logged.event, viewer, False)
-                yield _diff_message(
+                yield diff_message(
                     logged.version,
                     _encoder.encode(
                         event_to_wire(shown, logged.version, logged.at_ms, variant.name)
@@ -720,7 +684,7 @@ class Hub:
             variant.evolve(state, logged.event, logged.at_ms)
             now = self._past_view(state, viewer, public)
             shown = variant.redact(logged.event, viewer, public)
-            yield _diff_message(
+            yield diff_message(
                 logged.version,
                 _encoder.encode(event_to_wire(shown, logged.version, logged.at_ms, variant.name)),
                 _encoder.encode(view_patch(before, now)),
