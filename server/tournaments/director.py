@@ -6,7 +6,7 @@ A tournament is due at a time kept in ``{tournaments}:due``: its start while upc
 then every ``SWEEP_MS`` while it runs (and an arena's end). A process also looks at a
 tournament at once when it appended to it (a player joined) or to one of its games
 (the game ended): ``poke``. To look, a process takes the tournament's lease
-(``tournament:{<id>}:lease``, ``SET NX PX``), so one process at a time works on it,
+(``tournament:{<id>}:lease``, redis-py's ``Lock``: ``SET NX PX``), so one process at a time works on it,
 then in one step (``plan``):
 
 1. records the result of every game of the tournament that is over (``GamePlayed``);
@@ -24,13 +24,15 @@ died between the append and the game leaves the next look to make it, once).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Final
+
+from redis.exceptions import LockError
 
 from events.tournament import standings as core
 from events.tournament.log import (
@@ -75,11 +77,6 @@ LEASE_MS: Final = 10_000
 BATCH: Final = 32
 AT_ONCE: Final = 8
 
-# KEYS[1] a lease. ARGV[1] its holder. Deleted only by its holder.
-_RELEASE_LUA: Final = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
 
 
 def _now_ms() -> int:
@@ -197,8 +194,6 @@ class Director:
         self._announced: dict[str, int] = {}
         self.clock_ms = clock_ms
         self.lease_ms = lease_ms
-        self._release = client.register_script(_RELEASE_LUA)
-        self._holder = secrets.token_hex(8)
         self._poked: set[str] = set()
         # Tournaments another process's lease kept this one from: (refusals in a row,
         # when to look again, ms).
@@ -304,13 +299,18 @@ class Director:
 
     async def advance(self, tournament_id: str) -> bool:
         """Look at one tournament under its lease; False when another process holds it."""
-        lease = tournament_lease_key(tournament_id)
-        if not await self._r.set(lease, self._holder, nx=True, px=self.lease_ms):
+        # redis-py's lock: SET NX PX with a token of its own, let go only by its
+        # holder (a look that outlived its lease lets go of nothing).
+        lease = self._r.lock(
+            tournament_lease_key(tournament_id), timeout=self.lease_ms / 1000, blocking=False
+        )
+        if not await lease.acquire():
             return False
         try:
             await self.step(tournament_id)
         finally:
-            await self._release(keys=[lease], args=[self._holder])
+            with contextlib.suppress(LockError):
+                await lease.release()
         self.counts.looks += 1
         return True
 
