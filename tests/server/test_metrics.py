@@ -3,9 +3,7 @@ Prometheus's text format, counting commands by outcome and showing the live sock
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -13,7 +11,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from server.common.settings import Settings
 from tests.server import helpers
-from tests.server.tournament_helpers import created, resign
+from tests.server.tournament_helpers import created, page_when, resign, served_accounts
 from tests.server.ws_helpers import Watcher, connect, live_server
 
 TOKEN = "scrape-me-7f3a"
@@ -140,32 +138,21 @@ async def test_metrics_count_commands_by_outcome_and_show_the_sockets(settings: 
             await watcher.conn.close()
 
 
-async def test_metrics_show_the_tournaments_and_what_the_director_did(settings: Settings) -> None:
-    """With an arena that paired two accounts and recorded their game, the metrics show one tournament open, and the director's looks, its one pair and its one result."""
+async def test_metrics_show_the_tournaments_and_what_the_director_did(
+    settings: Settings, redis_client: Any
+) -> None:
+    """With an arena (the database emptied first by redis_client) that paired two accounts and recorded their game, the metrics show one tournament open, and the director's looks, its one pair and its one result."""
     async with live_server(settings.with_(metrics_token=TOKEN)) as server:
-        clients = []
-        for name in ("Ida_M", "Jon_M"):
-            client = httpx.AsyncClient(base_url=server.http_url)
-            r = await client.post(
-                "/api/accounts", json={"username": name, "password": "a-long-enough-password"}
-            )
-            assert r.status_code == 201
-            clients.append(client)
+        clients = await served_accounts(server.http_url, ("Ida_M", "Jon_M"))
         tid = (await created(clients[0], starts_in_s=0))["id"]
         conn = await connect(f"ws://{server.host}:{server.port}/ws/tournaments/{tid}")
 
-        async def until(predicate: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-            while True:
-                message: dict[str, Any] = json.loads(await conn.recv())
-                if predicate(message):
-                    return message
-
         for client in clients:
             assert (await client.post(f"/api/tournaments/{tid}/join")).status_code == 200
-        live = await until(lambda m: any(g["status"] == "live" for g in m["games"]))
+        live = await page_when(conn, lambda m: any(g["status"] == "live" for g in m["games"]))
         game = live["games"][0]
         await resign(clients[("Ida_M", "Jon_M").index(game["second"])], game["game_id"])
-        await until(lambda m: any(s["games"] == 1 for s in m["standings"]))
+        await page_when(conn, lambda m: any(s["games"] == 1 for s in m["standings"]))
         await conn.close()
         r = await clients[0].get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
         for client in clients:

@@ -19,7 +19,15 @@ from server.tournaments import service as service_module
 from server.tournaments.service import TournamentService
 from server.tournaments.store import decode_event
 from server.web.state import running
-from tests.server.tournament_helpers import account, created, director, page, resign
+from tests.server.tournament_helpers import (
+    account,
+    created,
+    director,
+    page,
+    page_when,
+    resign,
+    served_accounts,
+)
 from tests.server.ws_helpers import connect, live_server
 
 
@@ -433,30 +441,17 @@ async def test_a_served_arena_pairs_and_records_by_itself(
 ) -> None:
     """On a served app the director needs no one: two accounts join, the socket shows their game, one resigns, and the socket shows the result and the standings changed."""
     async with live_server(settings) as server:
-        clients = []
-        for name in ("Gus_L", "Hal_L"):
-            client = httpx.AsyncClient(base_url=server.http_url)
-            r = await client.post(
-                "/api/accounts", json={"username": name, "password": "a-long-enough-password"}
-            )
-            assert r.status_code == 201
-            clients.append(client)
+        clients = await served_accounts(server.http_url, ("Gus_L", "Hal_L"))
         tid = (await created(clients[0], starts_in_s=0))["id"]
         conn = await connect(f"ws://{server.host}:{server.port}/ws/tournaments/{tid}")
 
-        async def until(predicate: Any) -> dict[str, Any]:
-            while True:
-                message: dict[str, Any] = json.loads(await conn.recv())
-                if predicate(message):
-                    return message
-
         for client in clients:
             assert (await client.post(f"/api/tournaments/{tid}/join")).status_code == 200
-        live = await until(lambda m: any(g["status"] == "live" for g in m["games"]))
+        live = await page_when(conn, lambda m: any(g["status"] == "live" for g in m["games"]))
         game_id = live["games"][0]["game_id"]
         loser = clients[("Gus_L", "Hal_L").index(live["games"][0]["second"])]
         await resign(loser, game_id)
-        over = await until(lambda m: any(g["status"] == "over" for g in m["games"]))
+        over = await page_when(conn, lambda m: any(g["status"] == "over" for g in m["games"]))
         winner = live["games"][0]["first"]
         assert over["standings"][0]["player"] == winner and over["standings"][0]["points"] == 2
         await conn.close()

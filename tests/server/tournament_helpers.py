@@ -4,10 +4,13 @@ a tournament played to its end by a resignation."""
 from __future__ import annotations
 
 import itertools
+import json
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 from starlette.applications import Starlette
+from websockets.asyncio.client import ClientConnection
 
 from server.tournaments.director import Director
 from server.web.state import running
@@ -64,3 +67,24 @@ async def resign(client: httpx.AsyncClient, game_id: str, kind: str = "resign") 
         headers={"Authorization": f"Bearer {token}"},
     )
     assert r.status_code == 200, r.text
+
+
+async def served_accounts(base_url: str, names: tuple[str, ...]) -> list[httpx.AsyncClient]:
+    """HTTP clients of a served app, each holding a new account's session."""
+    clients = []
+    for name in names:
+        client = httpx.AsyncClient(base_url=base_url)
+        r = await client.post("/api/accounts", json={"username": name, "password": PASSWORD})
+        assert r.status_code == 201, r.text
+        clients.append(client)
+    return clients
+
+
+async def page_when(
+    conn: ClientConnection, predicate: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
+    """The first page the tournament's socket sends for which ``predicate`` holds."""
+    while True:
+        message: dict[str, Any] = json.loads(await conn.recv())
+        if predicate(message):
+            return message
