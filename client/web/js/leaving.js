@@ -75,38 +75,27 @@ export class LeaveControls {
   }
 
   ask() {
-    mount(
-      this.dialog,
-      h("h2", { id: "resign-title", class: "dialog-title" }, t("Resign this game?")),
-      h("p", {}, t("You lose the game now (with more than two players, you are out and rank last). This can't be undone.")),
-      h(
-        "div",
-        { class: "dialog-actions" },
-        h("button", { type: "button", class: "btn", id: "resign-cancel", onclick: () => this.dialog.close() }, t("Keep playing")),
-        h(
-          "button",
-          {
-            type: "button",
-            class: "btn btn-danger",
-            id: "resign-confirm",
-            onclick: () => {
-              this.dialog.close();
-              this.act({ kind: "resign" });
-            },
-          },
-          t("Resign"),
-        ),
-      ),
+    this.confirm(
+      t("Resign this game?"),
+      t("You lose the game now (with more than two players, you are out and rank last). This can't be undone."),
+      { id: "resign-confirm", label: t("Resign"), action: { kind: "resign" } },
     );
-    this.dialog.showModal();
-    this.dialog.querySelector("#resign-cancel").focus();
   }
 
   askAbort() {
+    this.confirm(
+      t("Abort this tournament game?"),
+      t("In a tournament, a game aborted before it was played counts as a loss for you, and you are paused until you join again."),
+      { id: "abort-confirm", label: t("Abort"), action: { kind: "abort" } },
+    );
+  }
+
+  /** The dialog that asks before a leave action; "Keep playing" has the focus. */
+  confirm(title, text, { id, label, action }) {
     mount(
       this.dialog,
-      h("h2", { id: "resign-title", class: "dialog-title" }, t("Abort this tournament game?")),
-      h("p", {}, t("In a tournament, a game aborted before it was played counts as a loss for you, and you are paused until you join again.")),
+      h("h2", { id: "resign-title", class: "dialog-title" }, title),
+      h("p", {}, text),
       h(
         "div",
         { class: "dialog-actions" },
@@ -116,13 +105,13 @@ export class LeaveControls {
           {
             type: "button",
             class: "btn btn-danger",
-            id: "abort-confirm",
+            id,
             onclick: () => {
               this.dialog.close();
-              this.act({ kind: "abort" });
+              this.act(action);
             },
           },
-          t("Abort"),
+          label,
         ),
       ),
     );
