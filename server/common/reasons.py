@@ -142,9 +142,7 @@ SERVER_REASONS: Final[Mapping[str, Template]] = {
     "email.link_unknown": N_(
         "This link does not work: it was used already, or a newer one replaced it."
     ),
-    "email.link_expired": N_(
-        "This link has expired: ask for a new one in your account's menu."
-    ),
+    "email.link_expired": N_("This link has expired: ask for a new one in your account's menu."),
     "email.unsubscribe_unknown": N_("This unsubscribe link does not work."),
     "player.not_found": N_("There is no player '{player}'."),
     "player.deleted": N_("The account '{player}' was deleted (docs/accounts.md)."),

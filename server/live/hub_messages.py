@@ -39,8 +39,6 @@ def error_in(error: ServiceError) -> Callable[[str], bytes]:
     return message
 
 
-
-
 def chat_history_message(room: str, mode: str, messages: Sequence[bytes]) -> bytes:
     return b'{"type":"chat_history","room":"%b","mode":"%b","messages":[%b]}' % (
         room.encode(),

@@ -234,7 +234,9 @@ class Addresses:
         ident, _, secret = token.partition(".")
         if not secret or len(token) > 200 or not USERNAME.fullmatch(ident):
             return "unknown", None
-        outcome = await self._verify(keys=[account_email_key(ident)], args=[_digest(secret), now_ms])
+        outcome = await self._verify(
+            keys=[account_email_key(ident)], args=[_digest(secret), now_ms]
+        )
         text = outcome.decode() if isinstance(outcome, bytes) else str(outcome)
         return cast(Outcome, text), ident
 

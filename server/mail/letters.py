@@ -157,6 +157,4 @@ def tournament_letter(
     values = {"tournament": tournament, "start": _when(starts_ms), "link": link}
     subject = _("The tournament {tournament} starts").format(**values)
     body = _("The tournament {tournament} you joined starts at {start}.\n\nGo to it: {link}")
-    return Letter(
-        subject, body.format(**values) + _footer(words, name, unsubscribe), unsubscribe
-    )
+    return Letter(subject, body.format(**values) + _footer(words, name, unsubscribe), unsubscribe)

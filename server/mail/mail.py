@@ -274,13 +274,17 @@ class Mail:
         for n in sorted(live, key=lambda n: n.kind == "remind"):
             by_game[n.game] = n
         turns = [
-            Turn(n.game, self.table_link(n.game), n.deadline_ms, n.kind == "remind", against[n.game])
+            Turn(
+                n.game, self.table_link(n.game), n.deadline_ms, n.kind == "remind", against[n.game]
+            )
             for n in by_game.values()
         ]
         lang = await self.language(account)
         letter = moves_letter(lang, account, turns, await self.unsubscribe_link(account))
         kind = "digest" if len(turns) > 1 else ("reminder" if turns[0].reminder else "move")
-        message = Message(self.sender, record.address, letter.render(self.sender, record.address), kind)
+        message = Message(
+            self.sender, record.address, letter.render(self.sender, record.address), kind
+        )
         keys = [
             mail_hour_key(account),
             MAIL_OUTBOX_KEY,

@@ -168,7 +168,13 @@ end
 return {requeued, unknown}
 """
 
-_KEYS: Final = [MAIL_OUTBOX_KEY, MAIL_MESSAGES_KEY, MAIL_STATES_KEY, MAIL_CLAIMED_KEY, MAIL_DONE_KEY]
+_KEYS: Final = [
+    MAIL_OUTBOX_KEY,
+    MAIL_MESSAGES_KEY,
+    MAIL_STATES_KEY,
+    MAIL_CLAIMED_KEY,
+    MAIL_DONE_KEY,
+]
 
 
 @dataclass(frozen=True)

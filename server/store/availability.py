@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import traceback
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import ClassVar, Final, NoReturn
@@ -50,6 +51,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from server.store.embedded_redis import EmbeddedRedis, EmbeddedRedisError
 
 __all__ = [
+    "CLOSED_TRANSPORT_ERRORS",
     "REDIS_CONNECT_S",
     "STORE_DOWN",
     "RedisKeeper",
@@ -59,7 +61,9 @@ __all__ = [
     "is_store_down",
     "keep_redis_up",
     "reraise",
+    "reraise_closed_transport",
     "translated",
+    "written_to_closed_transport",
 ]
 
 log = logging.getLogger(__name__)
@@ -150,6 +154,41 @@ def reraise(error: RedisError) -> NoReturn:
     """Raise ``error`` as the store gives it (``translated``): what the store's
     boundary calls in ``except RedisError as e: reraise(e)``."""
     raise translated(error)
+
+
+CLOSED_TRANSPORT_ERRORS: Final = (RuntimeError, TypeError, AttributeError)
+"""What a write on a connection Redis has closed may raise from redis-py instead of its
+``ConnectionError``: uvloop's ``RuntimeError`` ("the handler is closed"), and CPython's
+``TypeError`` or ``AttributeError`` from its own transports before 3.13.10 (redis-py
+issue 4287). redis-py lets them through: no ``RedisError``, so no retry either."""
+
+_SENDING: Final = frozenset({"send_packed_command", "_send_packed_command"})
+
+
+def written_to_closed_transport(error: BaseException) -> bool:
+    """Whether ``error`` is one of ``CLOSED_TRANSPORT_ERRORS`` raised while redis-py
+    was writing a command on its connection. Nothing but the transport's write runs
+    there (commands are packed before), so the same exceptions raised anywhere else
+    stay faults of ours."""
+    if not isinstance(error, CLOSED_TRANSPORT_ERRORS):
+        return False
+    return any(
+        frame.f_code.co_name in _SENDING
+        and str(frame.f_globals.get("__name__", "")).startswith("redis.")
+        for frame, _ in traceback.walk_tb(error.__traceback__)
+    )
+
+
+def reraise_closed_transport(error: Exception) -> NoReturn:
+    """Raise ``error`` as the store gives it: a ``StoreUnavailable`` when it was a
+    write on a connection Redis has closed (``written_to_closed_transport``; nothing
+    was sent, and redis-py has dropped the connection, so the next call connects
+    again), else ``error`` itself. What the store's boundary calls in
+    ``except CLOSED_TRANSPORT_ERRORS as e: reraise_closed_transport(e)``."""
+    if not written_to_closed_transport(error):
+        raise error
+    unavailable = StoreUnavailable(error)
+    raise unavailable from error
 
 
 class RedisKeeper:

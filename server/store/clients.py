@@ -42,7 +42,12 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException, RedisError, SlotNotCoveredError
 
-from server.store.availability import cluster_unreachable, reraise
+from server.store.availability import (
+    CLOSED_TRANSPORT_ERRORS,
+    cluster_unreachable,
+    reraise,
+    reraise_closed_transport,
+)
 from server.store.public_path import ScriptsWhenAwaited, Subscription, SubscriptionPath
 
 __all__ = [
@@ -95,12 +100,16 @@ class StorePipeline(Pipeline):
             return await super().execute(raise_on_error)
         except RedisError as e:
             reraise(e)
+        except CLOSED_TRANSPORT_ERRORS as e:
+            reraise_closed_transport(e)
 
     async def immediate_execute_command(self, *args: Any, **options: Any) -> Any:
         try:
             return await super().immediate_execute_command(*args, **options)  # type: ignore[no-untyped-call]
         except RedisError as e:
             reraise(e)
+        except CLOSED_TRANSPORT_ERRORS as e:
+            reraise_closed_transport(e)
 
 
 class StoreRedis(aioredis.Redis):
@@ -112,6 +121,8 @@ class StoreRedis(aioredis.Redis):
             return await super().execute_command(*args, **options)  # type: ignore[no-untyped-call]
         except RedisError as e:
             reraise(e)
+        except CLOSED_TRANSPORT_ERRORS as e:
+            reraise_closed_transport(e)
 
     def pipeline(self, transaction: bool = True, shard_hint: str | None = None) -> StorePipeline:
         return StorePipeline(self.connection_pool, self.response_callbacks, transaction, shard_hint)
@@ -128,6 +139,8 @@ class StoreClusterPipeline(ClusterPipeline):
             return await super().execute(raise_on_error, allow_redirections)
         except RedisError as e:
             reraise(e)
+        except CLOSED_TRANSPORT_ERRORS as e:
+            reraise_closed_transport(e)
         except SlotNotCoveredError as e:
             raise cluster_unreachable(e) from e
 
@@ -141,6 +154,8 @@ class StoreCluster(RedisCluster):
             return await super().execute_command(*args, **kwargs)
         except RedisError as e:
             reraise(e)
+        except CLOSED_TRANSPORT_ERRORS as e:
+            reraise_closed_transport(e)
         except SlotNotCoveredError as e:
             # A slot with no known node: its map is being rebuilt, after a failover.
             raise cluster_unreachable(e) from e
@@ -157,6 +172,8 @@ class StoreCluster(RedisCluster):
             await super().initialize(additional_startup_nodes_info, last_failed_node_name)
         except RedisError as e:
             reraise(e)
+        except CLOSED_TRANSPORT_ERRORS as e:
+            reraise_closed_transport(e)
         except RedisClusterException as e:
             raise cluster_unreachable(e) from e
         return self

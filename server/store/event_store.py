@@ -93,6 +93,7 @@ READ_PAGE: Final = 1000
 CLUSTER_POLL_S: Final = 0.05  # a cluster's blocking tail: how often it reads again
 ASK_REPLICAS_S: Final = 2.0  # the least time a primary is given to say its replicas
 
+
 class PendingAppend:
     """An append written to Redis (or to be written when the connection is up)."""
 

@@ -159,7 +159,10 @@ async def games_on(
         lobby = Lobby(client, keep_finished)
         archives = ArchiveQueue(client, after_s=archive_after)
         service = GameService(
-            EventStore(client), lobby, cache_games=CACHED_GAMES, hooks=ServiceHooks(archives=archives)
+            EventStore(client),
+            lobby,
+            cache_games=CACHED_GAMES,
+            hooks=ServiceHooks(archives=archives),
         )
         yield service
     finally:

@@ -78,7 +78,6 @@ BATCH: Final = 32
 AT_ONCE: Final = 8
 
 
-
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 

@@ -66,9 +66,7 @@ _ID_ALPHABET: Final = "abcdefghjkmnpqrstuvwxyz23456789"
 Changed = Callable[[str], Awaitable[None]]
 """``changed(tournament_id)``: told after this process appended to a tournament."""
 
-Decide = Callable[
-    [TournamentRecord, int], list[TournamentEvent] | Awaitable[list[TournamentEvent]]
-]
+Decide = Callable[[TournamentRecord, int], list[TournamentEvent] | Awaitable[list[TournamentEvent]]]
 """``decide(record, now_ms)``: the events to append, decided on the record as it is
 when called; may be a coroutine (a Swiss's pairing, decided in a worker thread)."""
 

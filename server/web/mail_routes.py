@@ -78,7 +78,9 @@ async def verify_page(request: Request) -> Response:
         # A used link is most often one opened twice, or first by the mail provider's
         # link scanner: the address is then verified already.
         used = e.reason.key == "email.link_unknown"
-        hint = _("If this link was opened once already, your address is verified: the E-mail item of your account's menu says so.")
+        hint = _(
+            "If this link was opened once already, your address is verified: the E-mail item of your account's menu says so."
+        )
         return _refused(lang, e, hint if used else "")
     return _page(
         lang,

@@ -26,9 +26,7 @@ def log_in(page: Page, username: str) -> None:
 
 def view_status(base: str, game_id: str, token: str) -> int:
     """What GET /view answers ``token`` now."""
-    r = httpx.get(
-        f"{base}/api/games/{game_id}/view", headers={"Authorization": f"Bearer {token}"}
-    )
+    r = httpx.get(f"{base}/api/games/{game_id}/view", headers={"Authorization": f"Bearer {token}"})
     return r.status_code
 
 
@@ -146,7 +144,7 @@ def test_a_new_link_revokes_the_other_devices_link(
     server: ServerProcess,
     api: Api,
 ) -> None:
-    """"New link" in the table's "Other device" menu gives the seat a new token: the link given out before is refused (403, and a browser opening it is told it holds no seat), while this page plays on with the new token, kept in its storage, and shows the new link."""
+    """ "New link" in the table's "Other device" menu gives the seat a new token: the link given out before is refused (403, and a browser opening it is told it holds no seat), while this page plays on with the new token, kept in its storage, and shows the new link."""
     game_id = api.new_game(seed=21)
     names = ["Ana", "Ben"]
     tokens = [api.join(game_id, name) for name in names]

@@ -311,7 +311,9 @@ async def test_a_rated_game_shows_in_the_clients_profiles_and_leaderboard(
         await bob.command(seats[1], {"kind": "resign"})
         won, lost = await ada.player("ada"), await ada.player("Bob")
         assert won["ratings"]["duel"]["rating"] > 1500 > lost["ratings"]["duel"]["rating"]
-        assert won["ratings"]["duel"]["provisional"] is lost["ratings"]["duel"]["provisional"] is True
+        assert (
+            won["ratings"]["duel"]["provisional"] is lost["ratings"]["duel"]["provisional"] is True
+        )
         assert await bob.leaderboard("duel") == []
         for player in ("Ada", "Bob"):
             for rival in ["Cy", "Di", "Ed", "Flo"] * 2 + ["Cy"]:

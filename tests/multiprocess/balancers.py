@@ -64,7 +64,15 @@ async def balancer(kind: str, folder: Path, backends: list[str]) -> AsyncIterato
         config = config.replace("http {", "http {\n    " + local, 1)
         path = folder / "nginx.conf"
         path.write_text(config)
-        command = [binary(kind) or kind, "-p", str(folder), "-e", str(folder / "error.log"), "-c", str(path)]
+        command = [
+            binary(kind) or kind,
+            "-p",
+            str(folder),
+            "-e",
+            str(folder / "error.log"),
+            "-c",
+            str(path),
+        ]
         command += ["-g", f"daemon off; pid {folder}/nginx.pid;"]
     with (folder / f"{kind}.log").open("wb") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

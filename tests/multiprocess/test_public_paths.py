@@ -26,7 +26,9 @@ async def test_a_server_forced_onto_the_public_paths_serves_a_game_end_to_end(
     ):
         table = await new_table(http, players=2, seed=47)
         players = [
-            Watcher(f"p{seat}", await connect(ws_url(public.base, table.id, token)), seed=47, play=True)
+            Watcher(
+                f"p{seat}", await connect(ws_url(public.base, table.id, token)), seed=47, play=True
+            )
             for seat, token in enumerate(table.tokens)
         ]
         on_public = Watcher("s@public", await connect(ws_url(public.base, table.id)))

@@ -108,9 +108,7 @@ def token_of(link: str) -> str:
     return parse_qs(urlsplit(link).query)["token"][0]
 
 
-async def verified(
-    http: httpx.AsyncClient, worker: MailWorker, sink: Sink, address: str
-) -> None:
+async def verified(http: httpx.AsyncClient, worker: MailWorker, sink: Sink, address: str) -> None:
     """The account of ``http`` holds ``address``, verified through its e-mailed link."""
     r = await http.put("/api/me/email", json={"address": address})
     assert r.status_code == 200, r.text
@@ -284,7 +282,11 @@ async def test_verification_emails_are_one_a_minute_whatever_the_address(
         await signed_up(http, "Ana_1")
         r = await http.put("/api/me/email", json={"address": "victim@example.org"})
         assert r.status_code == 200, r.text
-        refused(await http.put("/api/me/email", json={"address": "ana@example.net"}), 429, "rate_limited")
+        refused(
+            await http.put("/api/me/email", json={"address": "ana@example.net"}),
+            429,
+            "rate_limited",
+        )
         assert (await http.delete("/api/me/email")).status_code == 204
         r = await http.put("/api/me/email", json={"address": "victim@example.org"})
         refused(r, 429, "rate_limited")
@@ -723,7 +725,9 @@ async def test_a_lease_runs_from_its_claim_not_from_the_turns_start(
     # the claim took longer than the 120 s lease.
     slow = MailWorker(mail, now.service, monotonic=lambda: next(ticks) * 200.0)
     start = now_ms()
-    await mail.outbox.put(Message(mail.sender, "ana@example.org", "Subject: x\r\n\r\nx\r\n", "verify"), start)
+    await mail.outbox.put(
+        Message(mail.sender, "ana@example.org", "Subject: x\r\n\r\nx\r\n", "verify"), start
+    )
     sink.stall()
     turn = asyncio.ensure_future(slow.turn(start))
     try:
@@ -742,9 +746,11 @@ async def test_nothing_is_sent_or_asked_without_the_smtp_url(
 ) -> None:
     """Without SPLENDOR_SMTP_URL GET /api/me/email says e-mail is off and the other address routes answer not_found, no notice of a correspondence game's turns is written, and the SMTP server gets nothing."""
     settings = Settings(redis_url=redis_server).without_rate_limits()
-    async with app_with(settings) as application, client(application) as ana, client(
-        application
-    ) as bo:
+    async with (
+        app_with(settings) as application,
+        client(application) as ana,
+        client(application) as bo,
+    ):
         assert running(application).mail is None
         assert running(application).service.hooks.turns is None
         await signed_up(ana, "Ana_1")

@@ -29,7 +29,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture
 def redis_kind(request: pytest.FixtureRequest) -> str:
-    """"single" (the session's Redis) or "cluster" (the session's Redis Cluster)."""
+    """ "single" (the session's Redis) or "cluster" (the session's Redis Cluster)."""
     return str(getattr(request, "param", "single"))
 
 
@@ -57,4 +57,3 @@ async def redis_client(redis_kind: str, redis_url: str) -> AsyncIterator[RedisCl
         yield client
     finally:
         await client.aclose()
-

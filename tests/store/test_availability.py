@@ -112,6 +112,52 @@ async def test_other_redis_errors_are_raised_as_they_are(
         await client.aclose()
 
 
+async def _write_after_the_connections_were_reset(url: str) -> BaseException:
+    """What a store client raises for a command written on a connection whose transport
+    is closed while redis-py still holds it: what uvloop does when the kernel reports a
+    reset (a Redis killed with bytes unread, as in a failover). The reset is made here
+    by aborting the transports of redis-py's connections (``_writer``, not public: the
+    test's only way to reach the socket redis-py keeps)."""
+    client = await open_client(url, max_connections=8, socket_connect_timeout=1)
+    if isinstance(client, StoreRedis):  # one connection, which no pool looks at first
+        await client.aclose()
+        client = StoreRedis.from_url(url, single_connection_client=True)
+    try:
+        await client.set("{q}:k", b"v")
+        if isinstance(client, StoreCluster):
+            connections = [c for node in client.get_nodes() for c in node._connections]
+        else:
+            connections = [client.connection]
+        writers = [c._writer for c in connections if c is not None and c._writer is not None]
+        assert writers
+        for writer in writers:
+            writer.transport.abort()
+        await asyncio.sleep(0)  # the loop closes the aborted handles
+        try:
+            await client.get("{q}:k")
+        except Exception as e:
+            return e
+        raise AssertionError("a command on a reset connection was answered")
+    finally:
+        await client.aclose()
+
+
+@pytest.mark.parametrize("kind", ["redis", "cluster"])
+def test_a_write_on_a_reset_connection_is_store_unavailable(
+    kind: str, request: pytest.FixtureRequest
+) -> None:
+    """Under uvloop (the server's loop), a command written on a connection reset under redis-py gives StoreUnavailable (a 503; the next command connects again), on one Redis and on a cluster, never uvloop's RuntimeError (a 500)."""
+    uvloop = pytest.importorskip("uvloop")
+    if kind == "cluster":
+        cluster: LocalCluster = request.getfixturevalue("redis_cluster")
+        url = cluster.url
+    else:
+        url = str(request.getfixturevalue("redis_server"))
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        raised = runner.run(_write_after_the_connections_were_reset(url))
+    assert isinstance(raised, StoreUnavailable), repr(raised)
+
+
 def test_the_store_down_kinds_stay_what_they_were() -> None:
     """StoreUnavailable is a redis ConnectionError (the retry loops catch RedisError), a timeout stays a redis TimeoutError, and NotDurable is both unavailable and a timeout."""
     assert issubclass(StoreUnavailable, redis.ConnectionError)

@@ -15,7 +15,9 @@ T0 = 1_800_000_000_000
 
 
 def message(n: int = 0) -> Message:
-    return Message("a@splendor.test", f"p{n}@example.org", f"Subject: {n}\r\n\r\nbody\r\n", "verify")
+    return Message(
+        "a@splendor.test", f"p{n}@example.org", f"Subject: {n}\r\n\r\nbody\r\n", "verify"
+    )
 
 
 async def test_each_message_is_claimed_by_one_process(redis_client: RedisClient) -> None:

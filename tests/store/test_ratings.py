@@ -129,7 +129,9 @@ async def test_leaderboard_best_first_with_names(redis_client: aioredis.Redis) -
     book = RatingBook("duel")
     rivals = ["bot:greedy", "bo", "cy", "di", "ed"] * 2
     for n, rival in enumerate(rivals):
-        game = RatedGame(f"d{n}", "duel", n * DAY_MS, ("ada", rival), ("Ada", rival.title()), (1, 2))
+        game = RatedGame(
+            f"d{n}", "duel", n * DAY_MS, ("ada", rival), ("Ada", rival.title()), (1, 2)
+        )
         assert book.count(game) and await ratings.count(game)
     rows = await ratings.leaderboard("duel", 10)
     assert [(pid, name) for pid, name, _ in rows] == [("ada", "Ada"), ("bot:greedy", "Bot:Greedy")]
@@ -149,7 +151,14 @@ async def test_an_account_is_listed_after_10_games_against_5_opponents(
 
     async def play(player: str, rivals: list[str]) -> None:
         for rival in rivals:
-            game = RatedGame(f"{player}-{next(ended)}", "duel", next(ended), (player, rival), (player, rival), (1, 2))
+            game = RatedGame(
+                f"{player}-{next(ended)}",
+                "duel",
+                next(ended),
+                (player, rival),
+                (player, rival),
+                (1, 2),
+            )
             assert await ratings.count(game)
 
     await play("ada", ["o1", "o2", "o3", "o4", "o5", "o1", "o2", "o3", "o4"])

@@ -175,8 +175,7 @@ async def test_concurrent_appends_exactly_one_wins(redis_url: str, store: EventS
     """20 concurrent appends at the same version: one wins, 19 conflict, no gap or duplicate."""
     await store.append("race", ev("start"), expected_version=0, command_id=None, at_ms=T0)
     clients = [
-        await open_client(redis_url, max_connections=8, socket_connect_timeout=5)
-        for _ in range(20)
+        await open_client(redis_url, max_connections=8, socket_connect_timeout=5) for _ in range(20)
     ]
     try:
         stores = [EventStore(c) for c in clients]
