@@ -50,7 +50,10 @@ class TournamentRepository:
         if not record.meta:
             record.meta = await self.store.meta(tournament_id)
         if record.made < record.last_paired:  # until its games are known made
-            record.made = await self.store.made(tournament_id)
+            # Kept if higher: the director of this process may have marked the record
+            # made while this read was under way, and a made game never goes unmade.
+            made = await self.store.made(tournament_id)
+            record.made = max(record.made, made)
         self._remember(record)
         return record
 

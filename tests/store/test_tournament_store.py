@@ -5,6 +5,8 @@ rebuilt by another process from the log alone; on a Redis Cluster too."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
@@ -58,6 +60,49 @@ async def test_the_record_is_the_cores_replay_cached_or_rebuilt(
     for record in (await cached.get("t2"), rebuilt):
         assert record.tournament == replayed and record.version == 4
         assert [g.game_id for g in record.in_play()] == ["t2-4-0"]
+
+
+class ReadThenWait(TournamentStore):
+    """A store whose ``made`` reads Redis, says so (``read``), then waits for ``gate``
+    before answering: a read under way while something else happens."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        super().__init__(client)
+        self.read_made = asyncio.Event()
+        self.gate = asyncio.Event()
+
+    async def made(self, tournament_id: str) -> int:
+        value = await super().made(tournament_id)
+        self.read_made.set()
+        await self.gate.wait()
+        return value
+
+
+async def test_a_made_game_stays_made_when_a_read_of_made_lands_late(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A page's read of ``made`` that started before the director marked the pairing's games made, and answers after it, leaves the cached record's games shown (a page would else miss a game the socket already listed)."""
+    store = ReadThenWait(redis_client)
+    repository = TournamentRepository(store)
+    events = [
+        *create("t3", "arena", "classic", CLOCK, 0, duration_ms=600_000),
+        PlayerJoined("ana", 1500.0, 1),
+        PlayerJoined("bo", 1400.0, 2),
+        PlayersPaired((Pair("ana", "bo"),), 3),
+    ]
+    await store.append("t3", events, expected_version=0, at_ms=3)
+    store.gate.set()
+    record = await repository.get("t3")
+    store.gate.clear()
+    store.read_made.clear()
+    reading = asyncio.create_task(repository.get("t3"))
+    await store.read_made.wait()  # Redis has answered made = 0
+    # The director, meanwhile: the games exist, marked in Redis and on the record.
+    await store.mark_made("t3", record.last_paired)
+    record.made = record.last_paired
+    store.gate.set()
+    assert await reading is record
+    assert [g.game_id for g in record.games if record.shown(g)] == ["t3-4-0"]
 
 
 async def test_a_tournaments_scripts_run_on_a_cluster(cluster_client: RedisCluster) -> None:
