@@ -10,9 +10,10 @@ nothing is queued, the notices are not written and the address routes answer
 seat of an account writes two notices into ``{mail}:notices``, scored by when they
 are due: the move's (now) and the reminder's (when ``reminder_lead_ms`` is left).
 ``pump(now)``, in the worker, takes the notices due (one script: one process takes
-each), drops those whose turn is over (the game read again), and, per account with a
-verified address and e-mails on, queues one e-mail, unless the account was sent a
-game's e-mail within the hour: then the notices wait for the hour's end and are
+each, under a lease: one whose taker dies comes due again a minute later), drops
+those whose turn is over (the game read again), and, per account with a verified
+address and e-mails on, queues one e-mail, unless the account was sent a game's
+e-mail within the hour: then the notices wait for the hour's end and are
 folded into one e-mail there (if the turn is still on and its time not out).
 Each notice is queued once (``mail_once_key``), whichever process sees it.
 """
@@ -71,11 +72,17 @@ HOUR_MS: Final = 3_600_000
 REMINDER_MS: Final = 3 * HOUR_MS
 NOTICES_BATCH: Final = 100
 NOTED_GAMES: Final = 10_000  # turns remembered per process, to skip writing one twice
+NOTICE_LEASE_MS: Final = 60_000
+"""A notice taken is due again after this long unless its taker settled it: a process
+that dies between taking notices and queueing their e-mail loses none (their once
+marks keep any from being e-mailed twice)."""
 
-# KEYS: notices. ARGV: now ms, batch. The notices due, taken out (by one process).
+# KEYS: notices. ARGV: now ms, batch, lease ms. The notices due, taken (by one
+# process): each is due again when its lease runs out, unless its taker settles it.
 _TAKE_LUA: Final = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
-if #due > 0 then redis.call('ZREM', KEYS[1], unpack(due)) end
+local later = tonumber(ARGV[1]) + tonumber(ARGV[3])
+for _, notice in ipairs(due) do redis.call('ZADD', KEYS[1], 'XX', later, notice) end
 return due
 """
 
@@ -229,29 +236,50 @@ class Mail:
 
     async def pump(self, service: GameService, now_ms: int) -> int:
         """Take the notices due at ``now_ms`` and queue their e-mails; how many
-        e-mails were queued."""
-        taken = await self._take(keys=[MAIL_NOTICES_KEY], args=[now_ms, NOTICES_BATCH])
+        e-mails were queued. Each notice taken is settled (removed) once its account's
+        e-mail is queued or it is dropped, or left to come back after
+        ``NOTICE_LEASE_MS`` when Redis failed meanwhile."""
+        taken = await self._take(
+            keys=[MAIL_NOTICES_KEY], args=[now_ms, NOTICES_BATCH, NOTICE_LEASE_MS]
+        )
         by_account: dict[str, list[Notice]] = defaultdict(list)
+        settled: list[str] = []
         for raw in taken:
-            notice = Notice.decode(raw)
+            text = raw.decode() if isinstance(raw, bytes) else str(raw)
+            try:
+                notice = Notice.decode(text)
+            except ValueError:
+                log.warning("a notice that can't be read is dropped: %r", text[:200])
+                settled.append(text)
+                continue
             by_account[notice.account].append(notice)
         queued = 0
         for account, notices in by_account.items():
             try:
-                queued += await self._notify(service, account, notices, now_ms)
+                sent, waiting = await self._notify(service, account, notices, now_ms)
             except RedisError:
-                # The notices are lost (at most once): the player's page still shows the move.
-                log.exception("notices of %s not queued", account)
+                log.warning("notices of %s not queued; taken again in a minute", account)
+                continue
+            except Exception:
+                # A fault of ours would fail again each minute: the notices go.
+                log.exception("notices of %s dropped", account)
+                sent, waiting = 0, set()
+            queued += sent
+            settled += [n.encode() for n in notices if n.encode() not in waiting]
+        if settled:
+            await self.client.zrem(MAIL_NOTICES_KEY, *settled)
         return queued
 
     async def _notify(
         self, service: GameService, account: str, notices: list[Notice], now_ms: int
-    ) -> int:
+    ) -> tuple[int, set[str]]:
+        """Queue the account's e-mail of ``notices``: how many e-mails were queued (0 or
+        1), and the notices put back to wait for the end of the account's hour."""
         # The address first: most accounts have none, and reading a game to see
         # whether its turn is still on costs a fold from the store when not cached.
         record = await self.addresses.get(account)
         if not record.reachable or record.address is None:
-            return 0
+            return 0, set()
         # Each notice whose turn is still on, with the names of the players it is against.
         against: dict[str, str] = {}
         live: list[Notice] = []
@@ -268,7 +296,7 @@ class Mail:
             marks = await self.client.mget([mail_once_key(n.once) for n in live])
             live = [n for n, mark in zip(live, marks, strict=True) if mark is None]
         if not live:
-            return 0
+            return 0, set()
         # One line a game: its reminder if both are due.
         by_game: dict[str, Notice] = {}
         for n in sorted(live, key=lambda n: n.kind == "remind"):
@@ -295,12 +323,13 @@ class Mail:
         args: list[str | int] = [now_ms, HOUR_MS, secrets.token_hex(12), message.encode(), ONCE_MS]
         result = int(await self._hourly(keys=keys, args=args))
         if result == 0:
-            return 1
+            return 1, set()
         if result > 0:  # the hour is taken: they wait for its end, then fold into one
             later = {n.encode(): result for n in live if n.deadline_ms > result}
             if later:
                 await self.client.zadd(MAIL_NOTICES_KEY, later)
-        return 0
+            return 0, set(later)
+        return 0, set()
 
 
 async def _still_to_move(service: GameService, notice: Notice, now_ms: int) -> str | None:

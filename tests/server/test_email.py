@@ -26,7 +26,14 @@ from events.tournament.log import PlayerJoined, TournamentCreated
 from server.common.errors import ServiceError
 from server.common.settings import Settings, SettingsError
 from server.mail.addresses import RESEND_MS, Addresses, EmailRecord
-from server.mail.mail import HOUR_MS, Mail, announce_tournament, now_ms, reminder_lead_ms
+from server.mail.mail import (
+    HOUR_MS,
+    NOTICE_LEASE_MS,
+    Mail,
+    announce_tournament,
+    now_ms,
+    reminder_lead_ms,
+)
 from server.mail.outbox import Message
 from server.mail.smtp import SmtpServer
 from server.mail.worker import MailWorker
@@ -467,6 +474,30 @@ async def test_a_reminder_comes_before_the_time_runs_out(
         await worker.turn(await deadline_of(app, game) - lead)
         assert [m.recipients for m in sink.received[4:]] == [[ADDRESSES[mover]]]
         assert sink.received[4].subject.startswith("Reminder")
+
+
+async def test_a_notice_whose_taker_died_is_emailed_after_its_lease_once(
+    app: Starlette, worker: MailWorker, sink: Sink
+) -> None:
+    """Notices taken by a process that died before queueing their e-mail come due again when their lease runs out: the player gets the move's e-mail then, once."""
+    async with players(app, worker, sink, "Ana_1", "Bo_2") as held:
+        game = await correspondence_game(held)
+        mover = await to_move(held["Ana_1"], game)
+        mail = running(app).mail
+        assert mail is not None
+        start = now_ms()
+        # What the process that died did: it took the notices due, and queued nothing.
+        elsewhere = Mail(mail.client, mail.settings, mail.accounts)
+        [taken] = await elsewhere._take(keys=[MAIL_NOTICES_KEY], args=[start, 100, NOTICE_LEASE_MS])
+        assert game.id in (taken.decode() if isinstance(taken, bytes) else taken)
+        await worker.turn(start + NOTICE_LEASE_MS - 1)  # still its
+        assert sink.received == []
+        await worker.turn(start + NOTICE_LEASE_MS)
+        [move] = sink.received
+        assert move.recipients == [ADDRESSES[mover]] and game.id in move.subject
+        await worker.turn(start + 2 * NOTICE_LEASE_MS)
+        await worker.turn(start + 3 * NOTICE_LEASE_MS)
+        assert len(sink.received) == 1
 
 
 async def test_an_account_gets_at_most_one_email_an_hour_the_rest_folded(
