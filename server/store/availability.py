@@ -38,7 +38,7 @@ from contextlib import asynccontextmanager
 from typing import ClassVar, Final, NoReturn
 
 from redis.exceptions import (
-    ClusterDownError,
+    ClusterError,
     ReadOnlyError,
     RedisClusterException,
     RedisError,
@@ -72,7 +72,7 @@ STORE_DOWN: Final[tuple[type[RedisError], ...]] = (
     RedisConnectionError,  # refused, lost, loading (BusyLoadingError), pool full
     RedisTimeoutError,
     ReadOnlyError,  # a replica while its primary is being replaced
-    ClusterDownError,
+    ClusterError,  # CLUSTERDOWN, or a command's redirections exhausted (a failover)
     TryAgainError,
 )
 """The Redis errors that mean "not reachable for now", not a mistake of ours."""

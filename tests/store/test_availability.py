@@ -11,7 +11,13 @@ from pathlib import Path
 
 import pytest
 import redis
-from redis.exceptions import RedisClusterException, ResponseError, SlotNotCoveredError
+from redis.exceptions import (
+    ClusterDownError,
+    ClusterError,
+    RedisClusterException,
+    ResponseError,
+    SlotNotCoveredError,
+)
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.games.lobby import Lobby, LobbyEntry
@@ -159,13 +165,16 @@ def test_a_write_on_a_reset_connection_is_store_unavailable(
 
 
 def test_the_store_down_kinds_stay_what_they_were() -> None:
-    """StoreUnavailable is a redis ConnectionError (the retry loops catch RedisError), a timeout stays a redis TimeoutError, and NotDurable is both unavailable and a timeout."""
+    """StoreUnavailable is a redis ConnectionError (the retry loops catch RedisError), a timeout stays a redis TimeoutError, NotDurable is both unavailable and a timeout, and a cluster's exhausted redirections are unavailable."""
     assert issubclass(StoreUnavailable, redis.ConnectionError)
     assert issubclass(StoreTimedOut, StoreUnavailable) and issubclass(
         StoreTimedOut, RedisTimeoutError
     )
     assert issubclass(NotDurable, StoreTimedOut)
     assert is_store_down(StoreUnavailable("down")) and StoreUnavailable("down").cause is None
+    # A cluster client that followed MOVED and TRYAGAIN replies as often as it may, during
+    # a failover, gives up with ClusterError("TTL exhausted."): unavailable for now.
+    assert is_store_down(ClusterError("TTL exhausted.")) and is_store_down(ClusterDownError("x"))
 
 
 async def test_a_cluster_that_does_not_answer_is_store_unavailable(
