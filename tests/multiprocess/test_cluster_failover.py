@@ -80,12 +80,14 @@ async def _move(https: list[httpx.AsyncClient], played: Played, rng: random.Rand
     the first, seat 1 through the second); False once the game is over."""
     game = played.game_id
     summary = await _retrying(lambda: https[0].get(f"/api/games/{game}/view"), played)
+    assert summary.status_code == 200, summary.text
     view = summary.json()["view"]
     if view["status"] != "live":
         return False
     seat = view["turn"]["seat"]
     http, token = https[seat], played.tokens[seat]
     mine = await _retrying(lambda: http.get(f"/api/games/{game}/view", headers=auth(token)), played)
+    assert mine.status_code == 200, mine.text
     action = choose(game_moves(mine.json()["view"]), rng)
     command_id = uuid.uuid4().hex
     body = {"command_id": command_id, "action": action}
