@@ -202,6 +202,7 @@ export async function showTournament(main, id) {
   // Games of the player seen already: a game paired while the page is open takes the
   // player to their seat; one in play when the page opened only offers the button.
   const seen = new Set((data.games || []).map((g) => g.game_id));
+  if (data.you && data.you.game_id) seen.add(data.you.game_id);
   // Each part is drawn again only when what it shows changed: a message or a poll that
   // brings nothing new leaves its buttons and links in place, so that a click, a tap or
   // the focus on one is never lost to a redraw.
