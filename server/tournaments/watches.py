@@ -97,10 +97,13 @@ class TournamentWatches:
     async def _send_if_changed(self, tournament_id: str, watch: _Watch) -> None:
         watch.changed = False
         record = await self.service.get(tournament_id)
-        if (record.version, record.made) == watch.version:
+        # What the page is drawn from, taken before the page's own read: the record may
+        # move on meanwhile, and a version noted after it would hide that change.
+        seen = (record.version, record.made)
+        if seen == watch.version:
             return
         page = {"type": "tournament", **await self.service.page(record)}
-        watch.version = (record.version, record.made)
+        watch.version = seen
         text = watch.page = _encode(page).decode()
         for deliver in list(watch.sockets):
             deliver(text)
