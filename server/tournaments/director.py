@@ -332,11 +332,15 @@ class Director:
             return
         if not t.starts_ms <= now < t.starts_ms + ANNOUNCE_WITHIN_MS:
             return
-        self._announced[record.id] = t.starts_ms
         try:
             await self.announce(record)
-        except Exception:  # An e-mail lost must not stop the tournament.
+        except Exception:
+            # Not marked announced: the next look tries again (the mail layer's once
+            # marks keep those told already from a second e-mail). An e-mail that
+            # fails must not stop the tournament.
             log.exception("start of tournament %s not announced", record.id)
+            return
+        self._announced[record.id] = t.starts_ms
 
     async def step(self, tournament_id: str) -> TournamentRecord:
         """The look itself (``advance`` takes the lease around it; tests call it bare
@@ -371,9 +375,12 @@ class Director:
             self._ensured.pop(tournament_id, None)
         else:
             self._ensured[tournament_id] = ensured & in_play
-        if record.made < record.last_paired:
-            await service.store.mark_made(tournament_id, record.last_paired)
-            record.made = record.last_paired
+        # The pairing whose games were made above, taken before the await: a reader of
+        # this process may fold a newer pairing meanwhile, whose games are not made.
+        made_up_to = record.last_paired
+        if record.made < made_up_to:
+            await service.store.mark_made(tournament_id, made_up_to)
+            record.made = max(record.made, made_up_to)
         if made:
             await service.announce(tournament_id)  # its pages: the games exist now
         await service.heal(record)

@@ -20,6 +20,7 @@ from events.tournament.standings import Tournament
 from server.common.errors import ServiceError
 from server.games.lobby import Lobby
 from server.games.service import GameService
+from server.store.availability import StoreUnavailable
 from server.store.event_store import EventStore
 from server.store.keys import TOURNAMENTS_DUE_KEY, tournament_lease_key
 from server.tournaments import views
@@ -190,6 +191,61 @@ async def test_a_start_is_announced_once_to_who_joined(redis_client: aioredis.Re
     await director.step(record.id)
     await director.step(record.id)
     assert told == [("tstart1", ["p0", "p1"])]
+
+
+async def test_a_start_whose_announcement_failed_is_announced_at_the_next_look(
+    redis_client: aioredis.Redis,
+) -> None:
+    """An announcement that fails (Redis unreachable for the mail layer) is made again at the director's next look, and then no more."""
+    now = [1_000]
+    games = GameService(EventStore(redis_client), Lobby(redis_client))
+    tournaments = TournamentService(redis_client, clock_ms=lambda: now[0])
+    tries: list[str] = []
+
+    async def announce(record: TournamentRecord) -> None:
+        tries.append(record.id)
+        if len(tries) == 1:
+            raise StoreUnavailable("Redis went away")
+
+    director = Director(
+        redis_client, tournaments, games, announce=announce, clock_ms=lambda: now[0]
+    )
+    record = await tournaments.open(
+        "tstart2", "arena", "duel", CLOCK, 1_000, name="A", created_by=None, duration_ms=10**9
+    )
+    assert record is not None
+    await tournaments.join(record.id, "p0")
+    for _ in range(3):
+        await director.step(record.id)
+    assert tries == ["tstart2", "tstart2"]
+
+
+async def test_a_pairing_folded_while_games_are_marked_made_stays_unmade(
+    redis_client: aioredis.Redis,
+) -> None:
+    """While a director marks its pairing's games made, a page of its process folds a newer pairing another process appended and died before making games for: only the director's own pairing is shown made."""
+    one, two = process(redis_client), process(redis_client)
+    tid = await arena(one[1], PLAYERS[:2])
+    marking, gate = asyncio.Event(), asyncio.Event()
+    mark_made = one[1].store.mark_made
+
+    async def held(*args: Any, **kwargs: Any) -> None:
+        marking.set()
+        await gate.wait()
+        await mark_made(*args, **kwargs)
+
+    one[1].store.mark_made = held  # type: ignore[method-assign]
+    stepping = asyncio.create_task(one[2].step(tid))
+    await marking.wait()
+    for player in PLAYERS[2:4]:
+        await two[1].join(tid, player)
+    await two[1].change(tid, lambda r, now: plan(r, now, {}))  # its games never made
+    await one[1].get(tid)  # a page of the first process folds that pairing
+    gate.set()
+    record = await stepping
+    record = await one[1].get(tid)
+    shown = [g.game_id for g in record.games if record.shown(g)]
+    assert len(record.games) == 2 and shown == [record.games[0].game_id]
 
 
 async def test_two_processes_deciding_on_one_version_append_one_pairing(
