@@ -225,14 +225,15 @@ class Mail:
         due = clocks.deadline(clock)
         if not account or due is None or self._noted.get(game.id) == (seat, clock.turn_ms):
             return
-        if len(self._noted) >= NOTED_GAMES:
-            self._noted.clear()
-        self._noted[game.id] = (seat, clock.turn_ms)
         lead = reminder_lead_ms(clocks.turn_allowance_ms(clock, seat))
         move = Notice("move", game.id, seat, clock.turn_ms, account, due)
         remind = Notice("remind", game.id, seat, clock.turn_ms, account, due)
         notices = {move.encode(): clock.turn_ms, remind.encode(): due - lead}
         await self.client.zadd(MAIL_NOTICES_KEY, notices, nx=True)
+        # Noted once written: a write that failed is tried again at the turn's next append.
+        if len(self._noted) >= NOTED_GAMES:
+            self._noted.clear()
+        self._noted[game.id] = (seat, clock.turn_ms)
 
     async def pump(self, service: GameService, now_ms: int) -> int:
         """Take the notices due at ``now_ms`` and queue their e-mails; how many

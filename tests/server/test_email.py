@@ -37,6 +37,7 @@ from server.mail.mail import (
 from server.mail.outbox import Message
 from server.mail.smtp import SmtpServer
 from server.mail.worker import MailWorker
+from server.store.availability import StoreUnavailable
 from server.store.keys import MAIL_CLAIMED_KEY, MAIL_NOTICES_KEY, account_email_key
 from server.tournaments.announcements import mail_announcer
 from server.tournaments.record import TournamentRecord
@@ -565,6 +566,46 @@ async def test_a_notice_written_again_elsewhere_drops_no_other_games_email(
         await worker.turn(start + HOUR_MS)
         [_, folded] = sink.to(ADDRESSES["Bo_2"])
         assert y.id in folded.subject and x.id not in folded.body
+
+
+class ZaddFailsOnce:
+    """A Redis client whose first ZADD fails as an unreachable Redis does."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self._client = client
+        self.failed = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+    async def zadd(self, *args: Any, **kwargs: Any) -> Any:
+        if not self.failed:
+            self.failed = True
+            raise StoreUnavailable("Redis went away")
+        return await self._client.zadd(*args, **kwargs)
+
+
+async def test_a_turns_notices_not_written_are_written_at_its_next_append(
+    app: Starlette, worker: MailWorker, sink: Sink, redis_client: aioredis.Redis
+) -> None:
+    """A process whose write of a turn's notices failed writes them at the turn's next append (it does not count the turn as noted), so the player is still e-mailed."""
+    async with players(app, worker, sink, "Ana_1", "Bo_2") as held:
+        game = await correspondence_game(held)
+        await redis_client.delete(MAIL_NOTICES_KEY)  # as if no process had written them
+        now = running(app)
+        assert now.mail is not None
+        elsewhere = Mail(now.redis, now.mail.settings, now.accounts)
+        elsewhere.client = ZaddFailsOnce(now.redis)  # type: ignore[assignment]
+        repository = now.service.repository
+        lock = repository.lock(game.id)
+        async with lock:
+            record = await repository.get(game.id, lock)
+        with pytest.raises(StoreUnavailable):
+            await elsewhere.turn_passed(record)
+        await elsewhere.turn_passed(record)  # the turn's next append
+        assert await redis_client.zcard(MAIL_NOTICES_KEY) == 2
+        await worker.turn(now_ms())
+        assert len(sink.received) == 1
 
 
 async def test_the_unsubscribe_link_turns_the_emails_off(
