@@ -1,7 +1,8 @@
 """``WS /ws/tournaments/{id}``: a tournament's page, live. On connect and after every
 change of the tournament the socket gets ``{"type": "tournament", ...}``, the body of
 ``GET /api/tournaments/{id}`` without ``you``; the client sends only ``ping``
-(``pong``). An unknown tournament: an ``error`` (``not_found``), then close 4404.
+(``pong``). An unknown tournament: an ``error`` (``not_found``), then close 4404;
+Redis unreachable at the start: ``unavailable``, then 4503, as on a game's socket.
 
 The pages come from the process's watches (server/tournaments/watches.py). A socket
 holds at most one page not yet sent: a newer page replaces it, so a client that stops
@@ -31,8 +32,9 @@ from starlette.types import Send as ASGISend
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server.common import wire
-from server.common.errors import ServiceError, bad_request
+from server.common.errors import ServiceError, bad_request, unavailable
 from server.live.socket_writers import Batch, Wire, wire_for
+from server.store.availability import StoreUnavailable
 from server.web.drain import CLOSE_RESTART, RESTART_REASON, Drain
 from server.web.game_socket import PingMessage
 from server.web.languages import request_language
@@ -171,6 +173,10 @@ async def tournament_socket(websocket: WebSocket, wire: Wire, drain: Drain) -> N
         await now.tournaments.get(tournament_id)
     except ServiceError as e:
         await _turn_away(websocket, 4000 + e.status, e.code, _error(e, lang))
+        return
+    except StoreUnavailable as e:  # the client backs off and reconnects, as on a game's
+        failure = unavailable(e)
+        await _turn_away(websocket, 4000 + failure.status, failure.code, _error(failure, lang))
         return
     socket = TournamentSocket(websocket, wire, stall_s=STALL_S)
     socket.lang = lang

@@ -93,7 +93,7 @@ async def received_until_closed(ws: AsyncClientConnection) -> list[dict[str, Any
 async def test_each_edge_answers_a_stopped_redis_with_unavailable_and_a_fault_with_500(
     tmp_path: Path,
 ) -> None:
-    """In one process with its Redis stopped: an API request gets 503 unavailable, a watching game socket is told and closed with 4503, a new game socket and a pairing socket are closed with 4503; while it runs, a Redis error that is a fault (a key of the wrong type) is a 500 server_error, not unavailable."""
+    """In one process with its Redis stopped: an API request gets 503 unavailable, a watching game socket is told and closed with 4503, a new game socket, a pairing socket and a tournament's socket are closed with 4503; while it runs, a Redis error that is a fault (a key of the wrong type) is a 500 server_error, not unavailable."""
     redis_server = await asyncio.to_thread(EmbeddedRedis(tmp_path / "redis").start)
     settings = Settings(redis_url=redis_server.url, analysis_budget=0, bots="off")
     try:
@@ -123,6 +123,12 @@ async def test_each_edge_answers_a_stopped_redis_with_unavailable_and_a_fault_wi
             )
             assert await received_until_closed(pairing) == []
             assert pairing.close_code == 4503
+            tournament = await connect_async(
+                f"ws://{server.host}:{server.port}/ws/tournaments/tabcdefghij"
+            )
+            told = await received_until_closed(tournament)
+            assert [m["code"] for m in told] == ["unavailable"]
+            assert tournament.close_code == 4503
     finally:
         await asyncio.to_thread(redis_server.stop)
 
