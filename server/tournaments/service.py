@@ -22,6 +22,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from redis.exceptions import RedisError
+
 from events.base import TimeControl
 from events.tournament import standings as core
 from events.tournament.log import (
@@ -162,7 +164,12 @@ class TournamentService:
                     # A reader of this process may have folded them from the log already.
                     if first + i > record.version:
                         record.apply_event(event, first + i)
-                await self.after_append(record, events)
+                try:
+                    await self.after_append(record, events)
+                except RedisError:
+                    # The change is in the log: the request succeeded, and the director
+                    # writes these indexes again (``heal``).
+                    log.warning("indexes of tournament %s not written", tournament_id)
                 break
             else:
                 raise ServiceError("conflict", "tournament.busy")

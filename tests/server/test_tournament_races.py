@@ -12,6 +12,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from events.base import TimeControl
+from server.store.availability import StoreUnavailable
 from server.tournaments.record import TournamentRecord
 from server.tournaments.service import TournamentService
 from server.tournaments.watches import TournamentWatches
@@ -61,3 +62,28 @@ async def test_a_change_during_a_pages_read_is_sent_after_it(
     finally:
         running.cancel()
         watches.close()
+
+
+async def test_a_join_whose_history_index_fails_is_answered_as_made(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A join appended to the log is answered as made (not 503, which a retry would meet as already joined) when Redis fails for the player's history index after it, and the process's pages are told of it."""
+    service = TournamentService(redis_client)
+    soon = service.clock_ms() + 3_600_000
+    record = await service.open(
+        "tindex1", "arena", "duel", CLOCK, soon, name="I", created_by=None, duration_ms=600_000
+    )
+    assert record is not None
+    changed: list[str] = []
+
+    async def told(tournament_id: str) -> None:
+        changed.append(tournament_id)
+
+    service.subscribe(told)
+
+    async def fails(*args: object) -> None:
+        raise StoreUnavailable("Redis went away")
+
+    service.indexes.joined = fails  # type: ignore[method-assign]
+    joined = await service.join("tindex1", "ana")
+    assert list(joined.tournament.players) == ["ana"] and changed == ["tindex1"]
