@@ -93,6 +93,17 @@ class TournamentIndexes:
         await self._r.zrem(tournaments_created_key(account), tournament_id)
         await self._r.srem(tournaments_open_of_key(account), tournament_id)
 
+    async def open_claims(self, account: str) -> list[tuple[str, int | None]]:
+        """The tournaments counted as the account's open ones, each with when it was
+        claimed (None for a claim before the UTC day, whose time is no longer kept)."""
+        ids = sorted(_text(t) for t in await self._r.smembers(tournaments_open_of_key(account)))
+        created = tournaments_created_key(account)
+        claims: list[tuple[str, int | None]] = []
+        for tournament_id in ids:  # at most a few
+            claimed = await self._r.zscore(created, tournament_id)
+            claims.append((tournament_id, None if claimed is None else int(claimed)))
+        return claims
+
     async def listed(self, tournament_id: str, starts_ms: int) -> None:
         """An upcoming or running tournament."""
         await self._r.zadd(TOURNAMENTS_OPEN_KEY, {tournament_id: starts_ms})

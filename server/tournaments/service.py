@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 MOST_OPEN: Final = 2  # upcoming or running tournaments an account created
 MOST_A_DAY: Final = 5  # tournaments an account creates a UTC day
+CLAIM_SETTLED_MS: Final = 60_000  # a claim this old whose creation ended is settled
 FINISHED_LISTED: Final = 50
 UPCOMING_LISTED: Final = 50  # the soonest to start
 RUNNING_LISTED: Final = 100  # the most players first...
@@ -213,17 +214,7 @@ class TournamentService:
         name = requests.checked_name(body.name) if body.name is not None else ""
         now = self.clock_ms()
         tournament_id = new_tournament_id()
-        try:
-            await self.indexes.claim_creation(
-                account, tournament_id, now, _day_start(now), MOST_OPEN, MOST_A_DAY
-            )
-        except CreationRefused as refused:
-            if refused.today:
-                wait = (_day_start(now) + 86_400_000 - now) / 1000
-                raise rate_limited(wait, "tournaments") from None
-            raise ServiceError(
-                "conflict", "tournament.too_many_open", {"most": MOST_OPEN}
-            ) from None
+        await self._claim(account, tournament_id, now)
         try:
             created = await self.open(
                 tournament_id,
@@ -238,15 +229,59 @@ class TournamentService:
             )
         except BaseException:
             # A tournament whose log was not written must not hold one of the
-            # account's slots for good (one written is counted, as it is listed).
+            # account's slots (one written is counted, and its indexes written again).
+            # When Redis can't be reached here either, ``_settle_claims`` does it later.
             with contextlib.suppress(Exception):
-                if await self.store.version(tournament_id) == 0:
-                    await self.indexes.release_creation(account, tournament_id)
+                await self._settle_claim(account, tournament_id)
             raise
         if created is None:  # A random id another tournament has: one in 10^14.
             await self.indexes.release_creation(account, tournament_id)
             raise ServiceError("conflict", "tournament.busy")
         return created
+
+    async def _claim(self, account: str, tournament_id: str, now: int) -> None:
+        """Count the tournament against the account's limits, or refuse it: 429 for
+        the day's, 409 ``tournament.too_many_open`` for those open. Refused for those
+        open, the account's claims are settled first, then asked once more."""
+        for settled in (False, True):
+            try:
+                await self.indexes.claim_creation(
+                    account, tournament_id, now, _day_start(now), MOST_OPEN, MOST_A_DAY
+                )
+                return
+            except CreationRefused as refused:
+                if refused.today:
+                    wait = (_day_start(now) + 86_400_000 - now) / 1000
+                    raise rate_limited(wait, "tournaments") from None
+                if settled or not await self._settle_claims(account, now):
+                    raise ServiceError(
+                        "conflict", "tournament.too_many_open", {"most": MOST_OPEN}
+                    ) from None
+
+    async def _settle_claims(self, account: str, now: int) -> bool:
+        """Settle the account's open claims at least ``CLAIM_SETTLED_MS`` old (a
+        creation still under way is younger): whether any slot was freed."""
+        freed = False
+        for tournament_id, claimed_ms in await self.indexes.open_claims(account):
+            if claimed_ms is not None and now - claimed_ms < CLAIM_SETTLED_MS:
+                continue
+            freed |= await self._settle_claim(account, tournament_id)
+        return freed
+
+    async def _settle_claim(self, account: str, tournament_id: str) -> bool:
+        """What a process that died, or a Redis that failed, between a claim and the
+        tournament's indexes left: a claim whose log was never written stops holding
+        a slot, one ended stops being counted open, and one written but not listed
+        is listed and made due. Whether a slot was freed."""
+        if await self.store.version(tournament_id) == 0:
+            await self.indexes.release_creation(account, tournament_id)
+            return True
+        record = await self.repository.get(tournament_id)
+        await self.heal(record)
+        if record.tournament.ended:
+            return True
+        await self.indexes.keep_due([tournament_id], record.tournament.starts_ms)
+        return False
 
     async def open(
         self,
@@ -271,6 +306,13 @@ class TournamentService:
         try:
             await self.store.append(tournament_id, events, expected_version=0, at_ms=now, meta=meta)
         except VersionConflict:
+            # The id has a log: a schedule's slot made by another process, or by one
+            # that died (or met a failing Redis) before writing its indexes. They are
+            # written again, so that it is listed and looked at whatever happened.
+            existing = await self.repository.get(tournament_id)
+            await self.heal(existing)
+            if not existing.tournament.ended:
+                await self.indexes.keep_due([tournament_id], existing.tournament.starts_ms)
             return None
         await self.indexes.listed(tournament_id, starts_ms)
         await self.indexes.due_at(tournament_id, starts_ms)

@@ -9,11 +9,15 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
 import redis.asyncio as aioredis
 
 from events.base import TimeControl
+from events.tournament import standings as core
+from server.common.errors import ServiceError
 from server.store.availability import StoreUnavailable
 from server.tournaments.record import TournamentRecord
+from server.tournaments.requests import CreateTournament, TournamentClock
 from server.tournaments.service import TournamentService
 from server.tournaments.watches import TournamentWatches
 
@@ -87,3 +91,43 @@ async def test_a_join_whose_history_index_fails_is_answered_as_made(
     service.indexes.joined = fails  # type: ignore[method-assign]
     joined = await service.join("tindex1", "ana")
     assert list(joined.tournament.players) == ["ana"] and changed == ["tindex1"]
+
+
+async def test_a_tournament_whose_indexes_were_never_written_is_listed_at_its_next_open(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A scheduled slot whose log a process wrote before dying (neither listed nor due) is listed and made due when a schedule opens the slot again, and not created twice."""
+    service = TournamentService(redis_client)
+    soon = service.clock_ms() + 3_600_000
+    events = core.create("tslot1", "arena", "duel", CLOCK, soon, duration_ms=600_000)
+    await service.store.append("tslot1", events, expected_version=0, at_ms=1, meta={"name": ""})
+    assert "tslot1" not in await service.indexes.open_ids()
+    again = await service.open(
+        "tslot1", "arena", "duel", CLOCK, soon, name="", created_by=None, duration_ms=600_000
+    )
+    assert again is None and await service.store.version("tslot1") == 1
+    assert "tslot1" in await service.indexes.open_ids()
+    assert await service.indexes.due(soon, 100) == ["tslot1"]
+
+
+async def test_claims_left_by_failed_creations_free_the_accounts_slots(
+    redis_client: aioredis.Redis,
+) -> None:
+    """An account whose two open slots are held by creations that failed after their claim (one never written, one written but never listed) creates a tournament: the first claim is released, the second tournament listed; a claim younger than a minute (a creation under way) is left alone."""
+    now = [10 * 86_400_000 + 3_600_000]
+    service = TournamentService(redis_client, clock_ms=lambda: now[0])
+    day = 10 * 86_400_000
+    for tid in ("tlost01", "tunlisted"):
+        await service.indexes.claim_creation("ana", tid, now[0], day, 2, 5)
+    events = core.create("tunlisted", "arena", "duel", CLOCK, now[0] + 600_000, duration_ms=600_000)
+    meta = {"name": "", "created_by": "ana"}
+    await service.store.append("tunlisted", events, expected_version=0, at_ms=now[0], meta=meta)
+    body = CreateTournament("arena", "duel", TournamentClock(3, 2), duration_min=30)
+    with pytest.raises(ServiceError) as refused:  # the claims are a creation under way
+        await service.create("ana", body)
+    assert refused.value.reason.key == "tournament.too_many_open"
+    now[0] += 60_000
+    created = await service.create("ana", body)
+    claims = dict(await service.indexes.open_claims("ana"))
+    assert sorted(claims) == sorted(["tunlisted", created.id])
+    assert "tunlisted" in await service.indexes.open_ids()
