@@ -116,6 +116,7 @@ class TournamentService:
         # The list and the players' histories, as read at a time (ms): each read
         # folds up to hundreds of logs, so a process does it at most once a second.
         self._listing: tuple[int, dict[str, list[dict[str, Any]]]] | None = None
+        self._listing_drops = 0  # how often the list was dropped: a read older is not kept
         self._listing_lock = asyncio.Lock()
         self._histories: OrderedDict[str, tuple[int, list[dict[str, Any]]]] = OrderedDict()
 
@@ -186,7 +187,7 @@ class TournamentService:
             if isinstance(event, PlayerJoined):
                 await self.indexes.joined(event.player, record.id, t.starts_ms)
             elif isinstance(event, TournamentEnded):
-                self._listing = None  # listed as finished at once on this process
+                self._drop_listing()  # listed as finished at once on this process
                 await self.heal(record)
 
     async def heal(self, record: TournamentRecord) -> None:
@@ -316,7 +317,7 @@ class TournamentService:
             return None
         await self.indexes.listed(tournament_id, starts_ms)
         await self.indexes.due_at(tournament_id, starts_ms)
-        self._listing = None  # its creator sees it listed at once (on this process)
+        self._drop_listing()  # its creator sees it listed at once (on this process)
         record = await self.repository.get(tournament_id)
         await self._changed(tournament_id)
         return record
@@ -380,9 +381,17 @@ class TournamentService:
             now = self.clock_ms()
             if self._listing is not None and now - self._listing[0] < LISTING_FRESH_MS:
                 return self._listing[1]
+            drops = self._listing_drops
             lists = await self._read_listing(now)
-            self._listing = (now, lists)
+            # Dropped while it was read (a creation, an end): it may lack that change.
+            if drops == self._listing_drops:
+                self._listing = (now, lists)
             return lists
+
+    def _drop_listing(self) -> None:
+        """Read the list afresh at its next request."""
+        self._listing = None
+        self._listing_drops += 1
 
     async def _read_listing(self, now: int) -> dict[str, list[dict[str, Any]]]:
         lists: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}

@@ -131,3 +131,37 @@ async def test_claims_left_by_failed_creations_free_the_accounts_slots(
     claims = dict(await service.indexes.open_claims("ana"))
     assert sorted(claims) == sorted(["tunlisted", created.id])
     assert "tunlisted" in await service.indexes.open_ids()
+
+
+class ListThenWait(TournamentService):
+    """A service whose list, once read, waits for ``gate`` before it is kept."""
+
+    def __init__(self, client: aioredis.Redis, now_ms: int) -> None:
+        super().__init__(client, clock_ms=lambda: now_ms)
+        self.read = asyncio.Event()
+        self.gate = asyncio.Event()
+
+    async def _read_listing(self, now: int) -> dict[str, list[dict[str, Any]]]:
+        lists = await super()._read_listing(now)
+        self.read.set()
+        await self.gate.wait()
+        return lists
+
+
+async def test_a_list_read_before_a_creation_is_not_kept_for_its_creator(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A list read under way while a tournament is created is not kept as the process's list for the next second: the creator's next look at the list shows the tournament."""
+    now = 20 * 86_400_000
+    service = ListThenWait(redis_client, now)
+    reading = asyncio.create_task(service.listing())
+    await service.read.wait()
+    created = await service.open(
+        "tlisted1", "arena", "duel", CLOCK, now + 600_000, name="L", created_by=None,
+        duration_ms=600_000,
+    )  # fmt: skip
+    assert created is not None
+    service.gate.set()
+    await reading
+    listed = await service.listing()
+    assert [s["id"] for s in listed["upcoming"]] == ["tlisted1"]
