@@ -98,7 +98,12 @@ async def send(
     except (aiosmtplib.SMTPException, OSError):
         client.close()
         return Outcome.RETRY
-    if not await begin_data():
+    try:
+        marked = await begin_data()
+    except BaseException:  # Redis failed: the reaper gives the message back after its lease
+        client.close()
+        raise
+    if not marked:
         client.close()
         return Outcome.LOST
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from server.mail.mail import (
     reminder_lead_ms,
 )
 from server.mail.outbox import Message
-from server.mail.smtp import SmtpServer
+from server.mail.smtp import SmtpServer, send
 from server.mail.worker import MailWorker
 from server.store.availability import StoreUnavailable
 from server.store.keys import MAIL_CLAIMED_KEY, MAIL_NOTICES_KEY, account_email_key
@@ -783,6 +784,35 @@ async def test_a_refused_data_is_retried_with_backoff_and_a_permanent_one_droppe
         assert len(sink.received) == 1
         states = sorted(s["s"] for s in (await mail.outbox.states()).values())
         assert states == ["failed", "sent"]
+
+
+def connections_to(port: int) -> int:
+    """How many TCP connections to ``port`` are still open on this side (established,
+    or closed by the server only): /proc/net/tcp's states 01 and 08."""
+    count = 0
+    with open("/proc/net/tcp") as table:
+        for line in table.readlines()[1:]:
+            fields = line.split()
+            remote_port = int(fields[2].split(":")[1], 16)
+            count += remote_port == port and fields[3] in ("01", "08")
+    return count
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads /proc/net/tcp")
+async def test_a_mark_that_fails_on_redis_closes_the_smtp_connection(
+    smtp: tuple[Sink, str],
+) -> None:
+    """When the outbox's mark before DATA fails (Redis unreachable), the send raises it and leaves no SMTP connection open (the reaper gives the message back)."""
+
+    async def fails() -> bool:
+        assert connections_to(server.port) == 1  # the connection the send holds
+        raise StoreUnavailable("Redis went away")
+
+    server = SmtpServer.of(smtp[1])
+    with pytest.raises(StoreUnavailable):
+        await send(server, "site@example.org", "ana@example.org", b"x", fails)
+    await asyncio.sleep(0)  # the loop closes the transport's socket
+    assert connections_to(server.port) == 0
 
 
 async def test_a_lease_runs_from_its_claim_not_from_the_turns_start(
