@@ -410,10 +410,12 @@ class GameService:
             except (RuleViolation, _Stale) as refusal:
                 # Before refusing, make sure the refusal is not an artefact of a stale
                 # cache, and that this is not a retry of a command applied already.
+                was = game.status
                 recorded, caught_up = await asyncio.gather(
                     self._recorded(game.id, command_id), self.repository.catch_up(game)
                 )
                 if recorded is not None:
+                    await self._ended_by_catching_up(game, was)
                     return recorded
                 if caught_up:
                     continue
@@ -450,8 +452,8 @@ class GameService:
         async with lock:
             game = await self.repository.get(game_id, lock)
             result = await self._expire_locked(game, presence=presence)
-            if result is not None and result.duplicate:
-                await self.repository.catch_up(game)  # another process recorded it
+            # A duplicate: recorded by another process, or by this one whose answer
+            # was lost (``_append`` caught the game up and ran what its end asks).
             # Written even if unchanged here: the set may hold another process's older
             # word (that is why this game was found due).
             await self.hooks.schedule(game, force=True)
@@ -474,6 +476,27 @@ class GameService:
             except VersionConflict:
                 await self.repository.catch_up(game)
         raise _busy()
+
+    async def _caught_up_after_duplicate(self, game: Game) -> None:
+        """A command found applied already: the game caught up, and the end-of-game
+        steps run if that brought its end. The process that appended it may not have
+        learnt it was written (the answer lost with the connection, or not replicated
+        in time: a 503 to the player, whose retry lands here), and so never ran them;
+        each is idempotent, so running them again after a process that did costs a
+        few writes."""
+        was = game.status
+        await self.repository.catch_up(game)
+        await self._ended_by_catching_up(game, was)
+
+    async def _ended_by_catching_up(self, game: Game, was: str) -> None:
+        """What ``_append`` does when a game ends, for one found ended by catching up."""
+        if game.status not in OVER or was in OVER:
+            return
+        await self.hooks.archive_later(game)
+        await self.listing.index(game)
+        if game.status == "finished":
+            await self.hooks.finished(game)
+        await self.hooks.schedule(game)
 
     async def _recorded(self, game_id: str, command_id: str) -> CommandResult | None:
         """The answer recorded for a command id already applied, if any."""
@@ -523,6 +546,7 @@ class GameService:
                     # Before the projection: the sockets are what is waited on.
                     observer.appended(game.id, logged)
         if result.duplicate:
+            await self._caught_up_after_duplicate(game)
             return CommandResult(result.version, duplicate=True)
         was = game.status
         self.repository.fold_appended(game, logged, result.version)

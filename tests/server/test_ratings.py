@@ -12,6 +12,7 @@ import random
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import httpx
 import pytest
@@ -27,6 +28,7 @@ from server.games.lobby import Lobby
 from server.games.service import GameService
 from server.players.profiles import Profiles
 from server.players.rating_model import SCALE, START
+from server.store.availability import StoreUnavailable
 from server.store.event_store import EventStore
 from server.tools.ratings_rebuild import mend_recent, rebuild
 from server.web.state import running
@@ -98,6 +100,37 @@ async def test_a_rated_duel_won_by_resign_moves_both_by_the_librarys_amounts(
     assert shown(ada.mu, ada.sigma) > 1500 > shown(bob.mu, bob.sigma)
     assert await profiles.ratings.skill("classic", "ada") is None
     assert await profiles.record("ada") == (1, 1) and await profiles.record("bob") == (1, 0)
+
+
+async def test_a_resign_whose_answer_was_lost_ends_the_game_everywhere_at_its_retry(
+    redis_client: aioredis.Redis,
+) -> None:
+    """Bob's resign is written but its answer is lost (a 503 to him); his retry with the same command id is answered as applied, and the game's end steps run then: both ratings move once, the profiles count the game, and the lobby lists it finished."""
+    service, profiles = rated_service(redis_client)
+    game_id = await new_game(service, "duel", ["Ada", "Bob"])
+    await play_turns(service, game_id)
+    send_append = service.store.send_append
+
+    class AnswerLost:
+        def __init__(self, pending: Any) -> None:
+            self.pending = pending
+
+        async def result(self) -> Any:
+            await self.pending.result()
+            raise StoreUnavailable("the answer was lost with the connection")
+
+    service.store.send_append = (  # type: ignore[method-assign]
+        lambda *args, **kwargs: AnswerLost(send_append(*args, **kwargs))
+    )
+    with pytest.raises(StoreUnavailable):
+        await service.submit(game_id, 1, "resign-1", Resign())
+    service.store.send_append = send_append  # type: ignore[method-assign]
+    assert (await service.submit(game_id, 1, "resign-1", Resign())).duplicate
+    assert await profiles.record("ada") == (1, 1) and await profiles.record("bob") == (1, 0)
+    skill = await profiles.ratings.skill("duel", "ada")
+    assert skill is not None and skill.games == 1 and skill.rating > 1500
+    finished = await service.lobby.newest("finished", 10)
+    assert [g["id"] for g in finished] == [game_id]
 
 
 async def test_over_http_a_resigned_rated_game_shows_on_profiles_me_and_leaderboard(
