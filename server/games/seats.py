@@ -17,7 +17,7 @@ from server.common.errors import ServiceError, forbidden
 from server.games.projection import Game, token_digest
 from server.games.rematch_plan import PlannedSeat, new_seat, rematch_token
 from server.games.repository import GameRepository
-from server.games.seat_tokens import SeatTokens, new_token
+from server.games.seat_tokens import SeatTokens, new_token, revoked_digest
 
 __all__ = ["REVOKED", "Seats"]
 
@@ -96,13 +96,21 @@ class Seats:
     async def account_seat(self, game_id: str, username: str) -> int | None:
         """The seat the account holds in a game: taken (its ``PlayerJoined``), or
         called in a rematch and not yet taken (listed, server/games/seat_tokens.py);
-        None if it holds none. Raises ``not_found``."""
+        None if it holds none. Raises ``not_found``.
+
+        A seat taken whose token was never written (the join's process died, or Redis
+        failed, between its append and the token) is given a revoked one here, so that
+        the token the session asks for next can replace it: else the account would be
+        locked out of its own seat for good."""
         lock = self.repository.lock(game_id)
         async with lock:
             game = await self.repository.get(game_id, lock, fresh=False)
             for player in game.state.players:
                 if player.account and player.account.lower() == username.lower():
-                    return int(player.seat)
+                    seat = int(player.seat)
+                    if not game.archived:
+                        await self.repository.store.set_seat_absent(game_id, seat, revoked_digest())
+                    return seat
         return await self.tokens.listed_seat(username, game_id)
 
     async def issue_token(self, game_id: str, seat: int, replacing: str | None = None) -> str:

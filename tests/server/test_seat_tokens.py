@@ -205,6 +205,22 @@ async def test_a_seat_token_by_session_is_the_accounts_seat_only(server: LiveSer
         assert archived.status_code == 409 and archived.json()["code"] == "conflict"
 
 
+async def test_a_seat_whose_token_was_never_written_is_the_accounts_by_session(
+    server: LiveServer, redis_client: aioredis.Redis
+) -> None:
+    """An account's join appended but its token never written (the process died, or Redis failed, right after the append): the account gets the seat's token with its session and plays it, instead of being locked out (409 for good)."""
+    async with client(server) as owner, client(server) as guest:
+        await sign_up(owner, "Lost_1")
+        game_id, _ = await account_game(owner, guest)
+        await redis_client.hdel(seats_key(game_id), "0")  # as if never written
+        running(server.app).service.repository.forget(game_id)
+        r = await seat_token(owner, game_id)
+        assert r.status_code == 200, r.text
+        assert r.json()["seat"] == 0
+        assert (await view(owner, game_id, r.json()["token"])).json()["view"]["you"] == 0
+        assert (await command(owner, game_id, r.json()["token"], RESIGN)).status_code == 200
+
+
 async def test_the_accounts_list_of_seats_is_unlisted_when_archived(
     server: LiveServer, redis_client: aioredis.Redis
 ) -> None:
