@@ -52,6 +52,8 @@ POLL_S: Final = 0.25  # the longest sleep: a deadline another process wrote is s
 # see ``Deadlines.note``. Well within the 1 s a deadline is met in.
 FLUSH_S: Final = 0.25
 BATCH: Final = 64  # due games handled at once
+FAILED_MS: Final = 1_000  # a game whose expiry failed is tried again after this, doubling
+FAILED_MAX_MS: Final = 60_000  # up to this
 
 # KEYS: deadlines, versions. ARGV: (game id, version, deadline ms or '' for none)
 # repeated, one triple a game. A game's word is written unless a later version's
@@ -145,7 +147,13 @@ class Deadlines:
         try:
             await self._direct.run(_SCHEDULE_LUA, _KEYS, args)
         except RedisError:
-            log.exception("%d deadlines not written", len(noted))
+            log.exception("%d deadlines not written; noted again", len(noted))
+            # Noted again for the next flush, unless a newer one was noted meanwhile:
+            # a game's next append may be far off, and its deadline must not wait for it.
+            for game_id, (version, due) in noted.items():
+                known = self._noted.get(game_id)
+                if known is None or known[0] < version:
+                    self._noted[game_id] = (version, due)
 
     async def due(self, now_ms: int, limit: int = BATCH) -> tuple[list[str], int | None]:
         """The games whose deadline is ``now_ms`` or before (at most ``limit``), and the
@@ -179,6 +187,10 @@ class Timekeeper:
         self._closed = False
         self._sleeper = Sleeper()
         self.recorded = 0  # appends made (tests, benches)
+        # Games whose expiry failed (a fault, or a shard down): failures, and when to
+        # try again. They are left out until then, so that a game that fails each time
+        # never keeps the keeper from sleeping.
+        self._failing: dict[str, tuple[int, int]] = {}
 
     def close(self) -> None:
         self._closed = True
@@ -199,17 +211,35 @@ class Timekeeper:
         ``poll_s``)."""
         now = self._clock_ms()
         due, first = await self.deadlines.due(now)
-        if due:
-            await asyncio.gather(*(self._expire(game_id) for game_id in due))
-            if len(due) == BATCH:
+        ready = self._ready(due, now)
+        if ready:
+            await asyncio.gather(*(self._expire(game_id) for game_id in ready))
+            if len(ready) == BATCH:
                 return  # more may be due: no sleep
-            due, first = await self.deadlines.due(self._clock_ms())
-            if due:
+            now = self._clock_ms()
+            due, first = await self.deadlines.due(now)
+            if self._ready(due, now):
                 return
         wait = self._poll_s
-        if first is not None:
-            wait = min(wait, max(0.0, (first - self._clock_ms()) / 1000))
+        if first is not None and first > now:
+            wait = min(wait, (first - now) / 1000)
+        if self._failing:
+            soonest = min(at for _, at in self._failing.values())
+            wait = min(wait, max(0.0, (soonest - now) / 1000))
         await self._sleeper.sleep(wait)
+
+    def _ready(self, due: list[str], now: int) -> list[str]:
+        """The games of ``due`` not waiting to be tried again after a failure; those
+        failing that are no longer due are forgotten (when ``due`` is all of them)."""
+        if len(due) < BATCH:
+            for game_id in set(self._failing) - set(due):
+                del self._failing[game_id]
+        return [g for g in due if self._failing.get(g, (0, 0))[1] <= now]
+
+    def _failed(self, game_id: str) -> None:
+        failures = self._failing.get(game_id, (0, 0))[0] + 1
+        wait_ms = min(FAILED_MAX_MS, FAILED_MS << min(failures - 1, 16))
+        self._failing[game_id] = (failures, self._clock_ms() + wait_ms)
 
     async def _expire(self, game_id: str) -> None:
         try:
@@ -219,10 +249,13 @@ class Timekeeper:
                 await self.deadlines.schedule(game_id, 1 << 62, None)
             else:
                 log.warning("deadline of %s not recorded: %s", game_id, refusal)
+                self._failed(game_id)
             return
         except Exception:
-            log.exception("deadline of %s failed", game_id)
+            log.exception("deadline of %s failed; tried again later", game_id)
+            self._failed(game_id)
             return
+        self._failing.pop(game_id, None)
         if result is not None and not result.duplicate:
             self.recorded += 1
 
