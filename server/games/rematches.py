@@ -65,14 +65,9 @@ class Rematches:
         created = game.variant.create(
             rematch_id, len(plan), game.state.clock.control, rated=game.state.clock.rated
         )
-        with contextlib.suppress(VersionConflict):  # made already
-            await self.store.append(
-                rematch_id,
-                [encode_event(e) for e in created],
-                expected_version=0,
-                command_id=None,
-                at_ms=at_ms,
-            )
+        # The meta first: a process that loads the rematch as soon as its log exists
+        # must know whose rematch it is (its seats are the finished game's players',
+        # never a stranger's). A game with meta and no log is no game yet.
         await self.store.set_meta_absent(
             rematch_id,
             {
@@ -84,6 +79,14 @@ class Rematches:
                 "seats": encode_plan(plan),
             },
         )
+        with contextlib.suppress(VersionConflict):  # made already
+            await self.store.append(
+                rematch_id,
+                [encode_event(e) for e in created],
+                expected_version=0,
+                command_id=None,
+                at_ms=at_ms,
+            )
 
     async def answer(self, game: Game, seat: int, answer: str) -> None:
         """Write ``seat``'s answer to the finished game's rematch (``accepted`` or

@@ -159,6 +159,35 @@ async def test_bots_are_seated_at_once_and_strangers_cannot_join(
     ]
 
 
+async def test_a_rematch_loaded_as_soon_as_its_log_exists_is_known_as_a_rematch(
+    app: Starlette, http: httpx.AsyncClient, settings: Settings
+) -> None:
+    """Another process that loads the rematch the moment its first event is written knows whose rematch it is: a stranger's join there is refused as on the process that made it."""
+    table = await finished_table(app, http)
+    service: GameService = running(app).service
+    append = service.store.append
+    refusals: list[httpx.Response] = []
+
+    async with second_app(settings) as other:
+
+        async def then_look(game_id: str, *args: object, **kwargs: object) -> object:
+            version = await append(game_id, *args, **kwargs)  # type: ignore[arg-type]
+            if game_id != table.id:  # the rematch's first event, just written
+                refusals.append(
+                    await other.post(f"/api/games/{game_id}/seats", json={"name": "Eve"})
+                )
+            return version
+
+        service.store.append = then_look  # type: ignore[assignment]
+        try:
+            made = await rematch(http, table.id, table.tokens[0])
+        finally:
+            service.store.append = append  # type: ignore[method-assign]
+    assert made.status_code == 201, made.text
+    [stranger] = refusals
+    assert stranger.status_code == 422 and stranger.json()["code"] == "illegal_action"
+
+
 @pytest.mark.parametrize(
     ("token_of", "status", "code"),
     [(None, 401, "unauthorized"), ("wrong", 403, "unauthorized"), (0, 409, "conflict")],
