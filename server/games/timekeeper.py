@@ -245,7 +245,7 @@ class Timekeeper:
         try:
             result = await self.service.expire(game_id)
         except ServiceError as refusal:
-            if refusal.code == "not_found":  # a game that no longer exists
+            if refusal.reason.key == "game.not_found":  # a game that no longer exists
                 await self.deadlines.schedule(game_id, 1 << 62, None)
             else:
                 log.warning("deadline of %s not recorded: %s", game_id, refusal)

@@ -152,8 +152,15 @@ class BotRunner:
             try:
                 variant = await self.service.reader.variant_of(game_id)
                 logged = await self.service.reader.log(game_id)
-            except ServiceError:
-                await self._redis.srem(BOT_GAMES_KEY, game_id)
+            except ServiceError as refusal:
+                # A game that no longer exists is let go; one of a variant this process
+                # does not know (a rolling restart adding it) is left to the others.
+                if refusal.reason.key == "game.not_found":
+                    await self._redis.srem(BOT_GAMES_KEY, game_id)
+                continue
+            except Exception:
+                # One game that can't be read must not keep the others' bots idle.
+                log.exception("bot game %s not picked up; tried again later", game_id)
                 continue
             state = variant.fold(entry.event for entry in logged)
             table = _Table(variant, state)

@@ -6,11 +6,13 @@ import asyncio
 import contextlib
 
 import httpx
+import msgspec
 import pytest
 
 from bots.moves import moves as game_moves
 from events.game import VARIANTS
 from server.common.settings import Settings
+from server.games.projection import encode_event
 from server.games.service import GameService
 from server.store.clients import tail_client
 from server.store.keys import BOT_GAMES_KEY
@@ -137,6 +139,34 @@ async def test_an_aborted_game_with_a_bot_leaves_the_runners_set(service: GameSe
         running.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await running
+        await tail.aclose()
+
+
+async def test_a_game_of_another_variant_or_unreadable_keeps_no_other_bot_idle(
+    service: GameService,
+) -> None:
+    """The runner's look at bots:games leaves a game of a variant this process does not know in the set (another process plays it, in a rolling restart) and skips one whose log can't be read, and still picks up the games after them."""
+    redis = service.store.client
+    await redis.delete(BOT_GAMES_KEY)
+    game_id = (await service.create_game("classic", 2, 5))["id"]
+    await service.join(game_id, "Ana")
+    await service.join(game_id, "", bot="greedy")
+    created = (await service.reader.log(game_id))[0].event
+    other = encode_event(msgspec.structs.replace(created, variant="chess"))
+    await service.store.append("gother", [other], expected_version=0, command_id=None, at_ms=1)
+    await service.store.append(
+        "gbroken", [b"{not json"], expected_version=0, command_id=None, at_ms=1
+    )
+    await redis.sadd(BOT_GAMES_KEY, "gother", "gbroken")
+    tail = tail_client(redis)
+    runner = BotRunner(service, tail, delay=0.0, seconds=0.01)
+    try:
+        await runner._refresh()
+        assert game_id in runner._tables
+        members = {m.decode() for m in await redis.smembers(BOT_GAMES_KEY)}
+        assert {"gother", "gbroken", game_id} <= members
+    finally:
+        await runner.close()
         await tail.aclose()
 
 
