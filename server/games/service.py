@@ -338,10 +338,13 @@ class GameService:
                 if digest is None:
                     token = secrets.token_urlsafe(32)
                     digest = token_digest(token)
+                if account is not None:
+                    # Listed before its token is written, and the session checked by the
+                    # caller after: a "log out everywhere" meanwhile either revokes it
+                    # or ended the session first (server/games/seat_tokens.py).
+                    await self.seat_tokens.record(account, game.id, seat)
                 await self.store.set_seat(game.id, seat, digest)
                 game.seat_digests[seat] = digest
-                if account is not None:  # revoked when the account's sessions end
-                    await self.seat_tokens.record(account, game.id, seat)
             else:
                 # Listed for every bot runner (server/workers/bot_runner.py), in any process.
                 await self.store.note_bot_game(game.id)

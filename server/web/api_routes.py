@@ -36,6 +36,7 @@ from server.games.lobby import STATUSES, Status
 from server.games.projection import token_digest
 from server.games.public_records import record_players
 from server.games.service import GameService, RematchAnswers, RematchResult
+from server.players.accounts import COOKIE
 from server.store.availability import StoreUnavailable
 from server.store.clients import ping
 from server.web.languages import request_language
@@ -102,6 +103,15 @@ async def join_seat(request: Request) -> Response:
         if bot is None and await service.reader.rated(game_id):
             raise missing_token("seat.rated_needs_account")  # a guest: 401, log in first
     joined = await service.join(game_id, name, bot, account)
+    # The session checked again, as for a seat's token by session
+    # (server/web/seat_routes.py): one ended meanwhile gets no live token.
+    if (
+        account is not None
+        and joined.token is not None
+        and await running(request).accounts.session_account(request.cookies.get(COOKIE)) is None
+    ):
+        await service.seat_tokens.withdraw(game_id, joined.seat, token_digest(joined.token))
+        raise ServiceError("unauthorized", "account.session_ended", status=401)
     return json({"seat": joined.seat, "token": joined.token, "version": joined.version}, 201)
 
 

@@ -221,6 +221,33 @@ async def test_a_seat_whose_token_was_never_written_is_the_accounts_by_session(
         assert (await command(owner, game_id, r.json()["token"], RESIGN)).status_code == 200
 
 
+async def test_a_seat_joined_while_logging_out_everywhere_keeps_no_live_token(
+    server: LiveServer,
+) -> None:
+    """An account joins a game with its session while "log out everywhere" runs between the join's append and its token's write: the join is answered 401 (the session ended) and its token is refused; the owner, logged in again, gets the seat with its session."""
+    async with client(server) as owner, client(server) as thief, client(server) as guest:
+        await sign_up(owner, "Race_1")
+        await log_in(thief, "Race_1")
+        game = (await guest.post("/api/games", json={"variant": "duel"})).json()
+        store = running(server.app).service.store
+        set_seat = store.set_seat
+
+        async def logged_out_meanwhile(*args: Any) -> None:
+            assert (await owner.delete("/api/sessions")).status_code == 200
+            await set_seat(*args)
+
+        store.set_seat = logged_out_meanwhile  # type: ignore[method-assign]
+        try:
+            joined = await thief.post(f"/api/games/{game['id']}/seats", json={})
+        finally:
+            store.set_seat = set_seat  # type: ignore[method-assign]
+        assert joined.status_code == 401, joined.text
+        assert joined.json()["code"] == "unauthorized"
+        await log_in(owner, "Race_1")
+        back = await seat_token(owner, game["id"])
+        assert back.status_code == 200 and back.json()["seat"] == 0
+
+
 async def test_the_accounts_list_of_seats_is_unlisted_when_archived(
     server: LiveServer, redis_client: aioredis.Redis
 ) -> None:
