@@ -50,7 +50,6 @@ let lastPage = null;
 async function route() {
   const hash = window.location.hash || "#/";
   const match = ROUTES.map(([re, show, title, words, part]) => [hash.match(re), show, title, words, part]).find(([m]) => m);
-  const main = document.getElementById("main");
   const [m, show, title, words, nameOf = (x) => x] = match || [null, null, "Not found", () => tp("page", "Not found")];
   const page = m ? `${title}:${m[1] || ""}` : "missing";
   // The replay rewrites its own address as it steps: that is not a new page.
@@ -60,6 +59,14 @@ async function route() {
   const mine = generation;
   cleanup();
   cleanup = () => {};
+  // Each page draws into a <main> of its own: a page still loading when another
+  // route began (a slow fetch) may draw once its fetch returns, and must draw into
+  // the element it was given, now out of the document, never over the new page.
+  const old = document.getElementById("main");
+  const main = old.cloneNode(false);
+  const hadFocus = old.contains(document.activeElement);
+  old.replaceWith(main);
+  if (hadFocus) main.focus({ preventScroll: true });
   document.body.dataset.page = title.toLowerCase();
   document.title = m && m[1]
     ? t("{page} {name} · Splendor Live", { page: words(), name: nameOf(decodeURIComponent(m[1])) })
