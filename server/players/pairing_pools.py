@@ -59,6 +59,10 @@ __all__ = [
 ]
 
 PAIRED_TTL_S: Final = 600
+MAKING_MS: Final = 15_000
+"""A claimed table's players are not put back in the pool for this long while its game
+is made (then, if it never came, ``REQUEUE_MS`` later): a slow maker's players are
+never paired a second time meanwhile."""
 WAITS_AS_TTL_S: Final = 86_400
 """How long ``pair:account:{<id>}`` names an account's latest wait: longer than any
 wait (a shorter life let a wait past it and a second tab's both be paired)."""
@@ -160,13 +164,20 @@ return 1
 
 # KEYS queue, entries, seen, then one paired key per id. ARGV now, then the ids. For
 # each id: its Paired JSON if paired (and then it leaves the pool, because an entry put
-# back while its game was slow to be made must not be paired again), 'w' if still
-# waiting (seen is set to now), else ''.
+# back while its game was slow to be made must not be paired again), 'm' while its
+# game is being made (claimed less than MAKING_MS ago), 'w' if still waiting (seen is
+# set to now), else ''.
 TOUCH_LUA: Final = """
 local out = {}
+local now = tonumber(ARGV[1])
 for i = 2, #ARGV do
   local paired = redis.call('GET', KEYS[i + 2])
-  if paired then
+  local making = paired and string.sub(paired, 1, 2) == 'm:'
+  if making and now < tonumber(string.sub(paired, 3)) then
+    out[#out + 1] = 'm'
+  elseif making then
+    out[#out + 1] = ''
+  elseif paired then
     if redis.call('HDEL', KEYS[2], ARGV[i]) == 1 then
       redis.call('ZREM', KEYS[1], ARGV[i])
       redis.call('HDEL', KEYS[3], ARGV[i])
@@ -182,23 +193,28 @@ end
 return out
 """
 
-# KEYS queue, entries, seen. ARGV now, grace, number of gone ids, the gone ids, then
-# each table: its number of ids, then its ids. A gone id is removed if still unseen
-# for the grace; a table is taken if all its entries are there. Returns the taken
-# tables, each a list of its entries (JSON).
+# KEYS queue, entries, seen, then one paired key per id of the tables, in order. ARGV
+# now, grace, the end of the making (ms), the mark's expiry (s), number of gone ids,
+# the gone ids, then each table: its number of ids, then its ids. A gone id is removed if still unseen for the
+# grace; a table is taken if all its entries are there, and each of its ids marked
+# being made until the making's end (its paired key, 'm:<end>'), so that its player's
+# server does not put it back meanwhile. Returns the taken tables, each a list of its
+# entries (JSON).
 CLAIM_LUA: Final = """
-local now, grace, n_gone = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local now, grace, made_by, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
+local n_gone = tonumber(ARGV[5])
 local function remove(id)
   redis.call('HDEL', KEYS[2], id)
   redis.call('ZREM', KEYS[1], id)
   redis.call('HDEL', KEYS[3], id)
 end
-for i = 4, 3 + n_gone do
+for i = 6, 5 + n_gone do
   local seen = tonumber(redis.call('HGET', KEYS[3], ARGV[i]) or '0')
   if now - seen > grace then remove(ARGV[i]) end
 end
 local out = {}
-local i = 4 + n_gone
+local i = 6 + n_gone
+local key = 3
 while i <= #ARGV do
   local n = tonumber(ARGV[i])
   local table_ = {}
@@ -207,9 +223,13 @@ while i <= #ARGV do
     if entry then table_[#table_ + 1] = entry end
   end
   if #table_ == n then
-    for j = 1, n do remove(ARGV[i + j]) end
+    for j = 1, n do
+      remove(ARGV[i + j])
+      redis.call('SET', KEYS[key + j], 'm:' .. made_by, 'EX', ttl)
+    end
     out[#out + 1] = table_
   end
+  key = key + n
   i = i + n + 1
 end
 return out
@@ -230,7 +250,7 @@ return 0
 
 
 def _touched(raw: bytes) -> Paired | bool | str:
-    if raw == b"w":
+    if raw in (b"w", b"m"):  # waiting, or its game being made
         return True
     if raw == LEFT.encode():
         return LEFT
@@ -309,10 +329,15 @@ class PairingStore:
         (and drop the gone entries still unseen): the tables this caller, and nobody
         else, now owns."""
         flat: list[str | int] = []
+        marks: list[str] = []
         for table in plan.tables():
             flat += [len(table), *table]
-        args: list[str | int] = [now_ms, GRACE_MS, len(plan.gone), *plan.gone, *flat]
-        raw: list[list[bytes]] = await self._claim(keys=pool_keys(pool.name), args=args)
+            marks += [paired_key(pool.name, entry) for entry in table]
+        args: list[str | int] = [
+            now_ms, GRACE_MS, now_ms + MAKING_MS, PAIRED_TTL_S, len(plan.gone), *plan.gone, *flat
+        ]  # fmt: skip
+        keys = [*pool_keys(pool.name), *marks]
+        raw: list[list[bytes]] = await self._claim(keys=keys, args=args)
         return [tuple(_waiting_decoder.decode(r) for r in table) for table in raw]
 
     async def update(self, pool: Pool, waiting: Waiting) -> bool:

@@ -24,7 +24,8 @@ def test_each_pools_keys_share_one_slot_and_pools_spread() -> None:
 
 async def test_a_pool_pairs_and_cancels_on_a_cluster(cluster_client: RedisCluster) -> None:
     """On a cluster: four players in two pools, one cancels; the claim takes the one
-    possible pair of each pool, the paired are told, the lock is taken and given back."""
+    possible pair of each pool, the paired are told (the other of a pair is being made
+    until told), the lock is taken and given back."""
     store = PairingStore(cluster_client)  # type: ignore[arg-type]
     pools = [POOLS[0], POOLS[-1]]
     tickets = {pool: [new_ticket() for _ in range(3)] for pool in pools}
@@ -41,7 +42,8 @@ async def test_a_pool_pairs_and_cancels_on_a_cluster(cluster_client: RedisCluste
             await store.tell(pool, a.id, Paired("g1", 0, b.name, None, False))
         ids = [entry_id(t) for t in tickets[pool]]
         outcomes = await store.touch(pool, NOW, ids)
-        assert isinstance(outcomes[0], Paired) and outcomes[1:] == [False, False]
+        # P1's game is still being made (it was not told yet), P2 left.
+        assert isinstance(outcomes[0], Paired) and outcomes[1:] == [True, False]
         await store.unlock(pool)
         assert await store.lock(pool)
         assert await store.size(pool) == 0

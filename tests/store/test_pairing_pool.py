@@ -13,6 +13,7 @@ from server.games.service import GameService
 from server.players.pairing_desk import REQUEUE_MS, Desk, Ratings, Ticket, ratings_of
 from server.players.pairing_pools import (
     LEFT,
+    MAKING_MS,
     Paired,
     PairingStore,
     Waiting,
@@ -197,14 +198,35 @@ async def a_pair_claimed_elsewhere(
 
 async def test_a_claim_without_its_game_goes_back_in(redis_client: aioredis.Redis) -> None:
     """Entries claimed by a process that died before making their game return to the
-    pool after REQUEUE_MS, keeping since when they wait, and are paired then."""
+    pool REQUEUE_MS after their making's time ran out, keeping since when they wait,
+    and are paired then."""
     clock = Clock()
     desk = desk_on(redis_client, clock)
     ana, bo, claimed = await a_pair_claimed_elsewhere(desk, clock)
     assert len(claimed) == 1  # ... and that process died here
+    clock.now += MAKING_MS
     await desk._touch(CLASSIC_53, clock.now)
     clock.now += REQUEUE_MS
     await desk.tick(clock.now)
+    assert result(ana).game == result(bo).game
+
+
+async def test_a_pair_whose_game_is_slow_to_make_is_not_paired_again_meanwhile(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A claimed pair whose game takes longer than REQUEUE_MS but less than MAKING_MS to make stays out of the pool meanwhile (a round there pairs them with nobody else), and its players are told the one game."""
+    clock = Clock()
+    desk = desk_on(redis_client, clock)
+    ana, bo, claimed = await a_pair_claimed_elsewhere(desk, clock)
+    [(first, second)] = claimed
+    cy = await desk.join(CLASSIC_53, new_ticket(), "Cy", None)
+    for _ in range(3):
+        clock.now += REQUEUE_MS
+        await desk.tick(clock.now)
+    assert await desk.store.size(CLASSIC_53) == 1 and not cy.paired.done()
+    slow = desk_on(redis_client, clock)
+    await slow._start(CLASSIC_53, (first, second))
+    await desk._touch(CLASSIC_53, clock.now)
     assert result(ana).game == result(bo).game
 
 
@@ -264,11 +286,12 @@ async def test_an_accounts_latest_wait_is_named_longer_than_any_wait(
 async def test_a_game_made_late_takes_its_players_put_back_out_of_the_pool(
     redis_client: aioredis.Redis,
 ) -> None:
-    """A claimed pair whose game comes only after REQUEUE_MS (a slow process, not a dead one): its players, put back in the pool meanwhile, are told the game and leave the pool at once, so no later round pairs them again."""
+    """A claimed pair whose game comes only after MAKING_MS and REQUEUE_MS (a very slow process, not a dead one): its players, put back in the pool meanwhile, are told the game and leave the pool at once, so no later round pairs them again."""
     clock = Clock()
     desk = desk_on(redis_client, clock)
     ana, bo, claimed = await a_pair_claimed_elsewhere(desk, clock)
     [(first, second)] = claimed  # the slow process holds the pair...
+    clock.now += MAKING_MS
     await desk._touch(CLASSIC_53, clock.now)
     clock.now += REQUEUE_MS
     await desk._touch(CLASSIC_53, clock.now)  # ...long enough for both to go back in
