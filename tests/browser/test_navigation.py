@@ -1,5 +1,6 @@
-"""The page's router (client/web/js/app.js): a page that was still loading when the
-reader went elsewhere never draws over the page that came after it."""
+"""The page's router (client/web/js/app.js) and the pages' awaits: a page that was still
+loading, or still asking the server, when the reader went elsewhere neither draws over
+the page that came after it nor starts anything of its own."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from playwright.sync_api import Browser, BrowserContext, Route, expect
 
 from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.pages import Api
+from tests.browser.test_accounts import new_username, sign_up
 
 
 def test_a_table_still_loading_when_another_page_opens_never_draws_over_it(
@@ -34,4 +36,35 @@ def test_a_table_still_loading_when_another_page_opens_never_draws_over_it(
         held[0].continue_()
     expect(page.locator("#main h1")).to_contain_text("Leaderboard")
     expect(page.locator(".game-page")).to_have_count(0)
+    assert console.unexpected() == []
+
+
+def test_a_quick_pairing_asked_for_then_left_never_starts_a_wait(
+    browser: Browser, contexts: list[BrowserContext], server: ServerProcess, console: Console
+) -> None:
+    """A logged-in player presses "Play 5+3" and leaves the lobby while the page still asks who is logged in: once the answer comes, no pairing socket is opened (no wait in a pool nobody sees, no game later)."""
+    page = open_page(browser, contexts, console, "leaver")
+    # Every socket the page opens, noted as it is made (Playwright's own event comes later).
+    page.add_init_script(
+        """const Made = window.WebSocket;
+        window.madeSockets = [];
+        window.WebSocket = class extends Made {
+          constructor(url, protocols) { super(url, protocols); window.madeSockets.push(String(url)); }
+        };"""
+    )
+    page.goto(f"{server.base}/#/")
+    sign_up(page, new_username("Lv"))
+    held: list[Route] = []
+    page.route(re.compile(r"/api/me$"), lambda route: held.append(route))
+    page.click("#play-5-3")
+    page.wait_for_function("() => true")  # the click's handler has run up to its fetch
+    assert len(held) == 1
+    page.evaluate("window.location.hash = '#/tournaments'")
+    expect(page.locator("#main h1")).to_contain_text("Tournaments")
+    with page.expect_response(re.compile(r"/api/me$")):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => setTimeout(done, 0))")  # its awaits ran
+    made = page.evaluate("window.madeSockets")
+    assert [url for url in made if "/ws/pairing" in url] == []
+    expect(page.locator("#main h1")).to_contain_text("Tournaments")
     assert console.unexpected() == []

@@ -311,13 +311,16 @@ export function pairingPanel() {
     };
   };
 
+  let stopped = false; // the page was left: no wait starts any more
   const start = async (clock) => {
+    if (stopped) return;
     const input = document.getElementById("player-name");
     let name = (input ? input.value : playerName()).trim();
     error.textContent = "";
     if (!name || accountName()) {
       // Logged in, an account plays under its username: no name to type.
       name = (await loggedIn()) || name;
+      if (stopped) return; // left while asking who is logged in
       if (!name) {
         error.textContent = t("Write your name first (or log in): your opponent sees it.");
         if (input) input.focus();
@@ -412,10 +415,25 @@ export function pairingPanel() {
     error,
   );
   const stop = () => {
+    stopped = true;
     window.clearInterval(poolsTimer);
     forgetAccount();
-    if (search && search.socket && search.socket.readyState === WebSocket.OPEN) {
-      search.socket.send(JSON.stringify({ type: "cancel" }));
+    const socket = search && search.socket;
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "cancel" }));
+    } else if (socket && socket.readyState === WebSocket.CONNECTING) {
+      // Not open yet: the server puts the player in the pool once it is, so the wait
+      // is cancelled then, and the socket closed once the server has answered.
+      socket.onopen = () => socket.send(JSON.stringify({ type: "cancel" }));
+      socket.onmessage = (event) => {
+        let type = null;
+        try {
+          type = JSON.parse(event.data).type;
+        } catch {
+          // not a message of ours: the answer is still to come
+        }
+        if (type !== null && type !== "waiting") socket.close();
+      };
     }
     if (search) {
       search.done = true;
