@@ -5,12 +5,28 @@ the page that came after it nor starts anything of its own."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from playwright.sync_api import Browser, BrowserContext, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests.browser.conftest import Console, ServerProcess, open_page
 from tests.browser.pages import Api
 from tests.browser.test_accounts import new_username, sign_up
+
+
+def holding(held: list[Route]) -> Callable[[Route], None]:
+    """A route handler that holds each request back, kept in ``held``."""
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    return hold
+
+
+def settle(page: Page) -> None:
+    """Let a left page's awaits after its held answer run (its catalog, its view)."""
+    page.wait_for_load_state("networkidle")
+    page.evaluate("() => new Promise((done) => setTimeout(done, 0))")
 
 
 def test_a_table_still_loading_when_another_page_opens_never_draws_over_it(
@@ -20,7 +36,7 @@ def test_a_table_still_loading_when_another_page_opens_never_draws_over_it(
     console: Console,
     api: Api,
 ) -> None:
-    """A table whose summary is held back is left for the leaderboard before it loads; when the summary comes and the table has drawn itself (its socket opened), the leaderboard is still what the page shows."""
+    """A table whose summary is held back is left for the leaderboard before it loads; when the summary comes and the table's other fetches are done, the leaderboard is still what the page shows."""
     game_id = api.new_game()
     api.join(game_id, "Ana")
     page = open_page(browser, contexts, console, "reader")
@@ -32,8 +48,9 @@ def test_a_table_still_loading_when_another_page_opens_never_draws_over_it(
     page.evaluate("window.location.hash = '#/leaderboard/classic'")
     expect(page.locator("#main h1")).to_contain_text("Leaderboard")
     assert len(held) == 1
-    with page.expect_websocket(lambda ws: game_id in ws.url):  # the stale table drew itself
+    with page.expect_response(summary):
         held[0].continue_()
+    settle(page)
     expect(page.locator("#main h1")).to_contain_text("Leaderboard")
     expect(page.locator(".game-page")).to_have_count(0)
     assert console.unexpected() == []
@@ -67,4 +84,30 @@ def test_a_quick_pairing_asked_for_then_left_never_starts_a_wait(
     made = page.evaluate("window.madeSockets")
     assert [url for url in made if "/ws/pairing" in url] == []
     expect(page.locator("#main h1")).to_contain_text("Tournaments")
+    assert console.unexpected() == []
+
+
+def test_pages_left_while_loading_send_the_reader_nowhere(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    server: ServerProcess,
+    console: Console,
+    api: Api,
+) -> None:
+    """A table opened to play without a seat (which would send the reader to the join page) and a replay (which writes its step into the address), each left for the leaderboard while its summary is held back: once the summaries come, the address is still the leaderboard's."""
+    game_id = api.new_game()
+    api.join(game_id, "Ana")
+    page = open_page(browser, contexts, console, "reader")
+    summary = re.compile(rf"/api/games/{game_id}(\?.*)?$")
+    for address in (f"#/play/{game_id}", f"#/replay/{game_id}"):
+        held: list[Route] = []
+        page.route(summary, holding(held), times=1)
+        page.goto(f"{server.base}/{address}")
+        expect(page.locator("#main .loading")).to_be_visible()
+        page.evaluate("window.location.hash = '#/leaderboard/classic'")
+        expect(page.locator("#main h1")).to_contain_text("Leaderboard")
+        with page.expect_response(summary):
+            held[0].continue_()
+        settle(page)
+        assert page.url.endswith("#/leaderboard/classic"), (address, page.url)
     assert console.unexpected() == []

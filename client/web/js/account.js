@@ -47,7 +47,14 @@ async function whoAmI() {
 
 /** Resolves once the page knows whether it is logged in (the username or null). */
 export async function whenAccountKnown() {
-  if (!known) known = whoAmI().then(setAccount, () => setAccount(null));
+  if (!known) {
+    known = whoAmI().then(setAccount, () => {
+      // Not known (the network, a 503): a guest for now, and asked again next time,
+      // so that one failed look does not make a logged-in page a guest's for good.
+      known = null;
+      setAccount(null);
+    });
+  }
   await known;
   return accountName();
 }

@@ -142,5 +142,5 @@ export async function showSeatLink(main, gameId) {
   }
   const me = view.players.find((p) => p.seat === view.you);
   rememberSeat(gameId, { seat: view.you, token, name: me ? me.name : t("Seat {n}", { n: view.you + 1 }) });
-  window.location.replace(`#/play/${encodeURIComponent(gameId)}`);
+  if (main.isConnected) window.location.replace(`#/play/${encodeURIComponent(gameId)}`); // unless left meanwhile
 }

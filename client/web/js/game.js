@@ -153,6 +153,7 @@ export async function showGame(main, gameId, mode) {
   // No token here: a logged-in player seated in this game gets the seat's token with
   // the session (seatback.js); anyone else goes to the join page.
   if (mode === "play" && !seat) seat = await seatBack(gameId, summary);
+  if (!main.isConnected) return () => {}; // left while loading: it sends nobody anywhere
   if (mode === "play" && !seat) {
     window.location.replace(`#/join/${encodeURIComponent(gameId)}`);
     return () => {};
@@ -163,7 +164,13 @@ export async function showGame(main, gameId, mode) {
     mount(main, h("section", { class: "panel notice" }, h("h1", {}, variantName(summary.variant)), h("p", {}, t("This page can't show tables of this game.")), h("a", { class: "btn", href: "#/" }, t("Back to the lobby"))));
     return () => {};
   }
-  const catalog = await fetchCatalog(summary.variant);
+  let catalog;
+  try {
+    catalog = await fetchCatalog(summary.variant);
+  } catch (err) {
+    mount(main, notFound(err));
+    return () => {};
+  }
 
   const names = new Names();
   const log = new GameLog({ names, catalog, variant: summary.variant });

@@ -26,7 +26,7 @@ export async function showJoin(main, gameId) {
     return () => {};
   }
   if (await seatBack(gameId, game)) {
-    window.location.replace(`#/play/${encodeURIComponent(gameId)}`);
+    if (main.isConnected) window.location.replace(`#/play/${encodeURIComponent(gameId)}`); // unless left meanwhile
     return () => {};
   }
   const seated = game.seats || [];
@@ -52,7 +52,7 @@ export async function showJoin(main, gameId) {
     );
     if (!mayBeYours) return () => {};
     return onAccountChange(async () => {
-      if (await seatBack(gameId, game)) window.location.replace(`#/play/${encodeURIComponent(gameId)}`);
+      if ((await seatBack(gameId, game)) && main.isConnected) window.location.replace(`#/play/${encodeURIComponent(gameId)}`);
     });
   }
   await whenAccountKnown();

@@ -85,7 +85,13 @@ export async function showReplay(main, gameId, startAt) {
     return () => {};
   }
   const describeEvent = describerFor(summary.variant);
-  const catalog = await fetchCatalog(summary.variant);
+  let catalog;
+  try {
+    catalog = await fetchCatalog(summary.variant);
+  } catch (err) {
+    mount(main, h("section", { class: "panel notice" }, h("h1", {}, t("This game can't be replayed")), h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, t("Back to the lobby"))));
+    return () => {};
+  }
   const names = new Names();
   const last = events.length ? events[events.length - 1].version : summary.version;
   const first = 1;
@@ -387,7 +393,8 @@ export async function showReplay(main, gameId, startAt) {
       graph.setCurrent(current);
       drawBest();
     });
-  await go(current);
+  // Left while loading: the address is the next page's, and stays so.
+  if (main.isConnected) await go(current);
   return () => {
     stopped = true;
     if (graph) graph.destroy();

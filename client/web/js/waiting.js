@@ -102,13 +102,14 @@ export function waitingBanner({ gameId, summary, view, seated, cancel, openSecon
         class: "btn btn-primary",
         id: "cancel-yes",
         onclick: async (e) => {
-          e.currentTarget.disabled = true;
+          const button = e.currentTarget; // null once the event is over
+          button.disabled = true;
           message.textContent = "";
           try {
             await cancel();
           } catch (err) {
             fail(err);
-            e.currentTarget.disabled = false;
+            button.disabled = false;
           }
         },
       },
