@@ -32,7 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server.common import wire
 from server.common.background import in_task
-from server.common.errors import ServiceError, bad_request, missing_token
+from server.common.errors import ServiceError, bad_request, missing_token, unavailable
 from server.common.wire import iso_time
 from server.games.service import GameService
 from server.players.pairing_desk import Desk, Ticket, ratings_of
@@ -252,13 +252,22 @@ async def pairing_socket(websocket: WebSocket) -> None:
         name = _name(websocket, account)
         ticket = _ticket(websocket)
         held = await desk.join(pool, ticket, name, account)
+        # The session checked again once the wait is named the account's: a "log out
+        # everywhere" meanwhile either found it and took it out, or ended the session
+        # before this look, and the wait is cancelled here (as a seat's token is).
+        if account is not None and await account_of(websocket) is None:
+            await desk.cancel(held)
+            raise ServiceError("unauthorized", "account.session_ended", status=401)
     except ServiceError as e:
         await _close(websocket, 4000 + e.status, e.code, _error(e, lang))
         return
     except RedisError as e:
-        code = 4503 if isinstance(e, StoreUnavailable) else 1011
+        if isinstance(e, StoreUnavailable):  # told first, as on the other sockets
+            failure = unavailable(e)
+            await _close(websocket, 4000 + failure.status, failure.code, _error(failure, lang))
+            return
         log.warning("pairing socket not started, Redis failed: %r", e)
-        await _close(websocket, code, "unavailable")
+        await _close(websocket, 1011, "The server failed; reconnect.")
         return
     session = PairingSession(websocket, desk, held, lang)
     if not drain.admit(session):

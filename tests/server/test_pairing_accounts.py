@@ -188,3 +188,31 @@ async def test_an_account_logged_out_everywhere_or_deleted_stops_waiting(
         store = running(server.app).pairing.store
         pool = pool_named("classic-3+2-rated")
         assert pool is not None and await store.size(pool) == 0
+
+
+async def test_a_wait_begun_while_logging_out_everywhere_is_cancelled(
+    settings: Settings,
+) -> None:
+    """An account logs out everywhere while its pairing socket's wait is being made (after the socket checked the session, before the wait is named the account's): the socket is told the session ended (unauthorized, 4401) and nobody waits in the pool."""
+    async with live_server(settings) as server, httpx.AsyncClient(base_url=server.http_url) as http:
+        cookie = await signed_up(http, "Race_P")
+        desk = running(server.app).pairing
+        join = desk.join
+
+        async def logged_out_meanwhile(*args: Any, **kwargs: Any) -> Any:
+            assert (await http.delete("/api/sessions")).status_code == 200
+            return await join(*args, **kwargs)
+
+        desk.join = logged_out_meanwhile  # type: ignore[method-assign]
+        try:
+            conn = await connect(
+                pairing_url(server, "variant=classic&clock=3%2B2"), additional_headers=cookie
+            )
+            told = await asyncio.wait_for(message(conn), 10)
+            await conn.wait_closed()
+        finally:
+            desk.join = join  # type: ignore[method-assign]
+        assert told["type"] == "error" and told["code"] == "unauthorized", told
+        assert conn.close_code == 4401
+        pool = pool_named("classic-3+2-rated")
+        assert pool is not None and await desk.store.size(pool) == 0
