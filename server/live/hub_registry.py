@@ -146,6 +146,11 @@ class HubRegistry:
         hub.attach(outbox, since)
         if viewer is not None:
             self.hub_presence.seat_opened(game_id, viewer)
+            if digest is not None:
+                # The token was checked before the awaits above: one replaced meanwhile
+                # had its sockets closed before this one was attached, so this one is
+                # looked at now (closed with 4403 if its token is no longer the seat's).
+                await self.hub_presence.seat_changed(game_id, viewer)
         else:
             self.hub_presence.audience_changed(game_id)
         return outbox

@@ -138,6 +138,30 @@ async def test_a_command_on_a_socket_of_a_replaced_token_is_refused(
         assert summary["status"] == "live" and summary["version"] == snapshot["version"]
 
 
+async def test_a_token_replaced_while_its_socket_starts_ends_that_socket(
+    server: LiveServer, redis_client: aioredis.Redis
+) -> None:
+    """A seat's token replaced after its socket's token was checked but before the socket joined the game's hub (while the hub loads) ends the socket too: unauthorized, 4403, no view of the seat kept."""
+    async with client(server) as owner, client(server) as guest:
+        await sign_up(owner, "Own_3")
+        game_id, token = await account_game(owner, guest)
+        hubs = running(server.app).hubs
+        assert hubs is not None
+        load = hubs._hub
+
+        async def replaced_meanwhile(loading: str) -> Any:
+            await redis_client.hset(seats_key(loading), "0", token_digest("someone else's"))
+            return await load(loading)
+
+        hubs._hub = replaced_meanwhile  # type: ignore[method-assign]
+        try:
+            async with await connect(server.ws_url(game_id, token)) as ws:
+                told = await closed_with(ws, 4403)
+        finally:
+            hubs._hub = load  # type: ignore[method-assign]
+        assert [m["code"] for m in told if m["type"] == "error"] == ["unauthorized"]
+
+
 async def test_deleting_an_account_revokes_its_seats(server: LiveServer) -> None:
     """After the account is deleted, its seat's token (and its link's copy on another device) is refused 403: commands, views and sockets; the other seat plays on."""
     async with client(server) as owner, client(server) as phone, client(server) as guest:
