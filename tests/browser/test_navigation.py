@@ -111,3 +111,24 @@ def test_pages_left_while_loading_send_the_reader_nowhere(
         settle(page)
         assert page.url.endswith("#/leaderboard/classic"), (address, page.url)
     assert console.unexpected() == []
+
+
+def test_a_table_whose_catalog_fails_to_load_says_so(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    server: ServerProcess,
+    console: Console,
+    api: Api,
+) -> None:
+    """A table whose game words (the catalog) can't be fetched (the server answers 503) says the game can't be loaded, with a way back to the lobby, instead of "Loading the table…" for good."""
+    game_id = api.new_game()
+    api.join(game_id, "Ana")
+    page = open_page(browser, contexts, console, "reader")
+    page.route(
+        re.compile(r"/api/catalog/classic$"),
+        lambda route: route.fulfill(status=503, json={"code": "unavailable", "message": "Later."}),
+    )
+    page.goto(f"{server.base}/#/watch/{game_id}")
+    expect(page.locator("#main h1")).to_have_text("The game can't be loaded")
+    expect(page.locator("#main .loading")).to_have_count(0)
+    assert console.unexpected(("503",)) == []
