@@ -56,7 +56,7 @@ from server.games.public_records import Restorable, restore, summary_of
 from server.games.reading import GameReader
 from server.games.rematch_plan import PlannedSeat, join_command_id
 from server.games.rematches import Rematches
-from server.games.repository import GameRepository, new_game_id
+from server.games.repository import GameRepository, new_game_id, tournament_of_game
 from server.games.seat_tokens import SeatTokens, revoked_digest
 from server.games.seats import REVOKED, Seats
 from server.store.event_store import AppendResult, EventStore, SeatRevoked, VersionConflict
@@ -272,6 +272,10 @@ class GameService:
                 raise ServiceError(
                     "illegal_action", "game.rematch_seats", {"game": game.rematch_of}
                 )
+            if tournament_of_game(game_id) is not None:
+                # A tournament's game seats its pair only (``seat_accounts``): a seat
+                # taken by anyone else would lose a player their game.
+                raise ServiceError("illegal_action", "seat.none_free")
             result = await self._join_locked(game, name, bot, account, digest)
         await self._notify(game_id, result.version)
         return result

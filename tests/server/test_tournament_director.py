@@ -248,6 +248,22 @@ async def test_a_pairing_folded_while_games_are_marked_made_stays_unmade(
     assert len(record.games) == 2 and shown == [record.games[0].game_id]
 
 
+async def test_a_stranger_cannot_take_a_seat_of_a_tournament_game(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A tournament game's id can be guessed: a stranger (a guest, a bot, another account) asking for a seat there before its pair is seated is refused (no free seat), and the pair is seated as paired."""
+    games, _, _ = process(redis_client)
+    game_id = "tseats1-4-0"
+    await games.create_game("duel", 2, None, CLOCK, True, game_id=game_id)
+    for name, bot, account in (("Eve", None, None), ("", "greedy", None), ("eve", None, "eve")):
+        with pytest.raises(ServiceError) as refused:
+            await games.join(game_id, name, bot, account)
+        assert refused.value.reason.key == "seat.none_free"
+    await games.seat_accounts(game_id, ["p0", "p1"])
+    game = await games.repository.get(game_id, games.repository.lock(game_id))
+    assert [p.account for p in game.state.players] == ["p0", "p1"]
+
+
 async def test_two_processes_deciding_on_one_version_append_one_pairing(
     redis_client: aioredis.Redis,
 ) -> None:
