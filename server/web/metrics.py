@@ -43,7 +43,7 @@ async def _authorized(request: Request, token: str) -> None:
         if not hmac.compare_digest(value.strip().encode(), token.encode()):
             raise forbidden("metrics.token_wrong")
 
-    await parts(request).client_limits.authenticate(client_address(request), check)
+    await parts(request).client_limits.authenticate(client_address(request), check, guessable=True)
 
 
 async def metrics(request: Request) -> Response:

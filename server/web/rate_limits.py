@@ -114,17 +114,27 @@ class ClientLimits:
         if wait is not None:
             raise rate_limited(wait, "analyses")
 
-    async def authenticate(self, address: str, check: Callable[[], Awaitable[T]]) -> T:
-        """``check()``, the verification of a token sent by ``address``, unless that
-        address has failed too often (``rate_limited``, whatever the token: a right
-        one too, or the answers would tell the guesses apart). A failure
-        (``unauthorized``) is counted."""
-        wait = self.auth_failures.waiting(address)
-        if wait is not None:
-            raise rate_limited(wait, "authentications")
+    async def authenticate(
+        self, address: str, check: Callable[[], Awaitable[T]], *, guessable: bool = False
+    ) -> T:
+        """``check()``, the verification of a token sent by ``address``; a failure
+        (``unauthorized``) is counted, and past the address's budget it is answered
+        ``rate_limited`` instead.
+
+        A right seat token always passes: 256 random bits can't be guessed, so
+        refusing it would only let someone who shares the player's address (a NAT, a
+        carrier's) keep the player from their seat with a wrong token every 10 s. A
+        ``guessable`` secret (the operator's metrics token) is refused whatever it is
+        past the budget, the right one too, so that guesses can't be told apart."""
+        if guessable:
+            wait = self.auth_failures.waiting(address)
+            if wait is not None:
+                raise rate_limited(wait, "authentications")
         try:
             return await check()
         except ServiceError as e:
             if e.code == "unauthorized":
-                self.auth_failures.allow(address)
+                wait = self.auth_failures.allow(address)
+                if wait is not None and not guessable:
+                    raise rate_limited(wait, "authentications") from None
             raise
