@@ -86,7 +86,13 @@ class Seats:
         if account is not None:
             await self.tokens.record(account, rematch_id, seat_there)
         store = self.repository.store
-        await store.set_seat(rematch_id, seat_there, digest)
+        # Written only where the seat has no token yet: once given, the seat's token
+        # is changed by its own ways alone (a new link, "log out everywhere"), never
+        # put back by whoever still holds the finished game's token.
+        await store.set_seat_absent(rematch_id, seat_there, digest)
+        there = await store.seat(rematch_id, seat_there)
+        if there is not None and not hmac.compare_digest(there, digest):
+            raise forbidden(REVOKED)
         held = await store.seat(game_id, seat)
         if held is not None and not hmac.compare_digest(held, token_digest(token)):
             await self.tokens.withdraw(rematch_id, seat_there, digest)

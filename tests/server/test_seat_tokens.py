@@ -289,7 +289,7 @@ async def test_the_accounts_list_of_seats_is_unlisted_when_archived(
 
 
 async def test_a_revoked_token_claims_no_rematch(server: LiveServer) -> None:
-    """A finished game's token revoked by "log out everywhere" is refused the rematch (403), and so is the rematch seat it claimed before; the owner, logged in again, gets the finished game's new token with the cookie and the rematch with it."""
+    """A finished game's token revoked by "log out everywhere" is refused the rematch (403), and so is the rematch seat it claimed before; the owner, logged in again, gets the rematch's seat with the session (the finished game's renewed token does not write a seat that has a token)."""
     async with client(server) as owner, client(server) as thief, client(server) as guest:
         await sign_up(owner, "Rem_1")
         game_id, token = await account_game(owner, guest)
@@ -305,13 +305,36 @@ async def test_a_revoked_token_claims_no_rematch(server: LiveServer) -> None:
         assert (await view(thief, rematch_id, rematch_token)).status_code == 403
         await log_in(owner, "Rem_1")
         renewed = (await seat_token(owner, game_id)).json()["token"]
+        # The rematch's seat has a token (revoked): only its own ways change it now, so
+        # the finished game's token, even renewed, does not write it again...
         again = await owner.post(url, headers=bearer(renewed))
-        assert again.status_code == 201 and again.json()["id"] == rematch_id
-        assert again.json()["token"] != rematch_token
-        seat = again.json()["seat"]
-        assert (await view(owner, rematch_id, again.json()["token"])).json()["view"]["you"] == seat
-        direct = await seat_token(owner, rematch_id)  # the rematch's seat, by the session too
-        assert direct.status_code == 200 and direct.json()["seat"] == seat
+        assert again.status_code == 403 and again.json()["code"] == "unauthorized"
+        direct = await seat_token(owner, rematch_id)  # ...the session takes it back
+        assert direct.status_code == 200, direct.text
+        seat = direct.json()["seat"]
+        assert (await view(owner, rematch_id, direct.json()["token"])).json()["view"]["you"] == seat
+        stolen = await thief.post(url, headers=bearer(token))
+        assert stolen.status_code == 403 and stolen.json()["code"] == "unauthorized"
+
+
+async def test_a_rematch_seats_new_link_is_not_undone_by_the_finished_games_token(
+    server: LiveServer,
+) -> None:
+    """A rematch seat given a new token (its "new link") stays that token's: whoever still holds the finished game's token asking for the rematch again is refused (403), and the old rematch token stays refused."""
+    async with client(server) as owner, client(server) as other, client(server) as guest:
+        await sign_up(owner, "Rem_2")
+        game_id, token = await account_game(owner, guest)
+        assert (await command(owner, game_id, token, RESIGN)).status_code == 200
+        url = f"/api/games/{game_id}/rematch"
+        claimed = await owner.post(url, headers=bearer(token))
+        assert claimed.status_code == 201, claimed.text
+        rematch_id, first = claimed.json()["id"], claimed.json()["token"]
+        fresh = await owner.post(f"/api/games/{rematch_id}/seat-token", headers=bearer(first))
+        assert fresh.status_code == 200, fresh.text
+        again = await other.post(url, headers=bearer(token))
+        assert again.status_code == 403 and again.json()["code"] == "unauthorized"
+        assert (await view(other, rematch_id, first)).status_code == 403
+        assert (await view(owner, rematch_id, fresh.json()["token"])).status_code == 200
 
 
 async def test_revocation_reaches_every_process(
