@@ -8,6 +8,7 @@ importing one another.
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 
 import msgspec
@@ -20,6 +21,7 @@ from server.web.state import parts, running
 
 __all__ = [
     "bearer_token",
+    "budget_key",
     "client_address",
     "client_limits",
     "int_param",
@@ -37,8 +39,27 @@ def json(body: Any, status: int = 200, headers: dict[str, str] | None = None) ->
 
 
 def client_address(conn: HTTPConnection) -> str:
-    """The client's address: the peer's (or X-Forwarded-For's, from a trusted proxy)."""
-    return conn.client.host if conn.client else "unknown"
+    """The client as its budgets count it (rate limits, log-in limits): the peer's
+    address (or X-Forwarded-For's, from a trusted proxy), an IPv6 one by its /64. A
+    subscriber gets a whole /64 and picks any address in it: counted one by one, its
+    addresses would be a fresh address at every request, for free."""
+    if not conn.client:
+        return "unknown"
+    return budget_key(conn.client.host)
+
+
+def budget_key(host: str) -> str:
+    """``host`` as budgets count it: an IPv6 address's /64 (``2001:db8:1:2::/64``), an
+    IPv4 one as it is (an IPv4 mapped into IPv6 too), anything else unchanged."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 def client_limits(conn: HTTPConnection) -> ClientLimits:

@@ -15,6 +15,7 @@ import websockets
 
 from server.common.settings import Settings
 from server.web.rate_limits import RateLimiter
+from server.web.request_parts import budget_key
 from tests.server.ws_helpers import LiveServer, Table, live_server, new_table
 
 BURST = 3
@@ -181,6 +182,33 @@ async def test_x_forwarded_for_counts_only_from_a_trusted_proxy(
             await proxy.post("/api/games", json=body, headers={"X-Forwarded-For": "10.0.0.9"})
         r = await proxy.post("/api/games", json=body, headers={"X-Forwarded-For": "10.0.0.9"})
         assert_rate_limited(r)
+
+
+async def test_an_ipv6_subscribers_addresses_share_one_budget(
+    redis_client: Any, redis_server: str
+) -> None:
+    """Addresses of one IPv6 /64 (one subscriber's, who may pick any of them) share one budget: a flood from a new address at each request is refused after the burst, while another /64 and an IPv4 client are not."""
+    body = {"variant": "classic"}
+    proxied = limited(redis_server, trusted_proxies=("127.0.0.1",))
+    async with live_server(proxied) as server, client_from(server, "127.0.0.1") as proxy:
+        answers = [
+            await proxy.post(
+                "/api/games", json=body, headers={"X-Forwarded-For": f"2001:db8:1:2::{i:x}"}
+            )
+            for i in range(1, BURST + 2)
+        ]
+        assert [r.status_code for r in answers] == [201] * BURST + [429]
+        other = await proxy.post(
+            "/api/games", json=body, headers={"X-Forwarded-For": "2001:db8:1:3::1"}
+        )
+        assert other.status_code == 201
+        mapped = await proxy.post(
+            "/api/games", json=body, headers={"X-Forwarded-For": "::ffff:10.0.0.7"}
+        )
+        assert mapped.status_code == 201
+    assert [budget_key(h) for h in ("2001:db8:1:2::5", "::ffff:10.0.0.7", "10.0.0.7", "unknown")] == [
+        "2001:db8:1:2::/64", "10.0.0.7", "10.0.0.7", "unknown"
+    ]  # fmt: skip
 
 
 def test_waiting_spends_nothing() -> None:
