@@ -104,11 +104,13 @@ def utc_day(at_ms: int) -> str:
 
 
 def pair_fields(game: RatedGame) -> list[str]:
-    """The daily counters a game would add to: one per pair of its accounts (bots
-    left out), ``"<day> <account> <account>"`` in order, the day its end's."""
+    """The daily counters a game would add to: one per pair of its players with an
+    account in it, ``"<day> <player> <player>"`` in order, the day its end's. An
+    account and a bot level are a pair too: else one account losing to a bot level
+    again and again would lift its rating without bound, for others to farm."""
     day = utc_day(game.ended_ms)
-    accounts = sorted(p for p in game.players if not is_bot(p))
-    return [f"{day} {a} {b}" for a, b in combinations(accounts, 2)]
+    players = sorted(set(game.players))
+    return [f"{day} {a} {b}" for a, b in combinations(players, 2) if not (is_bot(a) and is_bot(b))]
 
 
 def listed(player: str, games: int, opponents: int) -> bool:

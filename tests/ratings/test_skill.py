@@ -71,11 +71,19 @@ def test_a_day_is_the_utc_day_of_the_end() -> None:
     assert utc_day(1_740_873_599_999) == "2025-03-01"
 
 
-def test_pairs_are_of_accounts_in_order() -> None:
-    """A game's daily counters: every pair of its accounts, sorted, bots left out."""
+def test_pairs_are_of_players_with_an_account_in_order() -> None:
+    """A game's daily counters: every pair of its players with an account in it, sorted; an account and a bot level are a pair (so nobody lifts a bot without bound for others to farm), two bots are none."""
     played = game("g", ("cy", "bot:greedy", "ada", "bo"), (1, 2, 3, 4), at=DAY_MS)
-    assert pair_fields(played) == ["1970-01-02 ada bo", "1970-01-02 ada cy", "1970-01-02 bo cy"]
-    assert pair_fields(game("h", ("ada", "bot:mcts"), (1, 2))) == []
+    assert pair_fields(played) == [
+        "1970-01-02 ada bo",
+        "1970-01-02 ada bot:greedy",
+        "1970-01-02 ada cy",
+        "1970-01-02 bo bot:greedy",
+        "1970-01-02 bo cy",
+        "1970-01-02 bot:greedy cy",
+    ]
+    assert pair_fields(game("h", ("ada", "bot:mcts"), (1, 2))) == ["1970-01-01 ada bot:mcts"]
+    assert pair_fields(game("i", ("bot:random", "bot:greedy"), (1, 2))) == []
 
 
 def test_the_book_refuses_early_games_and_a_pairs_fourth_of_a_day() -> None:
@@ -92,6 +100,18 @@ def test_the_book_refuses_early_games_and_a_pairs_fourth_of_a_day() -> None:
     assert book.uncounted == {"e": "early_end", "d3": "daily_limit"}
     assert book.skills["ada"].games == 5 and "e" not in book.counted
     assert book.pairs == {"1970-01-01 ada bo": 3, "1970-01-01 ada cy": 1, "1970-01-02 ada bo": 1}
+
+
+def test_an_account_lifts_a_bot_level_three_games_a_day_at_most() -> None:
+    """An account that loses to a bot level again and again moves its rating three games a day, no more: the fourth that day is not counted (daily_limit), the next day's is; another account's game against that level still counts."""
+    book = RatingBook("duel")
+    for n in range(3):
+        assert book.count(game(f"b{n}", ("bot:random", "alt"), (1, 2), at=n))
+    assert not book.count(game("b3", ("bot:random", "alt"), (1, 2), at=10))
+    assert book.count(game("other", ("bot:random", "ada"), (1, 2), at=11))
+    assert book.count(game("next", ("bot:random", "alt"), (1, 2), at=DAY_MS))
+    assert book.uncounted == {"b3": "daily_limit"}
+    assert book.skills["bot:random"].games == 5
 
 
 def test_listed_after_10_games_against_5_opponents() -> None:
