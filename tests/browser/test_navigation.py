@@ -29,6 +29,22 @@ def settle(page: Page) -> None:
     page.evaluate("() => new Promise((done) => setTimeout(done, 0))")
 
 
+def leave_while_its_summary_is_held(page: Page, base: str, game_id: str, address: str) -> None:
+    """Open ``address`` with its game's summary held back, go to the leaderboard while
+    it loads, then let the summary through and the left page's awaits run."""
+    held: list[Route] = []
+    summary = re.compile(rf"/api/games/{game_id}(\?.*)?$")
+    page.route(summary, holding(held), times=1)
+    page.goto(f"{base}/{address}")
+    expect(page.locator("#main .loading")).to_be_visible()
+    page.evaluate("window.location.hash = '#/leaderboard/classic'")
+    expect(page.locator("#main h1")).to_contain_text("Leaderboard")
+    assert len(held) == 1
+    with page.expect_response(summary):
+        held[0].continue_()
+    settle(page)
+
+
 def test_a_table_still_loading_when_another_page_opens_never_draws_over_it(
     browser: Browser,
     contexts: list[BrowserContext],
@@ -40,17 +56,7 @@ def test_a_table_still_loading_when_another_page_opens_never_draws_over_it(
     game_id = api.new_game()
     api.join(game_id, "Ana")
     page = open_page(browser, contexts, console, "reader")
-    held: list[Route] = []
-    summary = re.compile(rf"/api/games/{game_id}(\?.*)?$")
-    page.route(summary, lambda route: held.append(route))
-    page.goto(f"{server.base}/#/watch/{game_id}")
-    expect(page.locator("#main .loading")).to_be_visible()
-    page.evaluate("window.location.hash = '#/leaderboard/classic'")
-    expect(page.locator("#main h1")).to_contain_text("Leaderboard")
-    assert len(held) == 1
-    with page.expect_response(summary):
-        held[0].continue_()
-    settle(page)
+    leave_while_its_summary_is_held(page, server.base, game_id, f"#/watch/{game_id}")
     expect(page.locator("#main h1")).to_contain_text("Leaderboard")
     expect(page.locator(".game-page")).to_have_count(0)
     assert console.unexpected() == []
@@ -98,17 +104,8 @@ def test_pages_left_while_loading_send_the_reader_nowhere(
     game_id = api.new_game()
     api.join(game_id, "Ana")
     page = open_page(browser, contexts, console, "reader")
-    summary = re.compile(rf"/api/games/{game_id}(\?.*)?$")
     for address in (f"#/play/{game_id}", f"#/replay/{game_id}"):
-        held: list[Route] = []
-        page.route(summary, holding(held), times=1)
-        page.goto(f"{server.base}/{address}")
-        expect(page.locator("#main .loading")).to_be_visible()
-        page.evaluate("window.location.hash = '#/leaderboard/classic'")
-        expect(page.locator("#main h1")).to_contain_text("Leaderboard")
-        with page.expect_response(summary):
-            held[0].continue_()
-        settle(page)
+        leave_while_its_summary_is_held(page, server.base, game_id, address)
         assert page.url.endswith("#/leaderboard/classic"), (address, page.url)
     assert console.unexpected() == []
 
