@@ -34,8 +34,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-import msgspec
-
 from events.base import ClaimAbandon, TimeControl
 from events.errors import RuleViolation
 from events.game import VARIANTS
@@ -57,48 +55,16 @@ from server.games.reading import GameReader
 from server.games.rematch_plan import PlannedSeat, join_command_id
 from server.games.rematches import Rematches
 from server.games.repository import GameRepository, new_game_id, tournament_of_game
+from server.games.results import CommandResult, JoinResult, RematchAnswers, RematchResult
 from server.games.seat_tokens import SeatTokens, revoked_digest
 from server.games.seats import REVOKED, Seats
 from server.store.event_store import AppendResult, EventStore, SeatRevoked, VersionConflict
 
-__all__ = ["CommandResult", "GameService", "JoinResult", "RematchAnswers", "RematchResult"]
+__all__ = ["GameService"]
 
 log = logging.getLogger(__name__)
 
 ATTEMPTS: Final = 3  # decide, and after a lost race decide once (then twice) more
-
-
-class CommandResult(msgspec.Struct, frozen=True):
-    """A command's answer: the version the game is at after it. ``duplicate`` when the
-    command id had been applied before (nothing new was written)."""
-
-    version: int
-    duplicate: bool = False
-
-
-class RematchResult(msgspec.Struct, frozen=True):
-    """A seat of a rematch: the game's id, the seat and its token."""
-
-    id: str
-    seat: int
-    token: str
-
-
-class RematchAnswers(msgspec.Struct, frozen=True):
-    """A finished game's rematch and the answers of its seats (seats of the finished
-    game): who accepted it (its bots among them), who declined it."""
-
-    id: str
-    accepted: list[int]
-    declined: list[int]
-
-
-class JoinResult(msgspec.Struct, frozen=True):
-    """A seat taken: its number, its token (None for a bot) and the game's version."""
-
-    seat: int
-    token: str | None
-    version: int
 
 
 def _now_ms() -> int:
@@ -301,8 +267,7 @@ class GameService:
                 except VersionConflict:
                     await self.repository.catch_up(game)
                     continue
-                if result.duplicate:
-                    await self.repository.catch_up(game)
+                if result.duplicate:  # caught up by ``_append``
                     continue
                 joined = True
             for player in game.state.players:
@@ -496,14 +461,26 @@ class GameService:
         await self._ended_by_catching_up(game, was)
 
     async def _ended_by_catching_up(self, game: Game, was: str) -> None:
-        """What ``_append`` does when a game ends, for one found ended by catching up."""
-        if game.status not in OVER or was in OVER:
-            return
-        await self.hooks.archive_later(game)
+        """``_after_change`` for a game found ended by catching up (else nothing: a
+        change that did not end it was followed up by the process that made it)."""
+        if game.status in OVER and was not in OVER:
+            await self._after_change(game, was)
+
+    async def _after_change(self, game: Game, was: str, *, moved: bool = False) -> None:
+        """What a change of ``game`` (its status ``was`` before) asks for beside its log:
+        the archive at its end (before the lobby: a restart heals it then), the lobby,
+        the finished game's hooks, its next deadline (a player's move's written
+        shortly, not waited for) and the turn's e-mail."""
+        if game.status in OVER and was not in OVER:
+            await self.hooks.archive_later(game)
         await self.listing.index(game)
-        if game.status == "finished":
+        if game.status == "finished" and was != "finished":
             await self.hooks.finished(game)
-        await self.hooks.schedule(game)
+        if moved:
+            self.hooks.schedule_soon(game)
+        else:
+            await self.hooks.schedule(game)
+        await self.hooks.turn_passed(game)
 
     async def _recorded(self, game_id: str, command_id: str) -> CommandResult | None:
         """The answer recorded for a command id already applied, if any."""
@@ -557,16 +534,7 @@ class GameService:
             return CommandResult(result.version, duplicate=True)
         was = game.status
         self.repository.fold_appended(game, logged, result.version)
-        if game.status in OVER and was not in OVER:
-            await self.hooks.archive_later(game)  # before the lobby: a restart heals it then
-        await self.listing.index(game)
-        if game.status == "finished" and was != "finished":
-            await self.hooks.finished(game)
-        if moved:
-            self.hooks.schedule_soon(game)
-        else:
-            await self.hooks.schedule(game)
-        await self.hooks.turn_passed(game)
+        await self._after_change(game, was, moved=moved)
         return CommandResult(result.version)
 
     # ------------------------------------------------------------------ rematch
@@ -668,8 +636,7 @@ class GameService:
                     continue
                 except RuleViolation:
                     break  # no longer open (expired): nothing to join
-                if result.duplicate:
-                    await self.repository.catch_up(game)
+                if result.duplicate:  # caught up by ``_append``
                     continue
                 joined = True
                 if planned.bot is not None:

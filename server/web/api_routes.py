@@ -35,7 +35,8 @@ from server.games.chat import ROOMS, wire_of
 from server.games.lobby import STATUSES, Status
 from server.games.projection import token_digest
 from server.games.public_records import record_players
-from server.games.service import GameService, RematchAnswers, RematchResult
+from server.games.results import RematchAnswers, RematchResult
+from server.games.service import GameService
 from server.players.accounts import COOKIE
 from server.store.availability import StoreUnavailable
 from server.store.clients import ping

@@ -7,7 +7,8 @@ from __future__ import annotations
 import redis.asyncio as aioredis
 
 from server.games.lobby import Lobby
-from server.games.service import CommandResult, GameService
+from server.games.results import CommandResult
+from server.games.service import GameService
 from server.games.timekeeper import FAILED_MS, Deadlines, Timekeeper
 from server.store.availability import StoreUnavailable
 from server.store.event_store import EventStore
